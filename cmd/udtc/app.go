@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes shared by every command.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the input has errors, or an operation failed
+	exitUsage = 2 // usage or I/O error
+)
+
+// exitError carries an exit code out of a command's action.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// fail returns an error that makes run exit with code, printing err when non-nil.
+func fail(code int, err error) error { return &exitError{code: code, err: err} }
+
+// usageErrorf is an exitUsage error with a message.
+func usageErrorf(format string, args ...any) error {
+	return fail(exitUsage, fmt.Errorf(format, args...))
+}
+
+// commands is the composition root: every command, one line each.
+func commands(env *env) []*cli.Command {
+	return []*cli.Command{
+	}
+}
+
+// env is what a command may touch besides its flags.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// isTerminal reports whether stdout is a terminal (colour, progress).
+	isTerminal bool
+}
+
+// run is the whole CLI, callable in-process by tests.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout)}
+	app := &cli.App{
+		Name:                 "udtc",
+		Usage:                "compile, serve and publish user-defined resource types",
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		Reader:               stdin,
+		Commands:             commands(e),
+		EnableBashCompletion: true,
+		HideVersion:          true,
+		ExitErrHandler:       func(*cli.Context, error) {}, // run decides the exit code
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return fail(exitUsage, err)
+		},
+	}
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintf(stderr, "udtc: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "udtc: %v\n", err)
+	return exitUsage
+}
