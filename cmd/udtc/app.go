@@ -42,6 +42,8 @@ func usageErrorf(format string, args ...any) error {
 // commands is the composition root: every command, one line each.
 func commands(env *env) []*cli.Command {
 	return []*cli.Command{
+		checkCommand(env),
+		schemaCommand(env),
 	}
 }
 

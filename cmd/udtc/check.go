@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// compileFlags are shared by every command that compiles manifests.
+type compileFlags struct {
+	format string
+	strict bool
+}
+
+func (f *compileFlags) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "diagnostics format: text, json or sarif", Destination: &f.format},
+		&cli.BoolFlag{Name: "strict", Usage: "treat every warning as an error", Destination: &f.strict},
+	}
+}
+
+func (f *compileFlags) validate() error {
+	switch f.format {
+	case "text", "json", "sarif":
+		return nil
+	}
+	return usageErrorf("--format must be text, json or sarif, not %q", f.format)
+}
+
+// compile runs the compiler and prints its diagnostics. It returns the
+// catalog, or an exit error when there were errors (exit 1) or the input
+// could not be read (exit 2). alwaysPrint prints an empty JSON/SARIF report
+// too (check); other commands print diagnostics only when there are some.
+func (f *compileFlags) compile(c *cli.Context, e *env, paths []string, alwaysPrint bool) (*model.Catalog, error) {
+	if len(paths) == 0 {
+		return nil, usageErrorf("give at least one manifest file or directory")
+	}
+	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{Strict: f.strict})
+	if err != nil {
+		return nil, fail(exitUsage, err)
+	}
+	if len(diags) > 0 || alwaysPrint {
+		if err := printDiagnostics(e, f.format, diags); err != nil {
+			return nil, fail(exitUsage, err)
+		}
+	}
+	if diags.HasErrors() {
+		return nil, fail(exitFail, nil)
+	}
+	return cat, nil
+}
+
+// printDiagnostics writes diagnostics in the chosen format: text goes to
+// stderr for commands, JSON and SARIF to stdout for tools.
+func printDiagnostics(e *env, format string, diags diag.List) error {
+	switch format {
+	case "json":
+		return diag.WriteJSON(e.stdout, diags)
+	case "sarif":
+		rules := make([]diag.RuleInfo, len(check.Rules))
+		for i, r := range check.Rules {
+			rules[i] = diag.RuleInfo{ID: r.ID, Severity: r.Severity, Doc: r.Doc}
+		}
+		return diag.WriteSARIF(e.stdout, diags, rules, "https://github.com/udtc/udtc/blob/main/docs/rules.md")
+	}
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return diag.WriteText(e.stderr, diags, diag.TextOptions{
+		Color:  e.isTerminal && isTerminal(e.stderr) && !noColor,
+		Source: diag.FileSource(),
+	})
+}
+
+func checkCommand(e *env) *cli.Command {
+	var f compileFlags
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "check manifests and report every problem",
+		ArgsUsage: "PATH...",
+		Description: "Checks manifest files and directories (recursively: *.yaml, *.yml, *.json) against the\n" +
+			"manifest format and the supported schema subset. Exit code 0: no errors (warnings allowed);\n" +
+			"1: at least one error; 2: usage or I/O error.",
+		Flags: f.flags(),
+		Action: func(c *cli.Context) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			_, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
+			return err
+		},
+	}
+}

@@ -1,0 +1,182 @@
+// Package check owns every rule of the supported manifest and schema subset.
+// Check turns loaded documents into a model.Catalog plus diagnostics; each
+// rule has a stable id (see Rules) and a golden test under fixtures/.
+package check
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// Check checks documents (one per file) and merges them into a catalog.
+// Files are checked concurrently; the result does not depend on the order of
+// docs or on scheduling. The catalog is nil when any error was found.
+func Check(docs []*manifest.Document) (*model.Catalog, diag.List) {
+	docs = slices.Clone(docs)
+	slices.SortFunc(docs, func(a, b *manifest.Document) int { return cmp.Compare(a.File, b.File) })
+	decls := make([]*fileDecl, len(docs))
+	reports := make([]diag.List, len(docs))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), max(1, len(docs))) {
+		wg.Go(func() {
+			for i := range work {
+				r := &reporter{file: docs[i].File}
+				decls[i] = checkFile(r, docs[i])
+				reports[i] = r.diags
+			}
+		})
+	}
+	for i := range docs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var diags diag.List
+	for _, d := range reports {
+		diags = append(diags, d...)
+	}
+	cat := merge(decls, &diags)
+	diags = diags.Sorted()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return cat, diags
+}
+
+// merge combines the files' declarations by namespace and checks the rules
+// that span files. decls are in file order.
+func merge(decls []*fileDecl, diags *diag.List) *model.Catalog {
+	report := func(file string, n *yaml.Node, rule, path, hint, format string, args ...any) {
+		r := &reporter{file: file}
+		r.report(n, rule, path, hint, format, args...)
+		*diags = append(*diags, r.diags...)
+	}
+	at := func(file string, n *yaml.Node) string { return fmt.Sprintf("%s:%d:%d", file, n.Line, n.Column) }
+
+	type nsState struct {
+		p     *model.Provider
+		file  string
+		node  *yaml.Node
+		types map[string]*typeDecl // by lower-cased name
+		files map[*typeDecl]string
+		locs  map[string]*locationDecl
+		locAt map[string]string
+	}
+	byKey := map[string]*nsState{}
+	var order []*nsState
+	for _, fd := range decls {
+		if fd.namespace == "" {
+			continue
+		}
+		key := strings.ToLower(fd.namespace)
+		st := byKey[key]
+		if st == nil {
+			st = &nsState{
+				p:     &model.Provider{Namespace: fd.namespace, Span: (&reporter{file: fd.file}).span(fd.nsNode)},
+				file:  fd.file, node: fd.nsNode,
+				types: map[string]*typeDecl{}, files: map[*typeDecl]string{},
+				locs: map[string]*locationDecl{}, locAt: map[string]string{},
+			}
+			byKey[key] = st
+			order = append(order, st)
+		} else if st.p.Namespace != fd.namespace {
+			report(fd.file, fd.nsNode, RuleNamespaceCase, "/namespace", fmt.Sprintf("spell it %s", st.p.Namespace),
+				"namespace %q differs only in case from %q at %s", fd.namespace, st.p.Namespace, at(st.file, st.node))
+			continue
+		}
+		st.p.Files = append(st.p.Files, fd.file)
+		for _, l := range fd.locations {
+			lk := strings.ToLower(l.loc.Name)
+			if prev, ok := st.locs[lk]; ok {
+				if prev.loc.Address != l.loc.Address || prev.loc.Name != l.loc.Name {
+					report(fd.file, l.key, RuleLocationConflict, pointer("/location", l.loc.Name), "",
+						"location %q (%s) conflicts with %q (%s) at %s", l.loc.Name, l.loc.Address, prev.loc.Name, prev.loc.Address, st.locAt[lk])
+				}
+				continue
+			}
+			st.locs[lk], st.locAt[lk] = l, at(fd.file, l.key)
+			st.p.Locations = append(st.p.Locations, l.loc)
+		}
+		for _, td := range fd.types {
+			tk := strings.ToLower(td.t.Name)
+			if prev, ok := st.types[tk]; ok {
+				how := "is declared again"
+				if prev.t.Name != td.t.Name {
+					how = fmt.Sprintf("collides with %q (names are case-insensitive)", prev.t.Name)
+				}
+				report(fd.file, td.key, RuleDuplicateType, td.path, "declare each type once; split versions across files only by type",
+					"type %q %s: first declared at %s", td.t.Name, how, at(st.files[prev], prev.key))
+				continue
+			}
+			td.t.Namespace = st.p.Namespace
+			st.types[tk], st.files[td] = td, fd.file
+		}
+	}
+	cat := &model.Catalog{}
+	for _, st := range order {
+		p := st.p
+		slices.Sort(p.Files)
+		slices.SortFunc(p.Locations, func(a, b *model.Location) int { return cmp.Compare(a.Name, b.Name) })
+		for _, td := range st.types {
+			t := td.t
+			if t.Parent != "" {
+				if _, ok := st.types[strings.ToLower(t.Parent)]; !ok {
+					report(st.files[td], td.key, RuleParentMissing, td.path, fmt.Sprintf("declare `%s` in namespace %s", t.Parent, p.Namespace),
+						"parent type %q of %q is not declared", t.Parent, t.Name)
+				}
+			}
+			names := make([]string, len(t.APIVersions))
+			for i, v := range t.APIVersions {
+				names[i] = v.Name
+			}
+			if t.DefaultDeclared {
+				if !slices.Contains(names, t.DefaultAPIVersion) {
+					hint := "one of: " + strings.Join(names, ", ")
+					report(st.files[td], td.defaultNode, RuleDefaultAPIVersion, pointer(td.path, "defaultApiVersion"), hint,
+						"defaultApiVersion %q is not one of the type's API versions", t.DefaultAPIVersion)
+				}
+			} else {
+				t.DefaultAPIVersion = model.DefaultVersion(names)
+			}
+			p.Types = append(p.Types, t)
+		}
+		slices.SortFunc(p.Types, func(a, b *model.ResourceType) int { return cmp.Compare(a.Name, b.Name) })
+		cat.Providers = append(cat.Providers, p)
+	}
+	slices.SortFunc(cat.Providers, func(a, b *model.Provider) int { return cmp.Compare(a.Namespace, b.Namespace) })
+	return cat
+}
+
+// Schema checks one API version's schema given as JSON (the registry's
+// input), with the same rules `udtc check` applies. Paths in the diagnostics
+// are JSON pointers relative to the schema; file is used in spans.
+func Schema(file string, schema json.RawMessage) (*model.Schema, diag.List) {
+	doc, diags := manifest.Load(file, schema)
+	if doc == nil {
+		return nil, diags
+	}
+	r := &reporter{file: file}
+	if doc.Root == nil {
+		r.report(nil, RuleSchemaRoot, "", "send a JSON object: {} or {\"type\":\"object\",...}", "the schema is empty")
+		return nil, r.diags
+	}
+	sc := &schemaChecker{r: r}
+	s, _ := sc.root(doc.Root, "")
+	diags = r.diags.Sorted()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return s, diags
+}

@@ -1,0 +1,319 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// Keys of the manifest structure, taken from the wire structs.
+var (
+	fileKeys    = manifest.Keys(manifest.File{})
+	typeKeys    = manifest.Keys(manifest.TypeDecl{})
+	versionKeys = manifest.Keys(manifest.VersionDecl{})
+)
+
+// fileDecl is what one file declares, checked in isolation.
+type fileDecl struct {
+	file      string
+	namespace string
+	nsNode    *yaml.Node
+	locations []*locationDecl
+	types     []*typeDecl
+}
+
+type locationDecl struct {
+	loc *model.Location
+	key *yaml.Node
+}
+
+type typeDecl struct {
+	t           *model.ResourceType
+	key         *yaml.Node
+	path        string
+	defaultNode *yaml.Node
+}
+
+// checkFile checks the structure of one loaded document and converts what
+// it can. The diagnostics are in r.
+func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
+	fd := &fileDecl{file: doc.File}
+	if doc.Root == nil {
+		r.report(nil, RuleEmptyFile, "", "a manifest starts with `namespace: Contoso.Data` and a `types` mapping", "file is empty")
+		return fd
+	}
+	entries, ok := r.mapping(doc.Root, "", "the manifest")
+	if !ok {
+		return fd
+	}
+	var nameEntry, nsEntry, typesEntry *entry
+	for i := range entries {
+		e := &entries[i]
+		switch e.name {
+		case "namespace":
+			nsEntry = e
+		case "name":
+			nameEntry = e
+		case "location":
+			fd.locations = checkLocations(r, e)
+		case "types":
+			typesEntry = e
+		default:
+			r.unknownKey(e, fileKeys, "manifest")
+		}
+	}
+	switch {
+	case nsEntry != nil && nameEntry != nil:
+		r.report(nameEntry.key, RuleNamespaceConflict, nameEntry.path, "keep `namespace` (the Radius spelling) and remove `name`",
+			"both `namespace` (line %d) and `name` are given", nsEntry.key.Line)
+	case nsEntry == nil && nameEntry == nil:
+		r.report(doc.Root, RuleMissingKey, "", "add `namespace: Contoso.Data`", "the manifest has no `namespace`")
+	case nameEntry != nil:
+		nsEntry = nameEntry
+	}
+	if nsEntry != nil {
+		if ns, ok := r.str(nsEntry.value, nsEntry.path, "the namespace"); ok {
+			if msg := NamespaceProblem(ns); msg != "" {
+				r.report(nsEntry.value, RuleNamespaceName, nsEntry.path, "a namespace looks like Contoso.Data", "namespace %q %s", ns, msg)
+			} else {
+				fd.namespace, fd.nsNode = ns, resolve(nsEntry.value)
+				if !radiusNamespaceOK(ns) {
+					r.report(nsEntry.value, RuleRadiusName, nsEntry.path, "Radius wants PascalCase segments, like Contoso.Data",
+						"Radius would reject namespace %q", ns)
+				}
+			}
+		}
+	}
+	if typesEntry == nil {
+		r.report(doc.Root, RuleMissingKey, "", "add a `types` mapping with at least one type", "the manifest has no `types`")
+		return fd
+	}
+	types, ok := r.mapping(typesEntry.value, typesEntry.path, "`types`")
+	if !ok {
+		return fd
+	}
+	if len(types) == 0 {
+		r.report(typesEntry.key, RuleEmpty, typesEntry.path, "declare at least one resource type", "`types` is empty")
+	}
+	for _, e := range types {
+		if td := checkType(r, e); td != nil {
+			fd.types = append(fd.types, td)
+		}
+	}
+	return fd
+}
+
+// unknownKey reports a key that is not part of the manifest structure.
+func (r *reporter) unknownKey(e *entry, allowed []string, where string) {
+	hint := ""
+	if s := suggest(e.name, allowed); s != "" {
+		hint = fmt.Sprintf("did you mean `%s`?", s)
+	} else {
+		hint = "allowed keys: " + strings.Join(allowed, ", ")
+	}
+	r.report(e.key, RuleUnknownKey, e.path, hint, "unknown %s key %q", where, e.name)
+}
+
+func checkLocations(r *reporter, e *entry) []*locationDecl {
+	entries, ok := r.mapping(e.value, e.path, "`location`")
+	if !ok {
+		return nil
+	}
+	var out []*locationDecl
+	for _, l := range entries {
+		valid := true
+		if msg := LocationNameProblem(l.name); msg != "" {
+			r.report(l.key, RuleLocationName, l.path, "", "location name %q %s", l.name, msg)
+			valid = false
+		}
+		addr, ok := r.str(l.value, l.path, "a location address")
+		if !ok {
+			continue
+		}
+		if msg := addressProblem(addr); msg != "" {
+			r.report(l.value, RuleLocationAddress, l.path, "for example http://localhost:8080", "location address %q %s", addr, msg)
+			continue
+		}
+		if valid {
+			out = append(out, &locationDecl{loc: &model.Location{Name: l.name, Address: addr, Span: r.span(l.key)}, key: l.key})
+		}
+	}
+	return out
+}
+
+func checkType(r *reporter, e entry) *typeDecl {
+	valid := true
+	if msg := TypeNameProblem(e.name); msg != "" {
+		r.report(e.key, RuleTypeName, e.path, "type names look like postgresDatabases, or parent/child for a child type", "type name %q %s", e.name, msg)
+		valid = false
+	} else {
+		for _, seg := range strings.Split(e.name, "/") {
+			if !camelRE.MatchString(seg) {
+				r.report(e.key, RuleRadiusName, e.path, "Radius wants camelCase type names, like postgresDatabases",
+					"Radius would reject type name %q", e.name)
+				break
+			}
+		}
+	}
+	entries, ok := r.mapping(e.value, e.path, fmt.Sprintf("type %q", e.name))
+	if !ok {
+		return nil
+	}
+	t := &model.ResourceType{Name: e.name, Span: r.span(e.key)}
+	if i := strings.LastIndexByte(e.name, '/'); i >= 0 {
+		t.Parent = e.name[:i]
+	}
+	td := &typeDecl{t: t, key: e.key, path: e.path}
+	var versions *entry
+	for i := range entries {
+		f := &entries[i]
+		switch f.name {
+		case "description":
+			t.Description, _ = r.str(f.value, f.path, "`description`")
+		case "capabilities":
+			t.Capabilities = checkCapabilities(r, f)
+		case "defaultApiVersion":
+			if v, ok := r.str(f.value, f.path, "`defaultApiVersion`"); ok {
+				t.DefaultAPIVersion, t.DefaultDeclared, td.defaultNode = v, true, resolve(f.value)
+			}
+		case "apiVersions":
+			versions = f
+		default:
+			r.unknownKey(f, typeKeys, "type")
+		}
+	}
+	if versions == nil {
+		r.report(e.key, RuleMissingKey, e.path, "add `apiVersions:` with at least one version and its schema", "type %q has no `apiVersions`", e.name)
+		return nil
+	}
+	vs, ok := r.mapping(versions.value, versions.path, "`apiVersions`")
+	if !ok {
+		return nil
+	}
+	if len(vs) == 0 {
+		r.report(versions.key, RuleEmpty, versions.path, "declare at least one API version", "type %q has no API versions", e.name)
+	}
+	for _, v := range vs {
+		if av := checkVersion(r, v); av != nil {
+			t.APIVersions = append(t.APIVersions, av)
+		}
+	}
+	slices.SortFunc(t.APIVersions, func(a, b *model.APIVersion) int { return model.CompareVersions(a.Name, b.Name) })
+	if !valid || len(t.APIVersions) == 0 {
+		return nil
+	}
+	return td
+}
+
+func checkCapabilities(r *reporter, e *entry) []string {
+	n := resolve(e.value)
+	if n.Kind != yaml.SequenceNode {
+		r.report(n, RuleValueType, e.path, "for example: capabilities: [SupportsRecipes]", "`capabilities` must be a list, not %s", kindName(n))
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i, c := range n.Content {
+		path := fmt.Sprintf("%s/%d", e.path, i)
+		s, ok := r.str(c, path, "a capability")
+		if !ok {
+			continue
+		}
+		switch {
+		case !capabilityRE.MatchString(s):
+			r.report(c, RuleCapability, path, "capabilities are PascalCase, like SupportsRecipes", "capability %q is not a PascalCase name", s)
+		case seen[s]:
+			r.report(c, RuleCapability, path, "", "capability %q is listed twice", s)
+		default:
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func checkVersion(r *reporter, e entry) *model.APIVersion {
+	valid := true
+	if msg := APIVersionProblem(e.name); msg != "" {
+		r.report(e.key, RuleAPIVersion, e.path, "for example '2025-01-01' or '2025-01-01-preview'", "API version %q %s", e.name, msg)
+		valid = false
+	}
+	entries, ok := r.mapping(e.value, e.path, fmt.Sprintf("API version %q", e.name))
+	if !ok {
+		return nil
+	}
+	var schema *entry
+	for i := range entries {
+		f := &entries[i]
+		if f.name == "schema" {
+			schema = f
+			continue
+		}
+		r.unknownKey(f, versionKeys, "API version")
+	}
+	if schema == nil {
+		r.report(e.key, RuleMissingKey, e.path, "add `schema:` with `type: object` and its properties (or `schema: {}` for no declared schema)",
+			"API version %q has no `schema`", e.name)
+		return nil
+	}
+	av := &model.APIVersion{Name: e.name, Preview: model.IsPreview(e.name), Span: r.span(e.key)}
+	sc := &schemaChecker{r: r}
+	av.Schema, av.Undeclared = sc.root(schema.value, schema.path)
+	if av.Schema == nil || !valid {
+		return nil
+	}
+	src, err := toJSON(schema.value)
+	if err != nil {
+		r.report(schema.value, RuleKeywordValue, schema.path, "", "schema cannot be represented as JSON: %v", err)
+		return nil
+	}
+	av.Source = src
+	return av
+}
+
+// suggest returns the candidate closest to s (case-insensitive edit
+// distance at most a third of its length, at least 1), or "".
+func suggest(s string, candidates []string) string {
+	best, bestD := "", -1
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		d := distance(ls, strings.ToLower(c))
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := max(1, len(s)/3)
+	if bestD >= 0 && bestD <= limit {
+		return best
+	}
+	return ""
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+var _ = diag.Error

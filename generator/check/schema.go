@@ -1,0 +1,747 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// schemaKeywords are the keywords of the supported subset, from the wire struct.
+var schemaKeywords = manifest.Keys(manifest.Schema{})
+
+// polymorphic keywords are recognised and refused.
+var polymorphic = []string{"allOf", "anyOf", "oneOf", "not", "discriminator"}
+
+// typeNames maps `type` values to kinds (object becomes Map with a typed
+// additionalProperties).
+var typeNames = map[string]model.Kind{
+	"string": model.String, "integer": model.Integer, "number": model.Number, "boolean": model.Boolean,
+	"object": model.Object, "array": model.Array, "any": model.Any,
+}
+
+var typeNameList = []string{"string", "integer", "number", "boolean", "object", "array", "any"}
+
+// applies lists the keywords that only make sense for some types; keywords
+// not listed apply to every type.
+var applies = map[string][]model.Kind{
+	"minLength": {model.String}, "maxLength": {model.String}, "pattern": {model.String},
+	"format":  {model.String, model.Integer, model.Number},
+	"minimum": {model.Integer, model.Number}, "maximum": {model.Integer, model.Number},
+	"exclusiveMinimum": {model.Integer, model.Number}, "exclusiveMaximum": {model.Integer, model.Number},
+	"multipleOf": {model.Integer, model.Number},
+	"enum":       {model.String, model.Integer, model.Number, model.Boolean},
+	"items":      {model.Array}, "minItems": {model.Array}, "maxItems": {model.Array}, "uniqueItems": {model.Array},
+	"properties": {model.Object}, "required": {model.Object}, "additionalProperties": {model.Object},
+	"minProperties": {model.Object}, "maxProperties": {model.Object},
+}
+
+// formats maps each known format to the kind it fits.
+var formats = map[string]model.Kind{
+	"int32": model.Integer, "int64": model.Integer,
+	"float": model.Number, "double": model.Number,
+	"date": model.String, "date-time": model.String, "email": model.String, "uuid": model.String,
+	"uri": model.String, "hostname": model.String, "ipv4": model.String, "ipv6": model.String,
+	"byte": model.String, "binary": model.String, "password": model.String,
+}
+
+// lookaround finds ECMAScript constructs Bicep's pattern check ignores.
+var lookaround = regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`)
+
+// schemaChecker checks one schema tree and converts it to the model.
+type schemaChecker struct {
+	r *reporter
+}
+
+// root checks the schema of an API version. It returns nil when the schema
+// cannot be converted; undeclared reports `schema: {}`.
+func (c *schemaChecker) root(n *yaml.Node, path string) (s *model.Schema, undeclared bool) {
+	n = resolve(n)
+	if n.Kind == yaml.MappingNode && len(n.Content) == 0 {
+		c.r.report(n, RuleSchemaUndeclared, path, "declare `type: object` and the properties to get validation, typed Bicep and Go",
+			"`schema: {}` declares no schema: any properties are accepted")
+		return &model.Schema{Kind: model.Map, Path: path, Span: c.r.span(n),
+			AdditionalProperties: &model.Schema{Kind: model.Any, Path: pointer(path, "additionalProperties"), Span: c.r.span(n)}}, true
+	}
+	s = c.node(n, path, 1)
+	if s == nil {
+		return nil, false
+	}
+	if s.Kind != model.Object && s.Kind != model.Map || s.Ref != "" {
+		what := "type: " + s.Kind.String()
+		if s.Ref != "" {
+			what = "a $ref"
+		}
+		c.r.report(n, RuleSchemaRoot, path, "the schema describes the resource's `properties`: start it with `type: object`",
+			"the root of a schema must be `type: object`, not %s", what)
+		return nil, false
+	}
+	return s, false
+}
+
+// node checks one schema node at the given depth (the root is 1).
+func (c *schemaChecker) node(n *yaml.Node, path string, depth int) *model.Schema {
+	r := c.r
+	n = resolve(n)
+	if depth > MaxSchemaDepth {
+		r.report(n, RuleSchemaDepth, path, "flatten the schema or move parts into their own resource types",
+			"schema nests deeper than %d levels", MaxSchemaDepth)
+		return nil
+	}
+	entries, ok := r.mapping(n, path, "a schema")
+	if !ok {
+		return nil
+	}
+	kw := make(map[string]*entry, len(entries))
+	var extensions []*entry
+	for i := range entries {
+		e := &entries[i]
+		switch {
+		case slices.Contains(schemaKeywords, e.name) && !strings.HasPrefix(e.name, "x-"):
+			kw[e.name] = e
+		case slices.Contains(polymorphic, e.name):
+			r.report(e.key, RulePolymorphism, e.path, "model the variants as optional properties, or as separate resource types",
+				"`%s` is not supported: schemas may not use polymorphism", e.name)
+		case strings.HasPrefix(e.name, "x-"):
+			extensions = append(extensions, e)
+		default:
+			hint := "it is ignored"
+			if s := suggest(e.name, schemaKeywords); s != "" {
+				hint = fmt.Sprintf("did you mean `%s`?", s)
+			}
+			r.report(e.key, RuleUnknownKeyword, e.path, hint, "unknown schema keyword %q", e.name)
+		}
+	}
+	if ref := kw["$ref"]; ref != nil {
+		return c.ref(n, path, ref, kw, extensions)
+	}
+	s := &model.Schema{Path: path, Span: r.span(n)}
+	if !c.kind(s, n, path, kw) {
+		// Still check what lies below, so one run reports every problem.
+		for _, name := range []string{"properties", "additionalProperties", "items"} {
+			if e := kw[name]; e != nil {
+				c.children(&model.Schema{Kind: model.Object}, e, depth)
+			}
+		}
+		return nil
+	}
+	for name, e := range kw {
+		if kinds, ok := applies[name]; ok && !slices.Contains(kinds, s.Kind) && !(s.Kind == model.Map && slices.Contains(kinds, model.Object)) {
+			r.report(e.key, RuleKeywordType, e.path, "", "`%s` does not apply to type %s", name, kindOfType(s.Kind))
+			delete(kw, name)
+		}
+	}
+	c.annotations(s, kw, extensions)
+	switch s.Kind {
+	case model.String:
+		c.stringConstraints(s, kw)
+	case model.Integer, model.Number:
+		c.numberConstraints(s, kw)
+	case model.Array:
+		c.arrayConstraints(s, n, kw, depth)
+	case model.Object, model.Map:
+		c.objectConstraints(s, n, kw, depth)
+	}
+	if e := kw["format"]; e != nil {
+		c.format(s, e)
+	}
+	if e := kw["enum"]; e != nil {
+		c.enum(s, e)
+	}
+	if e := kw["default"]; e != nil {
+		c.defaultValue(s, e)
+	}
+	if s.ReadOnly && s.WriteOnly {
+		r.report(kw["writeOnly"].key, RuleReadWriteOnly, kw["writeOnly"].path, "a property the service returns (readOnly) cannot be one only clients send (writeOnly)",
+			"a schema cannot be both readOnly and writeOnly")
+	}
+	return s
+}
+
+// kindOfType names a kind the way `type` spells it.
+func kindOfType(k model.Kind) string {
+	if k == model.Map {
+		return "object (a map)"
+	}
+	return k.String()
+}
+
+// kind reads `type`, inferring object or array from the keywords present
+// when it is missing so that checking can go on below.
+func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[string]*entry) bool {
+	r := c.r
+	e := kw["type"]
+	if e == nil {
+		hint := "add `type: string` (or integer, number, boolean, object, array, any)"
+		switch {
+		case kw["properties"] != nil || kw["additionalProperties"] != nil:
+			hint = "add `type: object`"
+		case kw["items"] != nil:
+			hint = "add `type: array`"
+		}
+		r.report(n, RuleTypeMissing, path, hint, "schema has no `type`")
+		return false
+	}
+	v := resolve(e.value)
+	if v.Kind == yaml.SequenceNode {
+		hint := "give one type"
+		for _, t := range v.Content {
+			if t.Value == "null" {
+				hint = "give one type and `nullable: true`"
+			}
+		}
+		r.report(v, RuleTypeInvalid, e.path, hint, "`type` must be a single type name, not a list")
+		return false
+	}
+	name, ok := r.str(v, e.path, "`type`")
+	if !ok {
+		return false
+	}
+	k, ok := typeNames[name]
+	if !ok {
+		hint := "one of: " + strings.Join(typeNameList, ", ")
+		if s := suggest(name, typeNameList); s != "" {
+			hint = fmt.Sprintf("did you mean `%s`?", s)
+		}
+		r.report(v, RuleTypeInvalid, e.path, hint, "unknown type %q", name)
+		return false
+	}
+	s.Kind = k
+	if k == model.Object {
+		if ap := kw["additionalProperties"]; ap != nil && resolve(ap.value).Kind == yaml.MappingNode {
+			s.Kind = model.Map
+		}
+	}
+	return true
+}
+
+// ref resolves a built-in `$ref`.
+func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string]*entry, ext []*entry) *model.Schema {
+	r := c.r
+	target, ok := r.str(ref.value, ref.path, "`$ref`")
+	if !ok {
+		return nil
+	}
+	s := builtin(target, path, r.span(n))
+	if s == nil {
+		hint := "built-in schemas: " + BuiltinPrefix + strings.Join(BuiltinNames(), ", "+BuiltinPrefix)
+		if name, ok := strings.CutPrefix(target, BuiltinPrefix); ok {
+			if sug := suggest(name, BuiltinNames()); sug != "" {
+				hint = fmt.Sprintf("did you mean `%s%s`?", BuiltinPrefix, sug)
+			}
+			r.report(ref.value, RuleRef, ref.path, hint, "unknown built-in schema %q", name)
+		} else {
+			r.report(ref.value, RuleRef, ref.path, hint, "`$ref` %q is not allowed: only built-in schemas can be referenced", target)
+		}
+		return nil
+	}
+	for name, e := range kw {
+		switch name {
+		case "$ref":
+		case "description":
+			s.Description, _ = r.str(e.value, e.path, "`description`")
+		default:
+			r.report(e.key, RuleRefSiblings, e.path, "remove it: the built-in schema defines it", "`%s` beside `$ref` is ignored", name)
+		}
+	}
+	c.extensions(s, ext)
+	return s
+}
+
+func (c *schemaChecker) annotations(s *model.Schema, kw map[string]*entry, ext []*entry) {
+	r := c.r
+	if e := kw["description"]; e != nil {
+		s.Description, _ = r.str(e.value, e.path, "`description`")
+	}
+	if e := kw["title"]; e != nil {
+		s.Title, _ = r.str(e.value, e.path, "`title`")
+	}
+	s.ReadOnly = c.flag(kw["readOnly"])
+	s.WriteOnly = c.flag(kw["writeOnly"])
+	s.Nullable = c.flag(kw["nullable"])
+	s.Deprecated = c.flag(kw["deprecated"])
+	if e := kw["example"]; e != nil {
+		if v, err := literal(e.value); err == nil {
+			s.Example = &v
+		} else {
+			r.report(e.value, RuleKeywordValue, e.path, "", "`example` cannot be represented as JSON: %v", err)
+		}
+	}
+	c.extensions(s, ext)
+}
+
+func (c *schemaChecker) extensions(s *model.Schema, ext []*entry) {
+	r := c.r
+	for _, e := range ext {
+		if e.name == "x-radius-sensitive" {
+			v := resolve(e.value)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				r.report(v, RuleSensitive, e.path, "write `x-radius-sensitive: true`", "`x-radius-sensitive` must be a boolean, not %s", kindName(v))
+				continue
+			}
+			s.Sensitive = v.Value == "true"
+			if s.Kind != model.String && s.Kind != model.Object && s.Kind != model.Map {
+				r.report(e.key, RuleSensitive, e.path, "mark the string (or the object) that holds the secret",
+					"`x-radius-sensitive` applies to strings and objects, not %s", kindOfType(s.Kind))
+				s.Sensitive = false
+			}
+			continue
+		}
+		raw, err := toJSON(e.value)
+		if err != nil {
+			r.report(e.value, RuleKeywordValue, e.path, "", "`%s` cannot be represented as JSON: %v", e.name, err)
+			continue
+		}
+		s.Extensions = append(s.Extensions, model.Extension{Name: e.name, Value: raw})
+	}
+}
+
+// flag reads a boolean keyword.
+func (c *schemaChecker) flag(e *entry) bool {
+	if e == nil {
+		return false
+	}
+	v := resolve(e.value)
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+		c.r.report(v, RuleKeywordValue, e.path, "write true or false", "`%s` must be a boolean, not %s", e.name, kindName(v))
+		return false
+	}
+	return v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+}
+
+// count reads a non-negative integer keyword.
+func (c *schemaChecker) count(e *entry) *int64 {
+	if e == nil {
+		return nil
+	}
+	v := resolve(e.value)
+	var i int64
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&i) != nil || i < 0 {
+		c.r.report(v, RuleKeywordValue, e.path, "", "`%s` must be a non-negative integer, not %s", e.name, describe(v))
+		return nil
+	}
+	return &i
+}
+
+// describe shows a scalar's text, or its kind for other nodes.
+func describe(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		return strconv.Quote(n.Value)
+	}
+	return kindName(n)
+}
+
+// num reads a number keyword; whole requires an integral value.
+func (c *schemaChecker) num(e *entry, whole bool) *json.Number {
+	if e == nil {
+		return nil
+	}
+	v := resolve(e.value)
+	if v.Kind != yaml.ScalarNode || (v.Tag != "!!int" && v.Tag != "!!float") {
+		c.r.report(v, RuleKeywordValue, e.path, "", "`%s` must be a number, not %s", e.name, describe(v))
+		return nil
+	}
+	text, err := number(v)
+	if err != nil {
+		c.r.report(v, RuleKeywordValue, e.path, "", "`%s`: %v", e.name, err)
+		return nil
+	}
+	if whole {
+		f, _ := strconv.ParseFloat(text, 64)
+		if f != math.Trunc(f) {
+			c.r.report(v, RuleKeywordValue, e.path, "", "`%s` of an integer must be a whole number, not %s", e.name, text)
+			return nil
+		}
+		if strings.ContainsAny(text, ".eE") {
+			text = strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	jn := json.Number(text)
+	return &jn
+}
+
+func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry) {
+	r := c.r
+	s.MinLength, s.MaxLength = c.count(kw["minLength"]), c.count(kw["maxLength"])
+	if s.MinLength != nil && s.MaxLength != nil && *s.MinLength > *s.MaxLength {
+		e := kw["maxLength"]
+		r.report(e.value, RuleRange, e.path, "", "maxLength %d is less than minLength %d", *s.MaxLength, *s.MinLength)
+	}
+	if e := kw["pattern"]; e != nil {
+		p, ok := r.str(e.value, e.path, "`pattern`")
+		if !ok {
+			return
+		}
+		if _, err := regexp2.Compile(p, regexp2.ECMAScript); err != nil {
+			r.report(e.value, RulePattern, e.path, "patterns are ECMA-262 regular expressions", "pattern does not compile: %v", err)
+			return
+		}
+		if lookaround.MatchString(p) {
+			r.report(e.value, RulePatternBicep, e.path, "the registry and generated Go code still check it where they can",
+				"pattern uses lookaround or backreferences, which Bicep does not check")
+		}
+		s.Pattern = p
+	}
+}
+
+func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry) {
+	r := c.r
+	whole := s.Kind == model.Integer
+	s.Minimum, s.Maximum = c.num(kw["minimum"], whole), c.num(kw["maximum"], whole)
+	for _, name := range []string{"exclusiveMinimum", "exclusiveMaximum"} {
+		e := kw[name]
+		if e == nil {
+			continue
+		}
+		if v := resolve(e.value); v.Kind == yaml.ScalarNode && (v.Tag == "!!int" || v.Tag == "!!float") {
+			bound := strings.TrimPrefix(strings.ToLower(name[9:]), "")
+			r.report(v, RuleKeywordValue, e.path, fmt.Sprintf("OpenAPI 3.0 writes `%s: %s` and `%s: true`", bound, v.Value, name),
+				"`%s` must be a boolean (OpenAPI 3.0), not a number", name)
+			continue
+		}
+		b := c.flag(e)
+		bound := kw["minimum"]
+		if name == "exclusiveMaximum" {
+			bound = kw["maximum"]
+		}
+		if b && bound == nil {
+			r.report(e.key, RuleKeywordValue, e.path, "", "`%s` needs `%s`", name, map[bool]string{true: "minimum", false: "maximum"}[name == "exclusiveMinimum"])
+			continue
+		}
+		if name == "exclusiveMinimum" {
+			s.ExclusiveMinimum = b
+		} else {
+			s.ExclusiveMaximum = b
+		}
+	}
+	if s.Minimum != nil && s.Maximum != nil {
+		lo, _ := s.Minimum.Float64()
+		hi, _ := s.Maximum.Float64()
+		e := kw["maximum"]
+		switch {
+		case lo > hi:
+			r.report(e.value, RuleRange, e.path, "", "maximum %s is less than minimum %s", *s.Maximum, *s.Minimum)
+		case lo == hi && (s.ExclusiveMinimum || s.ExclusiveMaximum):
+			r.report(e.value, RuleRange, e.path, "", "no value lies between minimum %s and maximum %s when a bound is exclusive", *s.Minimum, *s.Maximum)
+		}
+	}
+	if e := kw["multipleOf"]; e != nil {
+		if m := c.num(e, false); m != nil {
+			if f, _ := m.Float64(); f <= 0 {
+				r.report(e.value, RuleRange, e.path, "", "multipleOf must be greater than 0, not %s", *m)
+			} else {
+				s.MultipleOf = m
+			}
+		}
+	}
+}
+
+func (c *schemaChecker) arrayConstraints(s *model.Schema, n *yaml.Node, kw map[string]*entry, depth int) {
+	r := c.r
+	s.MinItems, s.MaxItems = c.count(kw["minItems"]), c.count(kw["maxItems"])
+	s.UniqueItems = c.flag(kw["uniqueItems"])
+	if s.MinItems != nil && s.MaxItems != nil && *s.MinItems > *s.MaxItems {
+		e := kw["maxItems"]
+		r.report(e.value, RuleRange, e.path, "", "maxItems %d is less than minItems %d", *s.MaxItems, *s.MinItems)
+	}
+	e := kw["items"]
+	if e == nil {
+		r.report(n, RuleItemsMissing, s.Path, "add `items:` with the element schema, e.g. `items: {type: string}`", "array has no `items`")
+		s.Items = &model.Schema{Kind: model.Any, Path: pointer(s.Path, "items"), Span: s.Span}
+		return
+	}
+	s.Items = c.node(e.value, e.path, depth+1)
+}
+
+func (c *schemaChecker) objectConstraints(s *model.Schema, n *yaml.Node, kw map[string]*entry, depth int) {
+	r := c.r
+	s.MinProperties, s.MaxProperties = c.count(kw["minProperties"]), c.count(kw["maxProperties"])
+	if s.MinProperties != nil && s.MaxProperties != nil && *s.MinProperties > *s.MaxProperties {
+		e := kw["maxProperties"]
+		r.report(e.value, RuleRange, e.path, "", "maxProperties %d is less than minProperties %d", *s.MaxProperties, *s.MinProperties)
+	}
+	if e := kw["additionalProperties"]; e != nil {
+		v := resolve(e.value)
+		switch {
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true":
+			r.report(v, RuleAdditionalTrue, e.path, "give the value schema, e.g. `additionalProperties: {type: string}` (or `type: any`)",
+				"`additionalProperties: true` is not allowed: a map declares the type of its values")
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool":
+			// false: the default closed object.
+		case v.Kind == yaml.MappingNode:
+			if p := kw["properties"]; p != nil {
+				r.report(p.key, RuleMapWithProperties, p.path, "use a map (additionalProperties) or an object (properties), or nest the map in a property",
+					"an object cannot declare both `properties` and `additionalProperties`")
+			}
+			s.AdditionalProperties = c.node(v, e.path, depth+1)
+		default:
+			r.report(v, RuleKeywordValue, e.path, "", "`additionalProperties` must be a schema or false, not %s", kindName(v))
+		}
+	}
+	if e := kw["properties"]; e != nil && s.Kind == model.Object {
+		c.children(s, e, depth)
+	} else if e != nil {
+		c.children(&model.Schema{Kind: model.Object}, e, depth) // checked, then dropped
+	}
+	if e := kw["required"]; e != nil {
+		c.required(s, e)
+	}
+}
+
+// children checks the schemas below `properties`, `additionalProperties` or
+// `items` into s.
+func (c *schemaChecker) children(s *model.Schema, e *entry, depth int) {
+	r := c.r
+	switch e.name {
+	case "properties":
+		props, ok := r.mapping(e.value, e.path, "`properties`")
+		if !ok {
+			return
+		}
+		for _, p := range props {
+			if ps := c.node(p.value, p.path, depth+1); ps != nil {
+				s.Properties = append(s.Properties, &model.Property{Name: p.name, Schema: ps, Span: r.span(p.key)})
+			}
+		}
+	default:
+		if resolve(e.value).Kind == yaml.MappingNode {
+			c.node(e.value, e.path, depth+1)
+		}
+	}
+}
+
+func (c *schemaChecker) required(s *model.Schema, e *entry) {
+	r := c.r
+	v := resolve(e.value)
+	if v.Kind != yaml.SequenceNode {
+		r.report(v, RuleKeywordValue, e.path, "for example: required: [name, size]", "`required` must be a list of property names, not %s", kindName(v))
+		return
+	}
+	seen := map[string]bool{}
+	for i, item := range v.Content {
+		path := fmt.Sprintf("%s/%d", e.path, i)
+		name, ok := r.str(item, path, "a required property name")
+		if !ok {
+			continue
+		}
+		if seen[name] {
+			r.report(item, RuleRequired, path, "", "%q is listed twice in `required`", name)
+			continue
+		}
+		seen[name] = true
+		p := s.Property(name)
+		if p == nil {
+			hint := ""
+			var names []string
+			for _, q := range s.Properties {
+				names = append(names, q.Name)
+			}
+			if sug := suggest(name, names); sug != "" {
+				hint = fmt.Sprintf("did you mean `%s`?", sug)
+			} else if s.Kind == model.Map {
+				hint = "a map declares no properties; required does not apply"
+			}
+			r.report(item, RuleRequired, path, hint, "required property %q is not declared in `properties`", name)
+			continue
+		}
+		p.Required = true
+	}
+}
+
+func (c *schemaChecker) format(s *model.Schema, e *entry) {
+	r := c.r
+	f, ok := r.str(e.value, e.path, "`format`")
+	if !ok {
+		return
+	}
+	k, known := formats[f]
+	switch {
+	case !known:
+		var names []string
+		for name, fk := range formats {
+			if fk == s.Kind {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		hint := "known formats for " + s.Kind.String() + ": " + strings.Join(names, ", ")
+		if sug := suggest(f, names); sug != "" {
+			hint = fmt.Sprintf("did you mean `%s`?", sug)
+		}
+		r.report(e.value, RuleFormatUnknown, e.path, hint, "unknown format %q", f)
+		s.Format = f
+	case k != s.Kind:
+		r.report(e.value, RuleFormat, e.path, fmt.Sprintf("format %s is for type %s", f, k), "format %q does not fit type %s", f, kindOfType(s.Kind))
+	default:
+		s.Format = f
+	}
+}
+
+func (c *schemaChecker) enum(s *model.Schema, e *entry) {
+	r := c.r
+	v := resolve(e.value)
+	if v.Kind != yaml.SequenceNode {
+		r.report(v, RuleEnum, e.path, "for example: enum: [S, M, L]", "`enum` must be a list, not %s", kindName(v))
+		return
+	}
+	if len(v.Content) == 0 {
+		r.report(v, RuleEnum, e.path, "list the allowed values, or remove `enum`", "`enum` is empty: no value would be valid")
+		return
+	}
+	seen := map[string]int{}
+	for i, item := range v.Content {
+		path := fmt.Sprintf("%s/%d", e.path, i)
+		val, problem := c.value(item, s)
+		if problem != "" {
+			hint := ""
+			if s.Kind == model.String && resolve(item).Kind == yaml.ScalarNode {
+				hint = fmt.Sprintf("quote it: '%s'", resolve(item).Value)
+			}
+			r.report(item, RuleEnum, path, hint, "enum value %s", problem)
+			continue
+		}
+		if j, dup := seen[string(val.JSON)]; dup {
+			r.report(item, RuleEnum, path, "", "enum value %s is listed twice (first at index %d)", val.JSON, j)
+			continue
+		}
+		seen[string(val.JSON)] = i
+		s.Enum = append(s.Enum, val)
+	}
+}
+
+func (c *schemaChecker) defaultValue(s *model.Schema, e *entry) {
+	r := c.r
+	val, problem := c.value(e.value, s)
+	if problem != "" {
+		r.report(e.value, RuleDefault, e.path, "", "default %s", problem)
+		return
+	}
+	if val.Kind == model.Any { // null, allowed by nullable
+		s.Default = &val
+		return
+	}
+	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(m model.Value) bool { return bytes.Equal(m.JSON, val.JSON) }) {
+		r.report(e.value, RuleDefault, e.path, "", "default %s is not one of the enum values", val.JSON)
+		return
+	}
+	if msg := violation(s, val); msg != "" {
+		r.report(e.value, RuleDefault, e.path, "", "default %s %s", val.JSON, msg)
+		return
+	}
+	s.Default = &val
+}
+
+// violation explains how a scalar value breaks s's constraints, or returns "".
+func violation(s *model.Schema, v model.Value) string {
+	switch v.Kind {
+	case model.String:
+		n := int64(utf8.RuneCountInString(v.Str))
+		if s.MinLength != nil && n < *s.MinLength {
+			return fmt.Sprintf("is shorter than minLength %d", *s.MinLength)
+		}
+		if s.MaxLength != nil && n > *s.MaxLength {
+			return fmt.Sprintf("is longer than maxLength %d", *s.MaxLength)
+		}
+		if s.Pattern != "" {
+			re := regexp2.MustCompile(s.Pattern, regexp2.ECMAScript) // compiled once already by the checker
+			re.MatchTimeout = 1e9
+			if ok, err := re.MatchString(v.Str); err == nil && !ok {
+				return fmt.Sprintf("does not match pattern %s", s.Pattern)
+			}
+		}
+	case model.Integer, model.Number:
+		f, _ := v.Num.Float64()
+		if s.Minimum != nil {
+			lo, _ := s.Minimum.Float64()
+			if f < lo || s.ExclusiveMinimum && f == lo {
+				return fmt.Sprintf("is below the minimum %s", *s.Minimum)
+			}
+		}
+		if s.Maximum != nil {
+			hi, _ := s.Maximum.Float64()
+			if f > hi || s.ExclusiveMaximum && f == hi {
+				return fmt.Sprintf("is above the maximum %s", *s.Maximum)
+			}
+		}
+		if s.MultipleOf != nil {
+			m, _ := s.MultipleOf.Float64()
+			if q := f / m; math.Abs(q-math.Round(q)) > 1e-9 {
+				return fmt.Sprintf("is not a multiple of %s", *s.MultipleOf)
+			}
+		}
+	}
+	return ""
+}
+
+// value converts a literal for s, or explains why it is not of s's type.
+func (c *schemaChecker) value(n *yaml.Node, s *model.Schema) (model.Value, string) {
+	v, err := literal(n)
+	if err != nil {
+		return v, "cannot be represented as JSON: " + err.Error()
+	}
+	if v.Kind == model.Any && s.Nullable {
+		return v, ""
+	}
+	ok := v.Kind == s.Kind ||
+		s.Kind == model.Any ||
+		s.Kind == model.Number && v.Kind == model.Integer ||
+		s.Kind == model.Map && v.Kind == model.Object
+	if !ok {
+		return v, fmt.Sprintf("%s is %s, not of type %s", v.JSON, article(v.Kind), kindOfType(s.Kind))
+	}
+	if s.Kind == model.Number {
+		v.Kind = model.Number
+	}
+	return v, ""
+}
+
+func article(k model.Kind) string {
+	switch k {
+	case model.Any:
+		return "null"
+	case model.Integer, model.Object, model.Array:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+// literal converts a YAML value to a model.Value.
+func literal(n *yaml.Node) (model.Value, error) {
+	n = resolve(n)
+	raw, err := toJSON(n)
+	if err != nil {
+		return model.Value{}, err
+	}
+	v := model.Value{JSON: raw}
+	switch {
+	case n.Kind == yaml.MappingNode:
+		v.Kind = model.Object
+	case n.Kind == yaml.SequenceNode:
+		v.Kind = model.Array
+	case n.Tag == "!!null":
+		v.Kind = model.Any
+	case n.Tag == "!!bool":
+		v.Kind, v.Bool = model.Boolean, string(raw) == "true"
+	case n.Tag == "!!int":
+		v.Kind, v.Num = model.Integer, json.Number(raw)
+	case n.Tag == "!!float":
+		v.Kind, v.Num = model.Number, json.Number(raw)
+		if f, _ := v.Num.Float64(); f == math.Trunc(f) && !strings.ContainsAny(n.Value, ".eE") {
+			v.Kind = model.Integer
+		}
+	default:
+		v.Kind, v.Str = model.String, n.Value
+	}
+	return v, nil
+}

@@ -1,0 +1,246 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/diag"
+)
+
+// reporter collects the diagnostics of one file.
+type reporter struct {
+	file  string
+	diags diag.List
+}
+
+// span returns the span of a node: its first character to the end of its
+// text on the same line (scalars), or the node's position only.
+func (r *reporter) span(n *yaml.Node) diag.Span {
+	if n == nil {
+		return diag.Span{File: r.file, Line: 1, Column: 1, EndLine: 1, EndColumn: 1}
+	}
+	s := diag.Span{File: r.file, Line: n.Line, Column: n.Column, EndLine: n.Line, EndColumn: n.Column}
+	if n.Kind == yaml.ScalarNode && !strings.Contains(n.Value, "\n") {
+		width := utf8.RuneCountInString(n.Value)
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+			width += 2
+		}
+		s.EndColumn = n.Column + width
+	}
+	return s
+}
+
+// report adds a diagnostic at n with the rule's severity.
+func (r *reporter) report(n *yaml.Node, rule, path, hint, format string, args ...any) {
+	sev, ok := severityOf[rule]
+	if !ok {
+		panic("check: unregistered rule " + rule) // a bug in this package, caught by tests
+	}
+	r.diags.Add(diag.Diagnostic{Span: r.span(n), Severity: sev, Rule: rule, Path: path,
+		Message: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+// resolve follows aliases.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// entry is one key/value pair of a mapping.
+type entry struct {
+	key, value *yaml.Node
+	name       string
+	path       string
+}
+
+// pointer appends a JSON pointer token to path.
+func pointer(path, token string) string {
+	token = strings.ReplaceAll(token, "~", "~0")
+	token = strings.ReplaceAll(token, "/", "~1")
+	return path + "/" + token
+}
+
+// kindName describes a YAML node for messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!str":
+			return "a string"
+		case "!!int":
+			return "an integer"
+		case "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		case "!!null":
+			return "null"
+		}
+		return "a scalar"
+	}
+	return "a value"
+}
+
+// mapping returns the entries of a mapping node, reporting duplicate keys
+// and non-string keys. It reports value-type and returns ok=false when n is
+// not a mapping.
+func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		if n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			r.report(n, RuleValueType, path, "", "%s is empty; expected a mapping", what)
+		} else if n != nil {
+			r.report(n, RuleValueType, path, "", "%s must be a mapping, not %s", what, kindName(n))
+		}
+		return nil, false
+	}
+	entries := make([]entry, 0, len(n.Content)/2)
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			r.report(k, RuleValueType, path, "write the keys out; merge keys hide where a value comes from", "YAML merge keys (<<) are not supported")
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			r.report(k, RuleValueType, path, "", "mapping keys must be strings, not %s", kindName(k))
+			continue
+		}
+		if prev, dup := seen[k.Value]; dup {
+			r.report(k, RuleDuplicateKey, pointer(path, k.Value), "",
+				"duplicate key %q: first defined at %d:%d", k.Value, prev.Line, prev.Column)
+			continue
+		}
+		seen[k.Value] = k
+		entries = append(entries, entry{key: k, value: v, name: k.Value, path: pointer(path, k.Value)})
+	}
+	return entries, true
+}
+
+// str returns the value of a string scalar, reporting value-type otherwise.
+// Plain scalars that YAML resolves to other types (a date, a number) are
+// accepted when allowPlain is set, as their text.
+func (r *reporter) str(n *yaml.Node, path, what string) (string, bool) {
+	n = resolve(n)
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "!!timestamp") {
+		hint := ""
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+			hint = fmt.Sprintf("quote it: '%s'", n.Value)
+		}
+		r.report(n, RuleValueType, path, hint, "%s must be a string, not %s", what, kindName(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+// toJSON converts a YAML node to JSON, keeping mapping key order. It fails
+// for values JSON cannot represent (infinities, NaN, non-string keys).
+func toJSON(n *yaml.Node) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, n, 0); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func writeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
+	n = resolve(n)
+	if depth > 512 {
+		return fmt.Errorf("value nests too deeply")
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		buf.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := resolve(n.Content[i])
+			if k.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: mapping keys must be strings", k.Line)
+			}
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeString(buf, k.Value)
+			buf.WriteByte(':')
+			if err := writeJSON(buf, n.Content[i+1], depth+1); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+	case yaml.SequenceNode:
+		buf.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeJSON(buf, c, depth+1); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			buf.WriteString("null")
+		case "!!bool":
+			var b bool
+			if err := n.Decode(&b); err != nil {
+				return err
+			}
+			buf.WriteString(strconv.FormatBool(b))
+		case "!!int", "!!float":
+			num, err := number(n)
+			if err != nil {
+				return err
+			}
+			buf.WriteString(num)
+		default:
+			writeString(buf, n.Value)
+		}
+	default:
+		return fmt.Errorf("unsupported YAML node")
+	}
+	return nil
+}
+
+func writeString(buf *bytes.Buffer, s string) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // strings always encode
+	buf.Truncate(buf.Len() - 1)
+}
+
+// number returns the canonical JSON text of an !!int or !!float scalar.
+func number(n *yaml.Node) (string, error) {
+	if n.Tag == "!!int" {
+		var i int64
+		if err := n.Decode(&i); err == nil {
+			return strconv.FormatInt(i, 10), nil
+		}
+		var u uint64
+		if err := n.Decode(&u); err == nil {
+			return strconv.FormatUint(u, 10), nil
+		}
+		return "", fmt.Errorf("integer %s is out of range", n.Value)
+	}
+	var f float64
+	if err := n.Decode(&f); err != nil {
+		return "", err
+	}
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", fmt.Errorf("%s is not a JSON number", n.Value)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), nil
+}

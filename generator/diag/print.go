@@ -1,0 +1,167 @@
+package diag
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// Source returns the contents of a file for excerpts, or nil.
+type Source func(file string) []byte
+
+// FileSource reads excerpts from disk, caching each file.
+func FileSource() Source {
+	cache := map[string][]byte{}
+	return func(file string) []byte {
+		if b, ok := cache[file]; ok {
+			return b
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			b = nil
+		}
+		cache[file] = b
+		return b
+	}
+}
+
+// TextOptions tune WriteText.
+type TextOptions struct {
+	// Color adds ANSI colours (only on a terminal, and not when NO_COLOR is set).
+	Color bool
+	// Source provides the excerpt lines; nil prints no excerpts.
+	Source Source
+}
+
+const (
+	red    = "\x1b[1;31m"
+	yellow = "\x1b[1;33m"
+	cyan   = "\x1b[1;36m"
+	bold   = "\x1b[1m"
+	reset  = "\x1b[0m"
+)
+
+// WriteText prints diagnostics as `file:line:col: error[rule]: message`,
+// then the source line with a caret under the span, then `hint: ...`.
+func WriteText(w io.Writer, l List, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return code + s + reset
+	}
+	for _, d := range l {
+		sevColor := red
+		if d.Severity == Warning {
+			sevColor = yellow
+		}
+		fmt.Fprintf(bw, "%s: %s: %s\n",
+			paint(bold, fmt.Sprintf("%s:%d:%d", d.Span.File, d.Span.Line, d.Span.Column)),
+			paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, d.Rule)),
+			d.Message)
+		if opts.Source != nil {
+			if line, ok := sourceLine(opts.Source(d.Span.File), d.Span.Line); ok {
+				width := 1
+				if d.Span.EndLine == d.Span.Line && d.Span.EndColumn > d.Span.Column {
+					width = d.Span.EndColumn - d.Span.Column
+				}
+				fmt.Fprintf(bw, "%5d | %s\n", d.Span.Line, line)
+				fmt.Fprintf(bw, "      | %s%s\n", caretIndent(line, d.Span.Column), paint(sevColor, strings.Repeat("^", width)))
+			}
+		}
+		if d.Hint != "" {
+			fmt.Fprintf(bw, "      = %s %s\n", paint(cyan, "hint:"), d.Hint)
+		}
+	}
+	errs, warns := l.Count()
+	if errs+warns > 0 {
+		fmt.Fprintf(bw, "%s, %s\n", plural(errs, "error"), plural(warns, "warning"))
+	}
+	return bw.Flush()
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// sourceLine returns line n (1-based) of src without its newline, tabs kept.
+func sourceLine(src []byte, n int) (string, bool) {
+	if src == nil || n < 1 {
+		return "", false
+	}
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return "", false
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	line := strings.TrimRight(string(src), "\r")
+	if !utf8.ValidString(line) || len(line) > 500 {
+		return "", false
+	}
+	return line, true
+}
+
+// caretIndent returns the whitespace that puts a caret under column col,
+// copying tabs so the caret lines up.
+func caretIndent(line string, col int) string {
+	var b strings.Builder
+	i := 1
+	for _, r := range line {
+		if i >= col {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		i++
+	}
+	return b.String()
+}
+
+// jsonDiagnostic is the wire form of `udtc check --format json`.
+type jsonDiagnostic struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Severity  string `json:"severity"`
+	Rule      string `json:"rule"`
+	Path      string `json:"path"`
+	Message   string `json:"message"`
+	Hint      string `json:"hint,omitempty"`
+}
+
+// WriteJSON prints exactly one JSON object: {"diagnostics":[...]}.
+func WriteJSON(w io.Writer, l List) error {
+	out := struct {
+		Diagnostics []jsonDiagnostic `json:"diagnostics"`
+	}{Diagnostics: make([]jsonDiagnostic, 0, len(l))}
+	for _, d := range l {
+		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic{
+			File: d.Span.File, Line: d.Span.Line, Column: d.Span.Column,
+			EndLine: d.Span.EndLine, EndColumn: d.Span.EndColumn,
+			Severity: d.Severity.String(), Rule: d.Rule, Path: d.Path, Message: d.Message, Hint: d.Hint,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,156 @@
+package bicep
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/udtc/udtc/generator/model"
+)
+
+// converter turns checked schemas into Bicep types in one table.
+type converter struct {
+	tb *table
+}
+
+// resource adds the ResourceType for one API version of t and returns it.
+// Its body has the ARM envelope; its "properties" is the version's schema.
+func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
+	full := t.FullName()
+	propsDesc := describe(v.Schema)
+	if propsDesc == "" {
+		propsDesc = "The resource properties."
+	}
+	str := c.tb.add(&bt{kind: kindString})
+	props := c.schema(v.Schema, TypeBaseName(t)+"Properties")
+	apiVersion := c.tb.add(&bt{kind: kindStringLiteral, value: v.Name})
+	typ := c.tb.add(&bt{kind: kindStringLiteral, value: full})
+	body := c.tb.add(&bt{
+		kind: kindObject,
+		name: full + "@" + v.Name,
+		properties: []prop{
+			{name: "name", typ: str, flags: flagRequired | flagIdentifier, description: "The resource name."},
+			{name: "location", typ: str, description: "The resource location."},
+			{name: "properties", typ: props, flags: flagRequired, description: propsDesc},
+			{name: "apiVersion", typ: apiVersion, flags: flagReadOnly | flagDeployTimeConstant, description: "The API version."},
+			{name: "type", typ: typ, flags: flagReadOnly | flagDeployTimeConstant, description: "The resource type."},
+			{name: "id", typ: str, flags: flagReadOnly, description: "The resource ID."},
+		},
+	})
+	return c.tb.add(&bt{kind: kindResource, name: full + "@" + v.Name, body: body})
+}
+
+// schema adds the type of node s (and everything below it). name is the
+// ObjectType name s gets when it is an object or a map; a built-in $ref
+// node is named after the built-in instead, so every use shares one type.
+func (c *converter) schema(s *model.Schema, name string) ref {
+	if s.Ref != "" {
+		name = pascal(s.Ref)
+	}
+	switch s.Kind {
+	case model.String:
+		if len(s.Enum) > 0 {
+			els := make([]ref, len(s.Enum))
+			for i, v := range s.Enum {
+				els[i] = c.tb.add(&bt{kind: kindStringLiteral, value: v.Str})
+			}
+			if len(els) == 1 {
+				return els[0]
+			}
+			return c.tb.add(&bt{kind: kindUnion, elements: els})
+		}
+		t := &bt{kind: kindString, sensitive: s.Sensitive}
+		if s.MinLength != nil && safe(*s.MinLength) {
+			t.minLength = s.MinLength
+		}
+		if s.MaxLength != nil && safe(*s.MaxLength) {
+			t.maxLength = s.MaxLength
+		}
+		if s.Pattern != "" {
+			p := s.Pattern
+			t.pattern = &p
+		}
+		return c.tb.add(t)
+	case model.Integer:
+		lo, hi := integerBounds(s)
+		return c.tb.add(&bt{kind: kindInteger, minValue: lo, maxValue: hi})
+	case model.Boolean:
+		return c.tb.add(&bt{kind: kindBoolean})
+	case model.Array:
+		item := c.schema(s.Items, name+"Item")
+		t := &bt{kind: kindArray, itemType: item}
+		if s.MinItems != nil && safe(*s.MinItems) {
+			t.minLength = s.MinItems
+		}
+		if s.MaxItems != nil && safe(*s.MaxItems) {
+			t.maxLength = s.MaxItems
+		}
+		return c.tb.add(t)
+	case model.Map:
+		value := c.schema(s.AdditionalProperties, name+"Value")
+		return c.tb.add(&bt{kind: kindObject, name: name, properties: []prop{}, additional: &value, sensitive: s.Sensitive})
+	case model.Object:
+		props := make([]prop, 0, len(s.Properties))
+		for _, p := range s.Properties {
+			ps := p.Schema
+			r := c.schema(ps, name+pascal(p.Name))
+			props = append(props, prop{name: p.Name, typ: r, flags: flags(p), description: describe(ps)})
+		}
+		t := &bt{kind: kindObject, name: name, properties: props, sensitive: s.Sensitive}
+		if s.AdditionalProperties != nil {
+			value := c.schema(s.AdditionalProperties, name+"Value")
+			t.additional = &value
+		}
+		return c.tb.add(t)
+	default: // model.Number, model.Any
+		return c.tb.add(&bt{kind: kindAny})
+	}
+}
+
+// flags maps a property's required, readOnly and writeOnly to Bicep
+// property flags. Bicep rejects Required|ReadOnly and ReadOnly|WriteOnly:
+// read-only wins, since the user never writes such a property.
+func flags(p *model.Property) int {
+	s := p.Schema
+	switch {
+	case s.ReadOnly:
+		return flagReadOnly
+	case s.WriteOnly && p.Required:
+		return flagRequired | flagWriteOnly
+	case s.WriteOnly:
+		return flagWriteOnly
+	case p.Required:
+		return flagRequired
+	}
+	return 0
+}
+
+// TypeBaseName is the prefix of the ObjectType names of a resource type:
+// its name segments in PascalCase ("contosoBuses/queues" →
+// "ContosoBusesQueues").
+func TypeBaseName(t *model.ResourceType) string {
+	var b strings.Builder
+	for _, s := range t.Segments() {
+		b.WriteString(pascal(s))
+	}
+	return b.String()
+}
+
+// pascal turns a property or type name into a PascalCase name fragment:
+// runs of letters and digits, each with an upper-case first letter
+// ("max-size" → "MaxSize").
+func pascal(s string) string {
+	var b strings.Builder
+	upper := true
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			upper = true
+			continue
+		}
+		if upper {
+			r = unicode.ToUpper(r)
+			upper = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,245 @@
+package bicep
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/udtc/udtc/generator/model"
+)
+
+// Fact is one constraint or property of a schema node, in words.
+type Fact struct {
+	// Text is a short sentence, e.g. "Default: 'M'." or "Minimum: 0 (exclusive).".
+	Text string
+	// Bicep reports whether the Bicep type the emitter builds for the node
+	// already expresses the fact (a string pattern, integer bounds, an
+	// enum of strings). Facts it cannot express are appended to the
+	// property description in types.json.
+	Bicep bool
+}
+
+// maxSafe is Number.MAX_SAFE_INTEGER: JavaScript tools (and the reference
+// library) read types.json as doubles, so larger bounds cannot round-trip.
+const maxSafe = 1<<53 - 1
+
+func safe(v int64) bool { return v >= -maxSafe && v <= maxSafe }
+
+// Facts returns everything the schema node s says besides its kind, title,
+// description, read-only/write-only flags and children, in a fixed order.
+// The docs emitter shows all of them; the Bicep emitter appends the ones
+// whose Bicep field is false to the description.
+func Facts(s *model.Schema) []Fact {
+	var fs []Fact
+	add := func(bicep bool, format string, args ...any) {
+		fs = append(fs, Fact{Text: fmt.Sprintf(format, args...), Bicep: bicep})
+	}
+	switch s.Kind {
+	case model.Number:
+		add(false, "Type: number (Bicep has no floating-point type).")
+	case model.Any:
+		add(true, "Any JSON value.")
+	}
+	if s.Format != "" {
+		add(s.Kind == model.Integer && s.Format == "int32", "Format: %s.", s.Format)
+	}
+	if len(s.Enum) > 0 {
+		vals := make([]string, len(s.Enum))
+		for i, v := range s.Enum {
+			vals[i] = literal(v)
+		}
+		add(s.Kind == model.String, "Allowed values: %s.", strings.Join(vals, ", "))
+	}
+	stringBounds := s.Kind == model.String && len(s.Enum) == 0
+	lengthFact := func(label string, v *int64, expressible bool) {
+		if v != nil {
+			add(expressible && safe(*v), "%s: %d.", label, *v)
+		}
+	}
+	lengthFact("Minimum length", s.MinLength, stringBounds || len(s.Enum) > 0)
+	lengthFact("Maximum length", s.MaxLength, stringBounds || len(s.Enum) > 0)
+	if s.Pattern != "" {
+		add(s.Kind == model.String, "Pattern: `%s`.", s.Pattern)
+	}
+	if s.Minimum != nil || s.Maximum != nil {
+		lo, hi := integerBounds(s)
+		if s.Minimum != nil {
+			ok := s.Kind == model.Integer && lo != nil
+			if s.ExclusiveMinimum {
+				add(ok, "Minimum: %s (exclusive).", *s.Minimum)
+			} else {
+				add(ok, "Minimum: %s.", *s.Minimum)
+			}
+		}
+		if s.Maximum != nil {
+			ok := s.Kind == model.Integer && hi != nil
+			if s.ExclusiveMaximum {
+				add(ok, "Maximum: %s (exclusive).", *s.Maximum)
+			} else {
+				add(ok, "Maximum: %s.", *s.Maximum)
+			}
+		}
+	}
+	if s.MultipleOf != nil {
+		add(false, "Multiple of: %s.", *s.MultipleOf)
+	}
+	lengthFact("Minimum items", s.MinItems, true)
+	lengthFact("Maximum items", s.MaxItems, true)
+	if s.UniqueItems {
+		add(false, "Items must be unique.")
+	}
+	lengthFact("Minimum properties", s.MinProperties, false)
+	lengthFact("Maximum properties", s.MaxProperties, false)
+	if s.Sensitive {
+		add(true, "Sensitive.")
+	}
+	if s.Nullable {
+		add(false, "May be null.")
+	}
+	if s.Default != nil {
+		add(false, "Default: %s.", literal(*s.Default))
+	}
+	if s.Deprecated {
+		add(false, "Deprecated.")
+	}
+	return fs
+}
+
+// literal writes a schema literal as Bicep would: strings in single
+// quotes, everything else as JSON.
+func literal(v model.Value) string {
+	if v.Kind == model.String {
+		return "'" + strings.ReplaceAll(v.Str, "'", `\'`) + "'"
+	}
+	return string(v.JSON)
+}
+
+// integerBounds returns the IntegerType minValue and maxValue for an
+// integer node: exclusive bounds move by one, an enum narrows the range to
+// its smallest and largest member, format int32 to the int32 range. A
+// bound JavaScript cannot hold exactly is nil (and stays in words).
+func integerBounds(s *model.Schema) (lo, hi *int64) {
+	if s.Kind != model.Integer {
+		return nil, nil
+	}
+	var min, max *big.Int
+	if s.Minimum != nil {
+		if r, ok := rat(*s.Minimum); ok {
+			min = ceil(r)
+			if s.ExclusiveMinimum && r.IsInt() {
+				min.Add(min, big.NewInt(1))
+			}
+		}
+	}
+	if s.Maximum != nil {
+		if r, ok := rat(*s.Maximum); ok {
+			max = floor(r)
+			if s.ExclusiveMaximum && r.IsInt() {
+				max.Sub(max, big.NewInt(1))
+			}
+		}
+	}
+	narrow := func(l, h *big.Int) {
+		if min == nil || l.Cmp(min) > 0 {
+			min = l
+		}
+		if max == nil || h.Cmp(max) < 0 {
+			max = h
+		}
+	}
+	if s.Format == "int32" {
+		narrow(big.NewInt(-1<<31), big.NewInt(1<<31-1))
+	}
+	if len(s.Enum) > 0 {
+		var l, h *big.Int
+		for _, v := range s.Enum {
+			r, ok := rat(v.Num)
+			if !ok || !r.IsInt() {
+				continue
+			}
+			n := r.Num()
+			if l == nil || n.Cmp(l) < 0 {
+				l = n
+			}
+			if h == nil || n.Cmp(h) > 0 {
+				h = n
+			}
+		}
+		if l != nil {
+			narrow(l, h)
+		}
+	}
+	return safeInt(min), safeInt(max)
+}
+
+func safeInt(b *big.Int) *int64 {
+	if b == nil || !b.IsInt64() || !safe(b.Int64()) {
+		return nil
+	}
+	v := b.Int64()
+	return &v
+}
+
+func rat(n json.Number) (*big.Rat, bool) {
+	return new(big.Rat).SetString(string(n))
+}
+
+func floor(r *big.Rat) *big.Int {
+	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
+	_ = m // DivMod is Euclidean: with a positive denominator q is the floor.
+	return q
+}
+
+func ceil(r *big.Rat) *big.Int {
+	q := floor(r)
+	if !r.IsInt() {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+// describe joins a description with the facts Bicep cannot express,
+// including those of array items and map values, which have no
+// description of their own in types.json.
+func describe(s *model.Schema) string {
+	text := s.Description
+	if text == "" {
+		text = s.Title
+	}
+	var extra []string
+	for _, f := range Facts(s) {
+		if !f.Bicep {
+			extra = append(extra, f.Text)
+		}
+	}
+	if s.Kind == model.Array {
+		if d := describe(s.Items); d != "" {
+			extra = append(extra, "Each item: "+d)
+		}
+	}
+	if s.Kind == model.Map && s.AdditionalProperties != nil {
+		if d := describe(s.AdditionalProperties); d != "" {
+			extra = append(extra, "Each value: "+d)
+		}
+	}
+	return joinSentences(text, strings.Join(extra, " "))
+}
+
+// joinSentences appends b to a as a new sentence (or paragraph, when a
+// spans several lines).
+func joinSentences(a, b string) string {
+	a = strings.TrimRight(a, " \t\n")
+	switch {
+	case b == "":
+		return a
+	case a == "":
+		return b
+	case strings.Contains(a, "\n"):
+		return a + "\n\n" + b
+	case strings.HasSuffix(a, ".") || strings.HasSuffix(a, "!") || strings.HasSuffix(a, "?") || strings.HasSuffix(a, ":"):
+		return a + " " + b
+	default:
+		return a + ". " + b
+	}
+}

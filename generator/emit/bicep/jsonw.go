@@ -1,0 +1,171 @@
+package bicep
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The JSON written here must be byte-identical to JavaScript's
+// JSON.stringify(value, replacer, 2), which is what the reference library
+// (@azure/bicep-types writeTypesJson / writeIndexJson) uses. Three details
+// differ from encoding/json: no HTML escaping, U+2028/U+2029 are written
+// as-is, and object keys that are array indices ("0", "17") come first in
+// ascending numeric order, as JavaScript orders them.
+
+// node is a JSON value: str, num, boolean, obj or arr.
+type node interface{ isNode() }
+
+type (
+	str     string
+	num     int64
+	boolean bool
+	// obj keeps its members in insertion order (before JavaScript's
+	// array-index reordering, which write applies).
+	obj []member
+	arr []node
+)
+
+type member struct {
+	key string
+	val node
+}
+
+func (str) isNode()     {}
+func (num) isNode()     {}
+func (boolean) isNode() {}
+func (obj) isNode()     {}
+func (arr) isNode()     {}
+
+// writeJSON renders n like JSON.stringify(n, null, 2) would when the first
+// line starts at the given indentation depth (used for elements of the
+// top-level types array, whose rendering is then context free).
+func writeJSON(b *strings.Builder, n node, depth int) {
+	switch v := n.(type) {
+	case str:
+		quote(b, string(v))
+	case num:
+		b.WriteString(strconv.FormatInt(int64(v), 10))
+	case boolean:
+		b.WriteString(strconv.FormatBool(bool(v)))
+	case obj:
+		if len(v) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteString("{")
+		for i, m := range jsOrder(v) {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			newline(b, depth+1)
+			quote(b, m.key)
+			b.WriteString(": ")
+			writeJSON(b, m.val, depth+1)
+		}
+		newline(b, depth)
+		b.WriteString("}")
+	case arr:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteString("[")
+		for i, e := range v {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			newline(b, depth+1)
+			writeJSON(b, e, depth+1)
+		}
+		newline(b, depth)
+		b.WriteString("]")
+	}
+}
+
+func newline(b *strings.Builder, depth int) {
+	b.WriteByte('\n')
+	for range depth {
+		b.WriteString("  ")
+	}
+}
+
+// jsOrder returns the members in JavaScript's own-property order: array
+// index keys ascending, then the other keys in insertion order.
+func jsOrder(o obj) obj {
+	var idx, rest obj
+	for _, m := range o {
+		if _, ok := arrayIndex(m.key); ok {
+			idx = append(idx, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	if len(idx) == 0 {
+		return o
+	}
+	slices.SortStableFunc(idx, func(a, b member) int {
+		x, _ := arrayIndex(a.key)
+		y, _ := arrayIndex(b.key)
+		return cmp.Compare(x, y)
+	})
+	return append(idx, rest...)
+}
+
+// arrayIndex reports whether k is a canonical array index in JavaScript:
+// the decimal form of an integer in [0, 2^32-2].
+func arrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || n > 1<<32-2 {
+		return 0, false
+	}
+	return n, true
+}
+
+// quote writes s as a JSON string the way JSON.stringify does.
+func quote(b *strings.Builder, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"':
+				b.WriteString(`\"`)
+			case '\\':
+				b.WriteString(`\\`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				if c < 0x20 {
+					b.WriteString(`\u00`)
+					b.WriteByte(hex[c>>4])
+					b.WriteByte(hex[c&0xf])
+				} else {
+					b.WriteByte(c)
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		// Invalid UTF-8 cannot come from a JavaScript string; write the
+		// replacement character a decoder would have produced.
+		b.WriteRune(r)
+		i += size
+	}
+	b.WriteByte('"')
+}

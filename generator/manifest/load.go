@@ -1,0 +1,190 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/diag"
+)
+
+// Input limits. Over a limit, Load reports one clear diagnostic and stops.
+const (
+	// MaxFileSize is the largest manifest file accepted.
+	MaxFileSize = 10 << 20
+	// MaxNodes bounds the number of YAML nodes visited, counting every
+	// expansion of an alias, so alias bombs fail fast.
+	MaxNodes = 1_000_000
+	// MaxNesting bounds the YAML nesting depth of a document.
+	MaxNesting = 256
+)
+
+// Rule ids reported by Load.
+const (
+	RuleFileTooLarge      = "file-too-large"
+	RuleYAMLSyntax        = "yaml-syntax"
+	RuleMultipleDocuments = "multiple-documents"
+	RuleYAMLLimit         = "yaml-limit"
+)
+
+// Document is one loaded manifest file.
+type Document struct {
+	File string
+	// Root is the document's top-level node (never a DocumentNode), or nil
+	// when the file is empty.
+	Root *yaml.Node
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// Load parses one manifest file strictly: one YAML (or JSON) document, valid
+// UTF-8, at most MaxFileSize bytes, bounded nesting and alias expansion. On
+// any problem it returns a nil Document and the diagnostics.
+func Load(file string, data []byte) (*Document, diag.List) {
+	var diags diag.List
+	at := func(line, col int) diag.Span {
+		return diag.Span{File: file, Line: line, Column: col, EndLine: line, EndColumn: col}
+	}
+	if len(data) > MaxFileSize {
+		diags.Add(diag.Diagnostic{Span: at(1, 1), Rule: RuleFileTooLarge,
+			Message: fmt.Sprintf("file is larger than the %d-byte (10 MiB) limit for a manifest", MaxFileSize),
+			Hint:    "split the namespace across several files: files that declare the same namespace are merged"})
+		return nil, diags
+	}
+	if !utf8.Valid(data) {
+		line, col := invalidUTF8(data)
+		diags.Add(diag.Diagnostic{Span: at(line, col), Rule: RuleYAMLSyntax,
+			Message: "file is not valid UTF-8", Hint: "save the file as UTF-8"})
+		return nil, diags
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		line, col := position(data, bytes.IndexByte(data, 0))
+		diags.Add(diag.Diagnostic{Span: at(line, col), Rule: RuleYAMLSyntax,
+			Message: "file contains a NUL byte: not a text manifest"})
+		return nil, diags
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := decode(dec, &doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &Document{File: file}, nil
+		}
+		diags.Add(syntaxDiagnostic(file, err))
+		return nil, diags
+	}
+	var second yaml.Node
+	switch err := decode(dec, &second); {
+	case err == nil:
+		line := second.Line
+		if line > 1 {
+			line-- // the "---" separator sits on the line before the second document's content
+		}
+		diags.Add(diag.Diagnostic{Span: at(line, 1), Rule: RuleMultipleDocuments,
+			Message: "file holds more than one YAML document",
+			Hint:    "put each namespace in its own file, or remove the `---` separator"})
+		return nil, diags
+	case !errors.Is(err, io.EOF):
+		diags.Add(syntaxDiagnostic(file, err))
+		return nil, diags
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return &Document{File: file}, nil
+		}
+		root = root.Content[0]
+	}
+	if d, ok := checkLimits(file, root); !ok {
+		diags.Add(d)
+		return nil, diags
+	}
+	return &Document{File: file, Root: root}, nil
+}
+
+// decode runs the YAML decoder, turning a panic inside it into an error.
+func decode(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return dec.Decode(n)
+}
+
+func syntaxDiagnostic(file string, err error) diag.Diagnostic {
+	msg := err.Error()
+	line := 1
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m[1] != "" {
+			line, _ = strconv.Atoi(m[1])
+		}
+		msg = m[2]
+	}
+	return diag.Diagnostic{
+		Span: diag.Span{File: file, Line: line, Column: 1, EndLine: line, EndColumn: 1},
+		Rule: RuleYAMLSyntax, Message: "invalid YAML: " + msg,
+	}
+}
+
+// checkLimits walks the tree once, counting nodes through aliases and
+// measuring depth, and reports the first limit exceeded.
+func checkLimits(file string, root *yaml.Node) (diag.Diagnostic, bool) {
+	type frame struct {
+		n     *yaml.Node
+		depth int
+	}
+	count := 0
+	stack := []frame{{root, 1}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		count++
+		span := diag.Span{File: file, Line: f.n.Line, Column: f.n.Column, EndLine: f.n.Line, EndColumn: f.n.Column}
+		if count > MaxNodes {
+			return diag.Diagnostic{Span: span, Rule: RuleYAMLLimit,
+				Message: fmt.Sprintf("document expands to more than %d YAML nodes (alias expansion counted)", MaxNodes),
+				Hint:    "avoid deeply nested anchors and aliases"}, false
+		}
+		if f.depth > MaxNesting {
+			return diag.Diagnostic{Span: span, Rule: RuleYAMLLimit,
+				Message: fmt.Sprintf("document nests deeper than %d levels", MaxNesting)}, false
+		}
+		if f.n.Kind == yaml.AliasNode {
+			if f.n.Alias != nil {
+				stack = append(stack, frame{f.n.Alias, f.depth + 1})
+			}
+			continue
+		}
+		for _, c := range f.n.Content {
+			stack = append(stack, frame{c, f.depth + 1})
+		}
+	}
+	return diag.Diagnostic{}, true
+}
+
+// invalidUTF8 returns the 1-based line and column of the first invalid byte.
+func invalidUTF8(data []byte) (int, int) {
+	i := 0
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		i += size
+	}
+	return position(data, i)
+}
+
+// position converts a byte offset to a 1-based line and rune column.
+func position(data []byte, off int) (int, int) {
+	before := data[:off]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return line, utf8.RuneCount(before[start:]) + 1
+}
