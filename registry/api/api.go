@@ -1,0 +1,183 @@
+// Package api owns the wire form of the registry's HTTP API: request and
+// response bodies, the ARM error envelope, the provider summary documents and
+// the wire form of a diagnostic. The server, the Go client and publish share
+// these types; nothing here performs I/O.
+package api
+
+import "encoding/json"
+
+// Version is the only api-version the registry accepts.
+const Version = "2023-10-01-preview"
+
+// Resource type names as they appear in the "type" field of bodies.
+const (
+	TypePlane            = "System.Planes/radius"
+	TypeResourceProvider = "System.Resources/resourceProviders"
+	TypeResourceType     = "System.Resources/resourceProviders/resourceTypes"
+	TypeAPIVersion       = "System.Resources/resourceProviders/resourceTypes/apiVersions"
+	TypeLocation         = "System.Resources/resourceProviders/locations"
+)
+
+// ProvisioningSucceeded is the provisioningState of every stored resource:
+// writes are synchronous.
+const ProvisioningSucceeded = "Succeeded"
+
+// Resource is the envelope shared by every resource body. Read-only fields
+// (id, name, type, systemData) are ignored on PUT.
+type Resource[P any] struct {
+	ID         string            `json:"id,omitempty"`
+	Name       string            `json:"name,omitempty"`
+	Type       string            `json:"type,omitempty"`
+	Location   string            `json:"location,omitempty"`
+	Tags       map[string]string `json:"tags,omitempty"`
+	Properties P                 `json:"properties"`
+	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is carried in the ETag header, never in the body. The client
+	// fills it from responses.
+	ETag string `json:"-"`
+}
+
+// SystemData records who wrote a resource and when (RFC 3339, UTC). The
+// "By" fields are set only when the server requires a token.
+type SystemData struct {
+	CreatedBy          string `json:"createdBy,omitempty"`
+	CreatedByType      string `json:"createdByType,omitempty"`
+	CreatedAt          string `json:"createdAt,omitempty"`
+	LastModifiedBy     string `json:"lastModifiedBy,omitempty"`
+	LastModifiedByType string `json:"lastModifiedByType,omitempty"`
+	LastModifiedAt     string `json:"lastModifiedAt,omitempty"`
+}
+
+// PlaneProperties are the properties of a radius plane.
+type PlaneProperties struct {
+	ProvisioningState string `json:"provisioningState,omitempty"`
+}
+
+// ResourceProviderProperties are the properties of a resource provider.
+type ResourceProviderProperties struct {
+	ProvisioningState string `json:"provisioningState,omitempty"`
+}
+
+// ResourceTypeProperties are the properties of a resource type.
+type ResourceTypeProperties struct {
+	DefaultAPIVersion string   `json:"defaultApiVersion,omitempty"`
+	Description       string   `json:"description,omitempty"`
+	Capabilities      []string `json:"capabilities,omitempty"`
+	ProvisioningState string   `json:"provisioningState,omitempty"`
+}
+
+// APIVersionProperties are the properties of a resource type API version.
+// Schema is returned exactly as stored (compacted JSON).
+type APIVersionProperties struct {
+	Schema            json.RawMessage `json:"schema,omitempty"`
+	ProvisioningState string          `json:"provisioningState,omitempty"`
+}
+
+// LocationProperties are the properties of a resource provider location.
+type LocationProperties struct {
+	Address           string                          `json:"address,omitempty"`
+	ResourceTypes     map[string]LocationResourceType `json:"resourceTypes,omitempty"`
+	ProvisioningState string                          `json:"provisioningState,omitempty"`
+}
+
+// LocationResourceType lists the API versions of a type served in a location.
+type LocationResourceType struct {
+	Address     string                        `json:"address,omitempty"`
+	APIVersions map[string]LocationAPIVersion `json:"apiVersions,omitempty"`
+}
+
+// LocationAPIVersion is empty for now (the seed reserves it).
+type LocationAPIVersion struct{}
+
+// Concrete resource bodies.
+type (
+	Plane            = Resource[PlaneProperties]
+	ResourceProvider = Resource[ResourceProviderProperties]
+	ResourceType     = Resource[ResourceTypeProperties]
+	APIVersion       = Resource[APIVersionProperties]
+	Location         = Resource[LocationProperties]
+)
+
+// List is a page of a collection. NextLink, when set, is the full URL of the
+// next page.
+type List[T any] struct {
+	Value    []T    `json:"value"`
+	NextLink string `json:"nextLink,omitempty"`
+}
+
+// ProviderSummary is the read-optimised view of one resource provider
+// (GET /planes/radius/{plane}/providers/{namespace}).
+type ProviderSummary struct {
+	Name          string                         `json:"name"`
+	Locations     map[string]LocationSummary     `json:"locations"`
+	ResourceTypes map[string]ResourceTypeSummary `json:"resourceTypes"`
+}
+
+// LocationSummary is a location in a provider summary.
+type LocationSummary struct {
+	Address string `json:"address,omitempty"`
+}
+
+// ResourceTypeSummary is a resource type in a provider summary, keyed by
+// its unescaped name ("contosoBuses/queues").
+type ResourceTypeSummary struct {
+	APIVersions       map[string]APIVersionSummary `json:"apiVersions"`
+	DefaultAPIVersion string                       `json:"defaultApiVersion,omitempty"`
+	Description       string                       `json:"description,omitempty"`
+	Capabilities      []string                     `json:"capabilities,omitempty"`
+}
+
+// APIVersionSummary is an API version in a provider summary.
+type APIVersionSummary struct {
+	Schema json.RawMessage `json:"schema"`
+}
+
+// ProviderSummaryList is the body of GET /planes/radius/{plane}/providers.
+type ProviderSummaryList struct {
+	Value []ProviderSummary `json:"value"`
+}
+
+// Error codes used in the ARM error envelope.
+const (
+	CodeInvalidAPIVersion     = "InvalidApiVersionParameter"
+	CodeInvalidRequestContent = "InvalidRequestContent"
+	CodeNotFound              = "NotFound"
+	CodeMethodNotAllowed      = "MethodNotAllowed"
+	CodeConflict              = "Conflict"
+	CodePreconditionFailed    = "PreconditionFailed"
+	CodeRequestTooLarge       = "RequestEntityTooLarge"
+	CodeUnsupportedMediaType  = "UnsupportedMediaType"
+	CodeUnauthorized          = "Unauthorized"
+	CodeInternal              = "InternalServerError"
+	CodeServiceUnavailable    = "ServiceUnavailable"
+)
+
+// ErrorResponse is the ARM error envelope: {"error": {...}}.
+type ErrorResponse struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is one error; Details nest (schema diagnostics are details
+// with code = rule id, target = JSON path).
+type ErrorDetail struct {
+	Code    string        `json:"code"`
+	Message string        `json:"message"`
+	Target  string        `json:"target,omitempty"`
+	Details []ErrorDetail `json:"details,omitempty"`
+}
+
+// Diagnostic is the wire form of a compiler diagnostic, mirroring
+// generator/diag.Diagnostic without importing it.
+type Diagnostic struct {
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	Severity string `json:"severity"` // "error" or "warning"
+	Rule     string `json:"rule"`
+	Path     string `json:"path,omitempty"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+}
+
+// IsError reports whether the diagnostic is an error (not a warning).
+func (d Diagnostic) IsError() bool { return d.Severity != "warning" }

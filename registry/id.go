@@ -1,0 +1,243 @@
+package registry
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Kind is the kind of a registry resource.
+type Kind int
+
+// The kinds, parents first.
+const (
+	KindPlane Kind = iota + 1
+	KindProvider
+	KindResourceType
+	KindAPIVersion
+	KindLocation
+)
+
+// String returns a short lower-case name for logs and messages.
+func (k Kind) String() string {
+	switch k {
+	case KindPlane:
+		return "plane"
+	case KindProvider:
+		return "resource provider"
+	case KindResourceType:
+		return "resource type"
+	case KindAPIVersion:
+		return "API version"
+	case KindLocation:
+		return "location"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// MaxNameLength is the longest name (or child type segment) accepted.
+const MaxNameLength = 63
+
+// The seed's name patterns. The API version pattern in the seed has an
+// unbalanced parenthesis; this is its evident intent.
+var (
+	namespacePattern = regexp.MustCompile(`^([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))\.([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))?$`)
+	typePattern      = regexp.MustCompile(`^([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))$`)
+	versionPattern   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(-preview)?$`)
+	locationPattern  = typePattern
+	planePattern     = typePattern
+)
+
+// ValidateNamespace checks a resource provider namespace ("Contoso.Platform").
+func ValidateNamespace(s string) error {
+	return checkName("resource provider namespace", s, namespacePattern)
+}
+
+// ValidateTypeName checks a resource type name; child types are "/"-joined
+// segments ("contosoBuses/queues"), each of which must match the pattern.
+func ValidateTypeName(s string) error {
+	if s == "" {
+		return fmt.Errorf("%w: resource type name is empty", ErrInvalid)
+	}
+	for _, seg := range strings.Split(s, "/") {
+		if err := checkName("resource type name", seg, typePattern); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateAPIVersion checks an API version name ("2024-08-01-preview").
+func ValidateAPIVersion(s string) error { return checkName("API version", s, versionPattern) }
+
+// ValidateLocation checks a location name ("global").
+func ValidateLocation(s string) error { return checkName("location name", s, locationPattern) }
+
+// ValidatePlane checks a plane name ("local").
+func ValidatePlane(s string) error { return checkName("plane name", s, planePattern) }
+
+func checkName(what, s string, re *regexp.Regexp) error {
+	if len(s) > MaxNameLength {
+		return fmt.Errorf("%w: %s %q is longer than %d characters", ErrInvalid, what, s, MaxNameLength)
+	}
+	if !re.MatchString(s) {
+		return fmt.Errorf("%w: %s %q does not match %s", ErrInvalid, what, s, re.String())
+	}
+	return nil
+}
+
+// EscapeTypeName turns a child type name into its URL segment form:
+// "contosoBuses/queues" → "contosoBuses_queues" (the Radius convention).
+func EscapeTypeName(s string) string { return strings.ReplaceAll(s, "/", "_") }
+
+// UnescapeTypeName is the inverse of EscapeTypeName.
+func UnescapeTypeName(s string) string { return strings.ReplaceAll(s, "_", "/") }
+
+// ID identifies a registry resource. Which fields are used depends on Kind:
+//
+//	KindPlane         Plane
+//	KindProvider      Plane, Provider
+//	KindResourceType  Plane, Provider, Type
+//	KindAPIVersion    Plane, Provider, Type, Name (the version)
+//	KindLocation      Plane, Provider, Name (the location)
+//
+// Names compare case-insensitively (see Key); a stored resource's ID carries
+// the casing the names were created with.
+type ID struct {
+	Kind     Kind
+	Plane    string
+	Provider string
+	Type     string // unescaped: "contosoBuses/queues"
+	Name     string
+}
+
+// PlaneID returns the ID of a plane.
+func PlaneID(plane string) ID { return ID{Kind: KindPlane, Plane: plane} }
+
+// ProviderID returns the ID of a resource provider.
+func ProviderID(plane, namespace string) ID {
+	return ID{Kind: KindProvider, Plane: plane, Provider: namespace}
+}
+
+// TypeID returns the ID of a resource type.
+func TypeID(plane, namespace, typ string) ID {
+	return ID{Kind: KindResourceType, Plane: plane, Provider: namespace, Type: typ}
+}
+
+// APIVersionID returns the ID of a resource type API version.
+func APIVersionID(plane, namespace, typ, version string) ID {
+	return ID{Kind: KindAPIVersion, Plane: plane, Provider: namespace, Type: typ, Name: version}
+}
+
+// LocationID returns the ID of a resource provider location.
+func LocationID(plane, namespace, location string) ID {
+	return ID{Kind: KindLocation, Plane: plane, Provider: namespace, Name: location}
+}
+
+// Leaf returns the resource's own name.
+func (id ID) Leaf() string {
+	switch id.Kind {
+	case KindPlane:
+		return id.Plane
+	case KindProvider:
+		return id.Provider
+	case KindResourceType:
+		return id.Type
+	}
+	return id.Name
+}
+
+// Parent returns the ID of the parent resource; ok is false for a plane.
+func (id ID) Parent() (parent ID, ok bool) {
+	switch id.Kind {
+	case KindProvider:
+		return PlaneID(id.Plane), true
+	case KindResourceType, KindLocation:
+		return ProviderID(id.Plane, id.Provider), true
+	case KindAPIVersion:
+		return TypeID(id.Plane, id.Provider, id.Type), true
+	}
+	return ID{}, false
+}
+
+// ParentType returns, for a child resource type ("contosoBuses/queues"), the
+// ID of the type it is nested in ("contosoBuses").
+func (id ID) ParentType() (parent ID, ok bool) {
+	if id.Kind != KindResourceType {
+		return ID{}, false
+	}
+	i := strings.LastIndexByte(id.Type, '/')
+	if i < 0 {
+		return ID{}, false
+	}
+	return TypeID(id.Plane, id.Provider, id.Type[:i]), true
+}
+
+// Key returns the ID with every name lower-cased: the lookup key.
+func (id ID) Key() ID {
+	return ID{
+		Kind:     id.Kind,
+		Plane:    strings.ToLower(id.Plane),
+		Provider: strings.ToLower(id.Provider),
+		Type:     strings.ToLower(id.Type),
+		Name:     strings.ToLower(id.Name),
+	}
+}
+
+// Equal reports whether two IDs name the same resource (case-insensitively).
+func (id ID) Equal(o ID) bool { return id.Key() == o.Key() }
+
+// Validate checks every name the ID uses against the seed's patterns and
+// returns an error wrapping ErrInvalid.
+func (id ID) Validate() error {
+	if id.Kind < KindPlane || id.Kind > KindLocation {
+		return fmt.Errorf("%w: unknown kind %d", ErrInvalid, int(id.Kind))
+	}
+	if err := ValidatePlane(id.Plane); err != nil {
+		return err
+	}
+	if id.Kind == KindPlane {
+		return nil
+	}
+	if err := ValidateNamespace(id.Provider); err != nil {
+		return err
+	}
+	switch id.Kind {
+	case KindResourceType:
+		return ValidateTypeName(id.Type)
+	case KindAPIVersion:
+		if err := ValidateTypeName(id.Type); err != nil {
+			return err
+		}
+		return ValidateAPIVersion(id.Name)
+	case KindLocation:
+		return ValidateLocation(id.Name)
+	}
+	return nil
+}
+
+// String returns the resource ID path, e.g.
+// /planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Platform/resourceTypes/contosoBuses_queues.
+func (id ID) String() string {
+	var b strings.Builder
+	b.WriteString("/planes/radius/")
+	b.WriteString(id.Plane)
+	if id.Kind == KindPlane {
+		return b.String()
+	}
+	b.WriteString("/providers/System.Resources/resourceProviders/")
+	b.WriteString(id.Provider)
+	switch id.Kind {
+	case KindResourceType, KindAPIVersion:
+		b.WriteString("/resourceTypes/")
+		b.WriteString(EscapeTypeName(id.Type))
+		if id.Kind == KindAPIVersion {
+			b.WriteString("/apiVersions/")
+			b.WriteString(id.Name)
+		}
+	case KindLocation:
+		b.WriteString("/locations/")
+		b.WriteString(id.Name)
+	}
+	return b.String()
+}

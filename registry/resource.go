@@ -1,0 +1,182 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Resource is a stored registry resource.
+type Resource struct {
+	ID       ID
+	Location string // the ARM "location" field; "" when absent
+	Tags     map[string]string
+	// Properties is the canonical JSON object of the kind's properties
+	// (ProviderProperties, TypeProperties, ...), without provisioningState.
+	Properties json.RawMessage
+	// ETag changes on every write; stores set it.
+	ETag   string
+	System SystemData
+}
+
+// SystemData records who wrote a resource and when.
+type SystemData struct {
+	CreatedAt      time.Time
+	CreatedBy      string
+	LastModifiedAt time.Time
+	LastModifiedBy string
+}
+
+// TypeProperties are a resource type's stored properties.
+type TypeProperties struct {
+	DefaultAPIVersion string   `json:"defaultApiVersion,omitempty"`
+	Description       string   `json:"description,omitempty"`
+	Capabilities      []string `json:"capabilities,omitempty"`
+}
+
+// APIVersionProperties are an API version's stored properties. Schema is
+// compacted JSON, returned exactly as stored.
+type APIVersionProperties struct {
+	Schema json.RawMessage `json:"schema"`
+}
+
+// LocationProperties are a location's stored properties.
+type LocationProperties struct {
+	Address       string                  `json:"address,omitempty"`
+	ResourceTypes map[string]LocationType `json:"resourceTypes,omitempty"`
+}
+
+// LocationType is a resource type served in a location.
+type LocationType struct {
+	Address     string                     `json:"address,omitempty"`
+	APIVersions map[string]json.RawMessage `json:"apiVersions,omitempty"`
+}
+
+// Validate checks the names a TypeProperties refers to.
+func (p TypeProperties) Validate() error {
+	if p.DefaultAPIVersion != "" {
+		if err := ValidateAPIVersion(p.DefaultAPIVersion); err != nil {
+			return fmt.Errorf("properties.defaultApiVersion: %w", err)
+		}
+	}
+	return nil
+}
+
+// Validate checks the names a LocationProperties refers to.
+func (p LocationProperties) Validate() error {
+	for t, lt := range p.ResourceTypes {
+		if err := ValidateTypeName(t); err != nil {
+			return fmt.Errorf("properties.resourceTypes: %w", err)
+		}
+		for v := range lt.APIVersions {
+			if err := ValidateAPIVersion(v); err != nil {
+				return fmt.Errorf("properties.resourceTypes.%s.apiVersions: %w", t, err)
+			}
+		}
+	}
+	return nil
+}
+
+// ProviderSummary is the read-optimised view of a provider and everything
+// under it.
+type ProviderSummary struct {
+	Name          string
+	Locations     map[string]LocationSummary
+	ResourceTypes map[string]TypeSummary // keyed by unescaped type name
+}
+
+// LocationSummary is a location in a summary.
+type LocationSummary struct{ Address string }
+
+// TypeSummary is a resource type in a summary.
+type TypeSummary struct {
+	APIVersions       map[string]json.RawMessage // version → schema
+	DefaultAPIVersion string
+	Description       string
+	Capabilities      []string
+}
+
+// BuildSummaries assembles provider summaries from the providers, types, API
+// versions and locations of one plane, in any order. Rows whose parent is not
+// among the rows are ignored. The result is sorted by namespace
+// (case-insensitively). Stores call it so that every store summarises alike.
+func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
+	byKey := map[string]*ProviderSummary{}
+	typeNames := map[string]string{} // provider key + "\x00" + type key → stored name
+	var order []string
+	for _, r := range rows {
+		if r.ID.Kind == KindProvider {
+			k := strings.ToLower(r.ID.Provider)
+			byKey[k] = &ProviderSummary{Name: r.ID.Provider, Locations: map[string]LocationSummary{}, ResourceTypes: map[string]TypeSummary{}}
+			order = append(order, k)
+		}
+	}
+	for _, r := range rows {
+		if r.ID.Kind != KindResourceType {
+			continue
+		}
+		p := byKey[strings.ToLower(r.ID.Provider)]
+		if p == nil {
+			continue
+		}
+		var props TypeProperties
+		if err := decodeProps(r, &props); err != nil {
+			return nil, err
+		}
+		p.ResourceTypes[r.ID.Type] = TypeSummary{
+			APIVersions:       map[string]json.RawMessage{},
+			DefaultAPIVersion: props.DefaultAPIVersion,
+			Description:       props.Description,
+			Capabilities:      props.Capabilities,
+		}
+		typeNames[strings.ToLower(r.ID.Provider)+"\x00"+strings.ToLower(r.ID.Type)] = r.ID.Type
+	}
+	for _, r := range rows {
+		pk := strings.ToLower(r.ID.Provider)
+		p := byKey[pk]
+		if p == nil {
+			continue
+		}
+		switch r.ID.Kind {
+		case KindAPIVersion:
+			name, ok := typeNames[pk+"\x00"+strings.ToLower(r.ID.Type)]
+			if !ok {
+				continue
+			}
+			var props APIVersionProperties
+			if err := decodeProps(r, &props); err != nil {
+				return nil, err
+			}
+			if len(props.Schema) == 0 {
+				props.Schema = json.RawMessage(`{}`)
+			}
+			p.ResourceTypes[name].APIVersions[r.ID.Name] = props.Schema
+		case KindLocation:
+			var props LocationProperties
+			if err := decodeProps(r, &props); err != nil {
+				return nil, err
+			}
+			p.Locations[r.ID.Name] = LocationSummary{Address: props.Address}
+		}
+	}
+	slices.Sort(order)
+	out := make([]ProviderSummary, 0, len(order))
+	for _, k := range order {
+		out = append(out, *byKey[k])
+	}
+	return out, nil
+}
+
+func decodeProps(r Resource, v any) error {
+	if len(r.Properties) == 0 {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(r.Properties))
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("stored properties of %s: %w", r.ID, err)
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+)
+
+// Typed errors. Stores and the server wrap them with context; test with
+// errors.Is.
+var (
+	// ErrNotFound: the resource does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrParentNotFound: a parent (plane, provider, type, or the parent type
+	// of a child type) does not exist.
+	ErrParentNotFound = errors.New("parent not found")
+	// ErrPrecondition: an If-Match / If-None-Match condition does not hold.
+	ErrPrecondition = errors.New("precondition failed")
+	// ErrConflict: a concurrent write got in the way; retrying may succeed.
+	ErrConflict = errors.New("conflict")
+	// ErrInvalid: a name or body is invalid.
+	ErrInvalid = errors.New("invalid")
+)
+
+// Store persists registry resources. Implementations are safe for concurrent
+// use and enforce the nested lifecycle in the database itself, so that two
+// processes sharing one database can never leave a child without its parent.
+type Store interface {
+	// Get returns the resource. It returns ErrNotFound when the resource (or
+	// any ancestor) does not exist.
+	Get(ctx context.Context, id ID) (Resource, error)
+	// Put creates or replaces w.Resource, keeping the stored casing of its
+	// names and its creation data on update, and returns the stored resource
+	// and whether it was created. It returns ErrParentNotFound when the parent
+	// (or a child type's parent type) does not exist, ErrPrecondition when
+	// w.If does not hold, and ErrConflict when a concurrent write interfered.
+	Put(ctx context.Context, w Write) (stored Resource, created bool, err error)
+	// Delete removes the resource and all its descendants (for a type, also
+	// its child types), and only them, in one transaction. It reports whether
+	// something was deleted; deleting an absent resource is not an error. It
+	// returns ErrPrecondition when cond does not hold.
+	Delete(ctx context.Context, id ID, cond Precondition) (deleted bool, err error)
+	// List returns the children of kind under parent (parent is ignored for
+	// KindPlane), ordered by lower-cased name. It returns ErrParentNotFound
+	// when the parent does not exist.
+	List(ctx context.Context, parent ID, kind Kind, opts ListOptions) (Page, error)
+	// Summaries returns the summaries of every provider of the plane, or of
+	// the one provider named namespace when it is not "". It returns
+	// ErrParentNotFound when the plane does not exist and ErrNotFound when
+	// the named provider does not. It runs a bounded number of queries.
+	Summaries(ctx context.Context, plane, namespace string) ([]ProviderSummary, error)
+	// Ping checks the database connection.
+	Ping(ctx context.Context) error
+	// Close releases the store.
+	Close() error
+}
+
+// Write is a Put request.
+type Write struct {
+	Resource Resource
+	If       Precondition
+	Now      time.Time // the write's timestamp, stored in UTC
+	Actor    string    // the caller's identity, "" when unknown
+}
+
+// Precondition holds parsed If-Match / If-None-Match values: ETags without
+// quotes, or "*".
+type Precondition struct {
+	IfMatch     []string
+	IfNoneMatch []string
+}
+
+// IsZero reports whether there is no condition.
+func (p Precondition) IsZero() bool { return len(p.IfMatch) == 0 && len(p.IfNoneMatch) == 0 }
+
+// Check returns ErrPrecondition when the condition does not hold for the
+// current ETag (exists false: the resource is absent).
+func (p Precondition) Check(exists bool, etag string) error {
+	if len(p.IfMatch) > 0 {
+		if !exists || !(slices.Contains(p.IfMatch, "*") || slices.Contains(p.IfMatch, etag)) {
+			return ErrPrecondition
+		}
+	}
+	if len(p.IfNoneMatch) > 0 && exists {
+		if slices.Contains(p.IfNoneMatch, "*") || slices.Contains(p.IfNoneMatch, etag) {
+			return ErrPrecondition
+		}
+	}
+	return nil
+}
+
+// ListOptions page a List.
+type ListOptions struct {
+	// Top is the page size; 0 means DefaultPageSize.
+	Top int
+	// After is the lower-cased name the page starts after (Page.Next of the
+	// previous page); "" starts at the beginning.
+	After string
+}
+
+// Page size limits.
+const (
+	DefaultPageSize = 100
+	MaxPageSize     = 1000
+)
+
+// Page is one page of a List.
+type Page struct {
+	Items []Resource
+	// Next is the After value of the next page; "" on the last page.
+	Next string
+}

@@ -1,0 +1,496 @@
+// Package sqlstore is the registry.Store shared by the SQL backends (SQLite,
+// PostgreSQL): one schema shape, versioned migrations, and queries written
+// once with "?" placeholders. A Dialect supplies the differences. The nested
+// lifecycle is enforced by the database: every row references its parent
+// (and a child type its parent type) with ON DELETE CASCADE foreign keys.
+package sqlstore
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/registry"
+)
+
+// Dialect is what differs between SQL databases.
+type Dialect struct {
+	// Name is "sqlite" or "postgres", for messages.
+	Name string
+	// Migrations are applied in order; migration i has version i+1. Never
+	// edit a released migration: append a new one.
+	Migrations []string
+	// DollarParams rewrites "?" placeholders to $1, $2, ...
+	DollarParams bool
+	// LockMigrations, when set, runs first in the migration transaction so
+	// that concurrent starts apply migrations once.
+	LockMigrations string
+	// IsForeignKeyViolation and IsUniqueViolation classify driver errors.
+	IsForeignKeyViolation func(error) bool
+	IsUniqueViolation     func(error) bool
+}
+
+// Store is a registry.Store over database/sql.
+type Store struct {
+	db *sql.DB
+	d  Dialect
+}
+
+var _ registry.Store = (*Store)(nil)
+
+// Open applies pending migrations and returns the store. It takes ownership
+// of db: Close closes it.
+func Open(ctx context.Context, db *sql.DB, d Dialect) (*Store, error) {
+	s := &Store{db: db, d: d}
+	if err := s.migrate(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// DB returns the underlying database, for integrity checks in tests.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping checks the connection.
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+func (s *Store) q(query string) string {
+	if !s.d.DollarParams {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, c := range query {
+		if c == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("%s: begin migration: %w", s.d.Name, err)
+	}
+	defer tx.Rollback()
+	if s.d.LockMigrations != "" {
+		if _, err := tx.ExecContext(ctx, s.d.LockMigrations); err != nil {
+			return fmt.Errorf("%s: lock migrations: %w", s.d.Name, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("%s: create schema_migrations: %w", s.d.Name, err)
+	}
+	var current int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return fmt.Errorf("%s: read schema version: %w", s.d.Name, err)
+	}
+	if current > len(s.d.Migrations) {
+		return fmt.Errorf("%s: database schema version %d is newer than this udtc (%d)", s.d.Name, current, len(s.d.Migrations))
+	}
+	for i := current; i < len(s.d.Migrations); i++ {
+		for _, stmt := range splitStatements(s.d.Migrations[i]) {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("%s: migration %d: %w", s.d.Name, i+1, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`), i+1, time.Now().UTC().Format(time.RFC3339)); err != nil {
+			return fmt.Errorf("%s: record migration %d: %w", s.d.Name, i+1, err)
+		}
+	}
+	return tx.Commit()
+}
+
+func splitStatements(m string) []string {
+	var out []string
+	for _, s := range strings.Split(m, ";") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// keys returns the key columns of an ID, in index order after plane_key and
+// kind: provider_key, type_key, name_key.
+func keys(id registry.ID) (plane string, kind int, provider, typ, name string) {
+	k := id.Key()
+	plane, kind = k.Plane, int(k.Kind)
+	switch k.Kind {
+	case registry.KindPlane:
+		name = k.Plane
+	case registry.KindProvider:
+		provider, name = k.Provider, k.Provider
+	case registry.KindResourceType:
+		provider, typ, name = k.Provider, k.Type, k.Type
+	case registry.KindAPIVersion:
+		provider, typ, name = k.Provider, k.Type, k.Name
+	case registry.KindLocation:
+		provider, name = k.Provider, k.Name
+	}
+	return
+}
+
+func keyArgs(id registry.ID) []any {
+	p, k, pr, t, n := keys(id)
+	return []any{p, k, pr, t, n}
+}
+
+const keyWhere = `plane_key = ? AND kind = ? AND provider_key = ? AND type_key = ? AND name_key = ?`
+
+const cols = `kind, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by`
+
+type scanner interface{ Scan(...any) error }
+
+func scanResource(sc scanner) (registry.Resource, error) {
+	var (
+		r                          registry.Resource
+		kind                       int
+		plane, provider, typ, name string
+		tags, props                string
+		createdAt, modifiedAt      string
+	)
+	if err := sc.Scan(&kind, &plane, &provider, &typ, &name, &r.Location, &tags, &props, &r.ETag, &createdAt, &r.System.CreatedBy, &modifiedAt, &r.System.LastModifiedBy); err != nil {
+		return r, err
+	}
+	r.ID = registry.ID{Kind: registry.Kind(kind), Plane: plane, Provider: provider, Type: typ}
+	if r.ID.Kind == registry.KindAPIVersion || r.ID.Kind == registry.KindLocation {
+		r.ID.Name = name
+	}
+	if tags != "" {
+		if err := json.Unmarshal([]byte(tags), &r.Tags); err != nil {
+			return r, fmt.Errorf("stored tags of %s: %w", r.ID, err)
+		}
+	}
+	r.Properties = json.RawMessage(props)
+	var err error
+	if r.System.CreatedAt, err = time.Parse(time.RFC3339Nano, createdAt); err != nil {
+		return r, fmt.Errorf("stored created_at of %s: %w", r.ID, err)
+	}
+	if r.System.LastModifiedAt, err = time.Parse(time.RFC3339Nano, modifiedAt); err != nil {
+		return r, fmt.Errorf("stored modified_at of %s: %w", r.ID, err)
+	}
+	return r, nil
+}
+
+// Get implements registry.Store.
+func (s *Store) Get(ctx context.Context, id registry.ID) (registry.Resource, error) {
+	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE `+keyWhere), keyArgs(id)...)
+	r, err := scanResource(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return registry.Resource{}, fmt.Errorf("%s %s: %w", id.Kind, id, registry.ErrNotFound)
+	}
+	if err != nil {
+		return registry.Resource{}, fmt.Errorf("%s: get %s: %w", s.d.Name, id, err)
+	}
+	return r, nil
+}
+
+// parentRow is what a write needs to know about a parent.
+type parentRow struct {
+	id                   int64
+	plane, provider, typ string
+}
+
+func (s *Store) lookup(ctx context.Context, tx *sql.Tx, id registry.ID) (parentRow, bool, error) {
+	var p parentRow
+	err := tx.QueryRowContext(ctx, s.q(`SELECT id, plane, provider, type FROM resources WHERE `+keyWhere), keyArgs(id)...).
+		Scan(&p.id, &p.plane, &p.provider, &p.typ)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, false, nil
+	}
+	if err != nil {
+		return p, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+	}
+	return p, true, nil
+}
+
+func newETag() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// Put implements registry.Store.
+func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, bool, error) {
+	r := w.Resource
+	id := r.ID
+	if err := id.Validate(); err != nil {
+		return registry.Resource{}, false, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return registry.Resource{}, false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+	}
+	defer tx.Rollback()
+
+	// Resolve the parent, taking its stored names.
+	var parentID, ownerID sql.NullInt64
+	stored := id
+	if pid, ok := id.Parent(); ok {
+		p, found, err := s.lookup(ctx, tx, pid)
+		if err != nil {
+			return registry.Resource{}, false, err
+		}
+		if !found {
+			return registry.Resource{}, false, fmt.Errorf("%s %s: %w", pid.Kind, pid, registry.ErrParentNotFound)
+		}
+		parentID = sql.NullInt64{Int64: p.id, Valid: true}
+		stored.Plane = p.plane
+		if id.Kind != registry.KindProvider {
+			stored.Provider = p.provider
+		}
+		if id.Kind == registry.KindAPIVersion {
+			stored.Type = p.typ
+		}
+	}
+	if tid, ok := id.ParentType(); ok {
+		p, found, err := s.lookup(ctx, tx, tid)
+		if err != nil {
+			return registry.Resource{}, false, err
+		}
+		if !found {
+			return registry.Resource{}, false, fmt.Errorf("parent %s %s: %w", tid.Kind, tid, registry.ErrParentNotFound)
+		}
+		ownerID = sql.NullInt64{Int64: p.id, Valid: true}
+		// The child type keeps the parent type's stored casing as its prefix.
+		stored.Type = p.typ + id.Type[len(p.typ):]
+	}
+
+	var (
+		rowID                int64
+		oldETag, oldName     string
+		createdAt, createdBy string
+	)
+	err = tx.QueryRowContext(ctx, s.q(`SELECT id, etag, name, created_at, created_by FROM resources WHERE `+keyWhere), keyArgs(id)...).
+		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
+	exists := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return registry.Resource{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+	}
+	if err := w.If.Check(exists, oldETag); err != nil {
+		return registry.Resource{}, false, fmt.Errorf("%s: %w", id, err)
+	}
+
+	tags := ""
+	if len(r.Tags) > 0 {
+		b, err := json.Marshal(r.Tags)
+		if err != nil {
+			return registry.Resource{}, false, fmt.Errorf("%w: tags: %v", registry.ErrInvalid, err)
+		}
+		tags = string(b)
+	}
+	props := string(r.Properties)
+	if props == "" {
+		props = "{}"
+	}
+	etag := newETag()
+	now := formatTime(w.Now)
+	if exists {
+		// Keep the stored casing of the leaf name.
+		switch id.Kind {
+		case registry.KindPlane:
+			stored.Plane = oldName
+		case registry.KindProvider:
+			stored.Provider = oldName
+		case registry.KindResourceType:
+			stored.Type = oldName
+		default:
+			stored.Name = oldName
+		}
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`),
+			r.Location, tags, props, etag, now, w.Actor, rowID)
+		if err != nil {
+			return registry.Resource{}, false, s.writeErr(id, err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return registry.Resource{}, false, fmt.Errorf("%s was deleted concurrently: %w", id, registry.ErrConflict)
+		}
+	} else {
+		createdAt, createdBy = now, w.Actor
+		p, k, pr, t, n := keys(id)
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
+			r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor)
+		if err != nil {
+			return registry.Resource{}, false, s.writeErr(id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return registry.Resource{}, false, s.writeErr(id, err)
+	}
+	out := r
+	out.ID = stored
+	out.Properties = json.RawMessage(props)
+	out.ETag = etag
+	out.System = registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}
+	out.System.CreatedAt, _ = time.Parse(time.RFC3339Nano, createdAt)
+	out.System.LastModifiedAt, _ = time.Parse(time.RFC3339Nano, now)
+	if len(out.Tags) == 0 {
+		out.Tags = nil
+	}
+	return out, !exists, nil
+}
+
+func (s *Store) writeErr(id registry.ID, err error) error {
+	switch {
+	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
+		return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
+	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
+		return fmt.Errorf("%s was created concurrently: %w", id, registry.ErrConflict)
+	}
+	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
+}
+
+// Delete implements registry.Store.
+func (s *Store) Delete(ctx context.Context, id registry.ID, cond registry.Precondition) (bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+	}
+	defer tx.Rollback()
+	var (
+		rowID int64
+		etag  string
+	)
+	err = tx.QueryRowContext(ctx, s.q(`SELECT id, etag FROM resources WHERE `+keyWhere), keyArgs(id)...).Scan(&rowID, &etag)
+	exists := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+	}
+	if err := cond.Check(exists, etag); err != nil {
+		return false, fmt.Errorf("%s: %w", id, err)
+	}
+	if !exists {
+		return false, nil
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM resources WHERE id = ?`), rowID); err != nil {
+		return false, s.writeErr(id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, s.writeErr(id, err)
+	}
+	return true, nil
+}
+
+// List implements registry.Store.
+func (s *Store) List(ctx context.Context, parent registry.ID, kind registry.Kind, opts registry.ListOptions) (registry.Page, error) {
+	top := opts.Top
+	if top <= 0 {
+		top = registry.DefaultPageSize
+	}
+	top = min(top, registry.MaxPageSize)
+	var rows *sql.Rows
+	var err error
+	if kind == registry.KindPlane {
+		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE kind = ? AND name_key > ? ORDER BY name_key LIMIT ?`),
+			int(kind), opts.After, top+1)
+	} else {
+		var pid int64
+		err = s.db.QueryRowContext(ctx, s.q(`SELECT id FROM resources WHERE `+keyWhere), keyArgs(parent)...).Scan(&pid)
+		if errors.Is(err, sql.ErrNoRows) {
+			return registry.Page{}, fmt.Errorf("%s %s: %w", parent.Kind, parent, registry.ErrParentNotFound)
+		}
+		if err != nil {
+			return registry.Page{}, fmt.Errorf("%s: look up %s: %w", s.d.Name, parent, err)
+		}
+		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE parent_id = ? AND kind = ? AND name_key > ? ORDER BY name_key LIMIT ?`),
+			pid, int(kind), opts.After, top+1)
+	}
+	if err != nil {
+		return registry.Page{}, fmt.Errorf("%s: list %s under %s: %w", s.d.Name, kind, parent, err)
+	}
+	defer rows.Close()
+	var page registry.Page
+	for rows.Next() {
+		r, err := scanResource(rows)
+		if err != nil {
+			return registry.Page{}, fmt.Errorf("%s: list: %w", s.d.Name, err)
+		}
+		page.Items = append(page.Items, r)
+	}
+	if err := rows.Err(); err != nil {
+		return registry.Page{}, fmt.Errorf("%s: list: %w", s.d.Name, err)
+	}
+	if len(page.Items) > top {
+		page.Items = page.Items[:top]
+		page.Next = strings.ToLower(page.Items[top-1].ID.Leaf())
+	}
+	return page, nil
+}
+
+// Summaries implements registry.Store with one query.
+func (s *Store) Summaries(ctx context.Context, plane, namespace string) ([]registry.ProviderSummary, error) {
+	pk := strings.ToLower(plane)
+	var rows *sql.Rows
+	var err error
+	if namespace == "" {
+		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE plane_key = ?`), pk)
+	} else {
+		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE plane_key = ? AND (kind = ? OR provider_key = ?)`),
+			pk, int(registry.KindPlane), strings.ToLower(namespace))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: summaries: %w", s.d.Name, err)
+	}
+	defer rows.Close()
+	var all []registry.Resource
+	planeFound := false
+	for rows.Next() {
+		r, err := scanResource(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: summaries: %w", s.d.Name, err)
+		}
+		if r.ID.Kind == registry.KindPlane {
+			planeFound = true
+			continue
+		}
+		all = append(all, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: summaries: %w", s.d.Name, err)
+	}
+	if !planeFound {
+		return nil, fmt.Errorf("plane %s: %w", registry.PlaneID(plane), registry.ErrParentNotFound)
+	}
+	sums, err := registry.BuildSummaries(all)
+	if err != nil {
+		return nil, err
+	}
+	if namespace != "" && len(sums) == 0 {
+		return nil, fmt.Errorf("%s %s: %w", registry.KindProvider, registry.ProviderID(plane, namespace), registry.ErrNotFound)
+	}
+	return sums, nil
+}
+
+// OrphanCount returns how many rows reference a parent (or parent type) row
+// that does not exist, or whose parent is of the wrong kind. It is zero in a
+// healthy database.
+func (s *Store) OrphanCount(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM resources c
+		WHERE (c.kind <> 1 AND NOT EXISTS (SELECT 1 FROM resources p WHERE p.id = c.parent_id AND p.kind = CASE c.kind WHEN 2 THEN 1 WHEN 3 THEN 2 WHEN 5 THEN 2 WHEN 4 THEN 3 END))
+		   OR (c.owner_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM resources o WHERE o.id = c.owner_id))`).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("%s: orphan count: %w", s.d.Name, err)
+	}
+	return n, nil
+}
