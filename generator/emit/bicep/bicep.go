@@ -47,9 +47,21 @@ const (
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // DefaultExtensionName is the extension name of a namespace: lower-cased,
-// dots removed ("Contoso.Platform" → "contosoplatform").
+// dots removed ("Contoso.Platform" → "contosoplatform"). To stay a Bicep
+// identifier it also drops every other character that is not an ASCII
+// letter, digit or underscore ("Contoso.Data-Plane" → "contosodataplane")
+// and puts an underscore before a leading digit.
 func DefaultExtensionName(namespace string) string {
-	return strings.ToLower(strings.ReplaceAll(namespace, ".", ""))
+	var b strings.Builder
+	for _, r := range strings.ToLower(namespace) {
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if b.Len() == 0 && r >= '0' && r <= '9' {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // Extension is one Bicep extension and the providers it holds, in catalog order.
