@@ -84,8 +84,8 @@ func merge(decls []*fileDecl, diags *diag.List) *model.Catalog {
 		st := byKey[key]
 		if st == nil {
 			st = &nsState{
-				p:     &model.Provider{Namespace: fd.namespace, Span: (&reporter{file: fd.file}).span(fd.nsNode)},
-				file:  fd.file, node: fd.nsNode,
+				p:    &model.Provider{Namespace: fd.namespace, Span: (&reporter{file: fd.file}).span(fd.nsNode)},
+				file: fd.file, node: fd.nsNode,
 				types: map[string]*typeDecl{}, files: map[*typeDecl]string{},
 				locs: map[string]*locationDecl{}, locAt: map[string]string{},
 			}

@@ -698,7 +698,7 @@ func (c *schemaChecker) value(n *yaml.Node, s *model.Schema) (model.Value, strin
 		s.Kind == model.Number && v.Kind == model.Integer ||
 		s.Kind == model.Map && v.Kind == model.Object
 	if !ok {
-		return v, fmt.Sprintf("%s is %s, not of type %s", v.JSON, article(v.Kind), kindOfType(s.Kind))
+		return v, fmt.Sprintf("%s is %s, not of type %s", display(n, v), article(v.Kind), kindOfType(s.Kind))
 	}
 	if s.Kind == model.Number {
 		v.Kind = model.Number
@@ -714,6 +714,19 @@ func article(k model.Kind) string {
 		return "an " + k.String()
 	}
 	return "a " + k.String()
+}
+
+// display shows a literal as the user wrote it: a scalar's source text
+// (quoted when it is a string), else its JSON.
+func display(n *yaml.Node, v model.Value) string {
+	n = resolve(n)
+	switch {
+	case n.Kind != yaml.ScalarNode:
+		return string(v.JSON)
+	case v.Kind == model.String:
+		return strconv.Quote(n.Value)
+	}
+	return n.Value
 }
 
 // literal converts a YAML value to a model.Value.

@@ -75,7 +75,7 @@ func Load(file string, data []byte) (*Document, diag.List) {
 		if errors.Is(err, io.EOF) {
 			return &Document{File: file}, nil
 		}
-		diags.Add(syntaxDiagnostic(file, err))
+		diags.Add(syntaxDiagnostic(file, data, err))
 		return nil, diags
 	}
 	var second yaml.Node
@@ -90,7 +90,7 @@ func Load(file string, data []byte) (*Document, diag.List) {
 			Hint:    "put each namespace in its own file, or remove the `---` separator"})
 		return nil, diags
 	case !errors.Is(err, io.EOF):
-		diags.Add(syntaxDiagnostic(file, err))
+		diags.Add(syntaxDiagnostic(file, data, err))
 		return nil, diags
 	}
 	root := &doc
@@ -117,7 +117,10 @@ func decode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 	return dec.Decode(n)
 }
 
-func syntaxDiagnostic(file string, err error) diag.Diagnostic {
+// syntaxDiagnostic turns a YAML error into a diagnostic. The YAML library
+// reports the line where the enclosing block starts; the line that breaks
+// the document is found by parsing ever longer prefixes of it.
+func syntaxDiagnostic(file string, data []byte, err error) diag.Diagnostic {
 	msg := err.Error()
 	line := 1
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
@@ -126,10 +129,56 @@ func syntaxDiagnostic(file string, err error) diag.Diagnostic {
 		}
 		msg = m[2]
 	}
+	if bad := firstBadLine(data); bad > line {
+		msg = fmt.Sprintf("%s (in the block that starts on line %d)", msg, line)
+		line = bad
+	}
 	return diag.Diagnostic{
 		Span: diag.Span{File: file, Line: line, Column: 1, EndLine: line, EndColumn: 1},
 		Rule: RuleYAMLSyntax, Message: "invalid YAML: " + msg,
 	}
+}
+
+// firstBadLine returns the smallest n such that the first n lines of data
+// do not parse, by binary search (0 when the whole of data parses, or when
+// the file is too large to search).
+func firstBadLine(data []byte) int {
+	if len(data) > 1<<20 {
+		return 0
+	}
+	var starts []int // byte offset just past each line
+	for i, b := range data {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	starts = append(starts, len(data))
+	parses := func(n int) bool {
+		dec := yaml.NewDecoder(bytes.NewReader(data[:starts[n-1]]))
+		for {
+			var node yaml.Node
+			err := decode(dec, &node)
+			if errors.Is(err, io.EOF) {
+				return true
+			}
+			if err != nil {
+				return false
+			}
+		}
+	}
+	lo, hi := 1, len(starts)
+	if parses(hi) {
+		return 0
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if parses(mid) {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // checkLimits walks the tree once, counting nodes through aliases and

@@ -67,6 +67,15 @@ func isAlnum(r rune) bool {
 // "MySQLDb"). A result that would start with a digit gets an "X" prefix; an
 // empty result is "X".
 func pascal(s string) string {
+	out := joinWords(s)
+	if out == "" || unicode.IsDigit(rune(out[0])) {
+		out = "X" + out
+	}
+	return out
+}
+
+// joinWords is [pascal] without the guard against a leading digit.
+func joinWords(s string) string {
 	var b strings.Builder
 	for _, w := range words(s) {
 		if u := strings.ToUpper(w); initialisms[u] {
@@ -77,11 +86,7 @@ func pascal(s string) string {
 		rs[0] = unicode.ToUpper(rs[0])
 		b.WriteString(string(rs))
 	}
-	out := b.String()
-	if out == "" || unicode.IsDigit(rune(out[0])) {
-		out = "X" + out
-	}
-	return out
+	return b.String()
 }
 
 // singular turns the last word of a plural type name into its singular with

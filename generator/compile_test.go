@@ -1,0 +1,256 @@
+package generator_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/model"
+)
+
+func writeFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestHostileInputs feeds inputs built to hurt a parser: each must give one
+// clear error diagnostic quickly, never a panic or a hang.
+func TestHostileInputs(t *testing.T) {
+	aliasBomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	prev := "a"
+	for i := range 9 {
+		name := string(rune('b' + i))
+		aliasBomb += name + ": &" + name + " [" + strings.Repeat("*"+prev+", ", 9) + "*" + prev + "]\n"
+		prev = name
+	}
+	deep := "namespace: Contoso.Deep\ntypes:\n  t:\n    apiVersions:\n      '2025-01-01':\n        schema:\n" +
+		strings.Repeat("          {type: object, properties: {p: ", 1) + strings.Repeat("{type: object, properties: {p: ", 1000) +
+		"{type: string}" + strings.Repeat("}}", 1001) + "\n"
+	big := bytes.Repeat([]byte("# padding line for a file that is far too large to be a manifest\n"), 20<<20/64)
+	junk := make([]byte, 4096)
+	for i := range junk {
+		junk[i] = byte(i*7 + i/3)
+	}
+	cases := []struct {
+		name, rule string
+		data       []byte
+	}{
+		{"alias bomb", "yaml-limit", []byte(aliasBomb)},
+		{"1,000-deep nesting", "yaml-limit", []byte(deep)},
+		{"20 MB file", "file-too-large", big},
+		{"invalid UTF-8", "yaml-syntax", []byte("namespace: Contoso.Bad\ntypes:\n  t\xff\xfe: {}\n")},
+		{"binary junk", "yaml-syntax", junk},
+		{"tab indentation", "yaml-syntax", []byte("namespace: Contoso.Tabs\ntypes:\n\tt: {}\n")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := writeFile(t, t.TempDir(), "m.yaml", tc.data)
+			start := time.Now()
+			cat, diags, err := generator.Compile(context.Background(), []string{p}, generator.Options{})
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatalf("Compile error: %v", err)
+			}
+			if cat != nil || !diags.HasErrors() {
+				t.Fatalf("want an error diagnostic, got catalog=%v diags=%v", cat != nil, diags)
+			}
+			if diags[0].Rule != tc.rule {
+				t.Errorf("rule = %s (%s), want %s", diags[0].Rule, diags[0].Message, tc.rule)
+			}
+			if diags[0].Span.Line < 1 || diags[0].Span.File != p {
+				t.Errorf("diagnostic has no position: %+v", diags[0])
+			}
+			// Not a speed assertion: a guard against exponential blow-up,
+			// which would take minutes, not seconds.
+			if elapsed > 30*time.Second {
+				t.Errorf("took %v", elapsed)
+			}
+			t.Logf("%s: %s in %v", diags[0].Rule, diags[0].Message, elapsed)
+		})
+	}
+}
+
+func TestCompileUsageErrors(t *testing.T) {
+	if _, _, err := generator.Compile(context.Background(), nil, generator.Options{}); err == nil {
+		t.Error("no paths: want an error")
+	}
+	if _, _, err := generator.Compile(context.Background(), []string{filepath.Join(t.TempDir(), "missing.yaml")}, generator.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing file: err = %v", err)
+	}
+	empty := t.TempDir()
+	writeFile(t, empty, "README.md", []byte("not a manifest"))
+	if _, _, err := generator.Compile(context.Background(), []string{empty}, generator.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "holds no manifests") {
+		t.Errorf("directory without manifests: err = %v", err)
+	}
+}
+
+func TestStrictPromotesWarnings(t *testing.T) {
+	t.Chdir("..")
+	path := []string{"fixtures/warn_unknown_keyword"}
+	cat, diags, _ := generator.Compile(context.Background(), path, generator.Options{})
+	if cat == nil || diags.HasErrors() || len(diags) == 0 {
+		t.Fatalf("default: want warnings only and a catalog, got %v", diags)
+	}
+	cat, diags, _ = generator.Compile(context.Background(), path, generator.Options{Strict: true})
+	if cat != nil || !diags.HasErrors() {
+		t.Fatalf("strict: want errors and no catalog, got %v", diags)
+	}
+}
+
+// TestModel asserts the checked model of the design's example, field by field.
+func TestModel(t *testing.T) {
+	t.Chdir("..")
+	cat, diags, err := generator.Compile(context.Background(), []string{"fixtures/valid_basic", "fixtures/valid_child_types", "fixtures/valid_default_version", "fixtures/valid_scalars"}, generator.Options{})
+	if err != nil || cat == nil {
+		t.Fatalf("compile: %v %v", err, diags)
+	}
+	var names []string
+	for _, p := range cat.Providers {
+		names = append(names, p.Namespace)
+	}
+	if got := strings.Join(names, ","); got != "Contoso.Messaging,Contoso.Scalars,Contoso.Versions,MyCompany.Resources" {
+		t.Errorf("providers = %s", got)
+	}
+	find := func(ns, typ string) *model.ResourceType {
+		for _, p := range cat.Providers {
+			for _, rt := range p.Types {
+				if p.Namespace == ns && rt.Name == typ {
+					return rt
+				}
+			}
+		}
+		t.Fatalf("type %s/%s not found", ns, typ)
+		return nil
+	}
+	pg := find("MyCompany.Resources", "postgresDatabases")
+	v := pg.APIVersions[0]
+	if v.Name != "2025-01-01-preview" || !v.Preview || pg.DefaultAPIVersion != v.Name || pg.DefaultDeclared {
+		t.Errorf("version/default: %+v default=%s", v, pg.DefaultAPIVersion)
+	}
+	if got := pg.Capabilities; len(got) != 1 || got[0] != "SupportsRecipes" {
+		t.Errorf("capabilities = %v", got)
+	}
+	root := v.Schema
+	if root.Kind != model.Object || len(root.Properties) != 2 || root.Properties[0].Name != "size" || !root.Properties[0].Required {
+		t.Fatalf("root = %+v", root)
+	}
+	size := root.Properties[0].Schema
+	if size.Kind != model.String || len(size.Enum) != 4 || size.Enum[3].Str != "XL" || size.Description != "The size of database to provision" {
+		t.Errorf("size = %+v", size)
+	}
+	if root.Properties[0].Span.Line != 12 || root.Properties[0].Span.Column != 13 || size.Span.Line != 13 || size.Path != "/types/postgresDatabases/apiVersions/2025-01-01-preview/schema/properties/size" {
+		t.Errorf("size spans/path = %+v %+v %s", root.Properties[0].Span, size.Span, size.Path)
+	}
+	status := root.Properties[1].Schema
+	if !status.ReadOnly || status.Property("binding").Schema.Property("secret").Schema.Sensitive != true {
+		t.Errorf("status = %+v", status)
+	}
+	recipe := status.Property("recipe").Schema
+	if recipe.Ref != "RecipeStatus" || recipe.Kind != model.Object || len(recipe.Properties) != 3 || !recipe.ReadOnly {
+		t.Errorf("recipe = %+v", recipe)
+	}
+	if !bytes.HasPrefix(v.Source, []byte(`{"type":"object","properties":{"size":{"type":"string"`)) {
+		t.Errorf("source = %s", v.Source)
+	}
+
+	bus := find("Contoso.Messaging", "contosoBuses")
+	if bus.DefaultAPIVersion != "2025-01-01" || !bus.DefaultDeclared || bus.APIVersions[0].Name != "2024-06-01-preview" {
+		t.Errorf("bus default/order = %s %s", bus.DefaultAPIVersion, bus.APIVersions[0].Name)
+	}
+	q := find("Contoso.Messaging", "contosoBuses/queues")
+	if q.Parent != "contosoBuses" || q.Leaf() != "queues" || q.FullName() != "Contoso.Messaging/contosoBuses/queues" {
+		t.Errorf("queue = %+v", q)
+	}
+	if got := find("Contoso.Versions", "stableAndPreview").DefaultAPIVersion; got != "2025-01-01" {
+		t.Errorf("default of stable+preview = %s, want the newest stable", got)
+	}
+	if got := find("Contoso.Versions", "previewOnly").DefaultAPIVersion; got != "2025-05-01-preview" {
+		t.Errorf("default of preview-only = %s, want the newest preview", got)
+	}
+	sc := find("Contoso.Scalars", "widgets").APIVersions[0].Schema
+	port := sc.Property("port").Schema
+	if port.Minimum.String() != "1024" || !port.ExclusiveMinimum || !port.ExclusiveMaximum {
+		t.Errorf("port = %+v", port)
+	}
+	ratio := sc.Property("ratio").Schema
+	if ratio.MultipleOf.String() != "0.05" || ratio.Default.Num.String() != "0.5" || ratio.Format != "double" {
+		t.Errorf("ratio = %+v", ratio)
+	}
+	if nick := sc.Property("nickname").Schema; !nick.Nullable || nick.Default == nil || string(nick.Default.JSON) != "null" {
+		t.Errorf("nickname = %+v", nick)
+	}
+}
+
+// TestCorpus compiles every real manifest in ../shared/corpus: all must be
+// accepted (warnings allowed).
+func TestCorpus(t *testing.T) {
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("skipping: the shared corpus is not at %s (only CI and developers' machines have it)", corpus)
+	}
+	files, err := generator.Expand([]string{corpus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d corpus files", len(files))
+	}
+	for _, f := range files {
+		cat, diags, err := generator.Compile(context.Background(), []string{f}, generator.Options{})
+		if err != nil || cat == nil {
+			t.Errorf("%s: not accepted: %v %v", f, err, diags)
+		}
+	}
+	cat, _, err := generator.Compile(context.Background(), []string{corpus}, generator.Options{})
+	if err != nil || cat == nil {
+		t.Fatalf("whole corpus: %v", err)
+	}
+	types := 0
+	for _, p := range cat.Providers {
+		types += len(p.Types)
+	}
+	t.Logf("corpus: %d files, %d providers, %d types", len(files), len(cat.Providers), types)
+}
+
+// FuzzCheck: no input may panic the compiler; every result is either a
+// catalog without errors or errors without a catalog.
+func FuzzCheck(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("..", "fixtures", "*", "*.yaml"))
+	for _, s := range seeds {
+		if b, err := os.ReadFile(s); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("a: &a [*a]"))
+	f.Add([]byte("{\"namespace\": 1}"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "fuzz.yaml")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cat, diags, err := generator.Compile(context.Background(), []string{p}, generator.Options{})
+		if err != nil {
+			t.Fatalf("I/O error for a readable file: %v", err)
+		}
+		if (cat == nil) != diags.HasErrors() {
+			t.Fatalf("catalog=%v but HasErrors=%v", cat != nil, diags.HasErrors())
+		}
+		for _, d := range diags {
+			if d.Rule == "" || d.Message == "" || d.Span.Line < 1 {
+				t.Fatalf("malformed diagnostic %+v", d)
+			}
+		}
+	})
+}

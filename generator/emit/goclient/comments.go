@@ -1,0 +1,236 @@
+package goclient
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/udtc/udtc/generator/model"
+)
+
+// commentWidth is where doc comment paragraphs are wrapped (after "// ").
+const commentWidth = 77
+
+// comment renders paragraphs as a Go comment ("// " lines, "//" between
+// paragraphs), ready for jen.Comment. Paragraph text is wrapped at
+// commentWidth; lines inside ``` fences become indented code blocks and
+// indented or list lines are kept as written. Empty paragraphs are dropped.
+func comment(paragraphs ...string) string {
+	var lines []string
+	for _, p := range paragraphs {
+		pl := wrap(p)
+		if len(pl) == 0 {
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "//")
+		}
+		lines = append(lines, pl...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrap turns one piece of text (possibly several lines and paragraphs) into
+// comment lines without blank lines at either end.
+func wrap(text string) []string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	var out []string
+	blank := false
+	emit := func(line string) {
+		if blank && len(out) > 0 {
+			out = append(out, "//")
+		}
+		blank = false
+		out = append(out, line)
+	}
+	fenced := false
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			for _, l := range fill(strings.Join(para, " ")) {
+				emit("// " + l)
+			}
+			para = nil
+		}
+	}
+	for _, raw := range strings.Split(text, "\n") {
+		line := strings.TrimRight(sanitize(raw), " \t")
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") {
+			flush()
+			fenced = !fenced
+			blank = true // code blocks are separate paragraphs
+			continue
+		}
+		switch {
+		case fenced:
+			if trimmed == "" {
+				blank = true
+				continue
+			}
+			emit("//\t" + line)
+			continue
+		case trimmed == "":
+			flush()
+			blank = true
+		case line != trimmed || isListItem(trimmed):
+			flush()
+			emit("// " + line)
+		default:
+			para = append(para, trimmed)
+		}
+	}
+	flush()
+	return out
+}
+
+// sanitize drops control characters a comment must not contain.
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r >= ' ' && r != 0x7f {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+func isListItem(s string) bool {
+	if strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "* ") || strings.HasPrefix(s, "+ ") {
+		return true
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' '
+}
+
+// fill breaks a paragraph into lines of at most commentWidth characters,
+// never breaking a word.
+func fill(s string) []string {
+	var lines []string
+	var cur strings.Builder
+	for _, w := range strings.Fields(s) {
+		if cur.Len() > 0 && cur.Len()+1+len(w) > commentWidth {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(w)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}
+
+// constraints describes a schema node's constraints, default and flags in
+// words, one sentence each, in a fixed order.
+func constraints(s *model.Schema) []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if len(s.Enum) > 0 {
+		add("Allowed values: %s.", enumList(s))
+	}
+	switch {
+	case s.MinLength != nil && s.MaxLength != nil:
+		add("Must be %d to %d characters long.", *s.MinLength, *s.MaxLength)
+	case s.MinLength != nil:
+		add("Must be at least %d characters long.", *s.MinLength)
+	case s.MaxLength != nil:
+		add("Must be at most %d characters long.", *s.MaxLength)
+	}
+	if s.Pattern != "" {
+		add("Must match the regular expression %s.", "`"+s.Pattern+"`")
+	}
+	if s.Minimum != nil {
+		if s.ExclusiveMinimum {
+			add("Must be greater than %s.", *s.Minimum)
+		} else {
+			add("Must be at least %s.", *s.Minimum)
+		}
+	}
+	if s.Maximum != nil {
+		if s.ExclusiveMaximum {
+			add("Must be less than %s.", *s.Maximum)
+		} else {
+			add("Must be at most %s.", *s.Maximum)
+		}
+	}
+	if s.MultipleOf != nil {
+		add("Must be a multiple of %s.", *s.MultipleOf)
+	}
+	unit := "items"
+	min, max := s.MinItems, s.MaxItems
+	if s.Kind == model.Map || s.Kind == model.Object {
+		unit, min, max = "entries", s.MinProperties, s.MaxProperties
+	}
+	switch {
+	case min != nil && max != nil:
+		add("Must have %d to %d %s.", *min, *max, unit)
+	case min != nil:
+		add("Must have at least %d %s.", *min, unit)
+	case max != nil:
+		add("Must have at most %d %s.", *max, unit)
+	}
+	if s.UniqueItems {
+		add("Items must be unique.")
+	}
+	if s.Format != "" && s.Format != "date-time" && s.Format != "int32" && s.Format != "int64" {
+		add("Format: %s.", s.Format)
+	}
+	if s.Default != nil {
+		add("Defaults to %s.", s.Default.JSON)
+	}
+	if s.Example != nil {
+		add("Example: %s.", s.Example.JSON)
+	}
+	return out
+}
+
+// flags are the read-only, write-only, sensitive and deprecation notes.
+func flags(s *model.Schema) []string {
+	var out []string
+	if s.ReadOnly {
+		out = append(out, "Read-only: set by the server and ignored in requests.")
+	}
+	if s.WriteOnly {
+		out = append(out, "Write-only: never returned by the server.")
+	}
+	if s.Sensitive {
+		out = append(out, "Sensitive: the server encrypts this value at rest and redacts it on reads.")
+	}
+	return out
+}
+
+func deprecated(s *model.Schema) string {
+	if s.Deprecated {
+		return "Deprecated: the schema marks this property as deprecated."
+	}
+	return ""
+}
+
+// enumList renders enum values as JSON, comma separated.
+func enumList(s *model.Schema) string {
+	vals := make([]string, len(s.Enum))
+	for i, v := range s.Enum {
+		vals[i] = string(v.JSON)
+	}
+	return strings.Join(vals, ", ")
+}
+
+// schemaDoc is the comment for a declaration or field describing s: lead
+// sentence, description, constraints, flags, deprecation.
+func schemaDoc(lead string, s *model.Schema) string {
+	var text []string
+	if s.Title != "" {
+		text = append(text, s.Title+".")
+	}
+	if s.Description != "" {
+		text = append(text, s.Description)
+	}
+	words := strings.Join(append(constraints(s), flags(s)...), " ")
+	return comment(lead, strings.Join(text, "\n\n"), words, deprecated(s))
+}

@@ -1,0 +1,431 @@
+package goclient
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// Rule ids of the warnings this emitter reports.
+const (
+	// ruleNameCollision: two declarations map to the same Go identifier; the
+	// later one (in model order) gets a numeric suffix.
+	ruleNameCollision = "go-name-collision"
+	// ruleFieldCollision: two properties of one object map to the same Go
+	// field name (they differ only in case or separators).
+	ruleFieldCollision = "go-field-collision"
+	// rulePatternUnsupported: a pattern Go's regexp package cannot compile;
+	// Validate does not check it.
+	rulePatternUnsupported = "go-pattern-unsupported"
+	// ruleJSONTag: a property name encoding/json cannot use as a tag name.
+	ruleJSONTag = "go-json-tag-invalid"
+)
+
+// reserved are the exported names every version package declares itself.
+var reserved = []string{"SystemData", "ValidationError"}
+
+// nsPlan holds the version-independent names of one provider namespace.
+type nsPlan struct {
+	prov  *model.Provider
+	dir   string // "mycompanyresources"
+	ids   string // import path of the resourceids package
+	types []*typeNames
+	by    map[string]*typeNames // by type name ("contosoBuses/queues")
+	names *namer
+}
+
+// typeNames are the Go names of one resource type, the same in every
+// package of its namespace.
+type typeNames struct {
+	rt         *model.ResourceType
+	goName     string // envelope struct: "PostgresDatabase"
+	idName     string // "PostgresDatabaseID"
+	newID      string // "NewPostgresDatabaseID"
+	parseID    string // "ParsePostgresDatabaseID"
+	typeConst  string // "PostgresDatabaseResourceType"
+	apiConst   string // "PostgresDatabaseAPIVersion"
+	ancestors  []*typeNames
+	nameField  string // this type's name field in its children's IDs: "PostgresDatabaseName"
+	nameParam  string // the constructor parameter for nameField: "postgresDatabaseName"
+	file       string // "postgresdatabase.go"
+	collisions []string
+}
+
+func (p *nsPlan) claim(want string, rt *model.ResourceType, what string, diags *diag.List) string {
+	got, renamed := p.names.claim(want)
+	if renamed {
+		diags.Add(diag.Diagnostic{
+			Span: rt.Span, Severity: diag.Warning, Rule: ruleNameCollision,
+			Path:    "/types/" + rt.Name,
+			Message: fmt.Sprintf("the Go %s %s of type %s is already taken; using %s", what, want, rt.FullName(), got),
+			Hint:    "rename the type or check the generated names in docs/go-client.md",
+		})
+	}
+	return got
+}
+
+func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.List) (*nsPlan, error) {
+	p := &nsPlan{
+		prov:  prov,
+		dir:   dir,
+		ids:   importPrefix + "/go/" + dir + "/resourceids",
+		by:    map[string]*typeNames{},
+		names: newNamer(reserved...),
+	}
+	files := newNamer("udtc-common.go", "udtc-ids.go")
+	for _, rt := range prov.Types {
+		t := &typeNames{rt: rt}
+		t.goName = p.claim(typeName(rt.Segments()), rt, "type name", diags)
+		t.idName = p.claim(t.goName+"ID", rt, "ID type name", diags)
+		t.newID = p.claim("New"+t.idName, rt, "function name", diags)
+		t.parseID = p.claim("Parse"+t.idName, rt, "function name", diags)
+		t.typeConst = p.claim(t.goName+"ResourceType", rt, "constant name", diags)
+		t.apiConst = p.claim(t.goName+"APIVersion", rt, "constant name", diags)
+		t.nameField = t.goName + "Name"
+		t.nameParam = lowerFirst(t.goName) + "Name"
+		t.file, _ = files.claim(strings.ToLower(t.goName) + ".go")
+		if rt.Parent != "" {
+			parent := p.by[rt.Parent]
+			if parent == nil {
+				// The model guarantees parents sort first; a missing one is a bug.
+				return nil, fmt.Errorf("goclient: parent %q of type %q is not declared before it", rt.Parent, rt.FullName())
+			}
+			t.ancestors = append(slices.Clone(parent.ancestors), parent)
+		}
+		p.types = append(p.types, t)
+		p.by[rt.Name] = t
+	}
+	return p, nil
+}
+
+// lowerFirst lower-cases the leading initialism or letter: "DNSName" →
+// "dnsName", "Foo" → "foo".
+func lowerFirst(s string) string {
+	rs := []rune(s)
+	n := 0 // length of the leading run of capitals
+	for n < len(rs) && rs[n] >= 'A' && rs[n] <= 'Z' {
+		n++
+	}
+	if n > 1 && n < len(rs) && rs[n] >= 'a' && rs[n] <= 'z' {
+		n-- // "DNSName": the N starts the next word
+	}
+	if n == 0 && len(rs) > 0 {
+		n = 1
+	}
+	for i := 0; i < n; i++ {
+		rs[i] = unicode.ToLower(rs[i])
+	}
+	return string(rs)
+}
+
+// pkgPlan is one generated package: a namespace at one API version.
+type pkgPlan struct {
+	ns       *nsPlan
+	version  string
+	name     string // package name and directory: "v20250101preview"
+	dir      string // "go/mycompanyresources/v20250101preview"
+	path     string // import path
+	names    *namer
+	types    []*verType
+	structs  []*structPlan // shared ($ref) structs, emitted in the common file
+	structOf map[*model.Schema]*structPlan
+	enumOf   map[*model.Schema]*enumPlan
+	refs     map[string]*model.Schema // canonical node per $ref name
+	patterns map[string]*patternPlan  // by source
+	needMemo map[*model.Schema]bool
+	helpers  map[string]bool // helpers the generated code calls
+	// sharedEnums are enums inside shared ($ref) schemas.
+	sharedEnums []*enumPlan
+	diags       *diag.List
+}
+
+// verType is a resource type present at this package's API version.
+type verType struct {
+	*typeNames
+	av      *model.APIVersion
+	structs []*structPlan // in walk order, root first
+	enums   []*enumPlan
+}
+
+type structPlan struct {
+	name   string
+	schema *model.Schema
+	fields []*fieldPlan
+	// where says what the struct is, for its doc comment.
+	where string
+	root  *verType // set for a type's Properties struct
+	ref   string   // set for a shared $ref struct
+}
+
+type fieldPlan struct {
+	name string
+	prop *model.Property
+}
+
+type enumPlan struct {
+	name   string
+	schema *model.Schema
+	consts []string // parallel to schema.Enum
+	where  string
+}
+
+type patternPlan struct {
+	src     string
+	varName string
+	ok      bool // compiles with Go's regexp
+}
+
+func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkgPlan {
+	name := versionDir(version)
+	p := &pkgPlan{
+		ns:       ns,
+		version:  version,
+		name:     name,
+		dir:      "go/" + ns.dir + "/" + name,
+		names:    newNamer(),
+		structOf: map[*model.Schema]*structPlan{},
+		enumOf:   map[*model.Schema]*enumPlan{},
+		refs:     map[string]*model.Schema{},
+		patterns: map[string]*patternPlan{},
+		needMemo: map[*model.Schema]bool{},
+		helpers:  map[string]bool{},
+		diags:    diags,
+	}
+	p.path = importPrefix + "/" + p.dir
+	for n := range ns.names.used {
+		p.names.used[n] = true
+	}
+	for _, t := range ns.types {
+		av := t.rt.Version(version)
+		if av == nil {
+			continue
+		}
+		vt := &verType{typeNames: t, av: av}
+		p.types = append(p.types, vt)
+		p.assignRoot(vt)
+	}
+	return p
+}
+
+func (p *pkgPlan) claim(want string, s *model.Schema, what string) string {
+	got, renamed := p.names.claim(want)
+	if renamed {
+		p.diags.Add(diag.Diagnostic{
+			Span: s.Span, Severity: diag.Warning, Rule: ruleNameCollision, Path: s.Path,
+			Message: fmt.Sprintf("the Go %s %s is already taken in package %s/%s; using %s", what, want, p.ns.prov.Namespace, p.version, got),
+			Hint:    "rename the property or check the generated names in docs/go-client.md",
+		})
+	}
+	return got
+}
+
+// assignRoot names the structs and enums of one type's schema.
+func (p *pkgPlan) assignRoot(vt *verType) {
+	s := vt.av.Schema
+	if s.Ref != "" {
+		p.assignRef(s)
+		return
+	}
+	if s.Kind == model.Object {
+		st := p.newStruct(s, vt.goName+"Properties", "the properties of a "+vt.rt.FullName()+" resource")
+		st.root = vt
+		vt.structs = append(vt.structs, st)
+		p.assignFields(st, vt, vt.goName, nil, "properties")
+		return
+	}
+	p.assignNode(s, vt, vt.goName, []string{"Properties"}, "properties")
+}
+
+// assignNode names s (a node that is not a type's root) and below. owner is
+// nil inside shared $ref schemas. base+path is the enum name; structs of
+// resource types insert "Properties" after the base.
+func (p *pkgPlan) assignNode(s *model.Schema, owner *verType, base string, path []string, where string) {
+	if s.Ref != "" {
+		p.assignRef(s)
+		return
+	}
+	switch s.Kind {
+	case model.String:
+		if len(s.Enum) > 0 {
+			p.newEnum(s, owner, base+strings.Join(path, ""), where)
+		}
+	case model.Object:
+		name := base + strings.Join(path, "")
+		if owner != nil {
+			name = base + "Properties" + strings.Join(path, "")
+		}
+		st := p.newStruct(s, name, "the "+where+" object")
+		if owner != nil {
+			owner.structs = append(owner.structs, st)
+			st.where = "the " + where + " object of a " + owner.rt.FullName() + " resource"
+		} else {
+			p.structs = append(p.structs, st)
+		}
+		p.assignFields(st, owner, base, path, where)
+	case model.Map:
+		p.assignNode(s.AdditionalProperties, owner, base, append(slices.Clone(path), "Value"), where+"[*]")
+	case model.Array:
+		p.assignNode(s.Items, owner, base, append(slices.Clone(path), "Item"), where+"[*]")
+	}
+}
+
+func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path []string, where string) {
+	fields := newNamer("Validate")
+	for _, prop := range st.schema.Properties {
+		name, renamed := fields.claim(pascal(prop.Name))
+		if renamed {
+			p.diags.Add(diag.Diagnostic{
+				Span: prop.Span, Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
+				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, pascal(prop.Name), name),
+				Hint:    "property names that differ only in case or separators are hard to use from most languages",
+			})
+		}
+		if !validTag(prop.Name) {
+			p.diags.Add(diag.Diagnostic{
+				Span: prop.Span, Severity: diag.Warning, Rule: ruleJSONTag, Path: prop.Schema.Path,
+				Message: fmt.Sprintf("property %q of %s cannot be a Go JSON tag name; encoding/json will use the field name %s", prop.Name, where, name),
+			})
+		}
+		st.fields = append(st.fields, &fieldPlan{name: name, prop: prop})
+		p.assignNode(prop.Schema, owner, base, append(slices.Clone(path), pascal(prop.Name)), where+"."+prop.Name)
+	}
+}
+
+// assignRef names a shared built-in schema once per package; later nodes
+// with the same Ref reuse the names of the first.
+func (p *pkgPlan) assignRef(s *model.Schema) {
+	if canon, ok := p.refs[s.Ref]; ok {
+		p.alias(canon, s)
+		return
+	}
+	p.refs[s.Ref] = s
+	ref := s.Ref
+	if i := strings.LastIndexAny(ref, "#/"); i >= 0 {
+		ref = ref[i+1:]
+	}
+	base := pascal(ref)
+	switch s.Kind {
+	case model.Object:
+		st := p.newStruct(s, base, "the built-in "+ref+" schema")
+		st.ref = s.Ref
+		p.structs = append(p.structs, st)
+		p.assignFields(st, nil, base, nil, ref)
+	case model.String:
+		if len(s.Enum) > 0 {
+			p.newEnum(s, nil, base, "the built-in "+ref+" schema")
+		}
+	default:
+		c := *s
+		c.Ref = ""
+		p.assignNode(&c, nil, base, nil, ref)
+		p.alias(&c, s)
+	}
+}
+
+// alias maps every node of b to the names of the identical node a.
+func (p *pkgPlan) alias(a, b *model.Schema) {
+	if a == nil || b == nil {
+		return
+	}
+	if st, ok := p.structOf[a]; ok {
+		p.structOf[b] = st
+	}
+	if e, ok := p.enumOf[a]; ok {
+		p.enumOf[b] = e
+	}
+	for i := range min(len(a.Properties), len(b.Properties)) {
+		p.alias(a.Properties[i].Schema, b.Properties[i].Schema)
+	}
+	p.alias(a.AdditionalProperties, b.AdditionalProperties)
+	p.alias(a.Items, b.Items)
+}
+
+func (p *pkgPlan) newStruct(s *model.Schema, want, where string) *structPlan {
+	st := &structPlan{name: p.claim(want, s, "struct name"), schema: s, where: where}
+	p.structOf[s] = st
+	return st
+}
+
+func (p *pkgPlan) newEnum(s *model.Schema, owner *verType, want, where string) {
+	e := &enumPlan{name: p.claim(want, s, "enum type name"), schema: s, where: where}
+	for _, v := range s.Enum {
+		e.consts = append(e.consts, p.claim(e.name+constPart(v.Str), s, "enum constant name"))
+	}
+	p.enumOf[s] = e
+	if owner != nil {
+		owner.enums = append(owner.enums, e)
+	} else {
+		p.sharedEnums = append(p.sharedEnums, e)
+	}
+}
+
+// constPart turns an enum value into the tail of its constant name: words
+// capitalised, initialisms upper-cased, "Empty" for a value without letters
+// or digits.
+func constPart(v string) string {
+	if s := joinWords(v); s != "" {
+		return s
+	}
+	return "Empty"
+}
+
+// pattern returns the plan for a pattern source, compiling it once.
+func (p *pkgPlan) pattern(s *model.Schema) *patternPlan {
+	if pp, ok := p.patterns[s.Pattern]; ok {
+		return pp
+	}
+	pp := &patternPlan{src: s.Pattern, varName: fmt.Sprintf("pattern%08x", fnv32(s.Pattern))}
+	if _, err := regexp.Compile(s.Pattern); err == nil {
+		pp.ok = true
+	} else {
+		p.diags.Add(diag.Diagnostic{
+			Span: s.Span, Severity: diag.Warning, Rule: rulePatternUnsupported, Path: s.Path,
+			Message: fmt.Sprintf("pattern %q is not supported by Go's regexp package (%v); the Go client does not check it", s.Pattern, err),
+		})
+	}
+	for p.patternVarTaken(pp.varName) {
+		pp.varName += "x" // a hash collision: practically never
+	}
+	p.patterns[s.Pattern] = pp
+	return pp
+}
+
+func (p *pkgPlan) patternVarTaken(name string) bool {
+	for _, other := range p.patterns {
+		if other.varName == name {
+			return true
+		}
+	}
+	return false
+}
+
+func fnv32(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// validTag reports whether encoding/json accepts name as a tag name.
+func validTag(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case unicode.IsLetter(c), unicode.IsDigit(c):
+		default:
+			return false
+		}
+	}
+	return true
+}
