@@ -1,0 +1,114 @@
+package check_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/manifest"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/rules.md and docs/manifest.schema.json")
+
+func rulesMarkdown() []byte {
+	var b bytes.Buffer
+	b.WriteString("# Checker rules\n\n")
+	b.WriteString("<!-- Generated from generator/check/rules.go by `go test ./generator/check -update`. Do not edit. -->\n\n")
+	b.WriteString("Every diagnostic of `udtc check` names one of these rules. Rule ids are stable: scripts and\n")
+	b.WriteString("SARIF consumers may match on them. `--strict` turns every warning into an error.\n\n")
+	b.WriteString("| rule | severity | what it requires |\n|---|---|---|\n")
+	for _, r := range check.Rules {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Doc, "|", "\\|"))
+	}
+	return b.Bytes()
+}
+
+func driftCheck(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./generator/check -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s is out of date (-committed +generated):\n%s\nrun go test ./generator/check -update", path, diff)
+	}
+}
+
+// TestRulesDoc keeps docs/rules.md in step with the rule table.
+func TestRulesDoc(t *testing.T) { driftCheck(t, "../../docs/rules.md", rulesMarkdown()) }
+
+// TestManifestSchema keeps the committed JSON Schema of the manifest format
+// in step with the wire structs.
+func TestManifestSchema(t *testing.T) {
+	b, err := manifest.JSONSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	driftCheck(t, "../../docs/manifest.schema.json", b)
+}
+
+var ruleID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+func TestRuleTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range check.Rules {
+		if !ruleID.MatchString(r.ID) || seen[r.ID] || r.Doc == "" {
+			t.Errorf("bad or duplicate rule %+v", r)
+		}
+		seen[r.ID] = true
+	}
+}
+
+func TestSchema(t *testing.T) {
+	tests := []struct {
+		name, schema string
+		wantRules    []string
+		ok           bool
+	}{
+		{"empty object", `{}`, []string{"schema-undeclared"}, true},
+		{"object", `{"type":"object","properties":{"size":{"type":"string","enum":["S","M"]}},"required":["size"]}`, nil, true},
+		{"not an object", `[]`, []string{"value-type"}, false},
+		{"root string", `{"type":"string"}`, []string{"schema-root"}, false},
+		{"bad JSON", `{"type":`, []string{"yaml-syntax"}, false},
+		{"empty body", ``, []string{"schema-root"}, false},
+		{"several problems", `{"type":"object","properties":{"a":{"type":"array"},"b":{"anyOf":[]}}}`, []string{"items-missing", "type-missing", "polymorphism"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, diags := check.Schema("schema.json", []byte(tc.schema))
+			var rules []string
+			for _, d := range diags {
+				rules = append(rules, d.Rule)
+			}
+			if diff := cmp.Diff(tc.wantRules, rules); diff != "" {
+				t.Errorf("rules (-want +got):\n%s", diff)
+			}
+			if (s != nil) != tc.ok || diags.HasErrors() == tc.ok {
+				t.Errorf("schema=%v errors=%v, want ok=%v", s != nil, diags.HasErrors(), tc.ok)
+			}
+			for _, d := range diags {
+				if d.Severity == diag.Error && d.Span.Line < 1 {
+					t.Errorf("no position: %+v", d)
+				}
+			}
+		})
+	}
+	_, diags := check.Schema("s.json", []byte(`{"type":"object","properties":{"a":{"type":"array"}}}`))
+	if len(diags) != 1 || diags[0].Path != "/properties/a" {
+		t.Errorf("paths are relative to the schema: %+v", diags)
+	}
+}
