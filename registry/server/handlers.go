@@ -1,0 +1,643 @@
+package server
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
+)
+
+// idFromRequest builds the ID of kind from the route's path values and
+// validates its names.
+func idFromRequest(r *http.Request, kind registry.Kind) (registry.ID, error) {
+	typ := r.PathValue("type")
+	if strings.Contains(typ, "/") {
+		// "contosoBuses%2Fqueues": child types are addressed as contosoBuses_queues only.
+		return registry.ID{}, &httpError{status: http.StatusNotFound, code: api.CodeNotFound,
+			message: fmt.Sprintf("no route for %s (child resource types are addressed with '_' in place of '/')", r.URL.Path)}
+	}
+	id := registry.ID{
+		Kind:     kind,
+		Plane:    r.PathValue("plane"),
+		Provider: r.PathValue("namespace"),
+		Type:     registry.UnescapeTypeName(typ),
+		Name:     r.PathValue("name"),
+	}
+	if err := id.Validate(); err != nil {
+		return registry.ID{}, err
+	}
+	return id, nil
+}
+
+func (s *Server) get(kind registry.Kind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := idFromRequest(r, kind)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		res, err := s.store.Get(r.Context(), id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.writeResource(w, r, http.StatusOK, res)
+	}
+}
+
+func (s *Server) put(kind registry.Kind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := idFromRequest(r, kind)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		cond, err := preconditions(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		res, err := s.decodeResource(w, r, id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		stored, created, err := s.store.Put(r.Context(), registry.Write{
+			Resource: res, If: cond, Now: s.now().UTC(), Actor: callerFrom(r.Context()),
+		})
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		status := http.StatusOK
+		if created {
+			status = http.StatusCreated
+		}
+		s.writeResource(w, r, status, stored)
+	}
+}
+
+func (s *Server) delete(kind registry.Kind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := idFromRequest(r, kind)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		cond, err := preconditions(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		deleted, err := s.store.Delete(r.Context(), id, cond)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if deleted {
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+func (s *Server) list(kind registry.Kind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var parent registry.ID
+		if kind != registry.KindPlane {
+			pk := registry.KindProvider
+			switch kind {
+			case registry.KindProvider:
+				pk = registry.KindPlane
+			case registry.KindAPIVersion:
+				pk = registry.KindResourceType
+			}
+			var err error
+			if parent, err = idFromRequest(r, pk); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		opts, err := listOptions(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		page, err := s.store.List(r.Context(), parent, kind, opts)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out := api.List[any]{Value: make([]any, 0, len(page.Items))}
+		for _, res := range page.Items {
+			v, err := toWire(res)
+			if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+			out.Value = append(out.Value, v)
+		}
+		if page.Next != "" {
+			out.NextLink = nextLink(r, opts.Top, page.Next)
+		}
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+func listOptions(r *http.Request) (registry.ListOptions, error) {
+	var opts registry.ListOptions
+	q := r.URL.Query()
+	if v := q.Get("$top"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return opts, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent,
+				message: fmt.Sprintf("$top must be a positive integer, got %q", v)}
+		}
+		opts.Top = min(n, registry.MaxPageSize)
+	}
+	if v := q.Get("$skipToken"); v != "" {
+		b, err := base64.RawURLEncoding.DecodeString(v)
+		if err != nil {
+			return opts, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent,
+				message: "$skipToken is not a token this server issued"}
+		}
+		opts.After = string(b)
+	}
+	return opts, nil
+}
+
+func nextLink(r *http.Request, top int, after string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	q := url.Values{}
+	q.Set("api-version", api.Version)
+	if top > 0 {
+		q.Set("$top", strconv.Itoa(top))
+	}
+	q.Set("$skipToken", base64.RawURLEncoding.EncodeToString([]byte(after)))
+	u := url.URL{Scheme: scheme, Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
+	return u.String()
+}
+
+func (s *Server) summaries(w http.ResponseWriter, r *http.Request) {
+	plane := r.PathValue("plane")
+	if err := registry.ValidatePlane(plane); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	sums, err := s.store.Summaries(r.Context(), plane, "")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := api.ProviderSummaryList{Value: make([]api.ProviderSummary, 0, len(sums))}
+	for _, sum := range sums {
+		out.Value = append(out.Value, summaryToWire(sum))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) summary(w http.ResponseWriter, r *http.Request) {
+	plane, ns := r.PathValue("plane"), r.PathValue("namespace")
+	if err := registry.ValidatePlane(plane); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := registry.ValidateNamespace(ns); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	sums, err := s.store.Summaries(r.Context(), plane, ns)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, summaryToWire(sums[0]))
+}
+
+func summaryToWire(sum registry.ProviderSummary) api.ProviderSummary {
+	out := api.ProviderSummary{
+		Name:          sum.Name,
+		Locations:     make(map[string]api.LocationSummary, len(sum.Locations)),
+		ResourceTypes: make(map[string]api.ResourceTypeSummary, len(sum.ResourceTypes)),
+	}
+	for name, l := range sum.Locations {
+		out.Locations[name] = api.LocationSummary{Address: l.Address}
+	}
+	for name, t := range sum.ResourceTypes {
+		ts := api.ResourceTypeSummary{
+			APIVersions:       make(map[string]api.APIVersionSummary, len(t.APIVersions)),
+			DefaultAPIVersion: t.DefaultAPIVersion,
+			Description:       t.Description,
+			Capabilities:      t.Capabilities,
+		}
+		for v, schema := range t.APIVersions {
+			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema}
+		}
+		out.ResourceTypes[name] = ts
+	}
+	return out
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if !s.ready.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "starting"})
+		return
+	}
+	if err := s.store.Ping(r.Context()); err != nil {
+		s.log.ErrorContext(r.Context(), "store ping failed", "err", err)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "store unavailable"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// noRoute answers every request no route matched: 405 with Allow when the
+// path exists for other methods, 404 otherwise.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
+		r2 := r.Clone(r.Context())
+		r2.Method = m
+		if _, pat := s.mux.Handler(r2); pat != "/" && pat != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.writeError(w, r, &httpError{status: http.StatusMethodNotAllowed, code: api.CodeMethodNotAllowed,
+			message: fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
+		return
+	}
+	s.writeError(w, r, &httpError{status: http.StatusNotFound, code: api.CodeNotFound,
+		message: fmt.Sprintf("no route for %s %s", r.Method, r.URL.Path)})
+}
+
+// requireAPIVersion checks ?api-version: it must equal api.Version, and be
+// present when required.
+func requireAPIVersion(required bool, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v, present := r.URL.Query()["api-version"]
+		if (required && !present) || (present && (len(v) != 1 || v[0] != api.Version)) {
+			got := "none"
+			if present {
+				got = fmt.Sprintf("%q", strings.Join(v, ","))
+			}
+			writeErrorBody(w, http.StatusBadRequest, api.ErrorDetail{Code: api.CodeInvalidAPIVersion,
+				Message: fmt.Sprintf("api-version must be %q, got %s", api.Version, got), Target: "api-version"})
+			return
+		}
+		h(w, r)
+	}
+}
+
+// preconditions parses If-Match and If-None-Match.
+func preconditions(r *http.Request) (registry.Precondition, error) {
+	var p registry.Precondition
+	parse := func(h string) ([]string, error) {
+		var out []string
+		for _, v := range r.Header.Values(h) {
+			for _, tag := range strings.Split(v, ",") {
+				tag = strings.TrimSpace(tag)
+				if tag == "" {
+					continue
+				}
+				tag = strings.TrimPrefix(tag, "W/")
+				if tag != "*" {
+					if len(tag) < 2 || tag[0] != '"' || tag[len(tag)-1] != '"' {
+						// Be liberal: accept unquoted ETags too.
+						out = append(out, tag)
+						continue
+					}
+					tag = tag[1 : len(tag)-1]
+				}
+				out = append(out, tag)
+			}
+		}
+		return out, nil
+	}
+	var err error
+	if p.IfMatch, err = parse("If-Match"); err != nil {
+		return p, err
+	}
+	p.IfNoneMatch, err = parse("If-None-Match")
+	return p, err
+}
+
+// wireEnvelope is the PUT body envelope; read-only fields are accepted and
+// ignored so that a GET body can be PUT back.
+type wireEnvelope struct {
+	ID         json.RawMessage   `json:"id"`
+	Name       json.RawMessage   `json:"name"`
+	Type       json.RawMessage   `json:"type"`
+	Location   string            `json:"location"`
+	Tags       map[string]string `json:"tags"`
+	Properties json.RawMessage   `json:"properties"`
+	SystemData json.RawMessage   `json:"systemData"`
+	ETag       json.RawMessage   `json:"etag"`
+}
+
+func badRequest(format string, args ...any) error {
+	return &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent, message: fmt.Sprintf(format, args...)}
+}
+
+// decodeStrict decodes one JSON value into v, rejecting unknown fields and
+// trailing data.
+func decodeStrict(data []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// decodeResource reads and checks a PUT body for id.
+func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id registry.ID) (registry.Resource, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || !(mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))) {
+			return registry.Resource{}, &httpError{status: http.StatusUnsupportedMediaType, code: api.CodeUnsupportedMediaType,
+				message: fmt.Sprintf("content type %q is not JSON; send application/json", ct)}
+		}
+	}
+	if r.ContentLength > s.maxBody {
+		return registry.Resource{}, tooLarge(s.maxBody)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return registry.Resource{}, tooLarge(s.maxBody)
+		}
+		return registry.Resource{}, badRequest("reading the request body: %v", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return registry.Resource{}, badRequest("the request body is empty; send a JSON object")
+	}
+	var env wireEnvelope
+	if err := decodeStrict(body, &env); err != nil {
+		return registry.Resource{}, badRequest("invalid request body: %v", err)
+	}
+	props := env.Properties
+	if len(props) == 0 || string(bytes.TrimSpace(props)) == "null" {
+		props = json.RawMessage(`{}`)
+	}
+	if !isObject(props) {
+		return registry.Resource{}, badRequest("properties must be a JSON object")
+	}
+	res := registry.Resource{ID: id, Location: env.Location, Tags: env.Tags}
+	var canon any
+	switch id.Kind {
+	case registry.KindPlane, registry.KindProvider:
+		var p api.ResourceProviderProperties
+		if err := decodeStrict(props, &p); err != nil {
+			return res, badRequest("invalid properties: %v", err)
+		}
+		canon = struct{}{}
+		if res.Location == "" {
+			res.Location = "global"
+		}
+	case registry.KindResourceType:
+		var p api.ResourceTypeProperties
+		if err := decodeStrict(props, &p); err != nil {
+			return res, badRequest("invalid properties: %v", err)
+		}
+		tp := registry.TypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description, Capabilities: p.Capabilities}
+		if err := tp.Validate(); err != nil {
+			return res, err
+		}
+		canon = tp
+	case registry.KindAPIVersion:
+		var p api.APIVersionProperties
+		if err := decodeStrict(props, &p); err != nil {
+			return res, badRequest("invalid properties: %v", err)
+		}
+		schema, err := s.validSchema(p.Schema)
+		if err != nil {
+			return res, err
+		}
+		canon = registry.APIVersionProperties{Schema: schema}
+	case registry.KindLocation:
+		var p api.LocationProperties
+		if err := decodeStrict(props, &p); err != nil {
+			return res, badRequest("invalid properties: %v", err)
+		}
+		lp := registry.LocationProperties{Address: p.Address}
+		if p.Address != "" {
+			if u, err := url.Parse(p.Address); err != nil || u.Scheme == "" || u.Host == "" {
+				return res, badRequest("properties.address %q is not an absolute URL", p.Address)
+			}
+		}
+		if len(p.ResourceTypes) > 0 {
+			lp.ResourceTypes = map[string]registry.LocationType{}
+			for t, lt := range p.ResourceTypes {
+				vs := map[string]json.RawMessage{}
+				for v := range lt.APIVersions {
+					vs[v] = json.RawMessage(`{}`)
+				}
+				lp.ResourceTypes[t] = registry.LocationType{Address: lt.Address, APIVersions: vs}
+			}
+		}
+		if err := lp.Validate(); err != nil {
+			return res, err
+		}
+		canon = lp
+	}
+	b, err := marshal(canon)
+	if err != nil {
+		return res, err
+	}
+	res.Properties = b
+	return res, nil
+}
+
+func tooLarge(limit int64) error {
+	return &httpError{status: http.StatusRequestEntityTooLarge, code: api.CodeRequestTooLarge,
+		message: fmt.Sprintf("the request body is larger than %d bytes", limit)}
+}
+
+// validSchema compacts and checks an API version schema.
+func (s *Server) validSchema(raw json.RawMessage) (json.RawMessage, error) {
+	if len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage(`{}`)
+	}
+	if !isObject(raw) {
+		return nil, badRequest("properties.schema must be a JSON object")
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, badRequest("properties.schema: %v", err)
+	}
+	schema := json.RawMessage(buf.Bytes())
+	if s.checkSchema == nil {
+		return schema, nil
+	}
+	var details []api.ErrorDetail
+	for _, d := range s.checkSchema(schema) {
+		if !d.IsError() {
+			continue
+		}
+		msg := d.Message
+		if d.Hint != "" {
+			msg += " (" + d.Hint + ")"
+		}
+		details = append(details, api.ErrorDetail{Code: d.Rule, Message: msg, Target: d.Path})
+	}
+	if len(details) > 0 {
+		return nil, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent,
+			message: fmt.Sprintf("properties.schema is not valid: %d error(s)", len(details)), target: "properties.schema", details: details}
+	}
+	return schema, nil
+}
+
+// marshal encodes v without HTML escaping, so stored JSON is returned as is.
+func marshal(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := marshal(v)
+	if err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprintf(w, `{"error":{"code":%q,"message":"encoding the response failed"}}`, api.CodeInternal)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+	w.Write([]byte("\n"))
+}
+
+var wireTypes = map[registry.Kind]string{
+	registry.KindPlane:        api.TypePlane,
+	registry.KindProvider:     api.TypeResourceProvider,
+	registry.KindResourceType: api.TypeResourceType,
+	registry.KindAPIVersion:   api.TypeAPIVersion,
+	registry.KindLocation:     api.TypeLocation,
+}
+
+// toWire converts a stored resource to its response body.
+func toWire(res registry.Resource) (api.Resource[any], error) {
+	out := api.Resource[any]{
+		ID:       res.ID.String(),
+		Name:     registry.EscapeTypeName(res.ID.Leaf()),
+		Type:     wireTypes[res.ID.Kind],
+		Location: res.Location,
+		Tags:     res.Tags,
+		SystemData: &api.SystemData{
+			CreatedBy:      res.System.CreatedBy,
+			CreatedAt:      formatTime(res.System.CreatedAt),
+			LastModifiedBy: res.System.LastModifiedBy,
+			LastModifiedAt: formatTime(res.System.LastModifiedAt),
+		},
+	}
+	if res.System.CreatedBy != "" {
+		out.SystemData.CreatedByType = "User"
+	}
+	if res.System.LastModifiedBy != "" {
+		out.SystemData.LastModifiedByType = "User"
+	}
+	if res.ID.Kind == registry.KindResourceType {
+		out.Name = res.ID.Type // the name is the type as registered: "contosoBuses/queues"
+	}
+	decode := func(v any) error {
+		if len(res.Properties) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(res.Properties, v); err != nil {
+			return fmt.Errorf("stored properties of %s: %w", res.ID, err)
+		}
+		return nil
+	}
+	switch res.ID.Kind {
+	case registry.KindPlane:
+		out.Properties = api.PlaneProperties{ProvisioningState: api.ProvisioningSucceeded}
+	case registry.KindProvider:
+		out.Properties = api.ResourceProviderProperties{ProvisioningState: api.ProvisioningSucceeded}
+	case registry.KindResourceType:
+		var p registry.TypeProperties
+		if err := decode(&p); err != nil {
+			return out, err
+		}
+		out.Properties = api.ResourceTypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description,
+			Capabilities: p.Capabilities, ProvisioningState: api.ProvisioningSucceeded}
+	case registry.KindAPIVersion:
+		var p registry.APIVersionProperties
+		if err := decode(&p); err != nil {
+			return out, err
+		}
+		if len(p.Schema) == 0 {
+			p.Schema = json.RawMessage(`{}`)
+		}
+		out.Properties = api.APIVersionProperties{Schema: p.Schema, ProvisioningState: api.ProvisioningSucceeded}
+	case registry.KindLocation:
+		var p registry.LocationProperties
+		if err := decode(&p); err != nil {
+			return out, err
+		}
+		lp := api.LocationProperties{Address: p.Address, ProvisioningState: api.ProvisioningSucceeded}
+		if len(p.ResourceTypes) > 0 {
+			lp.ResourceTypes = map[string]api.LocationResourceType{}
+			for t, lt := range p.ResourceTypes {
+				vs := map[string]api.LocationAPIVersion{}
+				for v := range lt.APIVersions {
+					vs[v] = api.LocationAPIVersion{}
+				}
+				lp.ResourceTypes[t] = api.LocationResourceType{Address: lt.Address, APIVersions: vs}
+			}
+		}
+		out.Properties = lp
+	}
+	return out, nil
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func (s *Server) writeResource(w http.ResponseWriter, r *http.Request, status int, res registry.Resource) {
+	body, err := toWire(res)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("ETag", `"`+res.ETag+`"`)
+	writeJSON(w, status, body)
+}

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/registry/api"
+)
+
+// middleware composes every middleware, outermost first, in one place.
+func (s *Server) middleware(h http.Handler) http.Handler {
+	chain := []func(http.Handler) http.Handler{
+		s.logRequests,
+		s.recoverPanics,
+		normalizePath,
+		s.authenticate,
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		h = chain[i](h)
+	}
+	return h
+}
+
+// statusRecorder remembers the status and size of a response.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logRequests writes one structured log line per request.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		s.log.InfoContext(r.Context(), "request",
+			"method", r.Method,
+			"path", r.URL.Path,
+			"status", rec.status,
+			"bytes", rec.bytes,
+			"duration_ms", float64(time.Since(start).Microseconds())/1000,
+			"remote", r.RemoteAddr,
+			"caller", callerFrom(r.Context()),
+		)
+	})
+}
+
+// recoverPanics turns a handler panic into a 500 instead of a dropped
+// connection.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.writeError(w, r, fmt.Errorf("panic: %v", v))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// normalizePath folds the fixed route segments (resourceProviders,
+// resourceTypes, ...) to their canonical spelling so that they match in any
+// case; names are left alone.
+func normalizePath(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		esc := r.URL.EscapedPath()
+		parts := strings.Split(esc, "/")
+		changed := false
+		for i, p := range parts {
+			canon, ok := canonicalSegments[i]
+			if !ok || (i == 5 && len(parts) < 7) {
+				continue
+			}
+			for _, c := range canon {
+				if p != c && strings.EqualFold(p, c) {
+					parts[i] = c
+					changed = true
+				}
+			}
+		}
+		if changed {
+			esc = strings.Join(parts, "/")
+			if p, err := url.PathUnescape(esc); err == nil {
+				r.URL.Path = p
+				r.URL.RawPath = esc
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type callerKey struct{}
+
+// callerFrom returns the authenticated caller's name, "" without auth.
+func callerFrom(ctx context.Context) string {
+	s, _ := ctx.Value(callerKey{}).(string)
+	return s
+}
+
+// authenticate requires a bearer token on writes (and reads when
+// AuthReads) when the server has tokens. Health endpoints are open.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	if len(s.tokens) == 0 {
+		return next
+	}
+	sums := make([][32]byte, len(s.tokens))
+	for i, t := range s.tokens {
+		sums[i] = sha256.Sum256([]byte(t.Value))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions
+		caller := ""
+		if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
+			got := sha256.Sum256([]byte(strings.TrimSpace(h[7:])))
+			match := -1
+			for i := range sums { // no early exit: constant time in the token count
+				if subtle.ConstantTimeCompare(got[:], sums[i][:]) == 1 {
+					match = i
+				}
+			}
+			if match < 0 {
+				s.unauthorized(w, r, "the bearer token is not valid")
+				return
+			}
+			caller = s.tokens[match].Name
+			if caller == "" {
+				caller = "bearer"
+			}
+		} else if !read || s.authReads {
+			s.unauthorized(w, r, "this request requires Authorization: Bearer <token>")
+			return
+		}
+		if caller != "" {
+			r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) unauthorized(w http.ResponseWriter, r *http.Request, msg string) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="udtc"`)
+	writeErrorBody(w, http.StatusUnauthorized, api.ErrorDetail{Code: api.CodeUnauthorized, Message: msg})
+}

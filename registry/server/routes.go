@@ -1,0 +1,57 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/udtc/udtc/registry"
+)
+
+// The URL prefix of the registration resources; route segments match in any
+// case because normalizePath folds them before the mux sees the path.
+const rpPrefix = "/planes/radius/{plane}/providers/System.Resources/resourceProviders"
+
+// routes is the route table: every route the registry serves.
+func (s *Server) routes() {
+	versioned := func(h http.HandlerFunc) http.HandlerFunc { return requireAPIVersion(true, h) }
+	optional := func(h http.HandlerFunc) http.HandlerFunc { return requireAPIVersion(false, h) }
+
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.HandleFunc("GET /readyz", s.readyz)
+
+	s.mux.HandleFunc("GET /planes/radius", versioned(s.list(registry.KindPlane)))
+	s.mux.HandleFunc("GET /planes/radius/{plane}", versioned(s.get(registry.KindPlane)))
+	s.mux.HandleFunc("PUT /planes/radius/{plane}", versioned(s.put(registry.KindPlane)))
+
+	for _, r := range []struct {
+		collection, item string
+		kind             registry.Kind
+	}{
+		{rpPrefix, rpPrefix + "/{namespace}", registry.KindProvider},
+		{rpPrefix + "/{namespace}/resourceTypes", rpPrefix + "/{namespace}/resourceTypes/{type}", registry.KindResourceType},
+		{rpPrefix + "/{namespace}/resourceTypes/{type}/apiVersions", rpPrefix + "/{namespace}/resourceTypes/{type}/apiVersions/{name}", registry.KindAPIVersion},
+		{rpPrefix + "/{namespace}/locations", rpPrefix + "/{namespace}/locations/{name}", registry.KindLocation},
+	} {
+		s.mux.HandleFunc("GET "+r.collection, versioned(s.list(r.kind)))
+		s.mux.HandleFunc("GET "+r.item, versioned(s.get(r.kind)))
+		s.mux.HandleFunc("PUT "+r.item, versioned(s.put(r.kind)))
+		s.mux.HandleFunc("DELETE "+r.item, versioned(s.delete(r.kind)))
+	}
+
+	s.mux.HandleFunc("GET /planes/radius/{plane}/providers", optional(s.summaries))
+	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{namespace}", optional(s.summary))
+
+	s.mux.HandleFunc("/", s.noRoute)
+}
+
+// canonicalSegments are the fixed route segments, by position in the path
+// (index 1 is the first segment), that normalizePath folds to their
+// canonical spelling.
+var canonicalSegments = map[int][]string{
+	1:  {"planes"},
+	2:  {"radius"},
+	4:  {"providers"},
+	5:  {"System.Resources"},
+	6:  {"resourceProviders"},
+	8:  {"resourceTypes", "locations"},
+	10: {"apiVersions"},
+}

@@ -1,0 +1,124 @@
+// Package server is the registry's HTTP API: one route table (routes.go),
+// handlers as methods, middleware composed in one place (middleware.go), and
+// one function mapping errors to statuses and the ARM error envelope
+// (errors.go). It serves the resources of registry.Store over the
+// UCP-compatible URL space under /planes/radius/{plane}.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
+)
+
+// DefaultMaxBodyBytes is the request body limit unless Options says
+// otherwise: 4 MiB.
+const DefaultMaxBodyBytes = 4 << 20
+
+// DefaultPlane is the plane that exists from the start.
+const DefaultPlane = "local"
+
+// Token is a bearer token the server accepts; Name identifies the caller in
+// systemData.
+type Token struct {
+	Name  string
+	Value string
+}
+
+// Options configure a Server. Store is required.
+type Options struct {
+	Store registry.Store
+	// CheckSchema checks an API version's schema; diagnostics of error
+	// severity reject the PUT with 400. Nil accepts any JSON object.
+	CheckSchema func(schema json.RawMessage) []api.Diagnostic
+	// Logger receives one structured line per request; nil discards.
+	Logger *slog.Logger
+	// Now is the clock for systemData; nil means time.Now.
+	Now func() time.Time
+	// Tokens, when not empty, are required on writes (and on reads when
+	// AuthReads) as "Authorization: Bearer <token>".
+	Tokens    []Token
+	AuthReads bool
+	// MaxBodyBytes limits request bodies; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// Server is the registry HTTP handler.
+type Server struct {
+	store       registry.Store
+	checkSchema func(json.RawMessage) []api.Diagnostic
+	log         *slog.Logger
+	now         func() time.Time
+	tokens      []Token
+	authReads   bool
+	maxBody     int64
+	mux         *http.ServeMux
+	handler     http.Handler
+	ready       atomic.Bool
+}
+
+// New returns a server over opts.Store and makes sure the plane "local"
+// exists. The server reports ready on /readyz once SetReady(true) is called.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Store == nil {
+		return nil, errors.New("server: no store")
+	}
+	s := &Server{
+		store:       opts.Store,
+		checkSchema: opts.CheckSchema,
+		log:         opts.Logger,
+		now:         opts.Now,
+		tokens:      opts.Tokens,
+		authReads:   opts.AuthReads,
+		maxBody:     opts.MaxBodyBytes,
+		mux:         http.NewServeMux(),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBodyBytes
+	}
+	_, _, err := s.store.Put(ctx, registry.Write{
+		Resource: registry.Resource{ID: registry.PlaneID(DefaultPlane), Location: "global", Properties: json.RawMessage(`{}`)},
+		If:       registry.Precondition{IfNoneMatch: []string{"*"}},
+		Now:      s.now(),
+	})
+	if err != nil && !errors.Is(err, registry.ErrPrecondition) {
+		return nil, fmt.Errorf("server: create plane %q: %w", DefaultPlane, err)
+	}
+	s.routes()
+	s.handler = s.middleware(s.mux)
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// SetReady sets what /readyz reports.
+func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
+
+// HTTPServer returns an http.Server for h with the registry's timeouts.
+func HTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
