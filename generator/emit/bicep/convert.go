@@ -17,7 +17,10 @@ type converter struct {
 func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
 	full := t.FullName()
 	propsDesc := describe(v.Schema)
-	if propsDesc == "" {
+	switch {
+	case v.Undeclared:
+		propsDesc = "The resource properties. The resource type declares no schema: any properties are accepted."
+	case propsDesc == "":
 		propsDesc = "The resource properties."
 	}
 	str := c.tb.add(&bt{kind: kindString})
