@@ -47,7 +47,13 @@ func wrap(text string) []string {
 	var para []string
 	flush := func() {
 		if len(para) > 0 {
-			for _, l := range fill(strings.Join(para, " ")) {
+			lines := fill(strings.Join(para, " "))
+			if len(lines) == 1 && !strings.ContainsAny(lines[0][len(lines[0])-1:], ".:;!?,)]}`'\"") {
+				// A one-line paragraph without final punctuation would be
+				// a heading in a Go doc comment: make it a sentence.
+				lines[0] += "."
+			}
+			for _, l := range lines {
 				emit("// " + l)
 			}
 			para = nil

@@ -124,7 +124,7 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	f.Comment(fmt.Sprintf("// ResourceID parses r.ID as a %s.", vt.idName))
 	f.Func().Params(jen.Id("r").Op("*").Id(vt.goName)).Id("ResourceID").Params().Params(jen.Id(vt.idName), jen.Error()).Block(
 		jen.If(jen.Id("r").Dot("ID").Op("==").Nil()).Block(
-			jen.Return(jen.Id(vt.idName).Values(), jen.Qual("errors", "New").Call(jen.Lit(strings.ToLower(vt.goName[:1])+vt.goName[1:]+": ID is not set"))),
+			jen.Return(jen.Id(vt.idName).Values(), jen.Qual("errors", "New").Call(jen.Lit(rt.FullName()+": ID is not set"))),
 		),
 		jen.Return(jen.Id(vt.parseID).Call(jen.Op("*").Id("r").Dot("ID"))),
 	)
@@ -139,7 +139,7 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 
 // genStruct declares one object schema's struct and its Validate.
 func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
-	f.Comment(schemaDoc(fmt.Sprintf("%s is %s.", st.name, st.where), st.schema))
+	f.Comment(schemaDoc(fmt.Sprintf("%s holds %s.", st.name, st.where), st.schema))
 	f.Type().Id(st.name).StructFunc(func(g *jen.Group) {
 		for i, fp := range st.fields {
 			if i > 0 {
@@ -165,6 +165,8 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 		jen.Id("o").Dot("validate").Call(jen.Id("v"), jen.Lit(prefix)),
 		jen.Return(jen.Id("v").Dot("err").Call()),
 	)
+	f.Line()
+	f.Comment("// validate records o's violations in v; path is o's JSON path.")
 	f.Func().Params(jen.Id("o").Op("*").Id(st.name)).Id("validate").Params(jen.Id("v").Op("*").Id("validator"), jen.Id("path").String()).BlockFunc(func(g *jen.Group) {
 		for _, fp := range st.fields {
 			p.fieldChecks(g, fp)

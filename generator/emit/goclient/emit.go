@@ -1,0 +1,89 @@
+package goclient
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// Options configure the Go client emitter.
+type Options struct {
+	// ImportPrefix is the Go import path of the output directory: the
+	// package of namespace ns at version v is imported as
+	// ImportPrefix + "/go/<ns>/<v>", and the version packages import
+	// ImportPrefix + "/go/<ns>/resourceids". Required when the catalog
+	// declares any resource type.
+	ImportPrefix string
+}
+
+// ErrNoImportPrefix is returned by Emit when Options.ImportPrefix is empty
+// and there is something to emit.
+var ErrNoImportPrefix = errors.New("goclient: the Go import prefix is required (the generated packages import each other)")
+
+// Emit returns the Go client of every namespace in cat: per namespace a
+// version-independent package go/<ns>/resourceids and one package
+// go/<ns>/v<version> per API version, each file gofmt'd and byte-identical
+// from run to run. The diagnostics are warnings about renamed identifiers
+// and patterns Go cannot check. A non-nil error is a bug or a missing
+// ImportPrefix, never a problem with the manifests (cat is assumed valid).
+func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
+	var (
+		files []emit.File
+		diags diag.List
+	)
+	dirs := newNamer()
+	for _, prov := range cat.Providers {
+		if len(prov.Types) == 0 {
+			continue
+		}
+		if opts.ImportPrefix == "" {
+			return nil, nil, ErrNoImportPrefix
+		}
+		dir, renamed := dirs.claim(pkgDir(prov.Namespace))
+		if renamed {
+			diags.Add(diag.Diagnostic{
+				Span: prov.Span, Severity: diag.Warning, Rule: ruleNameCollision,
+				Message: fmt.Sprintf("namespace %s maps to Go directory go/%s, which another namespace uses; using go/%s", prov.Namespace, pkgDir(prov.Namespace), dir),
+			})
+		}
+		ns, err := planNamespace(prov, dir, opts.ImportPrefix, &diags)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := ns.idsFile()
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+		for _, v := range versions(prov) {
+			pkg := newPkgPlan(ns, v, opts.ImportPrefix, &diags)
+			fs, err := pkg.files()
+			if err != nil {
+				return nil, nil, err
+			}
+			files = append(files, fs...)
+		}
+	}
+	emit.Sort(files)
+	return files, diags.Sorted(), nil
+}
+
+// versions lists every API version of a provider's types, oldest first.
+func versions(prov *model.Provider) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range prov.Types {
+		for _, v := range t.APIVersions {
+			if !seen[v.Name] {
+				seen[v.Name] = true
+				out = append(out, v.Name)
+			}
+		}
+	}
+	slices.SortFunc(out, model.CompareVersions)
+	return out
+}
