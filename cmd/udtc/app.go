@@ -43,6 +43,7 @@ func usageErrorf(format string, args ...any) error {
 func commands(env *env) []*cli.Command {
 	return []*cli.Command{
 		checkCommand(env),
+		genCommand(env),
 		schemaCommand(env),
 	}
 }
@@ -72,7 +73,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return fail(exitUsage, err)
 		},
 	}
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, interspersed(args, app.Commands))
 	if err == nil {
 		return exitOK
 	}

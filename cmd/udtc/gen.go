@@ -1,0 +1,330 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/generator/emit/goclient"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// genFlags are the flags of `udtc gen`.
+type genFlags struct {
+	compileFlags
+	out              string
+	targets          cli.StringSlice
+	extensionName    string
+	extensionVersion string
+	goImportPrefix   string
+	check            bool
+}
+
+// emitter is one output target: the composition root lists them all.
+type emitter struct {
+	name string
+	emit func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error)
+}
+
+var emitters = []emitter{
+	{"bicep", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+		return bicep.Emit(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
+	}},
+	{"go", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+		return goclient.Emit(cat, goclient.Options{ImportPrefix: f.goImportPrefix})
+	}},
+}
+
+func emitterNames() []string {
+	names := make([]string, len(emitters))
+	for i, e := range emitters {
+		names[i] = e.name
+	}
+	return names
+}
+
+// manifestName lists what the last `udtc gen` wrote into DIR, so files of
+// types that were removed from the manifests are removed too.
+const manifestName = ".udtc-generated"
+
+func genCommand(e *env) *cli.Command {
+	f := &genFlags{}
+	return &cli.Command{
+		Name:      "gen",
+		Usage:     "generate the Bicep extension, Go client and docs from manifests",
+		ArgsUsage: "PATH...",
+		Description: "Compiles the manifests (nothing is written when they have errors) and writes the outputs\n" +
+			"under --out. Files whose content is unchanged are not rewritten; files that an earlier run\n" +
+			"wrote and this run no longer produces are removed. --check writes nothing and exits 1 when\n" +
+			"the output directory is not up to date.",
+		Flags: append(f.flags(),
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "out", Usage: "output directory", Destination: &f.out},
+			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(emitterNames(), ", ") + " (default: all)", Destination: &f.targets},
+			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one Bicep extension of this name (default: one per namespace)", Destination: &f.extensionName},
+			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "Bicep extension version", Destination: &f.extensionVersion},
+			&cli.StringFlag{Name: "go-import-prefix", Usage: "Go import path of --out (default: from the go.mod above --out)", Destination: &f.goImportPrefix},
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when --out is not up to date", Destination: &f.check},
+		),
+		Action: func(c *cli.Context) error { return f.run(c, e) },
+	}
+}
+
+func (f *genFlags) run(c *cli.Context, e *env) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	selected, err := f.selected()
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(selected, func(em emitter) bool { return em.name == "go" }) && f.goImportPrefix == "" {
+		f.goImportPrefix = importPrefixFor(f.out)
+	}
+	cat, err := f.compile(c, e, c.Args().Slice(), false)
+	if err != nil {
+		return err
+	}
+	files, diags, err := runEmitters(cat, f, selected)
+	if len(diags) > 0 {
+		if perr := printDiagnostics(e, f.format, diags); perr != nil {
+			return fail(exitUsage, perr)
+		}
+	}
+	if err != nil {
+		return fail(exitFail, err)
+	}
+	if diags.HasErrors() {
+		return fail(exitFail, nil)
+	}
+	res, err := sync2disk(f.out, files, f.check)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	if f.check {
+		if res.changed() {
+			for _, p := range res.stale {
+				fmt.Fprintf(e.stderr, "out of date: %s\n", filepath.Join(f.out, p))
+			}
+			return fail(exitFail, fmt.Errorf("%s is not up to date: run udtc gen without --check", f.out))
+		}
+		fmt.Fprintf(e.stderr, "%s is up to date (%d files)\n", f.out, res.unchanged)
+		return nil
+	}
+	if res.changed() {
+		fmt.Fprintf(e.stderr, "wrote %d files to %s (%d unchanged, %d removed)\n", res.written, f.out, res.unchanged, res.removed)
+	} else {
+		fmt.Fprintf(e.stderr, "%s is up to date: nothing written (%d files unchanged)\n", f.out, res.unchanged)
+	}
+	return nil
+}
+
+// selected returns the emitters named by --target, in table order.
+func (f *genFlags) selected() ([]emitter, error) {
+	names := map[string]bool{}
+	for _, v := range f.targets.Value() {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names[n] = true
+			}
+		}
+	}
+	if len(names) == 0 || names["all"] {
+		return emitters, nil
+	}
+	var out []emitter
+	for _, em := range emitters {
+		if names[em.name] {
+			out = append(out, em)
+			delete(names, em.name)
+		}
+	}
+	for n := range names {
+		return nil, usageErrorf("unknown --target %q: choose from %s", n, strings.Join(emitterNames(), ", "))
+	}
+	return out, nil
+}
+
+// runEmitters runs the selected emitters concurrently and merges their files
+// and diagnostics deterministically.
+func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter) ([]emit.File, diag.List, error) {
+	files := make([][]emit.File, len(selected))
+	diags := make([]diag.List, len(selected))
+	errs := make([]error, len(selected))
+	var wg sync.WaitGroup
+	for i, em := range selected {
+		wg.Go(func() {
+			files[i], diags[i], errs[i] = em.emit(cat, f)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("%s: %w", em.name, errs[i])
+			}
+		})
+	}
+	wg.Wait()
+	var all []emit.File
+	var ds diag.List
+	for i := range selected {
+		all = append(all, files[i]...)
+		ds = append(ds, diags[i]...)
+	}
+	emit.Sort(all)
+	return all, ds.Sorted(), errors.Join(errs...)
+}
+
+// importPrefixFor derives the Go import path of dir from the nearest go.mod
+// above it, or returns a placeholder module path.
+func importPrefixFor(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "example.com/udtc/gen"
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if mod := modulePath(filepath.Join(d, "go.mod")); mod != "" {
+			rel, err := filepath.Rel(d, abs)
+			if err != nil || rel == "." {
+				return mod
+			}
+			return mod + "/" + filepath.ToSlash(rel)
+		}
+		if filepath.Dir(d) == d {
+			return "example.com/udtc/gen"
+		}
+	}
+}
+
+func modulePath(gomod string) string {
+	b, err := os.ReadFile(gomod)
+	if err != nil {
+		return ""
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
+
+// syncResult counts what sync2disk did (or, with check, would do).
+type syncResult struct {
+	written, unchanged, removed int
+	stale                       []string // paths that differ, are missing or would be removed
+}
+
+func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
+
+// sync2disk makes dir hold files: unchanged files are left alone (not even
+// their timestamps change), changed ones are replaced atomically, and files
+// the previous run listed in the manifest but this run did not produce are
+// removed. With check nothing is written.
+func sync2disk(dir string, files []emit.File, check bool) (syncResult, error) {
+	var res syncResult
+	differs := make([]bool, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) * 2 {
+		wg.Go(func() {
+			for i := range work {
+				p := filepath.Join(dir, filepath.FromSlash(files[i].Path))
+				old, err := os.ReadFile(p)
+				if err == nil && bytes.Equal(old, files[i].Data) {
+					continue
+				}
+				differs[i] = true
+				if !check {
+					errs[i] = writeAtomic(p, files[i].Data)
+				}
+			}
+		})
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return res, err
+	}
+	produced := make(map[string]bool, len(files))
+	for i, f := range files {
+		produced[f.Path] = true
+		if differs[i] {
+			res.written++
+			res.stale = append(res.stale, f.Path)
+		} else {
+			res.unchanged++
+		}
+	}
+	previous, _ := os.ReadFile(filepath.Join(dir, manifestName))
+	for _, p := range strings.Split(string(previous), "\n") {
+		if p == "" || produced[p] || strings.Contains(p, "..") {
+			continue
+		}
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if _, err := os.Stat(full); err != nil {
+			continue
+		}
+		res.removed++
+		res.stale = append(res.stale, p)
+		if !check {
+			if err := os.Remove(full); err != nil {
+				return res, err
+			}
+			removeEmptyParents(dir, filepath.Dir(full))
+		}
+	}
+	var list bytes.Buffer
+	for _, f := range files {
+		list.WriteString(f.Path + "\n")
+	}
+	if !check && !bytes.Equal(previous, list.Bytes()) {
+		if err := writeAtomic(filepath.Join(dir, manifestName), list.Bytes()); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".udtc-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func removeEmptyParents(root, dir string) {
+	root = filepath.Clean(root)
+	for dir != root && strings.HasPrefix(dir, root) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
