@@ -1,0 +1,3 @@
+module github.com/udtc/udtc/golden
+
+go 1.26.8
