@@ -1,0 +1,65 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/server"
+)
+
+// benchServer returns a handler over a SQLite store seeded with a provider
+// of 20 types with 3 API versions each.
+func benchServer(b *testing.B) http.Handler {
+	b.Helper()
+	srv, err := server.New(context.Background(), server.Options{Store: newStore(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	send(b, srv, "PUT", provider, `{}`, 201)
+	for i := range 20 {
+		typ := fmt.Sprintf("%s/resourceTypes/type%d", provider, i)
+		send(b, srv, "PUT", typ, `{"properties":{"defaultApiVersion":"2024-01-01"}}`, 201)
+		for _, v := range []string{"2024-01-01", "2024-06-01", "2025-01-01-preview"} {
+			send(b, srv, "PUT", typ+"/apiVersions/"+v, `{"properties":{"schema":{"type":"object","properties":{"a":{"type":"string"}}}}}`, 201)
+		}
+	}
+	return srv
+}
+
+func send(b *testing.B, h http.Handler, method, path, body string, want int) {
+	req := httptest.NewRequest(method, path+"?api-version="+api.Version, strings.NewReader(body))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != want {
+		b.Fatalf("%s %s = %d %s", method, path, rec.Code, rec.Body)
+	}
+}
+
+func BenchmarkGetResource(b *testing.B) {
+	h := benchServer(b)
+	b.ResetTimer()
+	for b.Loop() {
+		send(b, h, "GET", provider+"/resourceTypes/type7/apiVersions/2024-06-01", "", 200)
+	}
+}
+
+func BenchmarkGetSummary(b *testing.B) {
+	h := benchServer(b)
+	b.ResetTimer()
+	for b.Loop() {
+		send(b, h, "GET", "/planes/radius/local/providers/Contoso.Platform", "", 200)
+	}
+}
+
+func BenchmarkPutAPIVersion(b *testing.B) {
+	h := benchServer(b)
+	b.ResetTimer()
+	for b.Loop() {
+		send(b, h, "PUT", provider+"/resourceTypes/type3/apiVersions/2024-06-01", `{"properties":{"schema":{"type":"object","properties":{"b":{"type":"integer"}}}}}`, 200)
+	}
+}
