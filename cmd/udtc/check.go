@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -89,8 +90,24 @@ func checkCommand(e *env) *cli.Command {
 			if err := f.validate(); err != nil {
 				return err
 			}
-			_, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
+			cat, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
+			if err == nil && f.format == "text" {
+				fmt.Fprintln(e.stderr, summary(cat))
+			}
 			return err
 		},
 	}
+}
+
+// summary describes a checked catalog in one line.
+func summary(cat *model.Catalog) string {
+	files, types, versions := 0, 0, 0
+	for _, p := range cat.Providers {
+		files += len(p.Files)
+		types += len(p.Types)
+		for _, t := range p.Types {
+			versions += len(t.APIVersions)
+		}
+	}
+	return fmt.Sprintf("ok: %d files, %d namespaces, %d resource types, %d API versions", files, len(cat.Providers), types, versions)
 }

@@ -1,0 +1,44 @@
+# udtc: `make run` shows the whole job, `make test` runs the tests (Go only).
+# `make check` is what CI adds: formatting, vet, staticcheck, race tests,
+# the golden Go module and a short fuzz run.
+
+GO          ?= go
+BIN         := bin/udtc
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME    ?= 15s
+
+.PHONY: build test check run fmt golden fuzz clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/udtc
+
+test:
+	$(GO) test ./...
+	cd golden && $(GO) vet ./... && $(GO) test ./...
+
+check:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) test -race ./...
+	cd golden && $(GO) vet ./... && $(GO) test ./...
+	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME)
+
+# Rewrite every golden file after an intended output change; review the diff.
+golden:
+	$(GO) test ./generator/... -update
+
+run: build
+	./scripts/demo.sh
+
+fuzz:
+	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime 5m
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin out
+
+-include bench/bench.mk
