@@ -18,6 +18,7 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/emit/goclient"
+	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
 )
 
@@ -44,6 +45,9 @@ var emitters = []emitter{
 	}},
 	{"go", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return goclient.Emit(cat, goclient.Options{ImportPrefix: f.goImportPrefix})
+	}},
+	{"registration", func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
+		return registration.Emit(cat, registration.Options{})
 	}},
 }
 

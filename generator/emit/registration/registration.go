@@ -1,0 +1,149 @@
+// Package registration turns the checked model into the registry documents
+// that `udtc publish` sends: one provider, its resource types, their API
+// versions (with the schema exactly as written) and its locations. Emit
+// renders the same documents as files (`udtc gen --target registration`),
+// which is how they get golden tests and how GitOps tools can apply them.
+package registration
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"strings"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
+)
+
+// DefaultLocation is the location registered when a manifest names none.
+const DefaultLocation = "global"
+
+// Options tune the documents.
+type Options struct {
+	// Location and Address are used for namespaces whose manifests declare
+	// no location map: one location Location (default "global") with
+	// address Address (may be empty).
+	Location string
+	Address  string
+}
+
+// Registrations returns the desired state of every namespace in cat, sorted
+// by namespace.
+func Registrations(cat *model.Catalog, opts Options) []api.Registration {
+	loc := opts.Location
+	if loc == "" {
+		loc = DefaultLocation
+	}
+	out := make([]api.Registration, 0, len(cat.Providers))
+	for _, p := range cat.Providers {
+		reg := api.Registration{
+			Namespace: p.Namespace,
+			Provider: api.ResourceProvider{
+				Name: p.Namespace, Type: api.TypeResourceProvider, Location: "global",
+			},
+		}
+		served := map[string]api.LocationResourceType{}
+		for _, t := range p.Types {
+			rt := api.RegisteredType{Type: api.ResourceType{
+				Name: t.Name, Type: api.TypeResourceType,
+				Properties: api.ResourceTypeProperties{
+					DefaultAPIVersion: t.DefaultAPIVersion,
+					Description:       strings.TrimRight(t.Description, "\n"),
+					Capabilities:      t.Capabilities,
+				},
+			}}
+			versions := map[string]api.LocationAPIVersion{}
+			for _, v := range t.APIVersions {
+				rt.APIVersions = append(rt.APIVersions, api.APIVersion{
+					Name: v.Name, Type: api.TypeAPIVersion,
+					Properties: api.APIVersionProperties{Schema: compact(v.Source)},
+				})
+				versions[v.Name] = api.LocationAPIVersion{}
+			}
+			served[t.Name] = api.LocationResourceType{APIVersions: versions}
+			reg.Types = append(reg.Types, rt)
+		}
+		locations := p.Locations
+		if len(locations) == 0 {
+			locations = []*model.Location{{Name: loc, Address: opts.Address}}
+		}
+		for _, l := range locations {
+			reg.Locations = append(reg.Locations, api.Location{
+				Name: l.Name, Type: api.TypeLocation,
+				Properties: api.LocationProperties{Address: l.Address, ResourceTypes: maps.Clone(served)},
+			})
+		}
+		out = append(out, reg)
+	}
+	return out
+}
+
+func compact(src json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, src); err != nil {
+		return src // the checker produced it; it is valid JSON
+	}
+	return b.Bytes()
+}
+
+// EscapeType escapes a type name for a URL segment: "/" becomes "_"
+// (the registry's convention for child types).
+func EscapeType(name string) string { return strings.ReplaceAll(name, "/", "_") }
+
+// Emit renders the registration documents as files under
+// registration/<namespace>/: provider.json, types/<type>.json,
+// types/<type>/apiVersions/<version>.json and locations/<location>.json,
+// each the PUT body the registry receives, indented.
+func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
+	var files []emit.File
+	add := func(path string, v any) error {
+		b, err := marshal(v)
+		if err != nil {
+			return err
+		}
+		files = append(files, emit.File{Path: path, Data: b})
+		return nil
+	}
+	for _, reg := range Registrations(cat, opts) {
+		dir := "registration/" + reg.Namespace + "/"
+		if err := add(dir+"provider.json", body(reg.Provider)); err != nil {
+			return nil, nil, err
+		}
+		for _, t := range reg.Types {
+			tdir := dir + "types/" + EscapeType(t.Type.Name)
+			if err := add(tdir+".json", body(t.Type)); err != nil {
+				return nil, nil, err
+			}
+			for _, v := range t.APIVersions {
+				if err := add(tdir+"/apiVersions/"+v.Name+".json", body(v)); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		for _, l := range reg.Locations {
+			if err := add(dir+"locations/"+l.Name+".json", body(l)); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	emit.Sort(files)
+	return files, nil, nil
+}
+
+// body strips the read-only fields: the document is what a PUT sends.
+func body[P any](r api.Resource[P]) api.Resource[P] {
+	return api.Resource[P]{Location: r.Location, Tags: r.Tags, Properties: r.Properties}
+}
+
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

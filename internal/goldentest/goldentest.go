@@ -1,0 +1,165 @@
+// Package goldentest is the shared harness of the emitters' golden tests:
+// it lists the fixture cases, compiles them, and compares emitted files with
+// golden/<case>/<target>/ (rewriting them with -update).
+package goldentest
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// Root finds the repository root (the directory holding fixtures/ and
+// golden/) above the test's working directory.
+func Root(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "fixtures")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				return dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("repository root (fixtures/ and go.mod) not found")
+		}
+		dir = parent
+	}
+}
+
+// ValidCases lists the fixture cases whose manifests compile: every
+// directory under fixtures/ not named error_*.
+func ValidCases(t testing.TB) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(Root(t), "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), "error_") {
+			cases = append(cases, e.Name())
+		}
+	}
+	if len(cases) == 0 {
+		t.Fatal("no fixtures found")
+	}
+	return cases
+}
+
+// Compile compiles fixtures/<name> and fails the test unless it compiles.
+func Compile(t testing.TB, name string) *model.Catalog {
+	t.Helper()
+	paths := []string{filepath.Join(Root(t), "fixtures", name)}
+	cat, diags, err := generator.Compile(context.Background(), paths, generator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat == nil {
+		t.Fatalf("%s does not compile: %v", name, diags)
+	}
+	return cat
+}
+
+// Compare checks files (whose paths start with target + "/") against
+// golden/<name>/<target>/. With update it first replaces that directory
+// with files. Text files are diffed; other files compared as bytes.
+func Compare(t *testing.T, name, target string, files []emit.File, update bool) {
+	t.Helper()
+	dir := filepath.Join(Root(t), "golden", name)
+	if update {
+		write(t, dir, target, files)
+	}
+	want := read(t, dir, target)
+	got := map[string][]byte{}
+	for _, f := range files {
+		got[f.Path] = f.Data
+	}
+	if diff := cmp.Diff(sortedKeys(want), sortedKeys(got)); diff != "" {
+		t.Errorf("golden/%s/%s files (-want +got):\n%s", name, target, diff)
+	}
+	for p, w := range want {
+		g, ok := got[p]
+		if !ok {
+			continue
+		}
+		if !isText(p) {
+			if !bytes.Equal(w, g) {
+				t.Errorf("%s: bytes differ from golden (%d bytes, want %d)", p, len(g), len(w))
+			}
+			continue
+		}
+		if diff := cmp.Diff(string(w), string(g)); diff != "" {
+			t.Errorf("golden/%s/%s (-want +got):\n%s\n(go test -update accepts the change)", name, p, diff)
+		}
+	}
+}
+
+func isText(p string) bool {
+	switch filepath.Ext(p) {
+	case ".tgz", ".gz", ".tar":
+		return false
+	}
+	return true
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func write(t *testing.T, dir, target string, files []emit.File) {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Join(dir, target)); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func read(t *testing.T, dir, target string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(filepath.Join(dir, target), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return out
+}
