@@ -1,0 +1,473 @@
+// Package client is a typed Go client for the registry's HTTP API: every
+// registration resource (Get/Put/Delete/List), planes, and provider
+// summaries. It retries connection errors, 409, 429 and 5xx with bounded
+// exponential backoff, honours ctx, sends a bearer token when given one, and
+// returns *Error carrying the ARM error code and HTTP status.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/registry/api"
+)
+
+// Client talks to one registry server and one plane.
+type Client struct {
+	base        *url.URL
+	hc          *http.Client
+	token       string
+	plane       string
+	maxAttempts int
+	baseDelay   time.Duration
+	maxDelay    time.Duration
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithToken sends "Authorization: Bearer token" on every request.
+func WithToken(token string) Option { return func(c *Client) { c.token = token } }
+
+// WithHTTPClient replaces http.DefaultClient.
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+
+// WithPlane selects the radius plane (default "local").
+func WithPlane(plane string) Option { return func(c *Client) { c.plane = plane } }
+
+// WithRetry sets the number of attempts per call (1 disables retries) and
+// the backoff bounds: the n-th retry waits about base·2ⁿ⁻¹, at most maxDelay.
+func WithRetry(attempts int, base, maxDelay time.Duration) Option {
+	return func(c *Client) {
+		c.maxAttempts = max(attempts, 1)
+		c.baseDelay, c.maxDelay = base, maxDelay
+	}
+}
+
+// New returns a client for the server at baseURL ("http://127.0.0.1:7443").
+func New(baseURL string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("client: base URL %q must be an absolute http(s) URL", baseURL)
+	}
+	c := &Client{base: u, hc: http.DefaultClient, plane: "local", maxAttempts: 5, baseDelay: 100 * time.Millisecond, maxDelay: 3 * time.Second}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// Error is an error response from the server.
+type Error struct {
+	StatusCode int
+	Code       string
+	Message    string
+	Target     string
+	Details    []api.ErrorDetail
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "registry: %d %s: %s", e.StatusCode, e.Code, e.Message)
+	for _, d := range e.Details {
+		fmt.Fprintf(&b, "\n  %s: %s", d.Code, d.Message)
+		if d.Target != "" {
+			fmt.Fprintf(&b, " (at %s)", d.Target)
+		}
+	}
+	return b.String()
+}
+
+// StatusCode returns the HTTP status of err when it is (or wraps) an *Error,
+// and 0 otherwise.
+func StatusCode(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.StatusCode
+	}
+	return 0
+}
+
+// IsNotFound reports whether err is a 404 from the server.
+func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
+
+// IsPreconditionFailed reports whether err is a 412 from the server.
+func IsPreconditionFailed(err error) bool { return StatusCode(err) == http.StatusPreconditionFailed }
+
+// Condition is an optional precondition on Put and Delete.
+type Condition func(h http.Header)
+
+// IfMatch makes the write conditional on the resource's current ETag ("*":
+// on its existence).
+func IfMatch(etag string) Condition {
+	return func(h http.Header) {
+		if etag != "*" && !strings.HasPrefix(etag, `"`) {
+			etag = `"` + etag + `"`
+		}
+		h.Set("If-Match", etag)
+	}
+}
+
+// IfNoneMatch makes the write conditional on the resource not existing.
+func IfNoneMatch() Condition { return func(h http.Header) { h.Set("If-None-Match", "*") } }
+
+// retryable reports whether a status is worth retrying.
+func retryable(status int) bool {
+	return status == http.StatusConflict || status == http.StatusTooManyRequests || status >= 500
+}
+
+// do sends a request with retries and returns the final response with its
+// body read. target is a path (query added here) or an absolute URL.
+func (c *Client) do(ctx context.Context, method, target string, body []byte, conds []Condition) (*http.Response, []byte, error) {
+	var u string
+	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
+		u = target
+	} else {
+		ref := *c.base
+		ref.Path = c.base.Path + target
+		ref.RawPath = ""
+		ref.RawQuery = "api-version=" + api.Version
+		u = ref.String()
+	}
+	var lastErr error
+	for attempt := 1; ; attempt++ {
+		var rd io.Reader
+		if body != nil {
+			rd = bytes.NewReader(body)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, u, rd)
+		if err != nil {
+			return nil, nil, fmt.Errorf("registry: %w", err)
+		}
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		req.Header.Set("Accept", "application/json")
+		if c.token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.token)
+		}
+		for _, cond := range conds {
+			cond(req.Header)
+		}
+		resp, err := c.hc.Do(req)
+		var data []byte
+		if err == nil {
+			data, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("registry: %s %s: %w", method, u, ctx.Err())
+		}
+		var wait time.Duration
+		switch {
+		case err != nil:
+			lastErr = fmt.Errorf("registry: %s %s: %w", method, u, err)
+		case retryable(resp.StatusCode):
+			lastErr = responseError(resp, data)
+			if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+				wait = min(time.Duration(s)*time.Second, c.maxDelay)
+			}
+		default:
+			return resp, data, nil
+		}
+		if attempt >= c.maxAttempts {
+			return nil, nil, lastErr
+		}
+		if wait == 0 {
+			wait = c.backoff(attempt)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, nil, fmt.Errorf("registry: %s %s: %w (last error: %v)", method, u, ctx.Err(), lastErr)
+		case <-t.C:
+		}
+	}
+}
+
+// backoff returns the wait before retry n (1-based): exponential with
+// jitter in [d/2, d].
+func (c *Client) backoff(n int) time.Duration {
+	d := c.baseDelay << min(n-1, 20)
+	if d <= 0 || d > c.maxDelay {
+		d = c.maxDelay
+	}
+	if d <= 1 {
+		return d
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+func responseError(resp *http.Response, data []byte) error {
+	e := &Error{StatusCode: resp.StatusCode}
+	var env api.ErrorResponse
+	if json.Unmarshal(data, &env) == nil && env.Error.Code != "" {
+		e.Code, e.Message, e.Target, e.Details = env.Error.Code, env.Error.Message, env.Error.Target, env.Error.Details
+	} else {
+		e.Code = http.StatusText(resp.StatusCode)
+		e.Message = strings.TrimSpace(string(data))
+		if len(e.Message) > 200 {
+			e.Message = e.Message[:200] + "..."
+		}
+	}
+	return e
+}
+
+func decode[T any](resp *http.Response, data []byte) (T, error) {
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		return v, fmt.Errorf("registry: decoding %s response: %w", resp.Request.URL.Path, err)
+	}
+	return v, nil
+}
+
+func getResource[P any](ctx context.Context, c *Client, path string) (api.Resource[P], error) {
+	resp, data, err := c.do(ctx, http.MethodGet, path, nil, nil)
+	if err != nil {
+		return api.Resource[P]{}, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return api.Resource[P]{}, responseError(resp, data)
+	}
+	r, err := decode[api.Resource[P]](resp, data)
+	r.ETag = strings.Trim(resp.Header.Get("ETag"), `"`)
+	return r, err
+}
+
+func putResource[P any](ctx context.Context, c *Client, path string, body api.Resource[P], conds []Condition) (api.Resource[P], error) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return api.Resource[P]{}, fmt.Errorf("registry: encoding %s: %w", path, err)
+	}
+	resp, data, err := c.do(ctx, http.MethodPut, path, b, conds)
+	if err != nil {
+		return api.Resource[P]{}, err
+	}
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
+		return api.Resource[P]{}, responseError(resp, data)
+	}
+	r, err := decode[api.Resource[P]](resp, data)
+	r.ETag = strings.Trim(resp.Header.Get("ETag"), `"`)
+	return r, err
+}
+
+// deleteResource reports whether something was deleted (200) rather than
+// absent (204).
+func (c *Client) deleteResource(ctx context.Context, path string, conds []Condition) (bool, error) {
+	resp, data, err := c.do(ctx, http.MethodDelete, path, nil, conds)
+	if err != nil {
+		return false, err
+	}
+	switch resp.StatusCode {
+	case http.StatusOK, http.StatusAccepted:
+		return true, nil
+	case http.StatusNoContent:
+		return false, nil
+	}
+	return false, responseError(resp, data)
+}
+
+// listAll follows nextLink until the last page.
+func listAll[T any](ctx context.Context, c *Client, path string) ([]T, error) {
+	out := []T{}
+	target := path
+	for pages := 0; target != ""; pages++ {
+		if pages > 10000 {
+			return nil, fmt.Errorf("registry: listing %s: too many pages", path)
+		}
+		resp, data, err := c.do(ctx, http.MethodGet, target, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return nil, responseError(resp, data)
+		}
+		page, err := decode[api.List[T]](resp, data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Value...)
+		target = page.NextLink
+	}
+	return out, nil
+}
+
+func seg(s string) string { return url.PathEscape(s) }
+
+func (c *Client) planePath() string { return "/planes/radius/" + seg(c.plane) }
+
+func (c *Client) providerPath(ns string) string {
+	return c.planePath() + "/providers/System.Resources/resourceProviders/" + seg(ns)
+}
+
+func (c *Client) typePath(ns, typ string) string {
+	return c.providerPath(ns) + "/resourceTypes/" + seg(strings.ReplaceAll(typ, "/", "_"))
+}
+
+// Planes.
+
+// GetPlane returns a plane.
+func (c *Client) GetPlane(ctx context.Context, name string) (api.Plane, error) {
+	return getResource[api.PlaneProperties](ctx, c, "/planes/radius/"+seg(name))
+}
+
+// PutPlane creates or updates a plane.
+func (c *Client) PutPlane(ctx context.Context, name string, body api.Plane, conds ...Condition) (api.Plane, error) {
+	return putResource(ctx, c, "/planes/radius/"+seg(name), body, conds)
+}
+
+// ListPlanes lists every radius plane.
+func (c *Client) ListPlanes(ctx context.Context) ([]api.Plane, error) {
+	return listAll[api.Plane](ctx, c, "/planes/radius")
+}
+
+// Resource providers.
+
+// GetProvider returns a resource provider.
+func (c *Client) GetProvider(ctx context.Context, namespace string) (api.ResourceProvider, error) {
+	return getResource[api.ResourceProviderProperties](ctx, c, c.providerPath(namespace))
+}
+
+// PutProvider creates or updates a resource provider.
+func (c *Client) PutProvider(ctx context.Context, namespace string, body api.ResourceProvider, conds ...Condition) (api.ResourceProvider, error) {
+	return putResource(ctx, c, c.providerPath(namespace), body, conds)
+}
+
+// DeleteProvider deletes a resource provider and everything under it; it
+// reports whether the provider existed.
+func (c *Client) DeleteProvider(ctx context.Context, namespace string, conds ...Condition) (bool, error) {
+	return c.deleteResource(ctx, c.providerPath(namespace), conds)
+}
+
+// ListProviders lists the plane's resource providers.
+func (c *Client) ListProviders(ctx context.Context) ([]api.ResourceProvider, error) {
+	return listAll[api.ResourceProvider](ctx, c, c.planePath()+"/providers/System.Resources/resourceProviders")
+}
+
+// Resource types. Child types are named with "/" ("contosoBuses/queues").
+
+// GetResourceType returns a resource type.
+func (c *Client) GetResourceType(ctx context.Context, namespace, typ string) (api.ResourceType, error) {
+	return getResource[api.ResourceTypeProperties](ctx, c, c.typePath(namespace, typ))
+}
+
+// PutResourceType creates or updates a resource type.
+func (c *Client) PutResourceType(ctx context.Context, namespace, typ string, body api.ResourceType, conds ...Condition) (api.ResourceType, error) {
+	return putResource(ctx, c, c.typePath(namespace, typ), body, conds)
+}
+
+// DeleteResourceType deletes a resource type, its API versions and its
+// child types; it reports whether the type existed.
+func (c *Client) DeleteResourceType(ctx context.Context, namespace, typ string, conds ...Condition) (bool, error) {
+	return c.deleteResource(ctx, c.typePath(namespace, typ), conds)
+}
+
+// ListResourceTypes lists a provider's resource types.
+func (c *Client) ListResourceTypes(ctx context.Context, namespace string) ([]api.ResourceType, error) {
+	return listAll[api.ResourceType](ctx, c, c.providerPath(namespace)+"/resourceTypes")
+}
+
+// API versions.
+
+// GetAPIVersion returns an API version of a resource type.
+func (c *Client) GetAPIVersion(ctx context.Context, namespace, typ, version string) (api.APIVersion, error) {
+	return getResource[api.APIVersionProperties](ctx, c, c.typePath(namespace, typ)+"/apiVersions/"+seg(version))
+}
+
+// PutAPIVersion creates or updates an API version; a schema the server's
+// checker rejects is an *Error with status 400 and the diagnostics in
+// Details.
+func (c *Client) PutAPIVersion(ctx context.Context, namespace, typ, version string, body api.APIVersion, conds ...Condition) (api.APIVersion, error) {
+	return putResource(ctx, c, c.typePath(namespace, typ)+"/apiVersions/"+seg(version), body, conds)
+}
+
+// DeleteAPIVersion deletes an API version; it reports whether it existed.
+func (c *Client) DeleteAPIVersion(ctx context.Context, namespace, typ, version string, conds ...Condition) (bool, error) {
+	return c.deleteResource(ctx, c.typePath(namespace, typ)+"/apiVersions/"+seg(version), conds)
+}
+
+// ListAPIVersions lists a resource type's API versions, by name.
+func (c *Client) ListAPIVersions(ctx context.Context, namespace, typ string) ([]api.APIVersion, error) {
+	return listAll[api.APIVersion](ctx, c, c.typePath(namespace, typ)+"/apiVersions")
+}
+
+// Locations.
+
+// GetLocation returns a provider location.
+func (c *Client) GetLocation(ctx context.Context, namespace, location string) (api.Location, error) {
+	return getResource[api.LocationProperties](ctx, c, c.providerPath(namespace)+"/locations/"+seg(location))
+}
+
+// PutLocation creates or updates a provider location.
+func (c *Client) PutLocation(ctx context.Context, namespace, location string, body api.Location, conds ...Condition) (api.Location, error) {
+	return putResource(ctx, c, c.providerPath(namespace)+"/locations/"+seg(location), body, conds)
+}
+
+// DeleteLocation deletes a provider location; it reports whether it existed.
+func (c *Client) DeleteLocation(ctx context.Context, namespace, location string, conds ...Condition) (bool, error) {
+	return c.deleteResource(ctx, c.providerPath(namespace)+"/locations/"+seg(location), conds)
+}
+
+// ListLocations lists a provider's locations.
+func (c *Client) ListLocations(ctx context.Context, namespace string) ([]api.Location, error) {
+	return listAll[api.Location](ctx, c, c.providerPath(namespace)+"/locations")
+}
+
+// Summaries.
+
+// ProviderSummaries returns the summary of every provider of the plane.
+func (c *Client) ProviderSummaries(ctx context.Context) ([]api.ProviderSummary, error) {
+	resp, data, err := c.do(ctx, http.MethodGet, c.planePath()+"/providers", nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, responseError(resp, data)
+	}
+	l, err := decode[api.ProviderSummaryList](resp, data)
+	return l.Value, err
+}
+
+// ProviderSummary returns one provider's summary.
+func (c *Client) ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error) {
+	resp, data, err := c.do(ctx, http.MethodGet, c.planePath()+"/providers/"+seg(namespace), nil, nil)
+	if err != nil {
+		return api.ProviderSummary{}, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return api.ProviderSummary{}, responseError(resp, data)
+	}
+	return decode[api.ProviderSummary](resp, data)
+}
+
+// Ready returns nil when the server's /readyz reports ready; it does not
+// retry.
+func (c *Client) Ready(ctx context.Context) error {
+	u := *c.base
+	u.Path = c.base.Path + "/readyz"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return responseError(resp, data)
+	}
+	return nil
+}

@@ -1,0 +1,257 @@
+package client_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/server"
+	"github.com/udtc/udtc/registry/store/sqlite"
+)
+
+func newServer(t *testing.T, opts server.Options) *server.Server {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	opts.Store = st
+	srv, err := server.New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func newClient(t *testing.T, url string, opts ...client.Option) *client.Client {
+	t.Helper()
+	opts = append([]client.Option{client.WithRetry(4, time.Millisecond, 5*time.Millisecond)}, opts...)
+	c, err := client.New(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestEveryRoute(t *testing.T) {
+	ctx := context.Background()
+	ts := httptest.NewServer(newServer(t, server.Options{}))
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+
+	if _, err := c.PutPlane(ctx, "prod", api.Plane{Location: "global"}); err != nil {
+		t.Fatal(err)
+	}
+	planes, err := c.ListPlanes(ctx)
+	if err != nil || len(planes) != 2 {
+		t.Fatalf("ListPlanes = %+v, %v", planes, err)
+	}
+	if p, err := c.GetPlane(ctx, "local"); err != nil || p.Name != "local" {
+		t.Errorf("GetPlane = %+v, %v", p, err)
+	}
+
+	p, err := c.PutProvider(ctx, "Contoso.Platform", api.ResourceProvider{Location: "global"})
+	if err != nil || p.ID != "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Platform" || p.ETag == "" {
+		t.Fatalf("PutProvider = %+v, %v", p, err)
+	}
+	if _, err := c.PutResourceType(ctx, "Contoso.Platform", "contosoBuses", api.ResourceType{Properties: api.ResourceTypeProperties{DefaultAPIVersion: "2024-08-01"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutResourceType(ctx, "Contoso.Platform", "contosoBuses/queues", api.ResourceType{}); err != nil {
+		t.Fatal(err)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"b":{},"a":{}}}`)
+	v, err := c.PutAPIVersion(ctx, "Contoso.Platform", "contosoBuses/queues", "2024-08-01", api.APIVersion{Properties: api.APIVersionProperties{Schema: schema}})
+	if err != nil || string(v.Properties.Schema) != string(schema) {
+		t.Fatalf("PutAPIVersion = %s, %v", v.Properties.Schema, err)
+	}
+	if _, err := c.PutLocation(ctx, "Contoso.Platform", "global", api.Location{Properties: api.LocationProperties{
+		Address:       "http://rp",
+		ResourceTypes: map[string]api.LocationResourceType{"contosoBuses": {APIVersions: map[string]api.LocationAPIVersion{"2024-08-01": {}}}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.GetAPIVersion(ctx, "contoso.platform", "contosoBuses/queues", "2024-08-01"); err != nil || string(got.Properties.Schema) != string(schema) {
+		t.Errorf("GetAPIVersion = %+v, %v", got, err)
+	}
+	if l, err := c.GetLocation(ctx, "Contoso.Platform", "global"); err != nil || l.Properties.Address != "http://rp" {
+		t.Errorf("GetLocation = %+v, %v", l, err)
+	}
+	if ps, err := c.ListProviders(ctx); err != nil || len(ps) != 1 {
+		t.Errorf("ListProviders = %+v, %v", ps, err)
+	}
+	if ts, err := c.ListResourceTypes(ctx, "Contoso.Platform"); err != nil || len(ts) != 2 || ts[1].Name != "contosoBuses/queues" {
+		t.Errorf("ListResourceTypes = %+v, %v", ts, err)
+	}
+	if vs, err := c.ListAPIVersions(ctx, "Contoso.Platform", "contosoBuses/queues"); err != nil || len(vs) != 1 {
+		t.Errorf("ListAPIVersions = %+v, %v", vs, err)
+	}
+	if ls, err := c.ListLocations(ctx, "Contoso.Platform"); err != nil || len(ls) != 1 {
+		t.Errorf("ListLocations = %+v, %v", ls, err)
+	}
+	sum, err := c.ProviderSummary(ctx, "Contoso.Platform")
+	if err != nil || sum.ResourceTypes["contosoBuses"].DefaultAPIVersion != "2024-08-01" || sum.Locations["global"].Address != "http://rp" {
+		t.Errorf("ProviderSummary = %+v, %v", sum, err)
+	}
+	if sums, err := c.ProviderSummaries(ctx); err != nil || len(sums) != 1 {
+		t.Errorf("ProviderSummaries = %+v, %v", sums, err)
+	}
+
+	// Preconditions and typed errors.
+	cur, _ := c.GetResourceType(ctx, "Contoso.Platform", "contosoBuses")
+	if _, err := c.PutResourceType(ctx, "Contoso.Platform", "contosoBuses", api.ResourceType{}, client.IfMatch("stale")); !client.IsPreconditionFailed(err) {
+		t.Errorf("stale If-Match = %v", err)
+	}
+	if _, err := c.PutResourceType(ctx, "Contoso.Platform", "contosoBuses", api.ResourceType{}, client.IfMatch(cur.ETag)); err != nil {
+		t.Errorf("current If-Match = %v", err)
+	}
+	if _, err := c.PutResourceType(ctx, "Contoso.Platform", "contosoBuses", api.ResourceType{}, client.IfNoneMatch()); !client.IsPreconditionFailed(err) {
+		t.Errorf("If-None-Match on existing = %v", err)
+	}
+	for _, del := range []func() (bool, error){
+		func() (bool, error) { return c.DeleteLocation(ctx, "Contoso.Platform", "global") },
+		func() (bool, error) { return c.DeleteAPIVersion(ctx, "Contoso.Platform", "contosoBuses/queues", "2024-08-01") },
+		func() (bool, error) { return c.DeleteResourceType(ctx, "Contoso.Platform", "contosoBuses") },
+		func() (bool, error) { return c.DeleteProvider(ctx, "Contoso.Platform") },
+	} {
+		if deleted, err := del(); !deleted || err != nil {
+			t.Errorf("delete = %v, %v", deleted, err)
+		}
+		if deleted, err := del(); deleted || err != nil {
+			t.Errorf("second delete = %v, %v; want false, nil", deleted, err)
+		}
+	}
+	_, err = c.GetProvider(ctx, "Contoso.Platform")
+	var e *client.Error
+	if !errors.As(err, &e) || e.StatusCode != 404 || e.Code != api.CodeNotFound || !client.IsNotFound(err) {
+		t.Errorf("GetProvider after delete = %#v", err)
+	}
+	if _, err := c.PutResourceType(ctx, "Bad Name", "x", api.ResourceType{}); client.StatusCode(err) != 400 {
+		t.Errorf("bad name = %v", err)
+	}
+}
+
+func TestSchemaDiagnostics(t *testing.T) {
+	ctx := context.Background()
+	srv := newServer(t, server.Options{CheckSchema: func(json.RawMessage) []api.Diagnostic {
+		return []api.Diagnostic{{Severity: "error", Rule: "schema-bad", Path: "/properties/x", Message: "bad"}}
+	}})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+	c.PutProvider(ctx, "Aa.Bb", api.ResourceProvider{})
+	c.PutResourceType(ctx, "Aa.Bb", "things", api.ResourceType{})
+	_, err := c.PutAPIVersion(ctx, "Aa.Bb", "things", "2024-01-01", api.APIVersion{})
+	var e *client.Error
+	if !errors.As(err, &e) || e.StatusCode != 400 || len(e.Details) != 1 || e.Details[0].Code != "schema-bad" || e.Details[0].Target != "/properties/x" {
+		t.Errorf("err = %#v", err)
+	}
+}
+
+// flaky fails the first n requests with status, then passes to next.
+func flaky(n int64, status int, next http.Handler) (http.Handler, *atomic.Int64) {
+	var calls atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= n {
+			if status == 0 { // drop the connection
+				hj, _ := w.(http.Hijacker)
+				conn, _, _ := hj.Hijack()
+				conn.Close()
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write([]byte(`{"error":{"code":"Busy","message":"try again"}}`))
+			return
+		}
+		next.ServeHTTP(w, r)
+	}), &calls
+}
+
+func TestRetries(t *testing.T) {
+	ctx := context.Background()
+	srv := newServer(t, server.Options{})
+	for _, c := range []struct {
+		name      string
+		failures  int64
+		status    int
+		wantErr   int // 0: success
+		wantCalls int64
+	}{
+		{"503 twice", 2, 503, 0, 3},
+		{"409 once", 1, 409, 0, 2},
+		{"429 once", 1, 429, 0, 2},
+		{"dropped connection", 2, 0, 0, 3},
+		{"500 always", 100, 500, 500, 4},
+		{"400 never retried", 100, 400, 400, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h, calls := flaky(c.failures, c.status, srv)
+			ts := httptest.NewServer(h)
+			defer ts.Close()
+			cl := newClient(t, ts.URL)
+			_, err := cl.GetPlane(ctx, "local")
+			if got := client.StatusCode(err); got != c.wantErr || (c.wantErr == 0 && err != nil) {
+				t.Errorf("err = %v, want status %d", err, c.wantErr)
+			}
+			if calls.Load() != c.wantCalls {
+				t.Errorf("calls = %d, want %d", calls.Load(), c.wantCalls)
+			}
+		})
+	}
+	t.Run("connection refused", func(t *testing.T) {
+		ts := httptest.NewServer(srv)
+		url := ts.URL
+		ts.Close()
+		_, err := newClient(t, url).GetPlane(ctx, "local")
+		if err == nil || client.StatusCode(err) != 0 {
+			t.Errorf("err = %v, want a connection error", err)
+		}
+	})
+	t.Run("context ends the retries", func(t *testing.T) {
+		h, _ := flaky(1000, 503, srv)
+		ts := httptest.NewServer(h)
+		defer ts.Close()
+		cl, _ := client.New(ts.URL, client.WithRetry(1000, 50*time.Millisecond, time.Second))
+		ctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := cl.GetPlane(ctx, "local")
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("returned after %v", d)
+		}
+	})
+}
+
+func TestToken(t *testing.T) {
+	ctx := context.Background()
+	ts := httptest.NewServer(newServer(t, server.Options{Tokens: []server.Token{{Name: "publisher", Value: "tok"}}}))
+	defer ts.Close()
+	if _, err := newClient(t, ts.URL).PutProvider(ctx, "Aa.Bb", api.ResourceProvider{}); client.StatusCode(err) != 401 {
+		t.Errorf("without token = %v", err)
+	}
+	p, err := newClient(t, ts.URL, client.WithToken("tok")).PutProvider(ctx, "Aa.Bb", api.ResourceProvider{})
+	if err != nil || p.SystemData == nil || p.SystemData.CreatedBy != "publisher" {
+		t.Errorf("with token = %+v, %v", p, err)
+	}
+}
+
+func TestNewRejectsBadURL(t *testing.T) {
+	for _, u := range []string{"", "localhost:7443", "ftp://x", "http://"} {
+		if _, err := client.New(u); err == nil {
+			t.Errorf("New(%q) succeeded", u)
+		}
+	}
+}
