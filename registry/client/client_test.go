@@ -119,7 +119,9 @@ func TestEveryRoute(t *testing.T) {
 	}
 	for _, del := range []func() (bool, error){
 		func() (bool, error) { return c.DeleteLocation(ctx, "Contoso.Platform", "global") },
-		func() (bool, error) { return c.DeleteAPIVersion(ctx, "Contoso.Platform", "contosoBuses/queues", "2024-08-01") },
+		func() (bool, error) {
+			return c.DeleteAPIVersion(ctx, "Contoso.Platform", "contosoBuses/queues", "2024-08-01")
+		},
 		func() (bool, error) { return c.DeleteResourceType(ctx, "Contoso.Platform", "contosoBuses") },
 		func() (bool, error) { return c.DeleteProvider(ctx, "Contoso.Platform") },
 	} {
