@@ -27,17 +27,21 @@ type Sample struct {
 // Failed reports whether the run exited non-zero.
 func (s Sample) Failed() bool { return s.ExitCode != 0 }
 
-// Brief returns the last lines of stderr (else stdout) for a report.
+// Brief returns the first line of stderr (else stdout), shortened, for a
+// report.
 func (s Sample) Brief() string {
 	out := strings.TrimSpace(s.Stderr)
 	if out == "" {
 		out = strings.TrimSpace(s.Stdout)
 	}
-	lines := strings.Split(out, "\n")
-	if len(lines) > 3 {
-		lines = lines[len(lines)-3:]
+	line, rest, _ := strings.Cut(out, "\n")
+	if len(line) > 200 {
+		line, rest = line[:200], "…"
 	}
-	return strings.Join(lines, " / ")
+	if rest != "" {
+		line += " …"
+	}
+	return line
 }
 
 // Measure runs name with args (in dir when non-empty, with env appended to

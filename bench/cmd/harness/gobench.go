@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/udtc/udtc/bench/harness"
+)
+
+// benchPackages lists the packages of the module with Benchmark functions,
+// outside bench/ itself.
+func (b *bench) benchPackages(ctx context.Context) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}}\t{{join .XTestGoFiles \",\"}}", "./...")
+	cmd.Dir = b.root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	var pkgs []string
+	for line := range strings.Lines(string(out)) {
+		f := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		if len(f) != 4 || strings.Contains(f[0], "/bench/") || strings.HasSuffix(f[0], "/bench") {
+			continue
+		}
+		for _, name := range strings.Split(f[2]+","+f[3], ",") {
+			if name == "" {
+				continue
+			}
+			src, err := os.ReadFile(filepath.Join(f[1], name))
+			if err == nil && bytes.Contains(src, []byte("\nfunc Benchmark")) {
+				pkgs = append(pkgs, f[0])
+				break
+			}
+		}
+	}
+	return pkgs, nil
+}
+
+func (b *bench) goBenchmarks(ctx context.Context) {
+	t := b.table("Go benchmarks", fmt.Sprintf("`go test -run '^$' -bench . -benchmem -count %d -benchtime %s` over every package with benchmarks; medians over the runs.", b.cfg.benchCount, b.cfg.benchTime),
+		"Package", "Benchmark", "Runs", "Metrics")
+	pkgs, err := b.benchPackages(ctx)
+	if err != nil {
+		t.Note += " " + err.Error()
+		return
+	}
+	if len(pkgs) == 0 {
+		t.Note += " No package has benchmarks yet."
+		return
+	}
+	b.logf("go test -bench: %s", strings.Join(pkgs, " "))
+	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-count", fmt.Sprint(b.cfg.benchCount), "-benchtime", b.cfg.benchTime, "-timeout", "30m"}, pkgs...)
+	rctx, cancel := context.WithTimeout(ctx, 2*b.cfg.timeout)
+	defer cancel()
+	s, err := harness.Measure(rctx, b.root, nil, "go", args...)
+	if err != nil {
+		t.Note += " go test: " + err.Error()
+	}
+	if s.Failed() {
+		var fails []string
+		for line := range strings.Lines(s.Stdout + s.Stderr) {
+			if strings.HasPrefix(line, "FAIL") || strings.Contains(line, "[build failed]") {
+				fails = append(fails, strings.TrimSpace(line))
+			}
+		}
+		t.Note += fmt.Sprintf(" go test exited %d: %s.", s.ExitCode, strings.Join(fails, "; "))
+	}
+	benches, err := harness.ParseGoBench(strings.NewReader(s.Stdout))
+	if err != nil {
+		t.Note += " " + err.Error()
+		return
+	}
+	for _, bn := range benches {
+		var ms []string
+		for _, u := range bn.Units() {
+			ms = append(ms, harness.Num(bn.Metrics[u])+" "+u)
+		}
+		pkg := strings.TrimPrefix(bn.Package, "github.com/udtc/udtc/")
+		t.Rows = append(t.Rows, []string{pkg, strings.TrimPrefix(bn.Name, "Benchmark"), num(bn.Runs), strings.Join(ms, ", ")})
+	}
+}
+
+// profile runs bench/cmd/profile (the compiler in-process under pprof) on the
+// reference catalog and puts the hottest functions in the report.
+func (b *bench) profile(ctx context.Context) {
+	dir, ok := b.catalog[reference]
+	if !ok {
+		return
+	}
+	prof := filepath.Join(b.work, "cpu.prof")
+	b.logf("profiling the compiler on %d types", reference)
+	rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
+	defer cancel()
+	s, err := harness.Measure(rctx, b.root, nil, "go", "run", "./bench/cmd/profile", "-cpuprofile", prof, dir)
+	note := "### CPU profile of the compiler, 1,000 types\n\n"
+	if err == nil && s.Failed() {
+		err = fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())
+	}
+	if err != nil {
+		b.rep.Notes = append(b.rep.Notes, note+"Not available: "+err.Error())
+		return
+	}
+	cum, err := exec.CommandContext(rctx, "go", "tool", "pprof", "-top", "-cum", "-nodecount=20", "-show=udtc/udtc/generator", prof).Output()
+	if err != nil {
+		b.rep.Notes = append(b.rep.Notes, note+"go tool pprof failed: "+err.Error())
+		return
+	}
+	flat, err := exec.CommandContext(rctx, "go", "tool", "pprof", "-top", "-nodecount=15", prof).Output()
+	if err != nil {
+		b.rep.Notes = append(b.rep.Notes, note+"go tool pprof failed: "+err.Error())
+		return
+	}
+	b.rep.Notes = append(b.rep.Notes, note+"`go run ./bench/cmd/profile -cpuprofile cpu.prof CATALOG` runs Compile and the emitters in-process ("+
+		strings.TrimSpace(s.Stdout)+").\n\nudtc functions by cumulative time (`go tool pprof -top -cum -show=udtc/udtc/generator`):\n\n```\n"+
+		trimPprof(string(cum))+"```\n\nHottest functions overall (`go tool pprof -top`):\n\n```\n"+trimPprof(string(flat))+"```")
+}
+
+// trimPprof drops pprof's header lines before the table.
+func trimPprof(s string) string {
+	if i := strings.Index(s, "      flat"); i >= 0 {
+		s = s[i:]
+	}
+	return s
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseFlags(t *testing.T) {
+	var errb bytes.Buffer
+	c, err := parseFlags([]string{"-sizes", "5000, 100,1000,100", "-runs", "2", "-skip", "gobench,profile"}, &errb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.sizes, []int{100, 1000, 5000}) || c.runs != 2 || !c.skip["gobench"] || !c.skip["profile"] || c.skip["gen"] {
+		t.Errorf("parsed %+v", c)
+	}
+	for _, bad := range [][]string{
+		{"-sizes", "10,x"}, {"-sizes", "0"}, {"-runs", "0"}, {"-skip", "everything"}, {"extra"}, {"-clients", "0"},
+	} {
+		if _, err := parseFlags(bad, &errb); err == nil {
+			t.Errorf("parseFlags(%q) accepted", bad)
+		}
+	}
+}
+
+// TestHarnessSmoke runs the real harness end to end on a tiny catalog
+// with the slow sections skipped. Commands udtc lacks must show up as "not
+// available" in the report rather than fail the run.
+func TestHarnessSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds udtc; skipped with -short")
+	}
+	out := filepath.Join(t.TempDir(), "benchmarks.md")
+	var stdout, stderr bytes.Buffer
+	args := []string{"-sizes", "30", "-runs", "1", "-namespaces", "3", "-providers", "20",
+		"-get-requests", "200", "-put-requests", "50", "-load-time", "2s",
+		"-skip", "gobench,profile,gocompile", "-out", out}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(data)
+	for _, want := range []string{"# Benchmarks", "## Targets", "## Catalogs", "| 30 | 3 | 60 |", "## Compiler", "udtc check", "## Registry load", "## Publish"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	// Without the 1,000-type catalog every gen and publish target is
+	// unmeasured, and says why.
+	for line := range strings.Lines(md) {
+		if strings.HasPrefix(line, "| `udtc publish` of 1,000 types into an empty registry") && !strings.Contains(line, "not available") {
+			t.Errorf("publish target measured without its catalog: %s", line)
+		}
+	}
+}

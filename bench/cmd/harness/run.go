@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/bench/harness"
+	"github.com/udtc/udtc/bench/synth"
+)
+
+// bench is one harness run: its configuration, where things are, and the
+// report being filled in.
+type bench struct {
+	cfg  *config
+	root string // repository root
+	work string
+	log  io.Writer
+
+	udtc    string          // built binary, "" when the build failed
+	why     string          // why udtc is not available
+	have    map[string]bool // udtc subcommands that exist
+	catalog map[int]string  // size → catalog directory
+
+	rep     harness.Report
+	targets []*harness.Target
+	tables  map[string]*harness.Table
+	order   []string
+}
+
+// run is the whole harness. It returns 0 when the report was written, 1 when
+// it could not be, 2 for bad flags.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "harness: %v\n", err)
+		}
+		return 2
+	}
+	b := &bench{cfg: cfg, log: stderr, have: map[string]bool{}, catalog: map[int]string{}, tables: map[string]*harness.Table{}}
+	if err := b.setup(ctx); err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+		return 1
+	}
+	if !cfg.keep {
+		defer os.RemoveAll(b.work)
+	}
+	start := time.Now()
+	b.all(ctx)
+	b.rep.Preamble = append(b.rep.Preamble, fmt.Sprintf("Harness wall time: %s", harness.Seconds(time.Since(start).Round(time.Second))))
+	md := b.report()
+	if cfg.out == "-" {
+		io.WriteString(stdout, md)
+		return 0
+	}
+	out := cfg.out
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(b.root, out)
+	}
+	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", out)
+	return 0
+}
+
+func (b *bench) logf(format string, args ...any) {
+	fmt.Fprintf(b.log, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+func (b *bench) setup(ctx context.Context) error {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return fmt.Errorf("run the harness inside the udtc module")
+	}
+	b.root = filepath.Dir(gomod)
+	if b.cfg.work != "" {
+		b.work = b.cfg.work
+		err = os.MkdirAll(b.work, 0o755)
+	} else {
+		b.work, err = os.MkdirTemp("", "udtc-bench-")
+	}
+	if err != nil {
+		return err
+	}
+	b.rep = harness.Report{Title: "Benchmarks", Date: time.Now(), Machine: harness.ReadMachine()}
+	commit, _ := exec.CommandContext(ctx, "git", "-C", b.root, "rev-parse", "--short", "HEAD").Output()
+	dirty, _ := exec.CommandContext(ctx, "git", "-C", b.root, "status", "--porcelain", "--untracked-files=no").Output()
+	rev := strings.TrimSpace(string(commit))
+	if rev == "" {
+		rev = "unknown"
+	} else if len(strings.TrimSpace(string(dirty))) > 0 {
+		rev += " (with uncommitted changes)"
+	}
+	b.rep.Preamble = append(b.rep.Preamble,
+		"Commit: "+rev,
+		fmt.Sprintf("Command: `go run ./bench/cmd/harness %s`", strings.Join(os.Args[1:], " ")),
+		fmt.Sprintf("Catalogs: synthetic (bench/synth), %d API versions per type, %d namespaces, seed %d; sizes are total types", b.cfg.versions, b.cfg.namespaces, b.cfg.seed),
+		fmt.Sprintf("Process figures are medians of %d runs; wall = elapsed, CPU = user+sys of the process and its children, RSS = peak resident set", b.cfg.runs),
+	)
+	return nil
+}
+
+// all runs every section that is not skipped. Sections record what they
+// could not measure instead of failing the harness.
+func (b *bench) all(ctx context.Context) {
+	b.build(ctx)
+	b.catalogs()
+	if !b.cfg.skip["check"] {
+		b.check(ctx)
+	}
+	if !b.cfg.skip["gen"] {
+		b.gen(ctx)
+	}
+	if !b.cfg.skip["registry"] {
+		b.registry(ctx)
+	}
+	if !b.cfg.skip["publish"] {
+		b.publish(ctx)
+	}
+	if !b.cfg.skip["gobench"] {
+		b.goBenchmarks(ctx)
+	}
+	if !b.cfg.skip["profile"] {
+		b.profile(ctx)
+	}
+}
+
+// build compiles udtc and finds out which commands it has.
+func (b *bench) build(ctx context.Context) {
+	bin := filepath.Join(b.work, "bin", "udtc")
+	b.logf("building udtc")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/udtc")
+	cmd.Dir = b.root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.why = "udtc does not build: " + firstLine(string(out))
+		b.logf("%s", b.why)
+		return
+	}
+	b.udtc = bin
+	for _, c := range []string{"check", "gen", "serve", "publish"} {
+		s, err := harness.Measure(ctx, b.root, nil, bin, c, "--help")
+		b.have[c] = err == nil && !s.Failed() && strings.Contains(s.Stdout, "udtc "+c)
+		b.logf("udtc %s: available=%v", c, b.have[c])
+	}
+}
+
+// available returns "" when udtc has command, else why not.
+func (b *bench) available(command string) string {
+	switch {
+	case b.udtc == "":
+		return b.why
+	case !b.have[command]:
+		return "`udtc " + command + "` not available"
+	}
+	return ""
+}
+
+// catalogs writes a catalog per size.
+func (b *bench) catalogs() {
+	t := b.table("Catalogs", "", "Types", "Namespaces", "API versions", "Files", "YAML size")
+	for _, n := range b.cfg.sizes {
+		o := synth.Options{Types: n, Versions: b.cfg.versions, Namespaces: min(b.cfg.namespaces, n), Seed: b.cfg.seed}
+		files, err := synth.Generate(o)
+		if err != nil {
+			t.Rows = append(t.Rows, []string{num(n), "—", "—", "—", err.Error()})
+			continue
+		}
+		dir := filepath.Join(b.work, fmt.Sprintf("catalog-%d", n))
+		var size int64
+		for _, f := range files {
+			p := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+				err = os.WriteFile(p, f.Data, 0o644)
+			}
+			if err != nil {
+				break
+			}
+			size += int64(len(f.Data))
+		}
+		if err != nil {
+			t.Rows = append(t.Rows, []string{num(n), "—", "—", "—", err.Error()})
+			continue
+		}
+		b.catalog[n] = dir
+		b.logf("catalog of %d types: %d files, %s", n, len(files), harness.MB(size))
+		t.Rows = append(t.Rows, []string{num(n), num(o.Namespaces), num(n * o.Versions), num(len(files)), harness.MB(size)})
+	}
+}
+
+// measure runs udtc args b.cfg.runs times (calling before ahead of each run
+// when non-nil) and returns the samples; it stops at the first failure.
+func (b *bench) measure(ctx context.Context, runs int, before func() error, args ...string) ([]harness.Sample, error) {
+	var samples []harness.Sample
+	for range runs {
+		if before != nil {
+			if err := before(); err != nil {
+				return samples, err
+			}
+		}
+		rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
+		s, err := harness.Measure(rctx, b.root, nil, b.udtc, args...)
+		cancel()
+		if err != nil {
+			return samples, err
+		}
+		if s.Failed() {
+			return samples, fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())
+		}
+		samples = append(samples, s)
+	}
+	return samples, nil
+}
+
+// table returns the named table, creating it (in report order) on first use.
+func (b *bench) table(title, note string, header ...string) *harness.Table {
+	if t, ok := b.tables[title]; ok {
+		return t
+	}
+	t := &harness.Table{Title: title, Note: note, Header: header}
+	b.tables[title] = t
+	b.order = append(b.order, title)
+	return t
+}
+
+// target registers a target; the caller fills in the measurement.
+func (b *bench) target(name string, goal float64, unit string, higher bool) *harness.Target {
+	t := &harness.Target{Name: name, Goal: goal, Unit: unit, Higher: higher}
+	b.targets = append(b.targets, t)
+	return t
+}
+
+func (b *bench) report() string {
+	for _, t := range b.targets {
+		b.rep.Targets = append(b.rep.Targets, *t)
+	}
+	for _, title := range b.order {
+		b.rep.Tables = append(b.rep.Tables, *b.tables[title])
+	}
+	return b.rep.Markdown()
+}
+
+func num(n int) string { return harness.Num(float64(n)) }
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
