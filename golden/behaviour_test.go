@@ -1,0 +1,261 @@
+// Hand-written behaviour tests of the generated Go clients (the generated
+// code lives in <case>/go/ and is rewritten by the emitter's golden test;
+// this file is not). For each fixture: JSON instances that must pass and
+// must fail Validate with the expected paths, and JSON round trips that keep
+// every field.
+package golden_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	basic "github.com/udtc/udtc/golden/valid_basic/go/mycompanyresources/v20250101preview"
+	msg20250101 "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20250101"
+	collections "github.com/udtc/udtc/golden/valid_collections/go/contosocollections/v20250101"
+	scalars "github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/v20250301"
+	secrets "github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/v20250101"
+	undeclared "github.com/udtc/udtc/golden/valid_undeclared/go/applicationstest/v20231001preview"
+	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
+)
+
+type validatable interface{ Validate() error }
+
+// instance is one JSON document of a resource and the violation paths
+// Validate must report (none: valid).
+type instance struct {
+	name  string
+	new   func() validatable
+	json  string
+	paths []string
+}
+
+var instances = []instance{
+	// valid_basic
+	{"basic/minimal", func() validatable { return new(basic.PostgresDatabase) },
+		`{"properties": {"size": "M"}}`, nil},
+	{"basic/full", func() validatable { return new(basic.PostgresDatabase) },
+		`{"id": "/planes/radius/local/resourceGroups/rg/providers/MyCompany.Resources/postgresDatabases/db",
+		  "name": "db", "type": "MyCompany.Resources/postgresDatabases", "location": "global",
+		  "properties": {"size": "XL", "status": {"binding": {"hostname": "h", "username": "u", "secret": "s"},
+		    "recipe": {"templateKind": "bicep", "templatePath": "ghcr.io/x/y:1"}}},
+		  "systemData": {"createdBy": "me", "createdAt": "2025-01-02T03:04:05Z"}}`, nil},
+	{"basic/bad-size", func() validatable { return new(basic.PostgresDatabase) },
+		`{"properties": {"size": "XXL"}}`, []string{"properties.size"}},
+	{"basic/missing-size", func() validatable { return new(basic.PostgresDatabase) },
+		`{"properties": {}}`, []string{"properties.size"}},
+	{"basic/missing-properties", func() validatable { return new(basic.PostgresDatabase) },
+		`{"name": "db"}`, []string{"properties"}},
+	{"basic/wrong-type", func() validatable { return new(basic.PostgresDatabase) },
+		`{"type": "Other.Provider/things", "properties": {"size": "S"}}`, []string{"type"}},
+
+	// valid_scalars
+	{"scalars/valid", func() validatable { return new(scalars.Widget) },
+		`{"properties": {"name": "web-01", "tier": "premium", "replicas": 10, "port": 8080, "shards": 4,
+		  "ratio": 0.35, "weight": 1.5, "enabled": false, "legacyMode": true, "createdAt": "2025-01-01T00:00:00Z",
+		  "email": "a@b.example", "id": "7f1c0d5e-0000-4000-8000-000000000000", "nickname": "w"}}`, nil},
+	{"scalars/every-violation", func() validatable { return new(scalars.Widget) },
+		`{"properties": {"name": "9", "tier": "gold", "replicas": 0, "port": 1024, "shards": 3, "ratio": 0.33}}`,
+		[]string{"properties.name", "properties.name", "properties.port", "properties.ratio", "properties.replicas", "properties.shards", "properties.tier"}},
+	{"scalars/bounds", func() validatable { return new(scalars.Widget) },
+		`{"properties": {"name": "abcdefghijklmnopqrstuvwxyz", "tier": "free", "replicas": 11, "port": 65536, "ratio": 1.05}}`,
+		[]string{"properties.name", "properties.port", "properties.ratio", "properties.replicas"}},
+	{"scalars/missing-required", func() validatable { return new(scalars.WidgetProperties) },
+		`{}`, []string{"properties.name", "properties.tier"}},
+
+	// valid_collections
+	{"collections/valid", func() validatable { return new(collections.Queue) },
+		`{"properties": {"tags": {"env": "prod"}, "subscriptions": [{"endpoint": "https://a.example", "filters": ["x"]}],
+		  "routing": {"primary": {"region": {"name": "eu", "zones": [1, 2]}}}, "limits": {"cpu": {"max": 2, "burst": 3}},
+		  "matrix": [[1.5, 2], []], "closed": {"flag": true}, "empty": {}}}`, nil},
+	{"collections/nested-violations", func() validatable { return new(collections.Queue) },
+		`{"properties": {"subscriptions": [{"endpoint": "https://a.example"}, {"filters": []}, {"endpoint": "https://a.example"}],
+		  "routing": {"primary": {}}, "limits": {"b": {"burst": 1}, "a": {}}}}`,
+		// Required integers and objects are Go value types: Validate cannot
+		// tell a missing limits[*].max or routing.primary.region from zero.
+		[]string{"properties.subscriptions", "properties.subscriptions[1].endpoint"}},
+	{"collections/counts", func() validatable { return new(collections.Queue) },
+		`{"properties": {"subscriptions": [], "tags": {"a":"","b":"","c":"","d":"","e":"","f":"","g":"","h":"","i":"","j":"","k":"","l":"","m":"","n":"","o":"","p":"","q":""}}}`,
+		[]string{"properties.subscriptions", "properties.tags"}},
+	{"collections/missing-subscriptions", func() validatable { return new(collections.Queue) },
+		`{"properties": {}}`, []string{"properties.subscriptions"}},
+
+	// valid_child_types
+	{"child/queue", func() validatable { return new(msg20250101.ContosoBusQueue) },
+		`{"properties": {"maxSizeInMegabytes": 81920}}`, nil},
+	{"child/queue-too-big", func() validatable { return new(msg20250101.ContosoBusQueue) },
+		`{"properties": {"maxSizeInMegabytes": 81921}}`, []string{"properties.maxSizeInMegabytes"}},
+	{"child/bus-sku", func() validatable { return new(msg20250101.ContosoBus) },
+		`{"properties": {"sku": "premium"}}`, []string{"properties.sku"}},
+
+	// valid_secrets
+	{"secrets/valid", func() validatable { return new(secrets.Vault) },
+		`{"properties": {"adminPassword": "correct horse battery", "keys": {"a": "b"}, "owner": "me", "connection": {"uri": "https://v.example"}}}`, nil},
+	{"secrets/short-password", func() validatable { return new(secrets.Vault) },
+		`{"properties": {"adminPassword": "short"}}`, []string{"properties.adminPassword"}},
+
+	// valid_undeclared: anything goes
+	{"undeclared/anything", func() validatable { return new(undeclared.Widget) },
+		`{"properties": {"a": 1, "b": {"c": [true, null, "x"]}}}`, nil},
+
+	// go_names
+	{"names/valid", func() validatable { return new(names.WidgetPolicy) },
+		`{"properties": {"fooBar": "a", "foo_bar": "b", "FooBar": 3, "validate": true, "apiURL": "https://x.example",
+		  "level": "Standard_LRS", "code": "AB12", "since": "2025-02-01T10:00:00Z", "ports": [],
+		  "grid": [["x", "o"], ["o"]], "routes": {"r": [{"path": "/a", "weight": 10}]}}}`, nil},
+	{"names/violations", func() validatable { return new(names.WidgetPolicy) },
+		`{"properties": {"level": "ALL", "code": "A", "ports": [0, 80, 70000], "grid": [[], ["y"], ["x"], ["o"]],
+		  "routes": {"z": [{"path": "a", "weight": 7}, {}]}}}`,
+		[]string{
+			"properties.code", "properties.grid", "properties.grid[0]", "properties.grid[1][0]", "properties.level",
+			"properties.ports[0]", "properties.ports[2]", `properties.routes["z"][0].path`, `properties.routes["z"][0].weight`,
+			`properties.routes["z"][1].path`, "properties.since",
+		}},
+}
+
+// violationPaths runs Validate and returns the sorted paths it reports,
+// checking that every violation is a *ValidationError.
+func violationPaths(t *testing.T, v validatable) []string {
+	t.Helper()
+	err := v.Validate()
+	if err == nil {
+		return nil
+	}
+	var errs []error
+	if u, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = u.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	var paths []string
+	for _, e := range errs {
+		path, ok := validationPath(e)
+		if !ok {
+			t.Errorf("violation %q (%T) is not a *ValidationError", e.Error(), e)
+			continue
+		}
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// validationPath extracts the Path of any package's *ValidationError.
+func validationPath(err error) (string, bool) {
+	var targets = []any{
+		new(*basic.ValidationError), new(*scalars.ValidationError), new(*collections.ValidationError),
+		new(*msg20250101.ValidationError), new(*secrets.ValidationError), new(*undeclared.ValidationError),
+		new(*names.ValidationError),
+	}
+	for _, target := range targets {
+		if errors.As(err, target) {
+			switch ve := target.(type) {
+			case **basic.ValidationError:
+				return (*ve).Path, true
+			case **scalars.ValidationError:
+				return (*ve).Path, true
+			case **collections.ValidationError:
+				return (*ve).Path, true
+			case **msg20250101.ValidationError:
+				return (*ve).Path, true
+			case **secrets.ValidationError:
+				return (*ve).Path, true
+			case **undeclared.ValidationError:
+				return (*ve).Path, true
+			case **names.ValidationError:
+				return (*ve).Path, true
+			}
+		}
+	}
+	return "", false
+}
+
+func TestValidate(t *testing.T) {
+	for _, in := range instances {
+		t.Run(in.name, func(t *testing.T) {
+			v := in.new()
+			d := json.NewDecoder(bytes.NewReader([]byte(in.json)))
+			d.DisallowUnknownFields() // every instance field must map to a Go field
+			if err := d.Decode(v); err != nil {
+				t.Fatalf("decoding: %v", err)
+			}
+			got := violationPaths(t, v)
+			want := slices.Clone(in.paths)
+			slices.Sort(want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("violation paths (-want +got):\n%s\nerror: %v", diff, v.Validate())
+			}
+		})
+	}
+}
+
+// TestRoundTrip decodes every valid instance and encodes it again: the JSON
+// must be the same document (every field kept, explicitly empty maps and
+// arrays included). Invalid instances may lack required fields, which come
+// back as zero values.
+func TestRoundTrip(t *testing.T) {
+	for _, in := range instances {
+		if len(in.paths) > 0 {
+			continue
+		}
+		t.Run(in.name, func(t *testing.T) {
+			v := in.new()
+			if err := json.Unmarshal([]byte(in.json), v); err != nil {
+				t.Fatalf("decoding: %v", err)
+			}
+			out, err := json.Marshal(v)
+			if err != nil {
+				t.Fatalf("encoding: %v", err)
+			}
+			var want, got any
+			if err := json.Unmarshal([]byte(in.json), &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("round trip (-in +out):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestValidationErrorMessages pins the text of a few violations.
+func TestValidationErrorMessages(t *testing.T) {
+	w := scalars.WidgetProperties{Name: "ab", Tier: scalars.WidgetTier("gold")}
+	err := w.Validate()
+	for _, want := range []string{
+		"properties.name: must be at least 3 characters long",
+		`properties.tier: must be one of "free", "standard", "premium"`,
+	} {
+		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(want)) {
+			t.Errorf("Validate() = %v, want a line %q", err, want)
+		}
+	}
+	if err := (&scalars.WidgetProperties{Name: "abc", Tier: scalars.WidgetTierFree}).Validate(); err != nil {
+		t.Errorf("valid widget: %v", err)
+	}
+}
+
+// TestEnums checks Values and IsValid of generated enums.
+func TestEnums(t *testing.T) {
+	if got, want := scalars.WidgetTier("").Values(), []scalars.WidgetTier{"free", "standard", "premium"}; !slices.Equal(got, want) {
+		t.Errorf("Values() = %v, want %v", got, want)
+	}
+	for _, v := range scalars.WidgetTier("").Values() {
+		if !v.IsValid() {
+			t.Errorf("%q.IsValid() = false", v)
+		}
+	}
+	if scalars.WidgetTier("Free").IsValid() {
+		t.Error(`"Free".IsValid() = true; enums are case-sensitive`)
+	}
+	if names.WidgetPolicyLevelAll == names.WidgetPolicyLevelAll2 || names.WidgetPolicyLevelAll != "all" || names.WidgetPolicyLevelAll2 != "All" {
+		t.Errorf("case-only enum values: %q %q", names.WidgetPolicyLevelAll, names.WidgetPolicyLevelAll2)
+	}
+}
