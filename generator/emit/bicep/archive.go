@@ -17,11 +17,12 @@ var archiveTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // itself a gzipped tar of index.json and types.json. Entries are regular
 // files with bare names, in sorted order, with fixed metadata.
 func Archive(indexJSON, typesJSON []byte) ([]byte, error) {
-	inner, err := tgz([]entry{{"index.json", indexJSON}, {"types.json", typesJSON}})
+	inner, err := tgz(gzip.DefaultCompression, []entry{{"index.json", indexJSON}, {"types.json", typesJSON}})
 	if err != nil {
 		return nil, err
 	}
-	return tgz([]entry{{"types.tgz", inner}})
+	// types.tgz is compressed already: store it.
+	return tgz(gzip.NoCompression, []entry{{"types.tgz", inner}})
 }
 
 type entry struct {
@@ -29,10 +30,11 @@ type entry struct {
 	data []byte
 }
 
-// tgz writes entries (already sorted by name) as a gzipped ustar archive.
-func tgz(entries []entry) ([]byte, error) {
+// tgz writes entries (already sorted by name) as a gzipped ustar archive
+// at a compression level.
+func tgz(level int, entries []entry) ([]byte, error) {
 	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(&buf, level)
 	if err != nil {
 		return nil, err
 	}

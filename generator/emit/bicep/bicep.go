@@ -188,6 +188,7 @@ func build(ext Extension) *built {
 			}
 		}
 	}
+	b.tb.finish()
 	return b
 }
 

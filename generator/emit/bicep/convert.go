@@ -1,6 +1,7 @@
 package bicep
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -24,7 +25,7 @@ func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
 		propsDesc = "The resource properties."
 	}
 	str := c.tb.add(&bt{kind: kindString})
-	props := c.schema(v.Schema, TypeBaseName(t)+"Properties")
+	props := c.schema(v.Schema, append(typeSegments(t), "Properties"))
 	apiVersion := c.tb.add(&bt{kind: kindStringLiteral, value: v.Name})
 	typ := c.tb.add(&bt{kind: kindStringLiteral, value: full})
 	body := c.tb.add(&bt{
@@ -42,13 +43,15 @@ func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
 	return c.tb.add(&bt{kind: kindResource, name: full + "@" + v.Name, body: body})
 }
 
-// schema adds the type of node s (and everything below it). name is the
-// ObjectType name s gets when it is an object or a map; a built-in $ref
-// node is named after the built-in instead, so every use shares one type.
-func (c *converter) schema(s *model.Schema, name string) ref {
+// schema adds the type of node s (and everything below it). path is the
+// name path of s, PascalCase segments from which the ObjectType of an
+// object or map is named; a built-in $ref node's path starts afresh at the
+// built-in's name, so every use shares one type.
+func (c *converter) schema(s *model.Schema, path []string) ref {
 	if s.Ref != "" {
-		name = pascal(s.Ref)
+		path = []string{pascal(s.Ref)}
 	}
+	under := func(seg string) []string { return append(slices.Clip(path), seg) }
 	switch s.Kind {
 	case model.String:
 		if len(s.Enum) > 0 {
@@ -79,7 +82,7 @@ func (c *converter) schema(s *model.Schema, name string) ref {
 	case model.Boolean:
 		return c.tb.add(&bt{kind: kindBoolean})
 	case model.Array:
-		item := c.schema(s.Items, name+"Item")
+		item := c.schema(s.Items, under("Item"))
 		t := &bt{kind: kindArray, itemType: item}
 		if s.MinItems != nil && safe(*s.MinItems) {
 			t.minLength = s.MinItems
@@ -89,18 +92,18 @@ func (c *converter) schema(s *model.Schema, name string) ref {
 		}
 		return c.tb.add(t)
 	case model.Map:
-		value := c.schema(s.AdditionalProperties, name+"Value")
-		return c.tb.add(&bt{kind: kindObject, name: name, properties: []prop{}, additional: &value, sensitive: s.Sensitive})
+		value := c.schema(s.AdditionalProperties, under("Value"))
+		return c.tb.add(&bt{kind: kindObject, uses: [][]string{path}, properties: []prop{}, additional: &value, sensitive: s.Sensitive})
 	case model.Object:
 		props := make([]prop, 0, len(s.Properties))
 		for _, p := range s.Properties {
 			ps := p.Schema
-			r := c.schema(ps, name+pascal(p.Name))
+			r := c.schema(ps, under(pascal(p.Name)))
 			props = append(props, prop{name: p.Name, typ: r, flags: flags(p), description: describe(ps)})
 		}
-		t := &bt{kind: kindObject, name: name, properties: props, sensitive: s.Sensitive}
+		t := &bt{kind: kindObject, uses: [][]string{path}, properties: props, sensitive: s.Sensitive}
 		if s.AdditionalProperties != nil {
-			value := c.schema(s.AdditionalProperties, name+"Value")
+			value := c.schema(s.AdditionalProperties, under("Value"))
 			t.additional = &value
 		}
 		return c.tb.add(t)
@@ -127,15 +130,14 @@ func flags(p *model.Property) int {
 	return 0
 }
 
-// TypeBaseName is the prefix of the ObjectType names of a resource type:
-// its name segments in PascalCase ("contosoBuses/queues" →
-// "ContosoBusesQueues").
-func TypeBaseName(t *model.ResourceType) string {
-	var b strings.Builder
+// typeSegments starts the name path of a resource type's objects: its name
+// segments in PascalCase ("contosoBuses/queues" → ["ContosoBuses", "Queues"]).
+func typeSegments(t *model.ResourceType) []string {
+	var out []string
 	for _, s := range t.Segments() {
-		b.WriteString(pascal(s))
+		out = append(out, pascal(s))
 	}
-	return b.String()
+	return out
 }
 
 // pascal turns a property or type name into a PascalCase name fragment:

@@ -1,6 +1,7 @@
 package bicep
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -40,16 +41,19 @@ type bt struct {
 
 	// StringType (sensitive, minLength, maxLength, pattern) and ArrayType
 	// (minLength, maxLength); ObjectType uses sensitive.
-	sensitive  bool
-	minLength  *int64
-	maxLength  *int64
-	pattern    *string
-	minValue   *int64 // IntegerType
-	maxValue   *int64 // IntegerType
-	value      string // StringLiteralType
-	elements   []ref  // UnionType
-	itemType   ref    // ArrayType
-	name       string // ObjectType, ResourceType
+	sensitive bool
+	minLength *int64
+	maxLength *int64
+	pattern   *string
+	minValue  *int64 // IntegerType
+	maxValue  *int64 // IntegerType
+	value     string // StringLiteralType
+	elements  []ref  // UnionType
+	itemType  ref    // ArrayType
+	name      string // ObjectType, ResourceType
+	// uses are the name paths a schema ObjectType is used under; nil for
+	// a resource body, whose name is fixed.
+	uses       [][]string
 	properties []prop // ObjectType, in insertion order
 	additional *ref   // ObjectType additionalProperties
 	body       ref    // ResourceType
@@ -126,31 +130,93 @@ func (t *bt) node() obj {
 
 func refNode(r ref) obj { return obj{{"$ref", str("#/" + strconv.Itoa(int(r)))}} }
 
+// key is the identity of t for hash-consing: its kind and fields, with
+// children by reference. Of the name of a schema ObjectType only the leaf
+// of its path counts ("Tls" of RedisCachesPropertiesTls), so that one
+// structure used under the same property name in several places is one
+// type; names are chosen afterwards (see table.finish). A resource body
+// keeps its full name.
+func (t *bt) key() string {
+	var b strings.Builder
+	b.WriteString(string(t.kind))
+	// Each field is a tag, the value's length and the value: unambiguous
+	// without escaping.
+	field := func(tag byte, v string) {
+		b.WriteByte(tag)
+		b.WriteString(strconv.Itoa(len(v)))
+		b.WriteByte(':')
+		b.WriteString(v)
+	}
+	opt := func(tag byte, v *int64) {
+		if v != nil {
+			field(tag, strconv.FormatInt(*v, 10))
+		}
+	}
+	if t.sensitive {
+		field('s', "")
+	}
+	opt('l', t.minLength)
+	opt('L', t.maxLength)
+	if t.pattern != nil {
+		field('p', *t.pattern)
+	}
+	opt('v', t.minValue)
+	opt('V', t.maxValue)
+	switch t.kind {
+	case kindStringLiteral:
+		field('=', t.value)
+	case kindUnion:
+		for _, e := range t.elements {
+			field('e', strconv.Itoa(int(e)))
+		}
+	case kindArray:
+		field('i', strconv.Itoa(int(t.itemType)))
+	case kindObject, kindResource:
+		if t.kind == kindResource || t.uses == nil {
+			field('n', t.name)
+		} else {
+			field('N', leaf(t.uses[0]))
+		}
+		for _, p := range t.properties {
+			field('P', p.name)
+			field('t', strconv.Itoa(int(p.typ)))
+			field('f', strconv.Itoa(p.flags))
+			field('d', p.description)
+		}
+		if t.additional != nil {
+			field('a', strconv.Itoa(int(*t.additional)))
+		}
+		if t.kind == kindResource {
+			field('b', strconv.Itoa(int(t.body)))
+		}
+	}
+	return b.String()
+}
+
 // table is the types.json array under construction. Structurally identical
-// types are stored once: add hash-conses on the rendered element, which is
-// canonical because every element is rendered at the same depth and refers
-// to its children by their (already canonical) indices.
+// types are stored once: add hash-conses on key, which is canonical because
+// children are added first and referred to by their indices.
 type table struct {
-	types    []*bt
-	rendered []string
-	index    map[string]ref
+	types []*bt
+	index map[string]ref
 }
 
 func newTable() *table { return &table{index: map[string]ref{}} }
 
 // add returns the reference of t, adding it if no identical type exists.
 // Children must be added first: types.json lists types in the order of a
-// deterministic post-order walk.
+// deterministic post-order walk. For an ObjectType with uses (a schema
+// object, not a resource body) the uses are merged into the existing type.
 func (tb *table) add(t *bt) ref {
-	var b strings.Builder
-	writeJSON(&b, t.node(), 1)
-	key := b.String()
+	key := t.key()
 	if r, ok := tb.index[key]; ok {
+		if t.uses != nil {
+			tb.types[r].uses = append(tb.types[r].uses, t.uses...)
+		}
 		return r
 	}
 	r := ref(len(tb.types))
 	tb.types = append(tb.types, t)
-	tb.rendered = append(tb.rendered, key)
 	tb.index[key] = r
 	return r
 }
@@ -158,21 +224,76 @@ func (tb *table) add(t *bt) ref {
 // get returns the type r refers to.
 func (tb *table) get(r ref) *bt { return tb.types[r] }
 
+// finish names every schema ObjectType from the paths it is used under
+// (see objectName). Call it once, after the last add.
+func (tb *table) finish() {
+	for _, t := range tb.types {
+		if t.kind == kindObject && t.uses != nil {
+			t.name = objectName(t.uses)
+		}
+	}
+}
+
 // json renders types.json: what writeTypesJson produces, without a
 // trailing newline.
 func (tb *table) json() []byte {
-	if len(tb.rendered) == 0 {
+	if len(tb.types) == 0 {
 		return []byte("[]")
 	}
 	var b strings.Builder
 	b.WriteString("[")
-	for i, s := range tb.rendered {
+	for i, t := range tb.types {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		b.WriteString("\n  ")
-		b.WriteString(s)
+		writeJSON(&b, t.node(), 1)
 	}
 	b.WriteString("\n]")
 	return []byte(b.String())
+}
+
+// Name segments that say where a node sits rather than what it is.
+var markers = map[string]bool{"Properties": true, "Item": true, "Value": true}
+
+// leaf is the end of a name path from its last segment that is not a
+// marker: "Tls" of [RedisCaches Properties Tls], "ConnectionsValue" of
+// [Containers Properties Connections Value].
+func leaf(path []string) string {
+	i := len(path) - 1
+	for i > 0 && markers[path[i]] {
+		i--
+	}
+	return strings.Join(path[max(i, 0):], "")
+}
+
+// objectName names an object type from the paths of its uses, each a list
+// of PascalCase segments (["RedisCaches", "Properties", "Tls"]). Used under
+// one path, it is that path ("RedisCachesPropertiesTls"). Shared by several
+// paths (which share their leaf), it is their longest common suffix without
+// leading markers ("Tls").
+func objectName(uses [][]string) string {
+	first := uses[0]
+	suffix := first
+	same := true
+	for _, u := range uses[1:] {
+		if !slices.Equal(u, first) {
+			same = false
+		}
+		n := 0
+		for n < len(suffix) && n < len(u) && suffix[len(suffix)-1-n] == u[len(u)-1-n] {
+			n++
+		}
+		suffix = suffix[len(suffix)-n:]
+	}
+	if same {
+		return strings.Join(first, "")
+	}
+	for len(suffix) > 0 && markers[suffix[0]] {
+		suffix = suffix[1:]
+	}
+	if len(suffix) > 0 {
+		return strings.Join(suffix, "")
+	}
+	return strings.Join(first, "") // unreachable: uses share their leaf
 }
