@@ -1,0 +1,196 @@
+package golden_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/invopop/jsonschema"
+	"go.yaml.in/yaml/v3"
+
+	anyfix "github.com/udtc/udtc/golden/valid_any/go/contosoplatform/v20250801preview"
+	basic "github.com/udtc/udtc/golden/valid_basic/go/mycompanyresources/v20250101preview"
+	msg20240601preview "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20240601preview"
+	msg20250101 "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20250101"
+	msg20250601preview "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20250601preview"
+	collections "github.com/udtc/udtc/golden/valid_collections/go/contosocollections/v20250101"
+	scalars "github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/v20250301"
+	secrets "github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/v20250101"
+	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
+	namesrules "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250301preview"
+)
+
+// reflected pairs a fixture's schema with the generated properties struct.
+type reflected struct {
+	manifest, typ, version string
+	props                  any
+}
+
+var reflectCases = []reflected{
+	{"valid_any/manifest.yaml", "extensions", "2025-08-01-preview", anyfix.ExtensionProperties{}},
+	{"valid_basic/manifest.yaml", "postgresDatabases", "2025-01-01-preview", basic.PostgresDatabaseProperties{}},
+	{"valid_child_types/manifest.yaml", "contosoBuses", "2024-06-01-preview", msg20240601preview.ContosoBusProperties{}},
+	{"valid_child_types/manifest.yaml", "contosoBuses", "2025-01-01", msg20250101.ContosoBusProperties{}},
+	{"valid_child_types/manifest.yaml", "contosoBuses/queues", "2025-01-01", msg20250101.ContosoBusQueueProperties{}},
+	{"valid_child_types/manifest.yaml", "contosoBuses/topics", "2025-06-01-preview", msg20250601preview.ContosoBusTopicProperties{}},
+	{"valid_collections/manifest.yaml", "queues", "2025-01-01", collections.QueueProperties{}},
+	{"valid_scalars/manifest.yaml", "widgets", "2025-03-01", scalars.WidgetProperties{}},
+	{"valid_secrets/manifest.yaml", "vaults", "2025-01-01", secrets.VaultProperties{}},
+	{"go_names/manifest.yaml", "widgetPolicies", "2025-02-01", names.WidgetPolicyProperties{}},
+	{"go_names/manifest.yaml", "widgetPolicies/rules", "2025-03-01-preview", namesrules.WidgetPolicyRuleProperties{}},
+}
+
+// TestReflectedSchemaAgrees reflects a JSON Schema from each generated
+// properties struct with github.com/invopop/jsonschema and compares it with
+// the manifest's schema: property names, types, required properties and
+// string enums (reflected from the enum types' Values method).
+func TestReflectedSchemaAgrees(t *testing.T) {
+	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true, Mapper: enumSchema}
+	for _, c := range reflectCases {
+		t.Run(c.manifest+"/"+c.typ+"@"+c.version, func(t *testing.T) {
+			src := manifestSchema(t, c.manifest, c.typ, c.version)
+			got := r.ReflectFromType(reflect.TypeOf(c.props))
+			compareSchema(t, "properties", src, got)
+		})
+	}
+}
+
+// enumSchema maps a generated enum type (a string type with a Values
+// method) to a string schema with its values.
+func enumSchema(t reflect.Type) *jsonschema.Schema {
+	m, ok := t.MethodByName("Values")
+	if !ok || t.Kind() != reflect.String || m.Type.NumIn() != 1 {
+		return nil
+	}
+	vals := reflect.Zero(t).MethodByName("Values").Call(nil)[0]
+	s := &jsonschema.Schema{Type: "string"}
+	for i := range vals.Len() {
+		s.Enum = append(s.Enum, vals.Index(i).String())
+	}
+	return s
+}
+
+func manifestSchema(t *testing.T, manifest, typ, version string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "fixtures", filepath.FromSlash(manifest)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	s, ok := dig(doc, "types", typ, "apiVersions", version, "schema").(map[string]any)
+	if !ok {
+		t.Fatalf("%s: no schema for %s@%s", manifest, typ, version)
+	}
+	return s
+}
+
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// compareSchema checks that got (reflected) agrees with src (manifest).
+func compareSchema(t *testing.T, path string, src map[string]any, got *jsonschema.Schema) {
+	t.Helper()
+	if got == nil {
+		// invopop reflects map[string]any without an additionalProperties schema.
+		if src["type"] != "any" {
+			t.Errorf("%s: no reflected schema", path)
+		}
+		return
+	}
+	if _, ok := src["$ref"]; ok {
+		if got.Type != "object" {
+			t.Errorf("%s: $ref to a built-in object reflected as %q", path, got.Type)
+		}
+		return
+	}
+	typ, _ := src["type"].(string)
+	if ap, ok := src["additionalProperties"].(map[string]any); ok && typ == "object" {
+		if got.Type != "object" {
+			t.Errorf("%s: map reflected as %q", path, got.Type)
+			return
+		}
+		compareSchema(t, path+"[*]", ap, got.AdditionalProperties)
+		return
+	}
+	switch typ {
+	case "any":
+		if got.Type != "" {
+			t.Errorf("%s: any reflected as %q", path, got.Type)
+		}
+		return
+	case "object":
+		if got.Type != "object" {
+			t.Errorf("%s: object reflected as %q", path, got.Type)
+			return
+		}
+		props, _ := src["properties"].(map[string]any)
+		var want, have []string
+		for k := range props {
+			want = append(want, k)
+		}
+		if got.Properties != nil {
+			for p := got.Properties.Oldest(); p != nil; p = p.Next() {
+				have = append(have, p.Key)
+			}
+		}
+		slices.Sort(want)
+		slices.Sort(have)
+		if diff := cmp.Diff(want, have); diff != "" {
+			t.Errorf("%s: property names (-manifest +reflected):\n%s", path, diff)
+		}
+		var wantReq []string
+		if rs, ok := src["required"].([]any); ok {
+			for _, r := range rs {
+				wantReq = append(wantReq, r.(string))
+			}
+		}
+		haveReq := slices.Clone(got.Required)
+		slices.Sort(wantReq)
+		slices.Sort(haveReq)
+		if diff := cmp.Diff(wantReq, haveReq, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: required (-manifest +reflected):\n%s", path, diff)
+		}
+		for k, v := range props {
+			if got.Properties == nil {
+				break
+			}
+			if sub, ok := got.Properties.Get(k); ok {
+				compareSchema(t, path+"."+k, v.(map[string]any), sub)
+			}
+		}
+		return
+	case "array":
+		if got.Type != "array" {
+			t.Errorf("%s: array reflected as %q", path, got.Type)
+			return
+		}
+		compareSchema(t, path+"[]", src["items"].(map[string]any), got.Items)
+		return
+	}
+	if got.Type != typ {
+		t.Errorf("%s: %s reflected as %q", path, typ, got.Type)
+	}
+	if f, _ := src["format"].(string); f == "date-time" && got.Format != "date-time" {
+		t.Errorf("%s: date-time reflected with format %q", path, got.Format)
+	}
+	if enum, ok := src["enum"].([]any); ok && typ == "string" {
+		if diff := cmp.Diff(enum, got.Enum); diff != "" {
+			t.Errorf("%s: enum (-manifest +reflected):\n%s", path, diff)
+		}
+	}
+}
