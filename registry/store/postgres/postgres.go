@@ -1,0 +1,73 @@
+// Package postgres is the registry store on PostgreSQL (github.com/jackc/pgx/v5).
+// Several registry processes may share one database: the nested lifecycle
+// is enforced by foreign keys with cascading deletes, so a provider deleted
+// by one process while another adds a type under it can never leave an
+// orphan; the losing write gets registry.ErrParentNotFound.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+
+	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/store/internal/sqlstore"
+)
+
+// Store is a registry.Store on PostgreSQL.
+type Store struct {
+	*sqlstore.Store
+}
+
+var _ registry.Store = (*Store)(nil)
+
+func pgCode(err error) string {
+	var e *pgconn.PgError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+var dialect = sqlstore.Dialect{
+	Name: "postgres",
+	Migrations: []string{
+		sqlstore.Schema("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`),
+	},
+	DollarParams:   true,
+	LockMigrations: `SELECT pg_advisory_xact_lock(74430001)`,
+	IsForeignKeyViolation: func(err error) bool {
+		return pgCode(err) == "23503"
+	},
+	IsUniqueViolation: func(err error) bool {
+		// 40001 serialization failure and 40P01 deadlock: retryable, like a
+		// concurrent create.
+		c := pgCode(err)
+		return c == "23505" || c == "40001" || c == "40P01"
+	},
+}
+
+// Open connects to the database at dsn (a libpq keyword string or a
+// postgres:// URL) and applies pending migrations. Concurrent Opens on one
+// database apply them once.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	db.SetMaxOpenConns(16)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("postgres: connect: %w", err)
+	}
+	s, err := sqlstore.Open(ctx, db, dialect)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{s}, nil
+}
