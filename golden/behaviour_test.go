@@ -14,13 +14,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
 	basic "github.com/udtc/udtc/golden/valid_basic/go/mycompanyresources/v20250101preview"
 	msg20250101 "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20250101"
 	collections "github.com/udtc/udtc/golden/valid_collections/go/contosocollections/v20250101"
 	scalars "github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/v20250301"
 	secrets "github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/v20250101"
 	undeclared "github.com/udtc/udtc/golden/valid_undeclared/go/applicationstest/v20231001preview"
-	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
 )
 
 type validatable interface{ Validate() error }

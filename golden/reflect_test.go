@@ -12,6 +12,8 @@ import (
 	"github.com/invopop/jsonschema"
 	"go.yaml.in/yaml/v3"
 
+	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
+	namesrules "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250301preview"
 	anyfix "github.com/udtc/udtc/golden/valid_any/go/contosoplatform/v20250801preview"
 	basic "github.com/udtc/udtc/golden/valid_basic/go/mycompanyresources/v20250101preview"
 	msg20240601preview "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20240601preview"
@@ -20,8 +22,6 @@ import (
 	collections "github.com/udtc/udtc/golden/valid_collections/go/contosocollections/v20250101"
 	scalars "github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/v20250301"
 	secrets "github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/v20250101"
-	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
-	namesrules "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250301preview"
 )
 
 // reflected pairs a fixture's schema with the generated properties struct.
