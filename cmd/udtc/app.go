@@ -44,6 +44,8 @@ func commands(env *env) []*cli.Command {
 	return []*cli.Command{
 		checkCommand(env),
 		genCommand(env),
+		publishCommand(env),
+		registryCommand(env),
 		schemaCommand(env),
 	}
 }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/publish"
+)
+
+// DefaultServer is the registry address commands use without --server.
+const DefaultServer = "http://127.0.0.1:7443"
+
+// serverFlags are shared by the commands that talk to a registry.
+type serverFlags struct {
+	server    string
+	plane     string
+	tokenFile string
+	timeout   time.Duration
+	output    string
+}
+
+func (f *serverFlags) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "server", Value: DefaultServer, EnvVars: []string{"UDTC_SERVER"}, Usage: "registry URL", Destination: &f.server},
+		&cli.StringFlag{Name: "plane", Value: "local", Usage: "radius plane", Destination: &f.plane},
+		&cli.StringFlag{Name: "token-file", EnvVars: []string{"UDTC_TOKEN_FILE"}, Usage: "file holding the bearer token for servers that require auth", Destination: &f.tokenFile},
+		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
+		&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output},
+	}
+}
+
+// client validates the flags and returns a registry client.
+func (f *serverFlags) client() (*client.Client, error) {
+	if f.output != "text" && f.output != "json" {
+		return nil, usageErrorf("--output must be text or json, not %q", f.output)
+	}
+	u, err := url.Parse(f.server)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usageErrorf("--server must be an http(s) URL like %s, not %q", DefaultServer, f.server)
+	}
+	opts := []client.Option{client.WithPlane(f.plane)}
+	if f.tokenFile != "" {
+		b, err := os.ReadFile(f.tokenFile)
+		if err != nil {
+			return nil, fail(exitUsage, fmt.Errorf("reading --token-file: %w", err))
+		}
+		tok := strings.TrimSpace(string(b))
+		if tok == "" {
+			return nil, usageErrorf("--token-file %s is empty", f.tokenFile)
+		}
+		opts = append(opts, client.WithToken(tok))
+	}
+	c, err := client.New(f.server, opts...)
+	if err != nil {
+		return nil, fail(exitUsage, err)
+	}
+	return c, nil
+}
+
+type publishFlags struct {
+	compileFlags
+	serverFlags
+	prune    bool
+	dryRun   bool
+	location string
+	address  string
+}
+
+func publishCommand(e *env) *cli.Command {
+	f := &publishFlags{}
+	return &cli.Command{
+		Name:      "publish",
+		Usage:     "register compiled manifests in a registry: plan, then apply",
+		ArgsUsage: "PATH...",
+		Description: "Compiles the manifests (errors stop everything), reads what the registry holds for their\n" +
+			"namespaces, prints the plan (create, update with a field diff, unchanged, delete) and applies\n" +
+			"it in dependency order. Nothing unchanged is written. --prune deletes types, API versions and\n" +
+			"locations of the published namespaces that the manifests no longer declare; other namespaces\n" +
+			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.",
+		Flags: append(append(f.compileFlags.flags(), f.serverFlags.flags()...),
+			&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
+			&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
+			&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
+		),
+		Action: func(c *cli.Context) error { return f.run(c, e) },
+	}
+}
+
+// publishReport is the --output json document.
+type publishReport struct {
+	Server  string            `json:"server"`
+	Plane   string            `json:"plane"`
+	DryRun  bool              `json:"dryRun"`
+	Plan    []publish.Change  `json:"plan"`
+	Summary map[string]int    `json:"summary"`
+	Applied []publish.Change  `json:"applied"`
+	Failed  []failedChangeDoc `json:"failed"`
+}
+
+type failedChangeDoc struct {
+	publish.Change
+	Error string `json:"error"`
+}
+
+func (f *publishFlags) run(c *cli.Context, e *env) error {
+	if err := f.compileFlags.validate(); err != nil {
+		return err
+	}
+	reg, err := f.serverFlags.client()
+	if err != nil {
+		return err
+	}
+	if f.address != "" {
+		if u, err := url.Parse(f.address); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageErrorf("--address must be an absolute http(s) URL, not %q", f.address)
+		}
+	}
+	cat, err := f.compile(c, e, c.Args().Slice(), false)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.Context, f.timeout)
+	defer cancel()
+	want := registration.Registrations(cat, registration.Options{Location: f.location, Address: f.address})
+	plan, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
+	if err != nil {
+		return fail(exitFail, err)
+	}
+	report := publishReport{Server: f.server, Plane: f.plane, DryRun: f.dryRun, Plan: plan.Changes,
+		Summary: map[string]int{}, Applied: []publish.Change{}, Failed: []failedChangeDoc{}}
+	for _, a := range []publish.Action{publish.Create, publish.Update, publish.Unchanged, publish.Delete} {
+		report.Summary[string(a)] = plan.Count(a)
+	}
+	if f.output == "text" {
+		printPlan(e.stdout, plan, f.server, f.plane)
+	}
+	if f.dryRun || plan.Writes() == 0 {
+		if f.output == "json" {
+			return writeJSON(e.stdout, report)
+		}
+		if plan.Writes() == 0 {
+			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
+		} else {
+			fmt.Fprintln(e.stdout, "Dry run: nothing written.")
+		}
+		return nil
+	}
+	progress := progressPrinter(e, plan.Writes())
+	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Progress: progress})
+	report.Applied = append(report.Applied, res.Applied...)
+	for _, fl := range res.Failed {
+		report.Failed = append(report.Failed, failedChangeDoc{fl.Change, fl.Err.Error()})
+	}
+	if f.output == "json" {
+		if err := writeJSON(e.stdout, report); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "Applied %d of %d writes.\n", len(res.Applied), plan.Writes())
+		for _, fl := range res.Failed {
+			fmt.Fprintf(e.stdout, "  ! failed  %-16s %s: %v\n", fl.Change.Kind, fl.Change.Name(), fl.Err)
+		}
+	}
+	if len(res.Failed) > 0 {
+		return fail(exitFail, fmt.Errorf("%d of %d writes failed; run publish again to converge", len(res.Failed), plan.Writes()))
+	}
+	return nil
+}
+
+var actionMarks = map[publish.Action]string{publish.Create: "+", publish.Update: "~", publish.Unchanged: "=", publish.Delete: "-"}
+
+func printPlan(w io.Writer, p *publish.Plan, server, plane string) {
+	fmt.Fprintf(w, "Plan for %s (plane %s):\n", server, plane)
+	for _, c := range p.Changes {
+		fmt.Fprintf(w, "  %s %-9s %-16s %s\n", actionMarks[c.Action], c.Action, c.Kind, c.Name())
+		for _, d := range c.Diff {
+			switch {
+			case d.Old == "" && d.New == "changed":
+				fmt.Fprintf(w, "      %s changed\n", d.Field)
+			case d.Old == "":
+				fmt.Fprintf(w, "      %s %s\n", d.Field, d.New)
+			default:
+				fmt.Fprintf(w, "      %s: %q → %q\n", d.Field, d.Old, d.New)
+			}
+		}
+	}
+	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
+		p.Count(publish.Create), p.Count(publish.Update), p.Count(publish.Delete), p.Count(publish.Unchanged))
+}
+
+// progressPrinter shows progress on a terminal for runs of more than a few
+// writes; elsewhere it prints nothing.
+func progressPrinter(e *env, total int) func(done, total int) {
+	if !isTerminal(e.stderr) || total < 20 {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(e.stderr, "\r  applying %d/%d", done, total)
+		if done == total {
+			fmt.Fprintln(e.stderr)
+		}
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

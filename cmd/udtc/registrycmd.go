@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/client"
+)
+
+func registryCommand(e *env) *cli.Command {
+	list := &serverFlags{}
+	show := &serverFlags{}
+	return &cli.Command{
+		Name:  "registry",
+		Usage: "read a registry: list providers and types, show a namespace or a type",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "list",
+				Usage: "list every resource type in the registry (like rad resource-type list)",
+				Flags: list.flags(),
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() > 0 {
+						return usageErrorf("list takes no arguments")
+					}
+					reg, err := list.client()
+					if err != nil {
+						return err
+					}
+					ctx, cancel := context.WithTimeout(c.Context, list.timeout)
+					defer cancel()
+					sums, err := reg.ProviderSummaries(ctx)
+					if err != nil {
+						return fail(exitFail, err)
+					}
+					if list.output == "json" {
+						return writeJSON(e.stdout, api.ProviderSummaryList{Value: sums})
+					}
+					tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "TYPE\tNAMESPACE\tAPI VERSIONS\tDEFAULT")
+					for _, s := range sortedSummaries(sums) {
+						for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
+							t := s.ResourceTypes[name]
+							fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", s.Name, name, s.Name,
+								strings.Join(versions(t), ", "), t.DefaultAPIVersion)
+						}
+					}
+					return tw.Flush()
+				},
+			},
+			{
+				Name:      "show",
+				Usage:     "show a namespace or one resource type with its schemas (like rad resource-type show)",
+				ArgsUsage: "NAMESPACE[/TYPE]",
+				Flags:     show.flags(),
+				Action: func(c *cli.Context) error {
+					if c.Args().Len() != 1 {
+						return usageErrorf("show takes one argument: NAMESPACE or NAMESPACE/TYPE")
+					}
+					ns, typ, _ := strings.Cut(c.Args().First(), "/")
+					reg, err := show.client()
+					if err != nil {
+						return err
+					}
+					ctx, cancel := context.WithTimeout(c.Context, show.timeout)
+					defer cancel()
+					s, err := reg.ProviderSummary(ctx, ns)
+					if client.IsNotFound(err) {
+						return fail(exitFail, fmt.Errorf("namespace %s is not registered", ns))
+					}
+					if err != nil {
+						return fail(exitFail, err)
+					}
+					if typ != "" {
+						name, ok := lookupFold(s.ResourceTypes, typ)
+						if !ok {
+							return fail(exitFail, fmt.Errorf("type %s/%s is not registered", ns, typ))
+						}
+						s.ResourceTypes = map[string]api.ResourceTypeSummary{name: s.ResourceTypes[name]}
+					}
+					if show.output == "json" {
+						return writeJSON(e.stdout, s)
+					}
+					printSummary(e, s, typ != "")
+					return nil
+				},
+			},
+		},
+	}
+}
+
+func sortedSummaries(s []api.ProviderSummary) []api.ProviderSummary {
+	out := slices.Clone(s)
+	slices.SortFunc(out, func(a, b api.ProviderSummary) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func versions(t api.ResourceTypeSummary) []string { return slices.Sorted(maps.Keys(t.APIVersions)) }
+
+func lookupFold[V any](m map[string]V, key string) (string, bool) {
+	for k := range m {
+		if strings.EqualFold(k, key) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+func printSummary(e *env, s api.ProviderSummary, schemas bool) {
+	w := e.stdout
+	fmt.Fprintf(w, "NAMESPACE  %s\n", s.Name)
+	if len(s.Locations) > 0 {
+		fmt.Fprintln(w, "LOCATIONS")
+		for _, name := range slices.Sorted(maps.Keys(s.Locations)) {
+			fmt.Fprintf(w, "  %s\t%s\n", name, s.Locations[name].Address)
+		}
+	}
+	fmt.Fprintln(w, "TYPES")
+	for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
+		t := s.ResourceTypes[name]
+		fmt.Fprintf(w, "  %s/%s\n", s.Name, name)
+		if t.Description != "" {
+			fmt.Fprintf(w, "    description:  %s\n", firstLine(t.Description))
+		}
+		if len(t.Capabilities) > 0 {
+			fmt.Fprintf(w, "    capabilities: %s\n", strings.Join(t.Capabilities, ", "))
+		}
+		fmt.Fprintf(w, "    default:      %s\n", t.DefaultAPIVersion)
+		for _, v := range versions(t) {
+			fmt.Fprintf(w, "    %s\n", v)
+			if schemas {
+				fmt.Fprintf(w, "      schema: %s\n", t.APIVersions[v].Schema)
+			}
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}

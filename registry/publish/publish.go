@@ -1,0 +1,283 @@
+// Package publish makes a registry hold a desired set of registrations: it
+// reads what the registry has, plans the creates, updates and (with Prune)
+// deletes that close the gap, and applies them in dependency order. Nothing
+// unchanged is written, so publishing the same registrations twice performs
+// zero writes, and an interrupted publish converges when run again.
+package publish
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/client"
+)
+
+// Registry is what publish needs of a registry; *client.Client has it.
+type Registry interface {
+	ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error)
+	ListLocations(ctx context.Context, namespace string) ([]api.Location, error)
+	PutProvider(ctx context.Context, namespace string, body api.ResourceProvider, conds ...client.Condition) (api.ResourceProvider, error)
+	PutResourceType(ctx context.Context, namespace, typ string, body api.ResourceType, conds ...client.Condition) (api.ResourceType, error)
+	PutAPIVersion(ctx context.Context, namespace, typ, version string, body api.APIVersion, conds ...client.Condition) (api.APIVersion, error)
+	PutLocation(ctx context.Context, namespace, location string, body api.Location, conds ...client.Condition) (api.Location, error)
+	DeleteResourceType(ctx context.Context, namespace, typ string, conds ...client.Condition) (bool, error)
+	DeleteAPIVersion(ctx context.Context, namespace, typ, version string, conds ...client.Condition) (bool, error)
+	DeleteLocation(ctx context.Context, namespace, location string, conds ...client.Condition) (bool, error)
+}
+
+// Action is what a plan does to one resource.
+type Action string
+
+// Actions, in the order a plan lists them.
+const (
+	Create    Action = "create"
+	Update    Action = "update"
+	Unchanged Action = "unchanged"
+	Delete    Action = "delete"
+)
+
+// Kind names the registry resource a change is about.
+type Kind string
+
+// Kinds, in dependency order.
+const (
+	KindProvider   Kind = "resourceProvider"
+	KindType       Kind = "resourceType"
+	KindAPIVersion Kind = "apiVersion"
+	KindLocation   Kind = "location"
+)
+
+// FieldDiff is one changed field of an update.
+type FieldDiff struct {
+	Field string `json:"field"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+}
+
+// Change is one planned operation.
+type Change struct {
+	Action    Action      `json:"action"`
+	Kind      Kind        `json:"kind"`
+	Namespace string      `json:"namespace"`
+	Type      string      `json:"type,omitempty"`
+	Version   string      `json:"apiVersion,omitempty"`
+	Location  string      `json:"location,omitempty"`
+	Diff      []FieldDiff `json:"diff,omitempty"`
+
+	provider *api.ResourceProvider
+	rtype    *api.ResourceType
+	version  *api.APIVersion
+	location *api.Location
+}
+
+// Name identifies the resource: "Ns", "Ns/type", "Ns/type@version" or
+// "Ns (location name)".
+func (c Change) Name() string {
+	switch c.Kind {
+	case KindType:
+		return c.Namespace + "/" + c.Type
+	case KindAPIVersion:
+		return c.Namespace + "/" + c.Type + "@" + c.Version
+	case KindLocation:
+		return c.Namespace + " location " + c.Location
+	}
+	return c.Namespace
+}
+
+// IsWrite reports whether applying the change writes to the registry.
+func (c Change) IsWrite() bool { return c.Action != Unchanged }
+
+// Plan is the list of changes, in the order they are applied.
+type Plan struct {
+	Changes []Change `json:"changes"`
+}
+
+// Count returns how many changes have the action.
+func (p *Plan) Count(a Action) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Action == a {
+			n++
+		}
+	}
+	return n
+}
+
+// Writes returns the number of changes that write.
+func (p *Plan) Writes() int { return len(p.Changes) - p.Count(Unchanged) }
+
+// Options tune planning.
+type Options struct {
+	// Prune deletes the types, API versions and locations of the published
+	// namespaces that the registrations no longer declare. Namespaces that
+	// are not published are never touched.
+	Prune bool
+}
+
+// MakePlan reads the registry's state of every namespace in want and plans
+// the changes that make it match.
+func MakePlan(ctx context.Context, reg Registry, want []api.Registration, opts Options) (*Plan, error) {
+	p := &Plan{}
+	for _, w := range want {
+		if err := planNamespace(ctx, reg, w, opts, p); err != nil {
+			return nil, fmt.Errorf("reading %s from the registry: %w", w.Namespace, err)
+		}
+	}
+	slices.SortStableFunc(p.Changes, func(a, b Change) int { return cmp.Compare(phase(a), phase(b)) })
+	return p, nil
+}
+
+// phase orders changes: provider, types (parents first), API versions,
+// locations, then deletes (versions, types deepest first, locations).
+func phase(c Change) int {
+	depth := strings.Count(c.Type, "/")
+	if c.Action == Delete {
+		switch c.Kind {
+		case KindAPIVersion:
+			return 100
+		case KindType:
+			return 200 - depth
+		default:
+			return 300
+		}
+	}
+	switch c.Kind {
+	case KindProvider:
+		return 0
+	case KindType:
+		return 10 + depth
+	case KindAPIVersion:
+		return 50
+	}
+	return 60
+}
+
+func planNamespace(ctx context.Context, reg Registry, w api.Registration, opts Options, p *Plan) error {
+	ns := w.Namespace
+	have, err := reg.ProviderSummary(ctx, ns)
+	exists := err == nil
+	if err != nil && !client.IsNotFound(err) {
+		return err
+	}
+	var haveLocs []api.Location
+	if exists {
+		if haveLocs, err = reg.ListLocations(ctx, ns); err != nil && !client.IsNotFound(err) {
+			return err
+		}
+	}
+	add := func(c Change) { c.Namespace = ns; p.Changes = append(p.Changes, c) }
+
+	prov := w.Provider
+	if exists {
+		add(Change{Action: Unchanged, Kind: KindProvider, provider: &prov})
+	} else {
+		add(Change{Action: Create, Kind: KindProvider, provider: &prov})
+	}
+
+	haveTypes := map[string]api.ResourceTypeSummary{}
+	haveTypeNames := map[string]string{}
+	for name, t := range have.ResourceTypes {
+		haveTypes[strings.ToLower(name)] = t
+		haveTypeNames[strings.ToLower(name)] = name
+	}
+	wantTypes := map[string]bool{}
+	for _, rt := range w.Types {
+		t := rt.Type
+		name := t.Name
+		key := strings.ToLower(name)
+		wantTypes[key] = true
+		ht, ok := haveTypes[key]
+		switch {
+		case !ok:
+			add(Change{Action: Create, Kind: KindType, Type: name, rtype: &t})
+		default:
+			diff := typeDiff(ht, t.Properties)
+			action := Unchanged
+			if len(diff) > 0 {
+				action = Update
+			}
+			add(Change{Action: action, Kind: KindType, Type: name, Diff: diff, rtype: &t})
+		}
+		haveVersions := map[string]api.APIVersionSummary{}
+		haveVersionNames := map[string]string{}
+		for v, s := range ht.APIVersions {
+			haveVersions[strings.ToLower(v)] = s
+			haveVersionNames[strings.ToLower(v)] = v
+		}
+		wantVersions := map[string]bool{}
+		for _, v := range rt.APIVersions {
+			v := v
+			vkey := strings.ToLower(v.Name)
+			wantVersions[vkey] = true
+			hv, ok := haveVersions[vkey]
+			switch {
+			case !ok:
+				add(Change{Action: Create, Kind: KindAPIVersion, Type: name, Version: v.Name, version: &v})
+			default:
+				diff := schemaDiff(hv.Schema, v.Properties.Schema)
+				action := Unchanged
+				if len(diff) > 0 {
+					action = Update
+				}
+				add(Change{Action: action, Kind: KindAPIVersion, Type: name, Version: v.Name, Diff: diff, version: &v})
+			}
+		}
+		if opts.Prune && ok {
+			for vkey, v := range haveVersionNames {
+				if !wantVersions[vkey] {
+					add(Change{Action: Delete, Kind: KindAPIVersion, Type: haveTypeNames[key], Version: v})
+				}
+			}
+		}
+	}
+	if opts.Prune {
+		for key, name := range haveTypeNames {
+			if !wantTypes[key] {
+				add(Change{Action: Delete, Kind: KindType, Type: name})
+			}
+		}
+	}
+
+	haveLoc := map[string]api.Location{}
+	for _, l := range haveLocs {
+		haveLoc[strings.ToLower(l.Name)] = l
+	}
+	wantLoc := map[string]bool{}
+	for _, l := range w.Locations {
+		l := l
+		key := strings.ToLower(l.Name)
+		wantLoc[key] = true
+		hl, ok := haveLoc[key]
+		if !ok {
+			add(Change{Action: Create, Kind: KindLocation, Location: l.Name, location: &l})
+			continue
+		}
+		diff := locationDiff(hl.Properties, l.Properties)
+		action := Unchanged
+		if len(diff) > 0 {
+			action = Update
+		}
+		add(Change{Action: action, Kind: KindLocation, Location: l.Name, Diff: diff, location: &l})
+	}
+	if opts.Prune {
+		for key, l := range haveLoc {
+			if !wantLoc[key] {
+				add(Change{Action: Delete, Kind: KindLocation, Location: l.Name})
+			}
+		}
+	}
+	// Deterministic order within each namespace before the phase sort.
+	sortChanges(p.Changes)
+	return nil
+}
+
+func sortChanges(cs []Change) {
+	slices.SortStableFunc(cs, func(a, b Change) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Type, b.Type),
+			cmp.Compare(a.Version, b.Version), cmp.Compare(a.Location, b.Location))
+	})
+}

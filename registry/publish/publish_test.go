@@ -1,0 +1,234 @@
+package publish_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/publish"
+	"github.com/udtc/udtc/registry/server"
+	"github.com/udtc/udtc/registry/store/sqlite"
+)
+
+// counting wraps a client and counts the writes that reach the server.
+type counting struct {
+	*client.Client
+	writes atomic.Int64
+}
+
+func (c *counting) PutProvider(ctx context.Context, ns string, b api.ResourceProvider, conds ...client.Condition) (api.ResourceProvider, error) {
+	c.writes.Add(1)
+	return c.Client.PutProvider(ctx, ns, b, conds...)
+}
+
+func (c *counting) PutResourceType(ctx context.Context, ns, t string, b api.ResourceType, conds ...client.Condition) (api.ResourceType, error) {
+	c.writes.Add(1)
+	return c.Client.PutResourceType(ctx, ns, t, b, conds...)
+}
+
+func (c *counting) PutAPIVersion(ctx context.Context, ns, t, v string, b api.APIVersion, conds ...client.Condition) (api.APIVersion, error) {
+	c.writes.Add(1)
+	return c.Client.PutAPIVersion(ctx, ns, t, v, b, conds...)
+}
+
+func (c *counting) PutLocation(ctx context.Context, ns, l string, b api.Location, conds ...client.Condition) (api.Location, error) {
+	c.writes.Add(1)
+	return c.Client.PutLocation(ctx, ns, l, b, conds...)
+}
+
+func (c *counting) DeleteResourceType(ctx context.Context, ns, t string, conds ...client.Condition) (bool, error) {
+	c.writes.Add(1)
+	return c.Client.DeleteResourceType(ctx, ns, t, conds...)
+}
+
+func (c *counting) DeleteAPIVersion(ctx context.Context, ns, t, v string, conds ...client.Condition) (bool, error) {
+	c.writes.Add(1)
+	return c.Client.DeleteAPIVersion(ctx, ns, t, v, conds...)
+}
+
+func (c *counting) DeleteLocation(ctx context.Context, ns, l string, conds ...client.Condition) (bool, error) {
+	c.writes.Add(1)
+	return c.Client.DeleteLocation(ctx, ns, l, conds...)
+}
+
+func newRegistry(t *testing.T) *counting {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, err := server.New(context.Background(), server.Options{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, err := client.New(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &counting{Client: c}
+}
+
+func version(name, schema string) api.APIVersion {
+	return api.APIVersion{Name: name, Properties: api.APIVersionProperties{Schema: json.RawMessage(schema)}}
+}
+
+func registration(ns string, types map[string][]api.APIVersion, order ...string) api.Registration {
+	r := api.Registration{Namespace: ns, Provider: api.ResourceProvider{Location: "global"}}
+	served := map[string]api.LocationResourceType{}
+	for _, name := range order {
+		rt := api.RegisteredType{Type: api.ResourceType{Name: name, Properties: api.ResourceTypeProperties{
+			DefaultAPIVersion: types[name][len(types[name])-1].Name, Description: "the " + name + " type"}}}
+		rt.APIVersions = types[name]
+		vs := map[string]api.LocationAPIVersion{}
+		for _, v := range types[name] {
+			vs[v.Name] = api.LocationAPIVersion{}
+		}
+		served[name] = api.LocationResourceType{APIVersions: vs}
+		r.Types = append(r.Types, rt)
+	}
+	r.Locations = []api.Location{{Name: "global", Properties: api.LocationProperties{Address: "http://localhost:8080", ResourceTypes: served}}}
+	return r
+}
+
+const obj = `{"type":"object","properties":{"size":{"type":"string"}}}`
+
+func planFor(t *testing.T, reg *counting, want []api.Registration, prune bool) *publish.Plan {
+	t.Helper()
+	p, err := publish.MakePlan(context.Background(), reg, want, publish.Options{Prune: prune})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func apply(t *testing.T, reg *counting, p *publish.Plan) {
+	t.Helper()
+	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{})
+	for _, f := range res.Failed {
+		t.Errorf("failed: %s %s: %v", f.Change.Action, f.Change.Name(), f.Err)
+	}
+}
+
+func lines(p *publish.Plan) []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Action != publish.Unchanged {
+			out = append(out, string(c.Action)+" "+c.Name())
+		}
+	}
+	return out
+}
+
+func TestPublishLifecycle(t *testing.T) {
+	reg := newRegistry(t)
+	v1 := registration("Contoso.Bus", map[string][]api.APIVersion{
+		"buses":        {version("2025-01-01", obj), version("2025-06-01", obj)},
+		"buses/queues": {version("2025-01-01", obj)},
+	}, "buses", "buses/queues")
+	// Another namespace, not published below: prune must never touch it.
+	other := registration("Other.Ns", map[string][]api.APIVersion{"things": {version("2025-01-01", `{}`)}}, "things")
+
+	p := planFor(t, reg, []api.Registration{v1, other}, false)
+	if p.Count(publish.Create) != 11 || p.Writes() != 11 {
+		t.Fatalf("first plan: %v", lines(p))
+	}
+	// Parents are created before children.
+	if diff := cmp.Diff([]string{
+		"create Contoso.Bus", "create Other.Ns",
+		"create Contoso.Bus/buses", "create Other.Ns/things", "create Contoso.Bus/buses/queues",
+		"create Contoso.Bus/buses@2025-01-01", "create Contoso.Bus/buses@2025-06-01", "create Contoso.Bus/buses/queues@2025-01-01",
+	}, lines(p)[:8]); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	apply(t, reg, p)
+
+	// Second publish: nothing to write.
+	before := reg.writes.Load()
+	p = planFor(t, reg, []api.Registration{v1, other}, true)
+	if p.Writes() != 0 {
+		t.Fatalf("second plan writes: %v", lines(p))
+	}
+	apply(t, reg, p)
+	if reg.writes.Load() != before {
+		t.Fatalf("a no-op publish wrote %d times", reg.writes.Load()-before)
+	}
+
+	// Change: new type, changed schema, removed version, new description.
+	v2 := registration("Contoso.Bus", map[string][]api.APIVersion{
+		"buses":        {version("2025-06-01", `{"type":"object","properties":{"size":{"type":"string","enum":["S","M"]}}}`)},
+		"buses/queues": {version("2025-01-01", obj)},
+		"topics":       {version("2025-06-01", obj)},
+	}, "buses", "buses/queues", "topics")
+	v2.Types[0].Type.Properties.Description = "a bus"
+
+	p = planFor(t, reg, []api.Registration{v2}, false)
+	want := []string{
+		"update Contoso.Bus/buses", "create Contoso.Bus/topics",
+		"update Contoso.Bus/buses@2025-06-01", "create Contoso.Bus/topics@2025-06-01",
+		"update Contoso.Bus location global",
+	}
+	if diff := cmp.Diff(want, lines(p)); diff != "" {
+		t.Errorf("plan without prune (-want +got):\n%s", diff)
+	}
+	var schemaDiff []publish.FieldDiff
+	for _, c := range p.Changes {
+		if c.Kind == publish.KindAPIVersion && c.Action == publish.Update {
+			schemaDiff = c.Diff
+		}
+	}
+	if len(schemaDiff) != 1 || schemaDiff[0].Field != "schema/properties/size/enum (added)" {
+		t.Errorf("schema diff = %+v", schemaDiff)
+	}
+
+	p = planFor(t, reg, []api.Registration{v2}, true)
+	want = append(want, "delete Contoso.Bus/buses@2025-01-01")
+	if diff := cmp.Diff(want, lines(p)); diff != "" {
+		t.Errorf("plan with prune (-want +got):\n%s", diff)
+	}
+	before = reg.writes.Load()
+	apply(t, reg, p)
+	if got := reg.writes.Load() - before; got != int64(len(want)) {
+		t.Errorf("writes = %d, want %d", got, len(want))
+	}
+	if p := planFor(t, reg, []api.Registration{v2}, true); p.Writes() != 0 {
+		t.Errorf("after apply the registry should match: %v", lines(p))
+	}
+
+	// Prune a parent type: its children go with it, other namespaces stay.
+	v3 := registration("Contoso.Bus", map[string][]api.APIVersion{"topics": {version("2025-06-01", obj)}}, "topics")
+	p = planFor(t, reg, []api.Registration{v3}, true)
+	apply(t, reg, p)
+	sum, err := reg.ProviderSummary(context.Background(), "Contoso.Bus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.ResourceTypes) != 1 {
+		t.Errorf("types after pruning: %v", sum.ResourceTypes)
+	}
+	if _, err := reg.ProviderSummary(context.Background(), "Other.Ns"); err != nil {
+		t.Errorf("prune touched another namespace: %v", err)
+	}
+}
+
+func TestPublishFailuresAreReported(t *testing.T) {
+	reg := newRegistry(t)
+	bad := registration("Contoso.Bad", map[string][]api.APIVersion{"things": {version("2025-01-01", `{"type":"object"}`)}}, "things")
+	// A name the server rejects: the failure names the resource; others apply.
+	bad.Types = append(bad.Types, api.RegisteredType{Type: api.ResourceType{Name: "bad_name!"}})
+	p := planFor(t, reg, []api.Registration{bad}, false)
+	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{})
+	if len(res.Failed) != 1 || !strings.Contains(res.Failed[0].Change.Name(), "bad_name!") || len(res.Applied) != p.Writes()-1 {
+		t.Fatalf("failed=%+v applied=%d of %d", res.Failed, len(res.Applied), p.Writes())
+	}
+}
