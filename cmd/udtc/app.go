@@ -47,6 +47,7 @@ func commands(env *env) []*cli.Command {
 		publishCommand(env),
 		registryCommand(env),
 		schemaCommand(env),
+		serveCommand(env),
 	}
 }
 

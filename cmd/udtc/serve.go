@@ -1,0 +1,284 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/server"
+	"github.com/udtc/udtc/registry/store/postgres"
+	"github.com/udtc/udtc/registry/store/sqlite"
+)
+
+// DefaultServeAddr is where udtc serve listens without --addr.
+const DefaultServeAddr = "127.0.0.1:7443"
+
+// bootstrap registers every manifest in dir with the registry at baseURL
+// before the server reports ready; a manifest with errors stops the start.
+// It returns nil when dir is "".
+var bootstrap = func(ctx context.Context, baseURL, token, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	return errors.New("--bootstrap is not implemented yet")
+}
+
+type serveFlags struct {
+	addr      string
+	store     string
+	bootstrap string
+	tokenFile string
+	authReads bool
+	insecure  bool
+	logFormat string
+	maxBody   int64
+}
+
+func serveCommand(e *env) *cli.Command {
+	f := &serveFlags{}
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve the resource type registry (UCP-compatible registration APIs)",
+		Description: "Serves /planes/radius/{plane}/providers/System.Resources/... on --addr until SIGINT/SIGTERM.\n" +
+			"Stores: sqlite:PATH (default: " + displayDefaultStore() + ") or postgres://... .",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},
+			&cli.StringFlag{Name: "store", EnvVars: []string{"UDTC_STORE"}, Usage: "`STORE`: sqlite:PATH or postgres://user@host/db (default sqlite in the user's data directory)", Destination: &f.store},
+			&cli.StringFlag{Name: "bootstrap", Usage: "check and register every manifest in `DIR` at start", Destination: &f.bootstrap},
+			&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line; writes then require one", Destination: &f.tokenFile},
+			&cli.BoolFlag{Name: "auth-reads", Usage: "require the token on reads too", Destination: &f.authReads},
+			&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
+			&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
+			&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return usageErrorf("serve takes no arguments")
+			}
+			return f.run(c.Context, e)
+		},
+	}
+}
+
+func (f *serveFlags) run(ctx context.Context, e *env) error {
+	if f.logFormat != "json" && f.logFormat != "text" {
+		return usageErrorf("--log-format must be json or text, not %q", f.logFormat)
+	}
+	if f.authReads && f.tokenFile == "" {
+		return usageErrorf("--auth-reads needs --token-file")
+	}
+	tokens, err := readTokens(f.tokenFile)
+	if err != nil {
+		return err
+	}
+	loopback, err := isLoopbackAddr(f.addr)
+	if err != nil {
+		return usageErrorf("--addr %q: %v", f.addr, err)
+	}
+	if !loopback && len(tokens) == 0 && !f.insecure {
+		return usageErrorf("refusing to listen on non-loopback address %s without --token-file (pass --insecure to allow it)", f.addr)
+	}
+	var logger *slog.Logger
+	if f.logFormat == "text" {
+		logger = slog.New(slog.NewTextHandler(e.stderr, nil))
+	} else {
+		logger = slog.New(slog.NewJSONHandler(e.stderr, nil))
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	store, storeName, err := openStore(ctx, f.store)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	srv, err := server.New(ctx, server.Options{
+		Store:        store,
+		CheckSchema:  checkSchema,
+		Logger:       logger,
+		Tokens:       tokens,
+		AuthReads:    f.authReads,
+		MaxBodyBytes: f.maxBody,
+	})
+	if err != nil {
+		return fail(exitFail, err)
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fail(exitFail, fmt.Errorf("listen: %w", err))
+	}
+	httpSrv := server.HTTPServer(f.addr, srv)
+	httpSrv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ln) }()
+	baseURL := "http://" + ln.Addr().String()
+	logger.Info("listening", "url", baseURL, "store", storeName, "auth", len(tokens) > 0)
+	fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, storeName)
+
+	token := ""
+	if len(tokens) > 0 {
+		token = tokens[0].Value
+	}
+	if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {
+		shutdown(httpSrv, logger)
+		return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
+	}
+	srv.SetReady(true)
+
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down", "reason", context.Cause(ctx))
+		srv.SetReady(false)
+		if err := shutdown(httpSrv, logger); err != nil {
+			return fail(exitFail, err)
+		}
+		return nil
+	case err := <-served:
+		return fail(exitFail, fmt.Errorf("serve: %w", err))
+	}
+}
+
+// shutdown lets in-flight requests finish (at most 30s).
+func shutdown(s *http.Server, logger *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		logger.Error("shutdown", "err", err)
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// readTokens reads a token file: one token a line; blank lines and lines
+// starting with # are ignored. Callers are named by a hash prefix of their
+// token in systemData.
+func readTokens(path string) ([]server.Token, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fail(exitUsage, fmt.Errorf("reading --token-file: %w", err))
+	}
+	var tokens []server.Token
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		sum := sha256.Sum256([]byte(line))
+		tokens = append(tokens, server.Token{Name: "token:" + hex.EncodeToString(sum[:4]), Value: line})
+	}
+	if len(tokens) == 0 {
+		return nil, usageErrorf("--token-file %s holds no token", path)
+	}
+	return tokens, nil
+}
+
+// isLoopbackAddr reports whether HOST:PORT only listens on loopback. An
+// empty host means every interface.
+func isLoopbackAddr(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	if host == "" {
+		return false, nil
+	}
+	if host == "localhost" {
+		return true, nil
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	if ip == nil {
+		// A name: loopback only if every address it resolves to is.
+		ips, err := net.LookupIP(host)
+		if err != nil || len(ips) == 0 {
+			return false, nil
+		}
+		for _, ip := range ips {
+			if !ip.IsLoopback() {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	return ip.IsLoopback(), nil
+}
+
+// openStore opens the store named by spec: "sqlite:PATH", "postgres://..."
+// (or "postgresql://..."), or "" for the default SQLite file.
+func openStore(ctx context.Context, spec string) (registry.Store, string, error) {
+	switch {
+	case spec == "":
+		path, err := defaultStorePath()
+		if err != nil {
+			return nil, "", fail(exitUsage, fmt.Errorf("no --store given and %w", err))
+		}
+		s, err := sqlite.Open(ctx, path)
+		if err != nil {
+			return nil, "", fail(exitFail, err)
+		}
+		return s, "sqlite:" + path, nil
+	case strings.HasPrefix(spec, "sqlite:"):
+		path := strings.TrimPrefix(spec, "sqlite:")
+		if path == "" {
+			return nil, "", usageErrorf("--store sqlite: needs a path, e.g. sqlite:./registry.db")
+		}
+		s, err := sqlite.Open(ctx, path)
+		if err != nil {
+			return nil, "", fail(exitFail, err)
+		}
+		return s, spec, nil
+	case strings.HasPrefix(spec, "postgres://"), strings.HasPrefix(spec, "postgresql://"):
+		s, err := postgres.Open(ctx, spec)
+		if err != nil {
+			return nil, "", fail(exitFail, err)
+		}
+		return s, "postgres", nil // the DSN may hold a password: never log it
+	}
+	return nil, "", usageErrorf("--store must be sqlite:PATH or postgres://..., not %q", spec)
+}
+
+// defaultStorePath is $XDG_DATA_HOME/udtc/registry.db, else
+// ~/.local/share/udtc/registry.db on Unix, else the user config directory
+// (macOS: ~/Library/Application Support, Windows: %AppData%).
+func defaultStorePath() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "udtc", "registry.db"), nil
+	}
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("the home directory is unknown: %w", err)
+		}
+		return filepath.Join(home, ".local", "share", "udtc", "registry.db"), nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("the user data directory is unknown: %w", err)
+	}
+	return filepath.Join(dir, "udtc", "registry.db"), nil
+}
+
+func displayDefaultStore() string {
+	if p, err := defaultStorePath(); err == nil {
+		return "sqlite:" + p
+	}
+	return "sqlite in the user's data directory"
+}

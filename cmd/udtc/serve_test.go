@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
+
+// startServe runs "udtc serve args..." in-process on a free port and returns
+// its base URL and a stop function that returns the exit code.
+func startServe(t *testing.T, args ...string) (string, func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"udtc", "serve", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), &stdout, &stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if m := listeningRE.FindStringSubmatch(stdout.String()); m != nil {
+			stop := func() int { cancel(); return <-done }
+			return m[1], stop
+		}
+		select {
+		case code := <-done:
+			cancel()
+			t.Fatalf("serve exited %d before listening: %s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not start: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func httpGet(t *testing.T, url string, header ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for _, h := range header {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestServeSQLite(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte("# comment\ns3cret\n"), 0o600)
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(dir, "r.db"), "--token-file", tokenFile, "--log-format", "text")
+	if code, _ := httpGet(t, url+"/readyz"); code != 200 {
+		t.Errorf("/readyz = %d", code)
+	}
+	if code, body := httpGet(t, url+"/planes/radius/local?api-version=2023-10-01-preview"); code != 200 || !strings.Contains(body, `"name":"local"`) {
+		t.Errorf("GET local plane = %d %s", code, body)
+	}
+	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview", strings.NewReader(`{}`))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
+		t.Errorf("PUT without token = %v %v", resp.StatusCode, err)
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("exit code after SIGINT-like cancel = %d", code)
+	}
+}
+
+func TestServeDefaultStoreUnderXDGDataHome(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	t.Setenv("UDTC_STORE", "")
+	_, stop := startServe(t)
+	stop()
+	if _, err := os.Stat(filepath.Join(dir, "udtc", "registry.db")); err != nil {
+		t.Errorf("default store not created: %v", err)
+	}
+}
+
+func TestServeUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte("\n# nothing\n"), 0o600)
+	store := "sqlite:" + filepath.Join(dir, "r.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--addr", "0.0.0.0:0", "--store", store}, "non-loopback"},
+		{[]string{"--addr", ":0", "--store", store}, "non-loopback"},
+		{[]string{"--store", "mysql://x"}, "--store must be"},
+		{[]string{"--store", "sqlite:"}, "needs a path"},
+		{[]string{"--token-file", filepath.Join(dir, "missing"), "--store", store}, "token-file"},
+		{[]string{"--token-file", empty, "--store", store}, "holds no token"},
+		{[]string{"--auth-reads", "--store", store}, "--auth-reads needs"},
+		{[]string{"--log-format", "xml", "--store", store}, "--log-format"},
+		{[]string{"--store", store, "extra"}, "no arguments"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"udtc", "serve"}, c.args...), strings.NewReader(""), &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("serve %v = %d %q, want %d mentioning %q", c.args, code, stderr.String(), exitUsage, c.want)
+		}
+	}
+}
+
+func TestIsLoopbackAddr(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:7443": true, "localhost:1": true, "[::1]:1": true, "127.1.2.3:80": true,
+		"0.0.0.0:1": false, ":1": false, "[::]:1": false, "10.0.0.1:1": false,
+	} {
+		if got, err := isLoopbackAddr(addr); err != nil || got != want {
+			t.Errorf("isLoopbackAddr(%q) = %v, %v; want %v", addr, got, err, want)
+		}
+	}
+}
