@@ -404,3 +404,65 @@ func TestIndexMarkdownLinksResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestSharedObjectsAreNamedByTheirCommonPath(t *testing.T) {
+	tls := func() *model.Schema {
+		return obj_(p("enabled", &model.Schema{Kind: model.Boolean}), p("minVersion", &model.Schema{Kind: model.String}))
+	}
+	schema := func() *model.Schema {
+		return obj_(p("tls", tls()), p("labels", &model.Schema{Kind: model.Map, AdditionalProperties: &model.Schema{Kind: model.String}}), p("recipe", recipeStatus()))
+	}
+	only := obj_(p("tls", tls()), p("secureTransport", tls()))
+	ty := func(name string, s *model.Schema) *model.ResourceType {
+		return &model.ResourceType{Name: name, Namespace: "Contoso.Shared", APIVersions: []*model.APIVersion{
+			{Name: "2025-01-01", Schema: s}, {Name: "2025-02-01", Schema: s},
+		}}
+	}
+	cat := &model.Catalog{Providers: []*model.Provider{{Namespace: "Contoso.Shared", Types: []*model.ResourceType{
+		ty("caches", schema()), ty("queues", schema()), ty("single", only),
+	}}}}
+	files, _, err := Emit(cat, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []map[string]any
+	for _, f := range files {
+		if f.Path == "bicep/contososhared/types.json" {
+			types = typesOf(t, f.Data)
+		}
+	}
+	var names []string
+	for _, ty := range types {
+		if ty["$type"] == "ObjectType" && !strings.Contains(ty["name"].(string), "@") {
+			names = append(names, ty["name"].(string))
+		}
+	}
+	slices.Sort(names)
+	want := []string{
+		"CachesProperties", "Labels", "QueuesProperties", "RecipeStatus", "RecipeStatusOutputs",
+		"SingleProperties", "SinglePropertiesSecureTransport", "Tls",
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("object types (-want +got):\n%s", diff)
+	}
+}
+
+func TestObjectName(t *testing.T) {
+	for _, c := range []struct {
+		uses [][]string
+		want string
+	}{
+		{[][]string{{"A", "Properties", "Tls"}}, "APropertiesTls"},
+		{[][]string{{"A", "Properties", "Tls"}, {"A", "Properties", "Tls"}}, "APropertiesTls"},
+		{[][]string{{"A", "Properties", "Tls"}, {"B", "Properties", "Tls"}}, "Tls"},
+		{[][]string{{"A", "Properties", "Conn", "Value"}, {"B", "Properties", "Conn", "Value"}}, "ConnValue"},
+		{[][]string{{"A", "Properties", "Net", "Tls"}, {"B", "Properties", "Net", "Tls"}}, "NetTls"},
+	} {
+		if got := objectName(c.uses); got != c.want {
+			t.Errorf("objectName(%v) = %q, want %q", c.uses, got, c.want)
+		}
+	}
+	if got := leaf([]string{"A", "Properties", "Conn", "Value", "Item"}); got != "ConnValueItem" {
+		t.Errorf("leaf = %q", got)
+	}
+}

@@ -18,6 +18,10 @@ type Fact struct {
 	// enum of strings). Facts it cannot express are appended to the
 	// property description in types.json.
 	Bicep bool
+	// Mapping reports a fact about how Bicep sees the node rather than
+	// about the schema ("Type: number (Bicep has no floating-point
+	// type)."); documentation of the schema itself leaves it out.
+	Mapping bool
 }
 
 // maxSafe is Number.MAX_SAFE_INTEGER: JavaScript tools (and the reference
@@ -27,7 +31,8 @@ const maxSafe = 1<<53 - 1
 func safe(v int64) bool { return v >= -maxSafe && v <= maxSafe }
 
 // Facts returns everything the schema node s says besides its kind, title,
-// description, read-only/write-only flags and children, in a fixed order.
+// description, flags (read-only, write-only, sensitive) and children, in a
+// fixed order.
 // The docs emitter shows all of them; the Bicep emitter appends the ones
 // whose Bicep field is false to the description.
 func Facts(s *model.Schema) []Fact {
@@ -35,11 +40,8 @@ func Facts(s *model.Schema) []Fact {
 	add := func(bicep bool, format string, args ...any) {
 		fs = append(fs, Fact{Text: fmt.Sprintf(format, args...), Bicep: bicep})
 	}
-	switch s.Kind {
-	case model.Number:
-		add(false, "Type: number (Bicep has no floating-point type).")
-	case model.Any:
-		add(true, "Any JSON value.")
+	if s.Kind == model.Number {
+		fs = append(fs, Fact{Text: "Type: number (Bicep has no floating-point type).", Mapping: true})
 	}
 	if s.Format != "" {
 		add(s.Kind == model.Integer && s.Format == "int32", "Format: %s.", s.Format)
@@ -91,9 +93,6 @@ func Facts(s *model.Schema) []Fact {
 	}
 	lengthFact("Minimum properties", s.MinProperties, false)
 	lengthFact("Maximum properties", s.MaxProperties, false)
-	if s.Sensitive {
-		add(true, "Sensitive.")
-	}
 	if s.Nullable {
 		add(false, "May be null.")
 	}
