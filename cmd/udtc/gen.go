@@ -17,6 +17,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/generator/emit/docs"
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
@@ -45,6 +46,9 @@ var emitters = []emitter{
 	}},
 	{"go", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return goclient.Emit(cat, goclient.Options{ImportPrefix: f.goImportPrefix})
+	}},
+	{"docs", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+		return docs.Emit(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
 	}},
 	{"registration", func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
 		return registration.Emit(cat, registration.Options{})

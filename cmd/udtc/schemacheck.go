@@ -3,26 +3,22 @@ package main
 import (
 	"encoding/json"
 
+	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/registry/api"
 )
 
 // checkSchema checks an API version schema PUT to the registry with the same
-// checker udtc check uses. Placeholder until the real checker is wired in:
-// accepts an empty object or one with "type": "object".
+// checker `udtc check` uses, so the registry accepts exactly what a manifest
+// may declare. Paths are JSON pointers into the schema; lines and columns
+// point into the request's schema text.
 func checkSchema(schema json.RawMessage) []api.Diagnostic {
-	var s map[string]json.RawMessage
-	if err := json.Unmarshal(schema, &s); err != nil {
-		return []api.Diagnostic{{Severity: "error", Rule: "schema-json", Message: "the schema is not a JSON object: " + err.Error()}}
+	_, diags := check.Schema("schema", schema)
+	out := make([]api.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		out = append(out, api.Diagnostic{
+			File: d.Span.File, Line: d.Span.Line, Column: d.Span.Column,
+			Severity: d.Severity.String(), Rule: d.Rule, Path: d.Path, Message: d.Message, Hint: d.Hint,
+		})
 	}
-	if len(s) == 0 {
-		return nil
-	}
-	var typ string
-	if raw, ok := s["type"]; ok {
-		json.Unmarshal(raw, &typ)
-	}
-	if typ != "object" {
-		return []api.Diagnostic{{Severity: "error", Rule: "schema-type-object", Path: "/type", Message: `the top-level schema must have "type": "object"`}}
-	}
-	return nil
+	return out
 }
