@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -31,12 +30,7 @@ const DefaultServeAddr = "127.0.0.1:7443"
 // bootstrap registers every manifest in dir with the registry at baseURL
 // before the server reports ready; a manifest with errors stops the start.
 // It returns nil when dir is "".
-var bootstrap = func(ctx context.Context, baseURL, token, dir string) error {
-	if dir == "" {
-		return nil
-	}
-	return errors.New("--bootstrap is not implemented yet")
-}
+var bootstrap = registerDir
 
 type serveFlags struct {
 	addr      string
