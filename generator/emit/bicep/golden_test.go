@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/udtc/udtc/generator"
@@ -214,6 +216,9 @@ func untgz(data []byte) ([]tarEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !zr.ModTime.IsZero() || zr.Name != "" {
+		return nil, fmt.Errorf("gzip header carries a time or name: %v %q", zr.ModTime, zr.Name)
+	}
 	tr := tar.NewReader(zr)
 	var out []tarEntry
 	for {
@@ -226,6 +231,10 @@ func untgz(data []byte) ([]tarEntry, error) {
 		}
 		if h.Typeflag != tar.TypeReg || h.Name != path.Base(h.Name) || strings.HasPrefix(h.Name, ".") {
 			return nil, &fs.PathError{Op: "untar", Path: h.Name, Err: fs.ErrInvalid}
+		}
+		// Fixed metadata: what makes archives reproducible.
+		if !h.ModTime.Equal(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)) || h.Uid != 0 || h.Gid != 0 || h.Uname != "" || h.Mode != 0o644 {
+			return nil, fmt.Errorf("%s: unexpected metadata %v %d/%d %q %o", h.Name, h.ModTime, h.Uid, h.Gid, h.Uname, h.Mode)
 		}
 		b, err := io.ReadAll(tr)
 		if err != nil {
