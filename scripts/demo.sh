@@ -18,8 +18,15 @@ step "udtc check $examples"
 $udtc check "$examples"
 
 step "udtc gen $examples --out $out"
+# The output is its own Go module, so the generated client builds on its own
+# (and stays out of this repository's ./... patterns).
+mkdir -p "$out"
+[ -f "$out/go.mod" ] || printf 'module example.com/udtc-demo\n\ngo 1.22\n' >"$out/go.mod"
 $udtc gen "$examples" --out "$out"
 find "$out" -name '*.tgz' -o -name 'index.json' | sort | sed 's/^/    /'
+
+step "go vet ./... in $out: the generated Go client compiles"
+(cd "$out" && go vet ./... && echo "    ok: $(find go -name '*.go' | wc -l | tr -d ' ') Go files")
 
 step "udtc serve (embedded SQLite in a temporary directory)"
 tmp=$(mktemp -d)
