@@ -1,0 +1,56 @@
+// Package depcheck enforces the dependency direction of the house style:
+// cmd → generator, registry; generator may use registry/api; registry never
+// imports generator; only cmd imports urfave/cli; the model is standard
+// library only.
+package depcheck
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+type pkg struct {
+	ImportPath string
+	Deps       []string
+}
+
+func TestDependencyDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Deps", "github.com/udtc/udtc/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	const mod = "github.com/udtc/udtc/"
+	seen := 0
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		seen++
+		name := strings.TrimPrefix(p.ImportPath, mod)
+		for _, d := range p.Deps {
+			dep := strings.TrimPrefix(d, mod)
+			switch {
+			case strings.HasPrefix(name, "registry") && strings.HasPrefix(dep, "generator"):
+				t.Errorf("%s imports %s: registry must not import the generator", name, dep)
+			case strings.HasPrefix(d, "github.com/urfave/cli") && !strings.HasPrefix(name, "cmd/"):
+				t.Errorf("%s imports urfave/cli: only cmd/ may", name)
+			case strings.HasPrefix(name, "generator") && strings.HasPrefix(dep, "registry") && dep != "registry/api":
+				t.Errorf("%s imports %s: the generator may use registry/api only", name, dep)
+			case name == "generator/model" && strings.Contains(d, ".") && !strings.HasPrefix(d, mod+"generator/diag"):
+				t.Errorf("generator/model imports %s: the model is standard library only", d)
+			case strings.HasPrefix(dep, "cmd/"):
+				t.Errorf("%s imports %s: nothing imports cmd", name, dep)
+			}
+		}
+	}
+	if seen < 10 {
+		t.Fatalf("go list saw only %d packages", seen)
+	}
+}
