@@ -13,21 +13,21 @@ import (
 	"github.com/udtc/udtc/bench/harness"
 )
 
-const processNote = `Whole-process runs of the udtc binary. "Per 1,000 types" divides wall time by catalog size: it should stay flat if cost grows linearly.`
+const processNote = `Whole-process runs of the udtc binary, medians over "Runs" (a run longer than -slow is not repeated; a size whose predicted run exceeds -budget is skipped). "Wall per 1,000 types" divides wall time by catalog size: it stays flat when cost grows linearly.`
 
 func (b *bench) processTable() *harness.Table {
-	return b.table("Compiler", processNote, "Command", "Types", "Wall", "CPU", "Peak RSS", "Wall per 1,000 types", "Note")
+	return b.table("Compiler", processNote, "Command", "Types", "Runs", "Wall", "CPU", "Peak RSS", "Wall per 1,000 types", "Note")
 }
 
 func (b *bench) processRow(command string, n int, samples []harness.Sample, note string) {
 	s := harness.Summarize(samples)
 	per := time.Duration(float64(s.Wall) * 1000 / float64(n))
 	b.processTable().Rows = append(b.processTable().Rows, []string{
-		command, num(n), harness.Seconds(s.Wall), harness.Seconds(s.CPU), harness.MB(s.MaxRSS), harness.Seconds(per), note})
+		command, num(n), num(s.Runs), harness.Seconds(s.Wall), harness.Seconds(s.CPU), harness.MB(s.MaxRSS), harness.Seconds(per), note})
 }
 
 func (b *bench) processMissing(command string, n int, why string) {
-	b.processTable().Rows = append(b.processTable().Rows, []string{command, num(n), "—", "—", "—", "—", why})
+	b.processTable().Rows = append(b.processTable().Rows, []string{command, num(n), "0", "—", "—", "—", "—", why})
 }
 
 func (b *bench) check(ctx context.Context) {
@@ -37,6 +37,10 @@ func (b *bench) check(ctx context.Context) {
 			b.processMissing("udtc check", n, orCatalog(why))
 			continue
 		}
+		if why := b.overBudget("check", n); why != "" {
+			b.processMissing("udtc check", n, why)
+			continue
+		}
 		b.logf("udtc check, %d types", n)
 		samples, err := b.measure(ctx, b.cfg.runs, nil, "check", dir)
 		if err != nil {
@@ -44,6 +48,7 @@ func (b *bench) check(ctx context.Context) {
 			continue
 		}
 		b.processRow("udtc check", n, samples, "")
+		b.measured("check", n, harness.Summarize(samples).Wall)
 	}
 }
 
@@ -80,17 +85,26 @@ func (b *bench) gen(ctx context.Context) {
 	wall := b.target("`udtc gen` of 1,000 types (check + all targets): wall", 1.0, "s", false)
 	rss := b.target("`udtc gen` of 1,000 types: peak memory", 300, "MB", false)
 	unchanged := b.target("`udtc gen` on unchanged inputs: files rewritten", 0, "files", false)
-	bicep := b.target("Bicep output of 1,000 types (10% of the 49 MB a non-de-duplicating generator writes)", 4.9, "MB", false)
+	bicep := b.target("Bicep types.json of 1,000 types (10% of the 49 MB a generator without type de-duplication writes)", 4.9, "MB", false)
 	growth := b.target("`udtc gen` cost growth, 1,000 → 5,000 types (wall per type, ratio)", 1.25, "×", false)
 	perType := map[int]float64{}
 	for _, t := range []*harness.Target{wall, rss, unchanged, bicep, growth} {
 		t.Why = b.available("gen")
 	}
+	dedup := b.table("Bicep type de-duplication", "Total size of the types.json files against the same types written without de-duplication (each resource type's body with everything it references inlined, compact JSON; computed by the harness from the emitted files).",
+		"Types", "types.json files", "Size", "Without de-duplication", "Ratio", "Note")
 	outputs := b.table("Generated output", "Bytes written by `udtc gen` (all targets), by top-level output directory.", "Types", "Output", "Files", "Size")
 	for _, n := range b.cfg.sizes {
 		dir, ok := b.catalog[n]
 		if why := b.available("gen"); why != "" || !ok {
 			b.processMissing("udtc gen", n, orCatalog(why))
+			continue
+		}
+		if why := b.overBudget("gen", n); why != "" {
+			b.processMissing("udtc gen (all targets)", n, why)
+			if n == 5000 {
+				growth.Why = why
+			}
 			continue
 		}
 		out := filepath.Join(b.work, fmt.Sprintf("out-%d", n))
@@ -102,20 +116,30 @@ func (b *bench) gen(ctx context.Context) {
 		}
 		b.processRow("udtc gen (all targets)", n, samples, "empty output directory")
 		s := harness.Summarize(samples)
+		b.measured("gen", n, s.Wall)
 		perType[n] = s.Wall.Seconds() / float64(n)
 		if n == reference {
 			wall.Value, wall.Have = s.Wall.Seconds(), true
 			rss.Value, rss.Have = float64(s.MaxRSS)/1e6, true
 		}
-		sizes := b.outputSizes(out)
-		for _, o := range sizes {
+		for _, o := range b.outputSizes(out) {
 			outputs.Rows = append(outputs.Rows, []string{num(n), o.name, num(o.files), harness.MB(o.bytes)})
-			if n == reference && strings.Contains(strings.ToLower(o.name), "bicep") {
-				bicep.Value, bicep.Have = float64(o.bytes)/1e6, true
+		}
+		actual, naive, files, err := bicepSizes(out)
+		switch {
+		case err != nil:
+			dedup.Rows = append(dedup.Rows, []string{num(n), "—", "—", "—", "—", err.Error()})
+		case files == 0:
+			dedup.Rows = append(dedup.Rows, []string{num(n), "0", "—", "—", "—", "no types.json written"})
+		default:
+			dedup.Rows = append(dedup.Rows, []string{num(n), num(files), harness.MB(actual), harness.MB(naive),
+				harness.Num(100*float64(actual)/float64(naive)) + "%", ""})
+			if n == reference {
+				bicep.Value, bicep.Have = float64(actual)/1e6, true
 			}
 		}
 		if n == reference && !bicep.Have {
-			bicep.Why = "no bicep output directory found"
+			bicep.Why = "no types.json measured"
 		}
 
 		// Unchanged inputs: the same command again must rewrite nothing.

@@ -20,7 +20,10 @@ type config struct {
 	out        string
 	work       string
 	keep       bool
+	udtc       string
 	timeout    time.Duration
+	slow       time.Duration
+	budget     time.Duration
 
 	clients   int
 	providers int
@@ -48,7 +51,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.out, "out", "docs/benchmarks.md", "report path (relative to the repository root); - for stdout")
 	fs.StringVar(&c.work, "work", "", "work directory (default: a new temporary directory, removed afterwards)")
 	fs.BoolVar(&c.keep, "keep", false, "keep the work directory")
+	fs.StringVar(&c.udtc, "udtc", "", "udtc binary to measure (default: build ./cmd/udtc)")
 	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "limit for any one command")
+	fs.DurationVar(&c.slow, "slow", 20*time.Second, "a command whose run takes longer is not repeated (its noise is small next to its duration)")
+	fs.DurationVar(&c.budget, "budget", 3*time.Minute, "skip a size when the run at the previous size predicts (linearly) a single run longer than this")
 	fs.IntVar(&c.clients, "clients", 8, "concurrent registry clients")
 	fs.IntVar(&c.providers, "providers", 1000, "providers registered before the registry load runs")
 	fs.IntVar(&c.getReqs, "get-requests", 60000, "requests per GET load run (also bounded by -load-time)")

@@ -120,6 +120,31 @@ func (b *bench) profile(ctx context.Context) {
 		trimPprof(string(cum))+"```\n\nHottest functions overall (`go tool pprof -top`):\n\n```\n"+trimPprof(string(flat))+"```")
 }
 
+// profileRegistry profiles the registry server's Go benchmarks, which
+// exercise the same handlers and store as udtc serve without the network.
+func (b *bench) profileRegistry(ctx context.Context) {
+	const pkg = "./registry/server"
+	note := "### CPU profile of the registry server's Go benchmarks\n\n"
+	prof := filepath.Join(b.work, "registry.prof")
+	rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
+	defer cancel()
+	s, err := harness.Measure(rctx, b.root, nil, "go", "test", pkg, "-run", "^$", "-bench", ".", "-benchtime", "2s", "-cpuprofile", prof, "-o", filepath.Join(b.work, "server.test"))
+	if err == nil && s.Failed() {
+		err = fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())
+	}
+	if err != nil {
+		b.rep.Notes = append(b.rep.Notes, note+"Not available: "+err.Error())
+		return
+	}
+	cum, err := exec.CommandContext(rctx, "go", "tool", "pprof", "-top", "-cum", "-nodecount=25", "-show=udtc/udtc/registry|database/sql|modernc.org/sqlite|net/http|encoding/json", prof).Output()
+	if err != nil {
+		b.rep.Notes = append(b.rep.Notes, note+"go tool pprof failed: "+err.Error())
+		return
+	}
+	b.rep.Notes = append(b.rep.Notes, note+"`go test "+pkg+" -run '^$' -bench . -benchtime 2s -cpuprofile registry.prof`, then "+
+		"`go tool pprof -top -cum` restricted to the registry, database/sql, SQLite, net/http and encoding/json:\n\n```\n"+trimPprof(string(cum))+"```")
+}
+
 // trimPprof drops pprof's header lines before the table.
 func trimPprof(s string) string {
 	if i := strings.Index(s, "      flat"); i >= 0 {

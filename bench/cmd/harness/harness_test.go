@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,5 +60,26 @@ func TestHarnessSmoke(t *testing.T) {
 		if strings.HasPrefix(line, "| `udtc publish` of 1,000 types into an empty registry") && !strings.Contains(line, "not available") {
 			t.Errorf("publish target measured without its catalog: %s", line)
 		}
+	}
+}
+
+func TestNaiveTypesSize(t *testing.T) {
+	// Two resource types share object #2, which holds string #3.
+	data := []byte(`[{"$type":"ResourceType","body":{"$ref":"#/2"}},{"$type":"ResourceType","body":{"$ref":"#/2"}},{"$type":"ObjectType","p":{"type":{"$ref":"#/3"}}},{"$type":"StringType"}]`)
+	var parts []json.RawMessage
+	if err := json.Unmarshal(data, &parts); err != nil {
+		t.Fatal(err)
+	}
+	obj, str := int64(len(parts[2])), int64(len(parts[3]))
+	want := int64(len(parts[0])+len(parts[1])) + 2*(obj+str)
+	got, err := naiveTypesSize(data)
+	if err != nil || got != want {
+		t.Errorf("naiveTypesSize = %d, %v; want %d", got, err, want)
+	}
+	if _, err := naiveTypesSize([]byte(`[{"$type":"ResourceType","body":{"$ref":"#/0"}}]`)); err == nil {
+		t.Error("a self-reference was accepted")
+	}
+	if _, err := naiveTypesSize([]byte(`[{"$type":"ResourceType","body":{"$ref":"#/9"}}]`)); err == nil {
+		t.Error("a dangling reference was accepted")
 	}
 }

@@ -212,6 +212,11 @@ func (b *bench) registry(ctx context.Context) {
 	n := b.cfg.providers
 	base := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	scenarios := []scenario{
+		{"GET /healthz (loopback HTTP ceiling, no store)", b.cfg.getReqs, nil, func(int) func(context.Context, int) error {
+			return func(ctx context.Context, i int) error {
+				return harness.Call(ctx, client, http.MethodGet, srv.url+"/healthz", nil)
+			}
+		}},
 		{"GET resource type", b.cfg.getReqs, getT, func(int) func(context.Context, int) error {
 			return func(ctx context.Context, i int) error {
 				return harness.Call(ctx, client, http.MethodGet, q(srv.rpURL(providerName(i%n))+"/resourceTypes/widgets"), nil)

@@ -24,7 +24,10 @@ type bench struct {
 	work string
 	log  io.Writer
 
-	udtc    string          // built binary, "" when the build failed
+	udtc string // built binary, "" when the build failed
+	// last is the largest size each command was measured at and its wall
+	// time, to predict the next size (see overBudget).
+	last    map[string]sizeWall
 	why     string          // why udtc is not available
 	have    map[string]bool // udtc subcommands that exist
 	catalog map[int]string  // size → catalog directory
@@ -45,7 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	b := &bench{cfg: cfg, log: stderr, have: map[string]bool{}, catalog: map[int]string{}, tables: map[string]*harness.Table{}}
+	b := &bench{cfg: cfg, log: stderr, have: map[string]bool{}, catalog: map[int]string{}, last: map[string]sizeWall{}, tables: map[string]*harness.Table{}}
 	if err := b.setup(ctx); err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return 1
@@ -136,19 +139,25 @@ func (b *bench) all(ctx context.Context) {
 	}
 	if !b.cfg.skip["profile"] {
 		b.profile(ctx)
+		b.profileRegistry(ctx)
 	}
 }
 
 // build compiles udtc and finds out which commands it has.
 func (b *bench) build(ctx context.Context) {
-	bin := filepath.Join(b.work, "bin", "udtc")
-	b.logf("building udtc")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/udtc")
-	cmd.Dir = b.root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.why = "udtc does not build: " + firstLine(string(out))
-		b.logf("%s", b.why)
-		return
+	bin := b.cfg.udtc
+	if bin == "" {
+		bin = filepath.Join(b.work, "bin", "udtc")
+		b.logf("building udtc")
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/udtc")
+		cmd.Dir = b.root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.why = "udtc does not build: " + firstLine(string(out))
+			b.logf("%s", b.why)
+			return
+		}
+	} else if abs, err := filepath.Abs(bin); err == nil {
+		bin = abs
 	}
 	b.udtc = bin
 	for _, c := range []string{"check", "gen", "serve", "publish"} {
@@ -201,11 +210,15 @@ func (b *bench) catalogs() {
 	}
 }
 
-// measure runs udtc args b.cfg.runs times (calling before ahead of each run
-// when non-nil) and returns the samples; it stops at the first failure.
+// measure runs udtc args up to runs times (calling before ahead of each run
+// when non-nil) and returns the samples. It stops repeating once a run took
+// longer than -slow, and at the first failure.
 func (b *bench) measure(ctx context.Context, runs int, before func() error, args ...string) ([]harness.Sample, error) {
 	var samples []harness.Sample
-	for range runs {
+	for i := range runs {
+		if i > 0 && samples[i-1].Wall > b.cfg.slow {
+			break
+		}
 		if before != nil {
 			if err := before(); err != nil {
 				return samples, err
@@ -223,6 +236,32 @@ func (b *bench) measure(ctx context.Context, runs int, before func() error, args
 		samples = append(samples, s)
 	}
 	return samples, nil
+}
+
+type sizeWall struct {
+	size int
+	wall time.Duration
+}
+
+// overBudget reports why command should not run at size n: a linear
+// extrapolation from its last measured size exceeds -budget. It returns ""
+// when the run fits.
+func (b *bench) overBudget(command string, n int) string {
+	l, ok := b.last[command]
+	if !ok || l.size >= n {
+		return ""
+	}
+	est := time.Duration(float64(l.wall) * float64(n) / float64(l.size))
+	if est <= b.cfg.budget {
+		return ""
+	}
+	return fmt.Sprintf("skipped: %s types took %s, so %s types would take about %s per run, over -budget %s",
+		num(l.size), harness.Seconds(l.wall), num(n), harness.Seconds(est.Round(time.Second)), b.cfg.budget)
+}
+
+// measured records a command's median wall time at size n for overBudget.
+func (b *bench) measured(command string, n int, wall time.Duration) {
+	b.last[command] = sizeWall{n, wall}
 }
 
 // table returns the named table, creating it (in report order) on first use.
