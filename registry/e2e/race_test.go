@@ -22,21 +22,31 @@ import (
 func TestTwoServersOnePostgresLeaveNoOrphans(t *testing.T) {
 	ctx := context.Background()
 	dsn := pg.NewDatabase(t)
+	// Two "processes" (each its own connection pool and server) start at
+	// the same moment: migrations and the local plane are created once.
 	var stores [2]*postgres.Store
+	var servers [2]*server.Server
+	var errs [2]error
+	var start sync.WaitGroup
+	for i := range stores {
+		start.Add(1)
+		go func() {
+			defer start.Done()
+			if stores[i], errs[i] = postgres.Open(ctx, dsn); errs[i] == nil {
+				servers[i], errs[i] = server.New(ctx, server.Options{Store: stores[i]})
+			}
+		}()
+	}
+	start.Wait()
 	var clients [2]*client.Client
 	for i := range stores {
-		st, err := postgres.Open(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
+		if errs[i] != nil {
+			t.Fatalf("starting server %d: %v", i, errs[i])
 		}
-		defer st.Close()
-		stores[i] = st
-		srv, err := server.New(ctx, server.Options{Store: st})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := httptest.NewServer(srv)
+		defer stores[i].Close()
+		ts := httptest.NewServer(servers[i])
 		defer ts.Close()
+		var err error
 		if clients[i], err = client.New(ts.URL, client.WithRetry(5, time.Millisecond, 20*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}

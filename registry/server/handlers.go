@@ -415,7 +415,14 @@ func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id regis
 	res := registry.Resource{ID: id, Location: env.Location, Tags: env.Tags}
 	var canon any
 	switch id.Kind {
-	case registry.KindPlane, registry.KindProvider:
+	case registry.KindPlane:
+		// UCP clients may send plane properties this registry does not use
+		// (e.g. resourceProviders); they are accepted and not stored.
+		canon = struct{}{}
+		if res.Location == "" {
+			res.Location = "global"
+		}
+	case registry.KindProvider:
 		var p api.ResourceProviderProperties
 		if err := decodeStrict(props, &p); err != nil {
 			return res, badRequest("invalid properties: %v", err)

@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	}
 
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers", optional(s.summaries))
+	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{$}", optional(s.summaries))
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{namespace}", optional(s.summary))
 
 	s.mux.HandleFunc("/", s.noRoute)

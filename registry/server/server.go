@@ -96,7 +96,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		If:       registry.Precondition{IfNoneMatch: []string{"*"}},
 		Now:      s.now(),
 	})
-	if err != nil && !errors.Is(err, registry.ErrPrecondition) {
+	// ErrPrecondition: it exists; ErrConflict: another process sharing the
+	// store created it at the same moment.
+	if err != nil && !errors.Is(err, registry.ErrPrecondition) && !errors.Is(err, registry.ErrConflict) {
 		return nil, fmt.Errorf("server: create plane %q: %w", DefaultPlane, err)
 	}
 	s.routes()

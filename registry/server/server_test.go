@@ -147,7 +147,8 @@ func TestPlanes(t *testing.T) {
 		t.Errorf("local plane id = %v", got)
 	}
 	f.must(201, "PUT", "/planes/radius/Prod", `{"location":"global","properties":{}}`)
-	f.must(200, "PUT", "/planes/radius/prod", `{"properties":{}}`)
+	f.must(200, "PUT", "/planes/radius/prod", `{"properties":{"resourceProviders":{"Applications.Core":["http://x"]}}}`)
+	f.must(400, "PUT", "/planes/radius/prod", `{"properties":[]}`)
 	var list api.List[api.Plane]
 	if err := json.Unmarshal(f.must(200, "GET", "/planes/radius", "").body, &list); err != nil {
 		t.Fatal(err)
@@ -186,6 +187,7 @@ func TestAPIVersionParameter(t *testing.T) {
 	}
 	// Summaries are not resources: api-version is optional there, but checked when given.
 	f.must(200, "GET", "!/planes/radius/local/providers", "")
+	f.must(200, "GET", "!/planes/radius/local/providers/", "")
 	f.must(400, "GET", "/planes/radius/local/providers?api-version=1999-01-01", "")
 }
 
