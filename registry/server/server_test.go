@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -651,4 +653,80 @@ func TestHealthAndReadiness(t *testing.T) {
 	f.must(503, "GET", "!/readyz", "")
 	f.srv.SetReady(true)
 	f.must(200, "GET", "!/readyz", "")
+}
+
+// chunked hides the length of a body so that it is sent chunked.
+type chunked struct{ r io.Reader }
+
+func (c chunked) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+func TestChunkedBodyOverLimit(t *testing.T) {
+	f := newFixture(t, server.Options{MaxBodyBytes: 64 << 10})
+	f.seed()
+	body := `{"properties":{"schema":{"description":"` + strings.Repeat("x", 1<<20) + `"}}}`
+	req, _ := http.NewRequest("PUT", f.url+buses+"/apiVersions/2024-01-01?api-version="+api.Version, chunked{strings.NewReader(body)})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("connection dropped: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 413 || !strings.Contains(string(b), api.CodeRequestTooLarge) {
+		t.Errorf("chunked big body = %d %s", resp.StatusCode, b)
+	}
+}
+
+func TestPanicIsAnErrorResponse(t *testing.T) {
+	var logs syncBuffer
+	f := newFixture(t, server.Options{
+		CheckSchema: func(json.RawMessage) []api.Diagnostic { panic("checker bug") },
+		Logger:      slog.New(slog.NewJSONHandler(&logs, nil)),
+	})
+	f.seed2()
+	r := f.do("PUT", version, `{"properties":{"schema":{}}}`)
+	if r.status != 500 || r.errorCode(t) != api.CodeInternal {
+		t.Errorf("panicking handler = %d %s", r.status, r.body)
+	}
+	f.must(200, "GET", provider, "")
+	// One structured line per request, with the status.
+	var sawPanic, sawGet bool
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q is not JSON: %v", line, err)
+		}
+		if m["msg"] == "request" && m["method"] == "PUT" && m["status"] == float64(500) {
+			sawPanic = true
+		}
+		if m["msg"] == "request" && m["method"] == "GET" && m["path"] == provider && m["status"] == float64(200) {
+			sawGet = true
+		}
+	}
+	if !sawPanic || !sawGet {
+		t.Errorf("request log lacks the PUT 500 or the GET 200:\n%s", logs.String())
+	}
+}
+
+// seed2 registers a provider and a type, without API versions.
+func (f *fixture) seed2() {
+	f.t.Helper()
+	f.must(201, "PUT", provider, `{}`)
+	f.must(201, "PUT", buses, `{}`)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
