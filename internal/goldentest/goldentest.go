@@ -65,13 +65,29 @@ func ValidCases(t testing.TB) []string {
 // Compile compiles fixtures/<name> and fails the test unless it compiles.
 func Compile(t testing.TB, name string) *model.Catalog {
 	t.Helper()
-	paths := []string{filepath.Join(Root(t), "fixtures", name)}
+	return CompilePaths(t, filepath.Join(Root(t), "fixtures", name))
+}
+
+// Corpus returns the path of ../shared/corpus, or skips the test with a
+// message when it is absent (a user's clone has no ../shared).
+func Corpus(t testing.TB) string {
+	t.Helper()
+	corpus := filepath.Join(Root(t), "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("skipping: the shared corpus is not at %s", corpus)
+	}
+	return corpus
+}
+
+// CompilePaths compiles manifests and fails the test unless they compile.
+func CompilePaths(t testing.TB, paths ...string) *model.Catalog {
+	t.Helper()
 	cat, diags, err := generator.Compile(context.Background(), paths, generator.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cat == nil {
-		t.Fatalf("%s does not compile: %v", name, diags)
+		t.Fatalf("%v does not compile: %v", paths, diags)
 	}
 	return cat
 }
@@ -83,7 +99,7 @@ func Compare(t *testing.T, name, target string, files []emit.File, update bool) 
 	t.Helper()
 	dir := filepath.Join(Root(t), "golden", name)
 	if update {
-		write(t, dir, target, files)
+		WriteDir(t, dir, target, files)
 	}
 	want := read(t, dir, target)
 	got := map[string][]byte{}
@@ -127,7 +143,8 @@ func sortedKeys(m map[string][]byte) []string {
 	return ks
 }
 
-func write(t *testing.T, dir, target string, files []emit.File) {
+// WriteDir replaces dir/target with files (whose paths start with target/).
+func WriteDir(t testing.TB, dir, target string, files []emit.File) {
 	t.Helper()
 	if err := os.RemoveAll(filepath.Join(dir, target)); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/udtc/udtc/bench/synth"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/goldentest"
 )
 
 // synthCatalog compiles a generated catalog of the given size.
@@ -28,7 +29,7 @@ func synthCatalog(tb testing.TB, o synth.Options) *model.Catalog {
 			tb.Fatal(err)
 		}
 	}
-	return compile(tb, dir)
+	return goldentest.CompilePaths(tb, dir)
 }
 
 // BenchmarkEmit emits the Bicep extensions of a 1,000-type catalog (2 API

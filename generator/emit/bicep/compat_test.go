@@ -9,6 +9,7 @@ import (
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/internal/goldentest"
 )
 
 // TestCompat runs .ci/bicep-compat/run.sh, the check against the reference
@@ -18,7 +19,7 @@ import (
 // always runs and installs the pinned library itself.
 func TestCompat(t *testing.T) {
 	ci := os.Getenv("CI") == "true"
-	script, err := filepath.Abs(filepath.Join(repoRoot, ".ci", "bicep-compat", "run.sh"))
+	script, err := filepath.Abs(filepath.Join(goldentest.Root(t), ".ci", "bicep-compat", "run.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,24 +34,24 @@ func TestCompat(t *testing.T) {
 		env = append(env, "BICEP_COMPAT_SKIP_INSTALL=1")
 	}
 
-	dirs, err := filepath.Glob(filepath.Join(repoRoot, "golden", "*", "bicep"))
+	dirs, err := filepath.Glob(filepath.Join(goldentest.Root(t), "golden", "*", "bicep"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(dirs) == 0 {
 		t.Fatal("no golden/*/bicep directories: run go test -run TestGolden -update")
 	}
-	corpus := filepath.Join(repoRoot, "..", "shared", "corpus")
+	corpus := filepath.Join(goldentest.Root(t), "..", "shared", "corpus")
 	if _, err := os.Stat(corpus); err == nil {
 		for _, sub := range []string{"resource-types-contrib", "radius-built-in"} {
-			files, _, err := bicep.Emit(compile(t, filepath.Join(corpus, sub)), bicep.Options{})
+			files, _, err := bicep.Emit(goldentest.CompilePaths(t, filepath.Join(corpus, sub)), bicep.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			dirs = append(dirs, writeTemp(t, files))
 		}
 		// All namespaces in one extension.
-		files, _, err := bicep.Emit(compile(t, filepath.Join(corpus, "resource-types-contrib")), bicep.Options{ExtensionName: "contrib", ExtensionVersion: "1.2.3"})
+		files, _, err := bicep.Emit(goldentest.CompilePaths(t, filepath.Join(corpus, "resource-types-contrib")), bicep.Options{ExtensionName: "contrib", ExtensionVersion: "1.2.3"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,6 +79,6 @@ func TestCompat(t *testing.T) {
 func writeTemp(t *testing.T, files []emit.File) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeGolden(t, dir, "bicep", files)
+	goldentest.WriteDir(t, dir, "bicep", files)
 	return filepath.Join(dir, "bicep")
 }

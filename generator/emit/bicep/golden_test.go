@@ -4,165 +4,45 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
-	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/goldentest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden/<case>/bicep from the emitter's output")
 
-const repoRoot = "../../.."
-
-// validCases lists fixtures/<case> directories whose name does not start
-// with "error_": their manifests compile.
-func validCases(t *testing.T) []string {
-	t.Helper()
-	entries, err := os.ReadDir(filepath.Join(repoRoot, "fixtures"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []string
-	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), "error_") {
-			cases = append(cases, e.Name())
-		}
-	}
-	if len(cases) == 0 {
-		t.Fatal("no fixtures found")
-	}
-	return cases
-}
-
-func compile(t testing.TB, paths ...string) *model.Catalog {
-	t.Helper()
-	cat, diags, err := generator.Compile(context.Background(), paths, generator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cat == nil {
-		t.Fatalf("%v does not compile: %v", paths, diags)
-	}
-	return cat
-}
-
 // TestGolden emits every valid fixture and compares the files with
-// golden/<case>/bicep; -update rewrites them. An absent golden directory
-// means "no files".
+// golden/<case>/bicep; -update rewrites them. Archives are also unpacked and
+// checked against the emitted index.json and types.json.
 func TestGolden(t *testing.T) {
-	for _, name := range validCases(t) {
+	for _, name := range goldentest.ValidCases(t) {
 		t.Run(name, func(t *testing.T) {
-			cat := compile(t, filepath.Join(repoRoot, "fixtures", name))
-			files, diags, err := bicep.Emit(cat, bicep.Options{})
+			files, diags, err := bicep.Emit(goldentest.Compile(t, name), bicep.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diags.HasErrors() {
 				t.Fatalf("Emit reported errors: %v", diags)
 			}
-			dir := filepath.Join(repoRoot, "golden", name)
-			if *update {
-				writeGolden(t, dir, "bicep", files)
-			}
-			want := readGolden(t, dir, "bicep")
-			got := map[string][]byte{}
 			for _, f := range files {
-				got[f.Path] = f.Data
 				if strings.HasSuffix(f.Path, ".tgz") {
 					checkArchive(t, f, files)
 				}
 			}
-			compareFiles(t, want, got)
+			goldentest.Compare(t, name, "bicep", files, *update)
 		})
 	}
-}
-
-func compareFiles(t *testing.T, want, got map[string][]byte) {
-	t.Helper()
-	if diff := cmp.Diff(keys(want), keys(got)); diff != "" {
-		t.Errorf("files (-want +got):\n%s", diff)
-	}
-	for p, w := range want {
-		g, ok := got[p]
-		if !ok {
-			continue
-		}
-		if strings.HasSuffix(p, ".tgz") {
-			if !bytes.Equal(w, g) {
-				t.Errorf("%s: archive bytes differ from golden (%d bytes, want %d)", p, len(g), len(w))
-			}
-			continue
-		}
-		if diff := cmp.Diff(string(w), string(g)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", p, diff)
-		}
-	}
-}
-
-func keys(m map[string][]byte) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
-
-// writeGolden replaces dir/sub with files (whose paths start with sub/).
-func writeGolden(t *testing.T, dir, sub string, files []emit.File) {
-	t.Helper()
-	if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// readGolden returns the files below dir/sub by slash path relative to dir.
-func readGolden(t *testing.T, dir, sub string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	root := filepath.Join(dir, sub)
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = data
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // checkArchive unpacks an extension archive and checks its layout: one
@@ -246,13 +126,10 @@ func untgz(data []byte) ([]tarEntry, error) {
 
 // TestCorpus emits every real manifest of ../shared/corpus.
 func TestCorpus(t *testing.T) {
-	corpus := filepath.Join(repoRoot, "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("corpus not available at %s: %v", corpus, err)
-	}
+	corpus := goldentest.Corpus(t)
 	for _, sub := range []string{"resource-types-contrib", "radius-built-in"} {
 		t.Run(sub, func(t *testing.T) {
-			cat := compile(t, filepath.Join(corpus, sub))
+			cat := goldentest.CompilePaths(t, filepath.Join(corpus, sub))
 			files, diags, err := bicep.Emit(cat, bicep.Options{})
 			if err != nil || diags.HasErrors() {
 				t.Fatalf("Emit: %v %v", err, diags)
