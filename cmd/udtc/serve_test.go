@@ -148,3 +148,48 @@ func TestIsLoopbackAddr(t *testing.T) {
 		}
 	}
 }
+
+// gatedReader returns head, then blocks until gate is closed, then tail.
+type gatedReader struct {
+	head, tail *strings.Reader
+	gate       chan struct{}
+}
+
+func (g *gatedReader) Read(p []byte) (int, error) {
+	if g.head.Len() > 0 {
+		return g.head.Read(p)
+	}
+	<-g.gate
+	return g.tail.Read(p)
+}
+
+func TestServeShutdownLetsInFlightRequestsFinish(t *testing.T) {
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	body := &gatedReader{head: strings.NewReader(`{"location":`), tail: strings.NewReader(`"global"}`), gate: make(chan struct{})}
+	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview", body)
+	status := make(chan int, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			status <- -1
+			return
+		}
+		resp.Body.Close()
+		status <- resp.StatusCode
+	}()
+	time.Sleep(200 * time.Millisecond) // the request is being read
+	exited := make(chan int, 1)
+	go func() { exited <- stop() }()
+	select {
+	case code := <-exited:
+		t.Fatalf("serve exited (%d) with a request in flight", code)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(body.gate)
+	if got := <-status; got != 201 {
+		t.Errorf("in-flight PUT = %d, want 201", got)
+	}
+	if code := <-exited; code != 0 {
+		t.Errorf("exit code = %d", code)
+	}
+}

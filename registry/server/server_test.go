@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -729,4 +730,40 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// failingStore fails writes with a fixed error.
+type failingStore struct {
+	registry.Store
+	err error
+}
+
+func (f failingStore) Put(ctx context.Context, w registry.Write) (registry.Resource, bool, error) {
+	if w.Resource.ID.Kind == registry.KindPlane {
+		return f.Store.Put(ctx, w)
+	}
+	return registry.Resource{}, false, f.err
+}
+
+func TestStoreErrorsMapToStatuses(t *testing.T) {
+	for _, c := range []struct {
+		err    error
+		status int
+		code   string
+	}{
+		{fmt.Errorf("x: %w", registry.ErrConflict), 409, api.CodeConflict},
+		{fmt.Errorf("x: %w", registry.ErrParentNotFound), 404, api.CodeNotFound},
+		{fmt.Errorf("x: %w", registry.ErrPrecondition), 412, api.CodePreconditionFailed},
+		{fmt.Errorf("x: %w", registry.ErrInvalid), 400, api.CodeInvalidRequestContent},
+		{errors.New("disk on fire at /secret/path"), 500, api.CodeInternal},
+	} {
+		f := newFixture(t, server.Options{Store: failingStore{Store: newStore(t), err: c.err}})
+		r := f.do("PUT", provider, `{}`)
+		if r.status != c.status || r.errorCode(t) != c.code {
+			t.Errorf("store error %v = %d %s, want %d %s", c.err, r.status, r.body, c.status, c.code)
+		}
+		if strings.Contains(string(r.body), "secret") {
+			t.Errorf("internal error leaked to the client: %s", r.body)
+		}
+	}
 }
