@@ -62,3 +62,18 @@ func procField(path, key string) string {
 	}
 	return ""
 }
+
+// LoadAverage returns the 1-, 5- and 15-minute load averages as written in
+// /proc/loadavg ("0.52 0.31 0.20"), or "" when unknown. Benchmarks quote it
+// because other processes on the machine skew their numbers.
+func LoadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}

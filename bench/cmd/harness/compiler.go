@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -166,7 +167,7 @@ func (b *bench) gen(ctx context.Context) {
 			}
 		}
 		changed += len(before) - countKept(before, after)
-		said := firstLine(samples[len(samples)-1].Stdout + "\n" + samples[len(samples)-1].Stderr)
+		said := lastLine(samples[len(samples)-1].Stdout + "\n" + samples[len(samples)-1].Stderr)
 		b.processRow("udtc gen (unchanged inputs)", n, samples, fmt.Sprintf("%d files rewritten; udtc said: %q", changed, said))
 		if n == reference {
 			unchanged.Value, unchanged.Have = float64(changed), true
@@ -312,11 +313,18 @@ func (b *bench) goCompile(ctx context.Context, out string) {
 		if err == nil && s.Failed() {
 			err = fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			row("> "+b.cfg.timeout.String(), "—", "—", "did not finish within -timeout")
+			return
+		case err != nil:
 			row("—", "—", "—", "go build failed: "+err.Error())
 			return
 		}
 		samples = append(samples, s)
+		if s.Wall > b.cfg.slow {
+			break
+		}
 	}
 	s := harness.Summarize(samples)
 	row(harness.Seconds(s.Wall), harness.Seconds(s.CPU), harness.MB(s.MaxRSS), "")

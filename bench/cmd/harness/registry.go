@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,10 +23,10 @@ const apiVersion = "2023-10-01-preview"
 
 // server is a running `udtc serve` with a fresh SQLite store.
 type server struct {
-	cmd    *exec.Cmd
-	url    string
-	stderr bytes.Buffer
-	done   chan error
+	cmd  *exec.Cmd
+	url  string
+	log  string // path of its stdout and stderr
+	done chan error
 }
 
 func freePort() (int, error) {
@@ -50,10 +49,17 @@ func (b *bench) startServer(ctx context.Context, dir string) (*server, error) {
 		return nil, err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	s := &server{url: "http://" + addr, done: make(chan error, 1)}
+	// The request log goes to a file: a load run writes hundreds of
+	// thousands of lines.
+	logf, err := os.Create(filepath.Join(dir, "serve.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close() // the child has its own descriptor
+	s := &server{url: "http://" + addr, log: logf.Name(), done: make(chan error, 1)}
 	s.cmd = exec.Command(b.udtc, "serve", "--addr", addr, "--store", "sqlite:"+filepath.Join(dir, "registry.db"))
-	s.cmd.Stdout = &s.stderr
-	s.cmd.Stderr = &s.stderr
+	s.cmd.Stdout = logf
+	s.cmd.Stderr = logf
 	if err := s.cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -68,7 +74,8 @@ func (b *bench) startServer(ctx context.Context, dir string) (*server, error) {
 		}
 		select {
 		case err := <-s.done:
-			return nil, fmt.Errorf("udtc serve exited (%v): %s", err, firstLine(s.stderr.String()))
+			out, _ := os.ReadFile(s.log)
+			return nil, fmt.Errorf("udtc serve exited (%v): %s", err, firstLine(string(out)))
 		case <-ctx.Done():
 			s.stop()
 			return nil, ctx.Err()
@@ -312,12 +319,12 @@ func (b *bench) publish(ctx context.Context) {
 		s1, err := b.measure(ctx, 1, nil, "publish", "--server", srv.url, dir)
 		if err == nil {
 			first = append(first, s1...)
-			said1 = firstLine(s1[0].Stdout + "\n" + s1[0].Stderr)
+			said1 = lastLine(s1[0].Stdout + "\n" + s1[0].Stderr)
 			var s2 []harness.Sample
 			s2, err = b.measure(ctx, 1, nil, "publish", "--server", srv.url, dir)
 			if err == nil {
 				second = append(second, s2...)
-				said2 = firstLine(s2[0].Stdout + "\n" + s2[0].Stderr)
+				said2 = lastLine(s2[0].Stdout + "\n" + s2[0].Stderr)
 			}
 		}
 		srv.stop()

@@ -56,9 +56,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !cfg.keep {
 		defer os.RemoveAll(b.work)
 	}
-	start := time.Now()
+	start, loadBefore := time.Now(), harness.LoadAverage()
 	b.all(ctx)
-	b.rep.Preamble = append(b.rep.Preamble, fmt.Sprintf("Harness wall time: %s", harness.Seconds(time.Since(start).Round(time.Second))))
+	b.rep.Preamble = append(b.rep.Preamble,
+		fmt.Sprintf("Harness wall time: %s; load average (1, 5, 15 min) before: %s, after: %s — a load above the CPU count means other processes competed with the benchmarks",
+			harness.Seconds(time.Since(start).Round(time.Second)), loadBefore, harness.LoadAverage()))
 	md := b.report()
 	if cfg.out == "-" {
 		io.WriteString(stdout, md)
@@ -298,6 +300,14 @@ func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i] + " …"
+	}
+	return s
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return "… " + s[i+1:]
 	}
 	return s
 }
