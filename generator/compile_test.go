@@ -11,6 +11,7 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/generator/openapi"
 )
 
 func writeFile(t *testing.T, dir, name string, data []byte) string {
@@ -250,6 +251,18 @@ func FuzzCheck(f *testing.F) {
 		for _, d := range diags {
 			if d.Rule == "" || d.Message == "" || d.Span.Line < 1 {
 				t.Fatalf("malformed diagnostic %+v", d)
+			}
+		}
+		// What the checker accepts, kin-openapi must accept too.
+		if cat != nil {
+			for _, p := range cat.Providers {
+				for _, rt := range p.Types {
+					for _, v := range rt.APIVersions {
+						if err := openapi.Validate(context.Background(), v.Schema); err != nil {
+							t.Fatalf("accepted schema %s@%s is not well-formed OpenAPI: %v", rt.FullName(), v.Name, err)
+						}
+					}
+				}
 			}
 		}
 	})
