@@ -12,6 +12,7 @@ import (
 
 // config is the harness's flags.
 type config struct {
+	args       []string // as given, for the report
 	runs       int
 	sizes      []int
 	versions   int
@@ -40,7 +41,7 @@ type config struct {
 var sections = []string{"check", "gen", "gocompile", "registry", "publish", "gobench", "profile"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
-	c := &config{}
+	c := &config{args: args}
 	fs := flag.NewFlagSet("harness", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&c.runs, "runs", 3, "runs per measurement; the report shows medians")
