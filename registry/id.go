@@ -2,8 +2,9 @@ package registry
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Kind is the kind of a registry resource.
@@ -36,54 +37,36 @@ func (k Kind) String() string {
 }
 
 // MaxNameLength is the longest name (or child type segment) accepted.
-const MaxNameLength = 63
-
-// The seed's name patterns. The API version pattern in the seed has an
-// unbalanced parenthesis; this is its evident intent.
-var (
-	namespacePattern = regexp.MustCompile(`^([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))\.([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))?$`)
-	typePattern      = regexp.MustCompile(`^([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))$`)
-	versionPattern   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(-preview)?$`)
-	locationPattern  = typePattern
-	planePattern     = typePattern
-)
+const MaxNameLength = api.MaxNameLength
 
 // ValidateNamespace checks a resource provider namespace ("Contoso.Platform").
 func ValidateNamespace(s string) error {
-	return checkName("resource provider namespace", s, namespacePattern)
+	return invalid("resource provider namespace", s, api.NamespaceProblem(s))
 }
 
 // ValidateTypeName checks a resource type name; child types are "/"-joined
-// segments ("contosoBuses/queues"), each of which must match the pattern.
+// segments ("contosoBuses/queues"), each a valid segment.
 func ValidateTypeName(s string) error {
-	if s == "" {
-		return fmt.Errorf("%w: resource type name is empty", ErrInvalid)
-	}
-	for _, seg := range strings.Split(s, "/") {
-		if err := checkName("resource type name", seg, typePattern); err != nil {
-			return err
-		}
-	}
-	return nil
+	return invalid("resource type name", s, api.TypeNameProblem(s))
 }
 
-// ValidateAPIVersion checks an API version name ("2024-08-01-preview").
-func ValidateAPIVersion(s string) error { return checkName("API version", s, versionPattern) }
+// ValidateAPIVersion checks an API version name ("2024-08-01-preview"); the
+// date must exist.
+func ValidateAPIVersion(s string) error { return invalid("API version", s, api.APIVersionProblem(s)) }
 
 // ValidateLocation checks a location name ("global").
-func ValidateLocation(s string) error { return checkName("location name", s, locationPattern) }
+func ValidateLocation(s string) error { return invalid("location name", s, api.SegmentProblem(s)) }
 
 // ValidatePlane checks a plane name ("local").
-func ValidatePlane(s string) error { return checkName("plane name", s, planePattern) }
+func ValidatePlane(s string) error { return invalid("plane name", s, api.SegmentProblem(s)) }
 
-func checkName(what, s string, re *regexp.Regexp) error {
-	if len(s) > MaxNameLength {
-		return fmt.Errorf("%w: %s %q is longer than %d characters", ErrInvalid, what, s, MaxNameLength)
+// invalid wraps a name problem (from registry/api, the rules udtc check
+// applies too) in ErrInvalid.
+func invalid(what, name, problem string) error {
+	if problem == "" {
+		return nil
 	}
-	if !re.MatchString(s) {
-		return fmt.Errorf("%w: %s %q does not match %s", ErrInvalid, what, s, re.String())
-	}
-	return nil
+	return fmt.Errorf("%w: %s %q %s", ErrInvalid, what, name, problem)
 }
 
 // EscapeTypeName turns a child type name into its URL segment form:

@@ -422,7 +422,9 @@ func TestInvalidNames(t *testing.T) {
 		provider + "/resourceTypes/bad-",
 		buses + "/apiVersions/2024-8-01",
 		buses + "/apiVersions/2024-08-01-beta",
-		provider + "/locations/x",
+		buses + "/apiVersions/2025-02-30", // not a calendar date
+		rp + "/Contoso.",                  // a namespace is exactly two segments
+		provider + "/locations/x-",
 		provider + "/locations/bad%20name",
 		"/planes/radius/bad_plane",
 	} {
