@@ -1,7 +1,7 @@
 // Package depcheck enforces the dependency direction of the house style:
 // cmd → generator, registry; generator may use registry/api; registry never
 // imports generator; only cmd imports urfave/cli; the model is standard
-// library only.
+// library only; the registry's domain, wire types and stores have no HTTP.
 package depcheck
 
 import (
@@ -47,6 +47,10 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("generator/model imports %s: the model is standard library only", d)
 			case strings.HasPrefix(dep, "cmd/"):
 				t.Errorf("%s imports %s: nothing imports cmd", name, dep)
+			case d == "net/http" && (name == "registry" || name == "registry/api" || strings.HasPrefix(name, "registry/store")):
+				t.Errorf("%s imports net/http: the registry's domain, wire types and stores have no HTTP", name)
+			case name == "registry/api" && dep == "registry":
+				t.Errorf("registry/api imports the registry domain: wire types stand alone")
 			}
 		}
 	}
