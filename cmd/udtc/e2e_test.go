@@ -360,3 +360,52 @@ func TestCorpusPublishes(t *testing.T) {
 		t.Fatalf("second corpus publish: exit %d %v", code, rep.Summary)
 	}
 }
+
+// TestRegistryCommandsAndErrors: registry list/show against a server with
+// auth, and the one-line errors publish gives for a missing token, an
+// unknown plane and an unreachable server.
+func TestRegistryCommandsAndErrors(t *testing.T) {
+	t.Chdir("../..")
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "token")
+	if err := os.WriteFile(tokenFile, []byte("s3cret-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServeProcess(t, "sqlite:"+filepath.Join(dir, "r.db"), "--token-file", tokenFile)
+
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"publish", "--server", srv.url, "examples"}, 1, "requires a token: pass --token-file"},
+		{[]string{"publish", "--server", srv.url, "--token-file", tokenFile, "--plane", "nope", "examples"}, 1, `plane "nope" does not exist`},
+		{[]string{"publish", "--server", "http://127.0.0.1:1", "--timeout", "5s", "examples"}, 1, "cannot reach the registry at http://127.0.0.1:1"},
+		{[]string{"publish", "--server", "ftp://x", "examples"}, 2, "--server must be an http(s) URL"},
+		{[]string{"publish", "--server", srv.url, "--token-file", filepath.Join(dir, "missing"), "examples"}, 2, "reading --token-file"},
+		{[]string{"publish", "--server", srv.url, "--token-file", tokenFile, "examples"}, 0, ""},
+		{[]string{"registry", "show", "Contoso.Nope", "--server", srv.url}, 1, "namespace Contoso.Nope is not registered"},
+		{[]string{"registry", "show", "Contoso.Data/nope", "--server", srv.url}, 1, "type Contoso.Data/nope is not registered"},
+	}
+	for _, tc := range tests {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("udtc %s: exit %d, want %d; stderr %q should contain %q", strings.Join(tc.args, " "), code, tc.code, stderr, tc.want)
+		}
+	}
+
+	code, stdout, _ := runCLI(t, "registry", "list", "--server", srv.url)
+	if code != 0 || !strings.Contains(stdout, "Contoso.Messaging/buses/queues  Contoso.Messaging  2025-06-01") ||
+		!strings.Contains(stdout, "Contoso.Data/postgresDatabases  Contoso.Data       2025-01-01-preview, 2025-06-01  2025-06-01") {
+		t.Errorf("registry list: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "registry", "show", "contoso.data/POSTGRESDATABASES", "--server", srv.url)
+	if code != 0 || !strings.Contains(stdout, "Contoso.Data/postgresDatabases\n") || !strings.Contains(stdout, `schema: {"type":"object"`) {
+		t.Errorf("registry show (case-insensitive): exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "registry", "show", "--output", "json", "Contoso.Data", "--server", srv.url)
+	var sum api.ProviderSummary
+	if code != 0 || json.Unmarshal([]byte(stdout), &sum) != nil || len(sum.ResourceTypes) != 2 {
+		t.Errorf("registry show --output json: exit %d\n%s", code, stdout)
+	}
+}

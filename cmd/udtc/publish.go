@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
 	"fmt"
 	"io"
 	"net/url"
@@ -66,6 +69,38 @@ func (f *serverFlags) client() (*client.Client, error) {
 		return nil, fail(exitUsage, err)
 	}
 	return c, nil
+}
+
+// ping checks that the registry answers and that the plane exists, so an
+// unreachable server or a typo in --plane is one clear error, not one per
+// resource.
+func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
+	_, err := reg.GetPlane(ctx, f.plane)
+	switch {
+	case err == nil:
+		return nil
+	case client.IsNotFound(err):
+		return fail(exitFail, fmt.Errorf("plane %q does not exist on %s (udtc serve creates \"local\"; others are created with PUT /planes/radius/NAME)", f.plane, f.server))
+	case client.StatusCode(err) == http.StatusUnauthorized || client.StatusCode(err) == http.StatusForbidden:
+		return fail(exitFail, fmt.Errorf("%s requires a token: pass --token-file (%v)", f.server, err))
+	case client.StatusCode(err) == 0:
+		var ne net.Error
+		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
+			return fail(exitFail, fmt.Errorf("cannot reach the registry at %s: %v (is udtc serve running?)", f.server, rootCause(err)))
+		}
+	}
+	return fail(exitFail, err)
+}
+
+// rootCause returns the innermost wrapped error, for short messages.
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }
 
 type publishFlags struct {
@@ -133,6 +168,9 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, f.timeout)
 	defer cancel()
+	if err := f.serverFlags.ping(ctx, reg); err != nil {
+		return err
+	}
 	want := registration.Registrations(cat, registration.Options{Location: f.location, Address: f.address})
 	plan, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
 	if err != nil {
@@ -171,6 +209,11 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "Applied %d of %d writes.\n", len(res.Applied), plan.Writes())
 		for _, fl := range res.Failed {
 			fmt.Fprintf(e.stdout, "  ! failed  %-16s %s: %v\n", fl.Change.Kind, fl.Change.Name(), fl.Err)
+		}
+	}
+	for _, fl := range res.Failed {
+		if code := client.StatusCode(fl.Err); code == http.StatusUnauthorized || code == http.StatusForbidden {
+			return fail(exitFail, fmt.Errorf("%s refused the writes: it requires a token: pass --token-file (%d %s)", f.server, code, http.StatusText(code)))
 		}
 	}
 	if len(res.Failed) > 0 {

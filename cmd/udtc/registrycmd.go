@@ -35,6 +35,9 @@ func registryCommand(e *env) *cli.Command {
 					}
 					ctx, cancel := context.WithTimeout(c.Context, list.timeout)
 					defer cancel()
+					if err := list.ping(ctx, reg); err != nil {
+						return err
+					}
 					sums, err := reg.ProviderSummaries(ctx)
 					if err != nil {
 						return fail(exitFail, err)
@@ -70,6 +73,9 @@ func registryCommand(e *env) *cli.Command {
 					}
 					ctx, cancel := context.WithTimeout(c.Context, show.timeout)
 					defer cancel()
+					if err := show.ping(ctx, reg); err != nil {
+						return err
+					}
 					s, err := reg.ProviderSummary(ctx, ns)
 					if client.IsNotFound(err) {
 						return fail(exitFail, fmt.Errorf("namespace %s is not registered", ns))

@@ -3,8 +3,12 @@ package publish
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"github.com/udtc/udtc/registry/client"
 )
 
 // Failure is a change that could not be applied.
@@ -33,7 +37,9 @@ type ApplyOptions struct {
 // Apply performs the plan's writes phase by phase (a phase's writes run
 // concurrently; the next phase starts when it is done), so parents exist
 // before their children. A failed write does not stop the others; it is
-// reported in Result.Failed. Apply stops early only when ctx is done.
+// reported in Result.Failed. Apply stops early when ctx is done, and after a
+// 401 or 403 (every other write would fail the same way): the writes not
+// sent are reported as failed with that cause.
 func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result {
 	conc := opts.Concurrency
 	if conc <= 0 {
@@ -46,6 +52,10 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 		}
 	}
 	total := len(writes)
+	// An authentication or authorisation failure will fail every other
+	// write the same way: stop instead of sending them all.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var done atomic.Int64
 	errs := make([]error, len(p.Changes))
 	attempted := make([]bool, len(p.Changes))
@@ -66,6 +76,9 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 			wg.Go(func() {
 				defer func() { <-sem }()
 				errs[i] = applyOne(ctx, reg, p.Changes[i])
+				if code := client.StatusCode(errs[i]); code == http.StatusUnauthorized || code == http.StatusForbidden {
+					stop(errs[i])
+				}
 				n := done.Add(1)
 				if opts.Progress != nil {
 					opts.Progress(int(n), total)
@@ -80,7 +93,7 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 		c := p.Changes[i]
 		switch {
 		case !attempted[i]:
-			res.Failed = append(res.Failed, Failure{c, errors.Join(errors.New("not attempted"), ctx.Err())})
+			res.Failed = append(res.Failed, Failure{c, fmt.Errorf("not attempted: %w", context.Cause(ctx))})
 		case errs[i] != nil:
 			res.Failed = append(res.Failed, Failure{c, errs[i]})
 		default:
