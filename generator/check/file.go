@@ -10,6 +10,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Keys of the manifest structure, taken from the wire structs.
@@ -79,7 +80,7 @@ func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
 	}
 	if nsEntry != nil {
 		if ns, ok := r.str(nsEntry.value, nsEntry.path, "the namespace"); ok {
-			if msg := NamespaceProblem(ns); msg != "" {
+			if msg := api.NamespaceProblem(ns); msg != "" {
 				r.report(nsEntry.value, RuleNamespaceName, nsEntry.path, "a namespace looks like Contoso.Data", "namespace %q %s", ns, msg)
 			} else {
 				fd.namespace, fd.nsNode = ns, resolve(nsEntry.value)
@@ -128,7 +129,7 @@ func checkLocations(r *reporter, e *entry) []*locationDecl {
 	var out []*locationDecl
 	for _, l := range entries {
 		valid := true
-		if msg := LocationNameProblem(l.name); msg != "" {
+		if msg := api.SegmentProblem(l.name); msg != "" {
 			r.report(l.key, RuleLocationName, l.path, "", "location name %q %s", l.name, msg)
 			valid = false
 		}
@@ -149,7 +150,7 @@ func checkLocations(r *reporter, e *entry) []*locationDecl {
 
 func checkType(r *reporter, e entry) *typeDecl {
 	valid := true
-	if msg := TypeNameProblem(e.name); msg != "" {
+	if msg := api.TypeNameProblem(e.name); msg != "" {
 		r.report(e.key, RuleTypeName, e.path, "type names look like postgresDatabases, or parent/child for a child type", "type name %q %s", e.name, msg)
 		valid = false
 	} else {
@@ -240,7 +241,7 @@ func checkCapabilities(r *reporter, e *entry) []string {
 
 func checkVersion(r *reporter, e entry) *model.APIVersion {
 	valid := true
-	if msg := APIVersionProblem(e.name); msg != "" {
+	if msg := api.APIVersionProblem(e.name); msg != "" {
 		r.report(e.key, RuleAPIVersion, e.path, "for example '2025-01-01' or '2025-01-01-preview'", "API version %q %s", e.name, msg)
 		valid = false
 	}
