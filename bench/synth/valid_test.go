@@ -12,7 +12,7 @@ import (
 // TestCatalogCompiles runs the real checker, strict, on a small catalog:
 // generated manifests must be valid with no warnings at all.
 func TestCatalogCompiles(t *testing.T) {
-	o := Options{Types: 60, Versions: 3, Namespaces: 3, Seed: 11}
+	o := Options{Types: 40, Versions: 2, Namespaces: 3, Seed: 11}
 	dir := t.TempDir()
 	for _, f := range mustGenerate(t, o) {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))

@@ -102,6 +102,3 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 
 // reference is the catalog size the targets are stated for.
 const reference = 1000
-
-// hasSize reports whether the run includes the reference catalog.
-func (c *config) hasSize(n int) bool { return slices.Contains(c.sizes, n) }
