@@ -17,7 +17,6 @@ func strVal(s string) model.Value {
 func intVal(s string) model.Value {
 	return model.Value{Kind: model.Integer, Num: json.Number(s), JSON: json.RawMessage(s)}
 }
-func str_(s *model.Schema) *model.Schema { s.Kind = model.String; return s }
 
 func obj_(props ...*model.Property) *model.Schema {
 	return &model.Schema{Kind: model.Object, Properties: props}
