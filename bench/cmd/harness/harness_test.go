@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -81,5 +82,23 @@ func TestNaiveTypesSize(t *testing.T) {
 	}
 	if _, err := naiveTypesSize([]byte(`[{"$type":"ResourceType","body":{"$ref":"#/9"}}]`)); err == nil {
 		t.Error("a dangling reference was accepted")
+	}
+}
+
+func TestOverBudget(t *testing.T) {
+	b := &bench{cfg: &config{budget: time.Minute}, last: map[string]sizeWall{}}
+	if why := b.overBudget("gen", 5000); why != "" {
+		t.Errorf("nothing measured yet, but skipped: %s", why)
+	}
+	b.measured("gen", 1000, 10*time.Second) // predicts 50 s at 5,000
+	if why := b.overBudget("gen", 5000); why != "" {
+		t.Errorf("50 s predicted, budget 1 min, but skipped: %s", why)
+	}
+	b.measured("gen", 1000, 20*time.Second) // predicts 100 s
+	if why := b.overBudget("gen", 5000); !strings.Contains(why, "about 100 s") {
+		t.Errorf("100 s predicted: got %q", why)
+	}
+	if why := b.overBudget("check", 5000); why != "" {
+		t.Errorf("another command is not affected: %s", why)
 	}
 }
