@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -12,11 +13,20 @@ import (
 
 var bicepRef = regexp.MustCompile(`"\$ref":\s*"#/(\d+)"`)
 
-// bicepSizes sums the types.json files under dir and what they would weigh
-// without type de-duplication: every resource type's body inlined with all
-// the types it reaches, each reference expanded anew (compact JSON).
-func bicepSizes(dir string) (actual, naive int64, files int, err error) {
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// bicepTypes is what the types.json files of an output directory weigh.
+type bicepTypes struct {
+	files int
+	// written is the size on disk; compact the same JSON without
+	// whitespace; naive the compact size without type de-duplication:
+	// every resource type's body with everything it reaches inlined, each
+	// reference expanded anew.
+	written, compact, naive int64
+}
+
+// bicepSizes measures the types.json files under dir.
+func bicepSizes(dir string) (bicepTypes, error) {
+	var r bicepTypes
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Name() != "types.json" {
 			return err
 		}
@@ -24,19 +34,24 @@ func bicepSizes(dir string) (actual, naive int64, files int, err error) {
 		if err != nil {
 			return err
 		}
-		n, err := naiveTypesSize(data)
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, data); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		n, err := naiveTypesSize(buf.Bytes())
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		files++
-		actual += int64(len(data))
-		naive += n
+		r.files++
+		r.written += int64(len(data))
+		r.compact += int64(buf.Len())
+		r.naive += n
 		return nil
 	})
-	return actual, naive, files, err
+	return r, err
 }
 
-// naiveTypesSize computes the inlined size of one types.json.
+// naiveTypesSize computes the inlined size of one compact types.json.
 func naiveTypesSize(data []byte) (int64, error) {
 	var types []json.RawMessage
 	if err := json.Unmarshal(data, &types); err != nil {

@@ -86,14 +86,14 @@ func (b *bench) gen(ctx context.Context) {
 	wall := b.target("`udtc gen` of 1,000 types (check + all targets): wall", 1.0, "s", false)
 	rss := b.target("`udtc gen` of 1,000 types: peak memory", 300, "MB", false)
 	unchanged := b.target("`udtc gen` on unchanged inputs: files rewritten", 0, "files", false)
-	bicep := b.target("Bicep types.json of 1,000 types (10% of the 49 MB a generator without type de-duplication writes)", 4.9, "MB", false)
+	bicep := b.target("Bicep types.json of 1,000 types (20% of the 49 MB a generator without type de-duplication writes)", 9.8, "MB", false)
 	growth := b.target("`udtc gen` cost growth, 1,000 → 5,000 types (wall per type, ratio)", 1.25, "×", false)
 	perType := map[int]float64{}
 	for _, t := range []*harness.Target{wall, rss, unchanged, bicep, growth} {
 		t.Why = b.available("gen")
 	}
-	dedup := b.table("Bicep type de-duplication", "Total size of the types.json files against the same types written without de-duplication (each resource type's body with everything it references inlined, compact JSON; computed by the harness from the emitted files).",
-		"Types", "types.json files", "Size", "Without de-duplication", "Ratio", "Note")
+	dedup := b.table("Bicep type de-duplication", "The types.json files as written, the same JSON compacted, and compacted without type de-duplication (each resource type's body with everything it references inlined, computed by the harness from the emitted files). Indented, the non-de-duplicated 1,000-type catalog is about 50 MB: the 49 MB of the issue. The target reads its \"small fraction\" as at most 20%.",
+		"Types", "types.json files", "As written", "Compact", "Compact, without de-duplication", "Ratio (compact)", "Note")
 	outputs := b.table("Generated output", "Bytes written by `udtc gen` (all targets), by top-level output directory.", "Types", "Output", "Files", "Size")
 	for _, n := range b.cfg.sizes {
 		dir, ok := b.catalog[n]
@@ -126,17 +126,17 @@ func (b *bench) gen(ctx context.Context) {
 		for _, o := range b.outputSizes(out) {
 			outputs.Rows = append(outputs.Rows, []string{num(n), o.name, num(o.files), harness.MB(o.bytes)})
 		}
-		actual, naive, files, err := bicepSizes(out)
+		bt, err := bicepSizes(out)
 		switch {
 		case err != nil:
-			dedup.Rows = append(dedup.Rows, []string{num(n), "—", "—", "—", "—", err.Error()})
-		case files == 0:
-			dedup.Rows = append(dedup.Rows, []string{num(n), "0", "—", "—", "—", "no types.json written"})
+			dedup.Rows = append(dedup.Rows, []string{num(n), "—", "—", "—", "—", "—", err.Error()})
+		case bt.files == 0:
+			dedup.Rows = append(dedup.Rows, []string{num(n), "0", "—", "—", "—", "—", "no types.json written"})
 		default:
-			dedup.Rows = append(dedup.Rows, []string{num(n), num(files), harness.MB(actual), harness.MB(naive),
-				harness.Num(100*float64(actual)/float64(naive)) + "%", ""})
+			dedup.Rows = append(dedup.Rows, []string{num(n), num(bt.files), harness.MB(bt.written), harness.MB(bt.compact), harness.MB(bt.naive),
+				harness.Num(100*float64(bt.compact)/float64(bt.naive)) + "%", ""})
 			if n == reference {
-				bicep.Value, bicep.Have = float64(actual)/1e6, true
+				bicep.Value, bicep.Have = float64(bt.written)/1e6, true
 			}
 		}
 		if n == reference && !bicep.Have {

@@ -102,3 +102,24 @@ func TestOverBudget(t *testing.T) {
 		t.Errorf("another command is not affected: %s", why)
 	}
 }
+
+func TestBicepSizes(t *testing.T) {
+	dir := t.TempDir()
+	pretty := "[\n  {\"$type\": \"ResourceType\", \"body\": {\"$ref\": \"#/1\"}},\n  {\"$type\": \"StringType\"}\n]\n"
+	if err := os.MkdirAll(filepath.Join(dir, "bicep", "ns"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bicep", "ns", "types.json"), []byte(pretty), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := bicepSizes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compact := `[{"$type":"ResourceType","body":{"$ref":"#/1"}},{"$type":"StringType"}]`
+	want := bicepTypes{files: 1, written: int64(len(pretty)), compact: int64(len(compact)),
+		naive: int64(len(`{"$type":"ResourceType","body":{"$ref":"#/1"}}`) + len(`{"$type":"StringType"}`))}
+	if got != want {
+		t.Errorf("bicepSizes = %+v, want %+v", got, want)
+	}
+}
