@@ -61,6 +61,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	b.rep.Preamble = append(b.rep.Preamble,
 		fmt.Sprintf("Harness wall time: %s; load average (1, 5, 15 min) before: %s, after: %s — a load above the CPU count means other processes competed with the benchmarks",
 			harness.Seconds(time.Since(start).Round(time.Second)), loadBefore, harness.LoadAverage()))
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "harness: interrupted; report not written")
+		return 1
+	}
 	md := b.report()
 	if cfg.out == "-" {
 		io.WriteString(stdout, md)
