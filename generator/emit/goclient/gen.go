@@ -143,7 +143,9 @@ func (p *pkgPlan) fieldChecks(g *jen.Group, f *fieldPlan) {
 			}
 			g.Add(st)
 		} else {
-			g.Add(body...)
+			for _, c := range body {
+				g.Add(c) // one statement each: g.Add(body...) would join them
+			}
 		}
 	case isNilable(s):
 		if body := p.valueChecks(s, x, l, 0); len(body) > 0 {

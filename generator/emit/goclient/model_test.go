@@ -176,7 +176,7 @@ const postgresSchema = `{
     {"fooBar": {"type": "string"}},
     {"foo_bar": {"type": "boolean"}}
   ],
-  "required": ["size", "status"]
+  "required": ["size", "status", "replicas"]
 }`
 
 // testCatalog is a small catalog using most features: enums, constraints,

@@ -59,7 +59,7 @@ func (r *WidgetPolicyRule) ResourceID() (WidgetPolicyRuleID, error) {
 type WidgetPolicyRuleProperties struct {
 	// Priority is the "priority" property (required).
 	//
-	// Must be greater than 0.
+	// Must be greater than 0. Must be at most 100.
 	Priority int64 `json:"priority"`
 }
 
@@ -75,4 +75,5 @@ func (o *WidgetPolicyRuleProperties) Validate() error {
 // validate records o's violations in v; path is o's JSON path.
 func (o *WidgetPolicyRuleProperties) validate(v *validator, path string) {
 	v.check(o.Priority > 0, path, "priority", "must be > 0")
+	v.check(o.Priority <= 100, path, "priority", "must be <= 100")
 }
