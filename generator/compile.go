@@ -34,11 +34,11 @@ func Compile(ctx context.Context, paths []string, opts Options) (*model.Catalog,
 	if err != nil {
 		return nil, nil, err
 	}
-	docs, diags, err := load(ctx, files)
+	results, diags, err := loadAndCheck(ctx, files)
 	if err != nil {
 		return nil, nil, err
 	}
-	cat, more := check.Check(docs)
+	cat, more := check.Merge(results)
 	diags = append(diags, more...)
 	if opts.Strict {
 		diags = diags.Promote()
@@ -103,11 +103,14 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// load reads and parses files concurrently, keeping their order.
-func load(ctx context.Context, files []string) ([]*manifest.Document, diag.List, error) {
-	docs := make([]*manifest.Document, len(files))
+// loadAndCheck reads, parses and checks files concurrently, one worker per
+// core, each taking a whole file through every step so its syntax tree is
+// garbage as soon as the file is checked. Results keep the files' order.
+func loadAndCheck(ctx context.Context, files []string) ([]*check.FileResult, diag.List, error) {
+	results := make([]*check.FileResult, len(files))
 	diags := make([]diag.List, len(files))
 	errs := make([]error, len(files))
+	patterns := &check.Patterns{}
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range min(runtime.GOMAXPROCS(0), len(files)) {
@@ -122,7 +125,11 @@ func load(ctx context.Context, files []string) ([]*manifest.Document, diag.List,
 					errs[i] = err
 					continue
 				}
-				docs[i], diags[i] = manifest.Load(files[i], data)
+				doc, d := manifest.Load(files[i], data)
+				diags[i] = d
+				if doc != nil {
+					results[i] = check.CheckFile(doc, patterns)
+				}
 			}
 		})
 	}
@@ -132,17 +139,17 @@ func load(ctx context.Context, files []string) ([]*manifest.Document, diag.List,
 	close(work)
 	wg.Wait()
 	var all diag.List
-	var loaded []*manifest.Document
+	var checked []*check.FileResult
 	for i := range files {
 		if errs[i] != nil {
 			return nil, nil, errs[i]
 		}
 		all = append(all, diags[i]...)
-		if docs[i] != nil {
-			loaded = append(loaded, docs[i])
+		if results[i] != nil {
+			checked = append(checked, results[i])
 		}
 	}
-	return loaded, all, nil
+	return checked, all, nil
 }
 
 // readLimited reads a file, stopping just past the size limit so a huge file
@@ -153,7 +160,28 @@ func readLimited(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, manifest.MaxFileSize+1))
+	size := int64(512)
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		size = min(st.Size(), manifest.MaxFileSize) + 1
+	}
+	// Read into a buffer of the file's size (one allocation, as
+	// os.ReadFile does), stopping just past the limit.
+	lr := io.LimitReader(f, manifest.MaxFileSize+1)
+	data := make([]byte, 0, size)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		var n int
+		n, err = lr.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			break
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}

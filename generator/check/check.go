@@ -19,22 +19,53 @@ import (
 	"github.com/udtc/udtc/generator/model"
 )
 
-// Check checks documents (one per file) and merges them into a catalog.
-// Files are checked concurrently; the result does not depend on the order of
-// docs or on scheduling. The catalog is nil when any error was found.
+// FileResult is what one file declares, checked in isolation, with its
+// diagnostics. It holds no YAML: the document can be dropped once CheckFile
+// returns, so large catalogs never hold every syntax tree at once.
+type FileResult struct {
+	decl  *fileDecl
+	diags diag.List
+}
+
+// CheckFile checks one loaded document. It is safe to call concurrently;
+// patterns (may be nil) caches compiled patterns across the files of a run.
+func CheckFile(doc *manifest.Document, patterns *Patterns) *FileResult {
+	r := &reporter{file: doc.File, patterns: patterns}
+	decl := checkFile(r, doc)
+	return &FileResult{decl: decl, diags: r.diags}
+}
+
+// Merge combines the files' results into a catalog and checks the rules
+// that span files. The result does not depend on the order of files. The
+// catalog is nil when any error was found.
+func Merge(files []*FileResult) (*model.Catalog, diag.List) {
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b *FileResult) int { return cmp.Compare(a.decl.file, b.decl.file) })
+	var diags diag.List
+	decls := make([]*fileDecl, len(files))
+	for i, f := range files {
+		diags = append(diags, f.diags...)
+		decls[i] = f.decl
+	}
+	cat := merge(decls, &diags)
+	diags = diags.Sorted()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return cat, diags
+}
+
+// Check checks documents (one per file) and merges them into a catalog,
+// checking files concurrently.
 func Check(docs []*manifest.Document) (*model.Catalog, diag.List) {
-	docs = slices.Clone(docs)
-	slices.SortFunc(docs, func(a, b *manifest.Document) int { return cmp.Compare(a.File, b.File) })
-	decls := make([]*fileDecl, len(docs))
-	reports := make([]diag.List, len(docs))
+	results := make([]*FileResult, len(docs))
+	patterns := &Patterns{}
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range min(runtime.GOMAXPROCS(0), max(1, len(docs))) {
 		wg.Go(func() {
 			for i := range work {
-				r := &reporter{file: docs[i].File}
-				decls[i] = checkFile(r, docs[i])
-				reports[i] = r.diags
+				results[i] = CheckFile(docs[i], patterns)
 			}
 		})
 	}
@@ -43,16 +74,7 @@ func Check(docs []*manifest.Document) (*model.Catalog, diag.List) {
 	}
 	close(work)
 	wg.Wait()
-	var diags diag.List
-	for _, d := range reports {
-		diags = append(diags, d...)
-	}
-	cat := merge(decls, &diags)
-	diags = diags.Sorted()
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return cat, diags
+	return Merge(results)
 }
 
 // merge combines the files' declarations by namespace and checks the rules

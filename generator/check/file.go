@@ -71,7 +71,7 @@ func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
 	}
 	switch {
 	case nsEntry != nil && nameEntry != nil:
-		r.report(nameEntry.key, RuleNamespaceConflict, nameEntry.path, "keep `namespace` (the Radius spelling) and remove `name`",
+		r.report(nameEntry.key, RuleNamespaceConflict, nameEntry.ptr(), "keep `namespace` (the Radius spelling) and remove `name`",
 			"both `namespace` (line %d) and `name` are given", nsEntry.key.Line)
 	case nsEntry == nil && nameEntry == nil:
 		r.report(doc.Root, RuleMissingKey, "", "add `namespace: Contoso.Data`", "the manifest has no `namespace`")
@@ -79,13 +79,13 @@ func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
 		nsEntry = nameEntry
 	}
 	if nsEntry != nil {
-		if ns, ok := r.str(nsEntry.value, nsEntry.path, "the namespace"); ok {
+		if ns, ok := r.str(nsEntry.value, nsEntry.ptr(), "the namespace"); ok {
 			if msg := api.NamespaceProblem(ns); msg != "" {
-				r.report(nsEntry.value, RuleNamespaceName, nsEntry.path, "a namespace looks like Contoso.Data", "namespace %q %s", ns, msg)
+				r.report(nsEntry.value, RuleNamespaceName, nsEntry.ptr(), "a namespace looks like Contoso.Data", "namespace %q %s", ns, msg)
 			} else {
 				fd.namespace, fd.nsNode = ns, resolve(nsEntry.value)
 				if !radiusNamespaceOK(ns) {
-					r.report(nsEntry.value, RuleRadiusName, nsEntry.path, "Radius wants PascalCase segments, like Contoso.Data",
+					r.report(nsEntry.value, RuleRadiusName, nsEntry.ptr(), "Radius wants PascalCase segments, like Contoso.Data",
 						"Radius would reject namespace %q", ns)
 				}
 			}
@@ -95,12 +95,12 @@ func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
 		r.report(doc.Root, RuleMissingKey, "", "add a `types` mapping with at least one type", "the manifest has no `types`")
 		return fd
 	}
-	types, ok := r.mapping(typesEntry.value, typesEntry.path, "`types`")
+	types, ok := r.mapping(typesEntry.value, typesEntry.ptr(), "`types`")
 	if !ok {
 		return fd
 	}
 	if len(types) == 0 {
-		r.report(typesEntry.key, RuleEmpty, typesEntry.path, "declare at least one resource type", "`types` is empty")
+		r.report(typesEntry.key, RuleEmpty, typesEntry.ptr(), "declare at least one resource type", "`types` is empty")
 	}
 	for _, e := range types {
 		if td := checkType(r, e); td != nil {
@@ -118,11 +118,11 @@ func (r *reporter) unknownKey(e *entry, allowed []string, where string) {
 	} else {
 		hint = "allowed keys: " + strings.Join(allowed, ", ")
 	}
-	r.report(e.key, RuleUnknownKey, e.path, hint, "unknown %s key %q", where, e.name)
+	r.report(e.key, RuleUnknownKey, e.ptr(), hint, "unknown %s key %q", where, e.name)
 }
 
 func checkLocations(r *reporter, e *entry) []*locationDecl {
-	entries, ok := r.mapping(e.value, e.path, "`location`")
+	entries, ok := r.mapping(e.value, e.ptr(), "`location`")
 	if !ok {
 		return nil
 	}
@@ -130,15 +130,15 @@ func checkLocations(r *reporter, e *entry) []*locationDecl {
 	for _, l := range entries {
 		valid := true
 		if msg := api.SegmentProblem(l.name); msg != "" {
-			r.report(l.key, RuleLocationName, l.path, "", "location name %q %s", l.name, msg)
+			r.report(l.key, RuleLocationName, l.ptr(), "", "location name %q %s", l.name, msg)
 			valid = false
 		}
-		addr, ok := r.str(l.value, l.path, "a location address")
+		addr, ok := r.str(l.value, l.ptr(), "a location address")
 		if !ok {
 			continue
 		}
 		if msg := addressProblem(addr); msg != "" {
-			r.report(l.value, RuleLocationAddress, l.path, "for example http://localhost:8080", "location address %q %s", addr, msg)
+			r.report(l.value, RuleLocationAddress, l.ptr(), "for example http://localhost:8080", "location address %q %s", addr, msg)
 			continue
 		}
 		if valid {
@@ -151,18 +151,18 @@ func checkLocations(r *reporter, e *entry) []*locationDecl {
 func checkType(r *reporter, e entry) *typeDecl {
 	valid := true
 	if msg := api.TypeNameProblem(e.name); msg != "" {
-		r.report(e.key, RuleTypeName, e.path, "type names look like postgresDatabases, or parent/child for a child type", "type name %q %s", e.name, msg)
+		r.report(e.key, RuleTypeName, e.ptr(), "type names look like postgresDatabases, or parent/child for a child type", "type name %q %s", e.name, msg)
 		valid = false
 	} else {
 		for _, seg := range strings.Split(e.name, "/") {
 			if !camelRE.MatchString(seg) {
-				r.report(e.key, RuleRadiusName, e.path, "Radius wants camelCase type names, like postgresDatabases",
+				r.report(e.key, RuleRadiusName, e.ptr(), "Radius wants camelCase type names, like postgresDatabases",
 					"Radius would reject type name %q", e.name)
 				break
 			}
 		}
 	}
-	entries, ok := r.mapping(e.value, e.path, fmt.Sprintf("type %q", e.name))
+	entries, ok := r.mapping(e.value, e.ptr(), fmt.Sprintf("type %q", e.name))
 	if !ok {
 		return nil
 	}
@@ -170,17 +170,17 @@ func checkType(r *reporter, e entry) *typeDecl {
 	if i := strings.LastIndexByte(e.name, '/'); i >= 0 {
 		t.Parent = e.name[:i]
 	}
-	td := &typeDecl{t: t, key: e.key, path: e.path}
+	td := &typeDecl{t: t, key: e.key, path: e.ptr()}
 	var versions *entry
 	for i := range entries {
 		f := &entries[i]
 		switch f.name {
 		case "description":
-			t.Description, _ = r.str(f.value, f.path, "`description`")
+			t.Description, _ = r.str(f.value, f.ptr(), "`description`")
 		case "capabilities":
 			t.Capabilities = checkCapabilities(r, f)
 		case "defaultApiVersion":
-			if v, ok := r.str(f.value, f.path, "`defaultApiVersion`"); ok {
+			if v, ok := r.str(f.value, f.ptr(), "`defaultApiVersion`"); ok {
 				t.DefaultAPIVersion, t.DefaultDeclared, td.defaultNode = v, true, resolve(f.value)
 			}
 		case "apiVersions":
@@ -190,15 +190,15 @@ func checkType(r *reporter, e entry) *typeDecl {
 		}
 	}
 	if versions == nil {
-		r.report(e.key, RuleMissingKey, e.path, "add `apiVersions:` with at least one version and its schema", "type %q has no `apiVersions`", e.name)
+		r.report(e.key, RuleMissingKey, e.ptr(), "add `apiVersions:` with at least one version and its schema", "type %q has no `apiVersions`", e.name)
 		return nil
 	}
-	vs, ok := r.mapping(versions.value, versions.path, "`apiVersions`")
+	vs, ok := r.mapping(versions.value, versions.ptr(), "`apiVersions`")
 	if !ok {
 		return nil
 	}
 	if len(vs) == 0 {
-		r.report(versions.key, RuleEmpty, versions.path, "declare at least one API version", "type %q has no API versions", e.name)
+		r.report(versions.key, RuleEmpty, versions.ptr(), "declare at least one API version", "type %q has no API versions", e.name)
 	}
 	for _, v := range vs {
 		if av := checkVersion(r, v); av != nil {
@@ -215,13 +215,13 @@ func checkType(r *reporter, e entry) *typeDecl {
 func checkCapabilities(r *reporter, e *entry) []string {
 	n := resolve(e.value)
 	if n.Kind != yaml.SequenceNode {
-		r.report(n, RuleValueType, e.path, "for example: capabilities: [SupportsRecipes]", "`capabilities` must be a list, not %s", kindName(n))
+		r.report(n, RuleValueType, e.ptr(), "for example: capabilities: [SupportsRecipes]", "`capabilities` must be a list, not %s", kindName(n))
 		return nil
 	}
 	var out []string
 	seen := map[string]bool{}
 	for i, c := range n.Content {
-		path := fmt.Sprintf("%s/%d", e.path, i)
+		path := fmt.Sprintf("%s/%d", e.ptr(), i)
 		s, ok := r.str(c, path, "a capability")
 		if !ok {
 			continue
@@ -242,10 +242,10 @@ func checkCapabilities(r *reporter, e *entry) []string {
 func checkVersion(r *reporter, e entry) *model.APIVersion {
 	valid := true
 	if msg := api.APIVersionProblem(e.name); msg != "" {
-		r.report(e.key, RuleAPIVersion, e.path, "for example '2025-01-01' or '2025-01-01-preview'", "API version %q %s", e.name, msg)
+		r.report(e.key, RuleAPIVersion, e.ptr(), "for example '2025-01-01' or '2025-01-01-preview'", "API version %q %s", e.name, msg)
 		valid = false
 	}
-	entries, ok := r.mapping(e.value, e.path, fmt.Sprintf("API version %q", e.name))
+	entries, ok := r.mapping(e.value, e.ptr(), fmt.Sprintf("API version %q", e.name))
 	if !ok {
 		return nil
 	}
@@ -259,19 +259,19 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 		r.unknownKey(f, versionKeys, "API version")
 	}
 	if schema == nil {
-		r.report(e.key, RuleMissingKey, e.path, "add `schema:` with `type: object` and its properties (or `schema: {}` for no declared schema)",
+		r.report(e.key, RuleMissingKey, e.ptr(), "add `schema:` with `type: object` and its properties (or `schema: {}` for no declared schema)",
 			"API version %q has no `schema`", e.name)
 		return nil
 	}
 	av := &model.APIVersion{Name: e.name, Preview: model.IsPreview(e.name), Span: r.span(e.key)}
 	sc := &schemaChecker{r: r}
-	av.Schema, av.Undeclared = sc.root(schema.value, schema.path)
+	av.Schema, av.Undeclared = sc.root(schema.value, schema.ptr())
 	if av.Schema == nil || !valid {
 		return nil
 	}
 	src, err := toJSON(schema.value)
 	if err != nil {
-		r.report(schema.value, RuleKeywordValue, schema.path, "", "schema cannot be represented as JSON: %v", err)
+		r.report(schema.value, RuleKeywordValue, schema.ptr(), "", "schema cannot be represented as JSON: %v", err)
 		return nil
 	}
 	av.Source = src

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dlclark/regexp2"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/manifest"
@@ -111,7 +110,7 @@ func (c *schemaChecker) node(n *yaml.Node, path string, depth int) *model.Schema
 		case slices.Contains(schemaKeywords, e.name) && !strings.HasPrefix(e.name, "x-"):
 			kw[e.name] = e
 		case slices.Contains(polymorphic, e.name):
-			r.report(e.key, RulePolymorphism, e.path, "model the variants as optional properties, or as separate resource types",
+			r.report(e.key, RulePolymorphism, e.ptr(), "model the variants as optional properties, or as separate resource types",
 				"`%s` is not supported: schemas may not use polymorphism", e.name)
 		case strings.HasPrefix(e.name, "x-"):
 			extensions = append(extensions, e)
@@ -120,7 +119,7 @@ func (c *schemaChecker) node(n *yaml.Node, path string, depth int) *model.Schema
 			if s := suggest(e.name, schemaKeywords); s != "" {
 				hint = fmt.Sprintf("did you mean `%s`?", s)
 			}
-			r.report(e.key, RuleUnknownKeyword, e.path, hint, "unknown schema keyword %q", e.name)
+			r.report(e.key, RuleUnknownKeyword, e.ptr(), hint, "unknown schema keyword %q", e.name)
 		}
 	}
 	if ref := kw["$ref"]; ref != nil {
@@ -138,7 +137,7 @@ func (c *schemaChecker) node(n *yaml.Node, path string, depth int) *model.Schema
 	}
 	for name, e := range kw {
 		if kinds, ok := applies[name]; ok && !slices.Contains(kinds, s.Kind) && !(s.Kind == model.Map && slices.Contains(kinds, model.Object)) {
-			r.report(e.key, RuleKeywordType, e.path, "", "`%s` does not apply to type %s", name, kindOfType(s.Kind))
+			r.report(e.key, RuleKeywordType, e.ptr(), "", "`%s` does not apply to type %s", name, kindOfType(s.Kind))
 			delete(kw, name)
 		}
 	}
@@ -163,7 +162,7 @@ func (c *schemaChecker) node(n *yaml.Node, path string, depth int) *model.Schema
 		c.defaultValue(s, e)
 	}
 	if s.ReadOnly && s.WriteOnly {
-		r.report(kw["writeOnly"].key, RuleReadWriteOnly, kw["writeOnly"].path, "a property the service returns (readOnly) cannot be one only clients send (writeOnly)",
+		r.report(kw["writeOnly"].key, RuleReadWriteOnly, kw["writeOnly"].ptr(), "a property the service returns (readOnly) cannot be one only clients send (writeOnly)",
 			"a schema cannot be both readOnly and writeOnly")
 	}
 	return s
@@ -201,10 +200,10 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 				hint = "give one type and `nullable: true`"
 			}
 		}
-		r.report(v, RuleTypeInvalid, e.path, hint, "`type` must be a single type name, not a list")
+		r.report(v, RuleTypeInvalid, e.ptr(), hint, "`type` must be a single type name, not a list")
 		return false
 	}
-	name, ok := r.str(v, e.path, "`type`")
+	name, ok := r.str(v, e.ptr(), "`type`")
 	if !ok {
 		return false
 	}
@@ -214,7 +213,7 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 		if s := suggest(name, typeNameList); s != "" {
 			hint = fmt.Sprintf("did you mean `%s`?", s)
 		}
-		r.report(v, RuleTypeInvalid, e.path, hint, "unknown type %q", name)
+		r.report(v, RuleTypeInvalid, e.ptr(), hint, "unknown type %q", name)
 		return false
 	}
 	s.Kind = k
@@ -229,7 +228,7 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 // ref resolves a built-in `$ref`.
 func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string]*entry, ext []*entry) *model.Schema {
 	r := c.r
-	target, ok := r.str(ref.value, ref.path, "`$ref`")
+	target, ok := r.str(ref.value, ref.ptr(), "`$ref`")
 	if !ok {
 		return nil
 	}
@@ -240,9 +239,9 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 			if sug := suggest(name, BuiltinNames()); sug != "" {
 				hint = fmt.Sprintf("did you mean `%s%s`?", BuiltinPrefix, sug)
 			}
-			r.report(ref.value, RuleRef, ref.path, hint, "unknown built-in schema %q", name)
+			r.report(ref.value, RuleRef, ref.ptr(), hint, "unknown built-in schema %q", name)
 		} else {
-			r.report(ref.value, RuleRef, ref.path, hint, "`$ref` %q is not allowed: only built-in schemas can be referenced", target)
+			r.report(ref.value, RuleRef, ref.ptr(), hint, "`$ref` %q is not allowed: only built-in schemas can be referenced", target)
 		}
 		return nil
 	}
@@ -250,9 +249,9 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 		switch name {
 		case "$ref":
 		case "description":
-			s.Description, _ = r.str(e.value, e.path, "`description`")
+			s.Description, _ = r.str(e.value, e.ptr(), "`description`")
 		default:
-			r.report(e.key, RuleRefSiblings, e.path, "remove it: the built-in schema defines it", "`%s` beside `$ref` is ignored", name)
+			r.report(e.key, RuleRefSiblings, e.ptr(), "remove it: the built-in schema defines it", "`%s` beside `$ref` is ignored", name)
 		}
 	}
 	c.extensions(s, ext)
@@ -262,10 +261,10 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 func (c *schemaChecker) annotations(s *model.Schema, kw map[string]*entry, ext []*entry) {
 	r := c.r
 	if e := kw["description"]; e != nil {
-		s.Description, _ = r.str(e.value, e.path, "`description`")
+		s.Description, _ = r.str(e.value, e.ptr(), "`description`")
 	}
 	if e := kw["title"]; e != nil {
-		s.Title, _ = r.str(e.value, e.path, "`title`")
+		s.Title, _ = r.str(e.value, e.ptr(), "`title`")
 	}
 	s.ReadOnly = c.flag(kw["readOnly"])
 	s.WriteOnly = c.flag(kw["writeOnly"])
@@ -275,7 +274,7 @@ func (c *schemaChecker) annotations(s *model.Schema, kw map[string]*entry, ext [
 		if v, err := literal(e.value); err == nil {
 			s.Example = &v
 		} else {
-			r.report(e.value, RuleKeywordValue, e.path, "", "`example` cannot be represented as JSON: %v", err)
+			r.report(e.value, RuleKeywordValue, e.ptr(), "", "`example` cannot be represented as JSON: %v", err)
 		}
 	}
 	c.extensions(s, ext)
@@ -287,12 +286,12 @@ func (c *schemaChecker) extensions(s *model.Schema, ext []*entry) {
 		if e.name == "x-radius-sensitive" {
 			v := resolve(e.value)
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-				r.report(v, RuleSensitive, e.path, "write `x-radius-sensitive: true`", "`x-radius-sensitive` must be a boolean, not %s", kindName(v))
+				r.report(v, RuleSensitive, e.ptr(), "write `x-radius-sensitive: true`", "`x-radius-sensitive` must be a boolean, not %s", kindName(v))
 				continue
 			}
 			s.Sensitive = v.Value == "true"
 			if s.Kind != model.String && s.Kind != model.Object && s.Kind != model.Map {
-				r.report(e.key, RuleSensitive, e.path, "mark the string (or the object) that holds the secret",
+				r.report(e.key, RuleSensitive, e.ptr(), "mark the string (or the object) that holds the secret",
 					"`x-radius-sensitive` applies to strings and objects, not %s", kindOfType(s.Kind))
 				s.Sensitive = false
 			}
@@ -300,7 +299,7 @@ func (c *schemaChecker) extensions(s *model.Schema, ext []*entry) {
 		}
 		raw, err := toJSON(e.value)
 		if err != nil {
-			r.report(e.value, RuleKeywordValue, e.path, "", "`%s` cannot be represented as JSON: %v", e.name, err)
+			r.report(e.value, RuleKeywordValue, e.ptr(), "", "`%s` cannot be represented as JSON: %v", e.name, err)
 			continue
 		}
 		s.Extensions = append(s.Extensions, model.Extension{Name: e.name, Value: raw})
@@ -314,7 +313,7 @@ func (c *schemaChecker) flag(e *entry) bool {
 	}
 	v := resolve(e.value)
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-		c.r.report(v, RuleKeywordValue, e.path, "write true or false", "`%s` must be a boolean, not %s", e.name, kindName(v))
+		c.r.report(v, RuleKeywordValue, e.ptr(), "write true or false", "`%s` must be a boolean, not %s", e.name, kindName(v))
 		return false
 	}
 	return v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
@@ -328,7 +327,7 @@ func (c *schemaChecker) count(e *entry) *int64 {
 	v := resolve(e.value)
 	var i int64
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&i) != nil || i < 0 {
-		c.r.report(v, RuleKeywordValue, e.path, "", "`%s` must be a non-negative integer, not %s", e.name, describe(v))
+		c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s` must be a non-negative integer, not %s", e.name, describe(v))
 		return nil
 	}
 	return &i
@@ -349,18 +348,18 @@ func (c *schemaChecker) num(e *entry, whole bool) *json.Number {
 	}
 	v := resolve(e.value)
 	if v.Kind != yaml.ScalarNode || (v.Tag != "!!int" && v.Tag != "!!float") {
-		c.r.report(v, RuleKeywordValue, e.path, "", "`%s` must be a number, not %s", e.name, describe(v))
+		c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s` must be a number, not %s", e.name, describe(v))
 		return nil
 	}
 	text, err := number(v)
 	if err != nil {
-		c.r.report(v, RuleKeywordValue, e.path, "", "`%s`: %v", e.name, err)
+		c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s`: %v", e.name, err)
 		return nil
 	}
 	if whole {
 		f, _ := strconv.ParseFloat(text, 64)
 		if f != math.Trunc(f) {
-			c.r.report(v, RuleKeywordValue, e.path, "", "`%s` of an integer must be a whole number, not %s", e.name, text)
+			c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s` of an integer must be a whole number, not %s", e.name, text)
 			return nil
 		}
 		if strings.ContainsAny(text, ".eE") {
@@ -376,19 +375,19 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 	s.MinLength, s.MaxLength = c.count(kw["minLength"]), c.count(kw["maxLength"])
 	if s.MinLength != nil && s.MaxLength != nil && *s.MinLength > *s.MaxLength {
 		e := kw["maxLength"]
-		r.report(e.value, RuleRange, e.path, "", "maxLength %d is less than minLength %d", *s.MaxLength, *s.MinLength)
+		r.report(e.value, RuleRange, e.ptr(), "", "maxLength %d is less than minLength %d", *s.MaxLength, *s.MinLength)
 	}
 	if e := kw["pattern"]; e != nil {
-		p, ok := r.str(e.value, e.path, "`pattern`")
+		p, ok := r.str(e.value, e.ptr(), "`pattern`")
 		if !ok {
 			return
 		}
-		if _, err := regexp2.Compile(p, regexp2.ECMAScript); err != nil {
-			r.report(e.value, RulePattern, e.path, "patterns are ECMA-262 regular expressions", "pattern does not compile: %v", err)
+		if _, err := r.pattern(p); err != nil {
+			r.report(e.value, RulePattern, e.ptr(), "patterns are ECMA-262 regular expressions", "pattern does not compile: %v", err)
 			return
 		}
 		if lookaround.MatchString(p) {
-			r.report(e.value, RulePatternBicep, e.path, "the registry and generated Go code still check it where they can",
+			r.report(e.value, RulePatternBicep, e.ptr(), "the registry and generated Go code still check it where they can",
 				"pattern uses lookaround or backreferences, which Bicep does not check")
 		}
 		s.Pattern = p
@@ -406,7 +405,7 @@ func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry)
 		}
 		if v := resolve(e.value); v.Kind == yaml.ScalarNode && (v.Tag == "!!int" || v.Tag == "!!float") {
 			bound := strings.TrimPrefix(strings.ToLower(name[9:]), "")
-			r.report(v, RuleKeywordValue, e.path, fmt.Sprintf("OpenAPI 3.0 writes `%s: %s` and `%s: true`", bound, v.Value, name),
+			r.report(v, RuleKeywordValue, e.ptr(), fmt.Sprintf("OpenAPI 3.0 writes `%s: %s` and `%s: true`", bound, v.Value, name),
 				"`%s` must be a boolean (OpenAPI 3.0), not a number", name)
 			continue
 		}
@@ -416,7 +415,7 @@ func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry)
 			bound = kw["maximum"]
 		}
 		if b && bound == nil {
-			r.report(e.key, RuleKeywordValue, e.path, "", "`%s` needs `%s`", name, map[bool]string{true: "minimum", false: "maximum"}[name == "exclusiveMinimum"])
+			r.report(e.key, RuleKeywordValue, e.ptr(), "", "`%s` needs `%s`", name, map[bool]string{true: "minimum", false: "maximum"}[name == "exclusiveMinimum"])
 			continue
 		}
 		if name == "exclusiveMinimum" {
@@ -431,15 +430,15 @@ func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry)
 		e := kw["maximum"]
 		switch {
 		case lo > hi:
-			r.report(e.value, RuleRange, e.path, "", "maximum %s is less than minimum %s", *s.Maximum, *s.Minimum)
+			r.report(e.value, RuleRange, e.ptr(), "", "maximum %s is less than minimum %s", *s.Maximum, *s.Minimum)
 		case lo == hi && (s.ExclusiveMinimum || s.ExclusiveMaximum):
-			r.report(e.value, RuleRange, e.path, "", "no value lies between minimum %s and maximum %s when a bound is exclusive", *s.Minimum, *s.Maximum)
+			r.report(e.value, RuleRange, e.ptr(), "", "no value lies between minimum %s and maximum %s when a bound is exclusive", *s.Minimum, *s.Maximum)
 		}
 	}
 	if e := kw["multipleOf"]; e != nil {
 		if m := c.num(e, false); m != nil {
 			if f, _ := m.Float64(); f <= 0 {
-				r.report(e.value, RuleRange, e.path, "", "multipleOf must be greater than 0, not %s", *m)
+				r.report(e.value, RuleRange, e.ptr(), "", "multipleOf must be greater than 0, not %s", *m)
 			} else {
 				s.MultipleOf = m
 			}
@@ -453,7 +452,7 @@ func (c *schemaChecker) arrayConstraints(s *model.Schema, n *yaml.Node, kw map[s
 	s.UniqueItems = c.flag(kw["uniqueItems"])
 	if s.MinItems != nil && s.MaxItems != nil && *s.MinItems > *s.MaxItems {
 		e := kw["maxItems"]
-		r.report(e.value, RuleRange, e.path, "", "maxItems %d is less than minItems %d", *s.MaxItems, *s.MinItems)
+		r.report(e.value, RuleRange, e.ptr(), "", "maxItems %d is less than minItems %d", *s.MaxItems, *s.MinItems)
 	}
 	e := kw["items"]
 	if e == nil {
@@ -461,7 +460,7 @@ func (c *schemaChecker) arrayConstraints(s *model.Schema, n *yaml.Node, kw map[s
 		s.Items = &model.Schema{Kind: model.Any, Path: pointer(s.Path, "items"), Span: s.Span}
 		return
 	}
-	s.Items = c.node(e.value, e.path, depth+1)
+	s.Items = c.node(e.value, e.ptr(), depth+1)
 }
 
 func (c *schemaChecker) objectConstraints(s *model.Schema, n *yaml.Node, kw map[string]*entry, depth int) {
@@ -469,24 +468,24 @@ func (c *schemaChecker) objectConstraints(s *model.Schema, n *yaml.Node, kw map[
 	s.MinProperties, s.MaxProperties = c.count(kw["minProperties"]), c.count(kw["maxProperties"])
 	if s.MinProperties != nil && s.MaxProperties != nil && *s.MinProperties > *s.MaxProperties {
 		e := kw["maxProperties"]
-		r.report(e.value, RuleRange, e.path, "", "maxProperties %d is less than minProperties %d", *s.MaxProperties, *s.MinProperties)
+		r.report(e.value, RuleRange, e.ptr(), "", "maxProperties %d is less than minProperties %d", *s.MaxProperties, *s.MinProperties)
 	}
 	if e := kw["additionalProperties"]; e != nil {
 		v := resolve(e.value)
 		switch {
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true":
-			r.report(v, RuleAdditionalTrue, e.path, "give the value schema, e.g. `additionalProperties: {type: string}` (or `type: any`)",
+			r.report(v, RuleAdditionalTrue, e.ptr(), "give the value schema, e.g. `additionalProperties: {type: string}` (or `type: any`)",
 				"`additionalProperties: true` is not allowed: a map declares the type of its values")
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool":
 			// false: the default closed object.
 		case v.Kind == yaml.MappingNode:
 			if p := kw["properties"]; p != nil {
-				r.report(p.key, RuleMapWithProperties, p.path, "use a map (additionalProperties) or an object (properties), or nest the map in a property",
+				r.report(p.key, RuleMapWithProperties, p.ptr(), "use a map (additionalProperties) or an object (properties), or nest the map in a property",
 					"an object cannot declare both `properties` and `additionalProperties`")
 			}
-			s.AdditionalProperties = c.node(v, e.path, depth+1)
+			s.AdditionalProperties = c.node(v, e.ptr(), depth+1)
 		default:
-			r.report(v, RuleKeywordValue, e.path, "", "`additionalProperties` must be a schema or false, not %s", kindName(v))
+			r.report(v, RuleKeywordValue, e.ptr(), "", "`additionalProperties` must be a schema or false, not %s", kindName(v))
 		}
 	}
 	if e := kw["properties"]; e != nil && s.Kind == model.Object {
@@ -505,18 +504,18 @@ func (c *schemaChecker) children(s *model.Schema, e *entry, depth int) {
 	r := c.r
 	switch e.name {
 	case "properties":
-		props, ok := r.mapping(e.value, e.path, "`properties`")
+		props, ok := r.mapping(e.value, e.ptr(), "`properties`")
 		if !ok {
 			return
 		}
 		for _, p := range props {
-			if ps := c.node(p.value, p.path, depth+1); ps != nil {
+			if ps := c.node(p.value, p.ptr(), depth+1); ps != nil {
 				s.Properties = append(s.Properties, &model.Property{Name: p.name, Schema: ps, Span: r.span(p.key)})
 			}
 		}
 	default:
 		if resolve(e.value).Kind == yaml.MappingNode {
-			c.node(e.value, e.path, depth+1)
+			c.node(e.value, e.ptr(), depth+1)
 		}
 	}
 }
@@ -525,12 +524,12 @@ func (c *schemaChecker) required(s *model.Schema, e *entry) {
 	r := c.r
 	v := resolve(e.value)
 	if v.Kind != yaml.SequenceNode {
-		r.report(v, RuleKeywordValue, e.path, "for example: required: [name, size]", "`required` must be a list of property names, not %s", kindName(v))
+		r.report(v, RuleKeywordValue, e.ptr(), "for example: required: [name, size]", "`required` must be a list of property names, not %s", kindName(v))
 		return
 	}
 	seen := map[string]bool{}
 	for i, item := range v.Content {
-		path := fmt.Sprintf("%s/%d", e.path, i)
+		path := fmt.Sprintf("%s/%d", e.ptr(), i)
 		name, ok := r.str(item, path, "a required property name")
 		if !ok {
 			continue
@@ -561,7 +560,7 @@ func (c *schemaChecker) required(s *model.Schema, e *entry) {
 
 func (c *schemaChecker) format(s *model.Schema, e *entry) {
 	r := c.r
-	f, ok := r.str(e.value, e.path, "`format`")
+	f, ok := r.str(e.value, e.ptr(), "`format`")
 	if !ok {
 		return
 	}
@@ -579,10 +578,10 @@ func (c *schemaChecker) format(s *model.Schema, e *entry) {
 		if sug := suggest(f, names); sug != "" {
 			hint = fmt.Sprintf("did you mean `%s`?", sug)
 		}
-		r.report(e.value, RuleFormatUnknown, e.path, hint, "unknown format %q", f)
+		r.report(e.value, RuleFormatUnknown, e.ptr(), hint, "unknown format %q", f)
 		s.Format = f
 	case k != s.Kind:
-		r.report(e.value, RuleFormat, e.path, fmt.Sprintf("format %s is for type %s", f, k), "format %q does not fit type %s", f, kindOfType(s.Kind))
+		r.report(e.value, RuleFormat, e.ptr(), fmt.Sprintf("format %s is for type %s", f, k), "format %q does not fit type %s", f, kindOfType(s.Kind))
 	default:
 		s.Format = f
 	}
@@ -592,16 +591,16 @@ func (c *schemaChecker) enum(s *model.Schema, e *entry) {
 	r := c.r
 	v := resolve(e.value)
 	if v.Kind != yaml.SequenceNode {
-		r.report(v, RuleEnum, e.path, "for example: enum: [S, M, L]", "`enum` must be a list, not %s", kindName(v))
+		r.report(v, RuleEnum, e.ptr(), "for example: enum: [S, M, L]", "`enum` must be a list, not %s", kindName(v))
 		return
 	}
 	if len(v.Content) == 0 {
-		r.report(v, RuleEnum, e.path, "list the allowed values, or remove `enum`", "`enum` is empty: no value would be valid")
+		r.report(v, RuleEnum, e.ptr(), "list the allowed values, or remove `enum`", "`enum` is empty: no value would be valid")
 		return
 	}
 	seen := map[string]int{}
 	for i, item := range v.Content {
-		path := fmt.Sprintf("%s/%d", e.path, i)
+		path := fmt.Sprintf("%s/%d", e.ptr(), i)
 		val, problem := c.value(item, s)
 		if problem != "" {
 			hint := ""
@@ -624,7 +623,7 @@ func (c *schemaChecker) defaultValue(s *model.Schema, e *entry) {
 	r := c.r
 	val, problem := c.value(e.value, s)
 	if problem != "" {
-		r.report(e.value, RuleDefault, e.path, "", "default %s", problem)
+		r.report(e.value, RuleDefault, e.ptr(), "", "default %s", problem)
 		return
 	}
 	if val.Kind == model.Any { // null, allowed by nullable
@@ -632,18 +631,18 @@ func (c *schemaChecker) defaultValue(s *model.Schema, e *entry) {
 		return
 	}
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(m model.Value) bool { return bytes.Equal(m.JSON, val.JSON) }) {
-		r.report(e.value, RuleDefault, e.path, "", "default %s is not one of the enum values", val.JSON)
+		r.report(e.value, RuleDefault, e.ptr(), "", "default %s is not one of the enum values", val.JSON)
 		return
 	}
-	if msg := violation(s, val); msg != "" {
-		r.report(e.value, RuleDefault, e.path, "", "default %s %s", val.JSON, msg)
+	if msg := c.violation(s, val); msg != "" {
+		r.report(e.value, RuleDefault, e.ptr(), "", "default %s %s", val.JSON, msg)
 		return
 	}
 	s.Default = &val
 }
 
 // violation explains how a scalar value breaks s's constraints, or returns "".
-func violation(s *model.Schema, v model.Value) string {
+func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 	switch v.Kind {
 	case model.String:
 		n := int64(utf8.RuneCountInString(v.Str))
@@ -654,8 +653,10 @@ func violation(s *model.Schema, v model.Value) string {
 			return fmt.Sprintf("is longer than maxLength %d", *s.MaxLength)
 		}
 		if s.Pattern != "" {
-			re := regexp2.MustCompile(s.Pattern, regexp2.ECMAScript) // compiled once already by the checker
-			re.MatchTimeout = 1e9
+			re, err := c.r.pattern(s.Pattern) // cached: the checker compiled it already
+			if err != nil {
+				return ""
+			}
 			if ok, err := re.MatchString(v.Str); err == nil && !ok {
 				return fmt.Sprintf("does not match pattern %s", s.Pattern)
 			}

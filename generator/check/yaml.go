@@ -7,8 +7,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
+	"github.com/dlclark/regexp2"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -18,6 +21,31 @@ import (
 type reporter struct {
 	file  string
 	diags diag.List
+	// patterns, shared by every file of a run, caches compiled patterns:
+	// catalogs repeat the same few. Nil compiles every time.
+	patterns *Patterns
+}
+
+// Patterns caches compiled ECMA-262 patterns; it is safe for concurrent use.
+// One Compile run shares one, so each distinct pattern is compiled once.
+type Patterns struct{ m sync.Map }
+
+// pattern compiles an ECMA-262 pattern, once per run.
+func (r *reporter) pattern(p string) (*regexp2.Regexp, error) {
+	if r.patterns != nil {
+		if re, ok := r.patterns.m.Load(p); ok {
+			return re.(*regexp2.Regexp), nil
+		}
+	}
+	re, err := regexp2.Compile(p, regexp2.ECMAScript)
+	if err != nil {
+		return nil, err
+	}
+	re.MatchTimeout = time.Second
+	if r.patterns != nil {
+		r.patterns.m.Store(p, re)
+	}
+	return re, nil
 }
 
 // span returns the span of a node: its first character to the end of its
@@ -59,8 +87,12 @@ func resolve(n *yaml.Node) *yaml.Node {
 type entry struct {
 	key, value *yaml.Node
 	name       string
-	path       string
+	parent     string // JSON pointer of the mapping
 }
+
+// ptr returns the entry's JSON pointer. It is built on demand: most entries
+// never need one, and building them all costs a string per key.
+func (e *entry) ptr() string { return pointer(e.parent, e.name) }
 
 // pointer appends a JSON pointer token to path.
 func pointer(path, token string) string {
@@ -125,7 +157,7 @@ func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 			continue
 		}
 		seen[k.Value] = k
-		entries = append(entries, entry{key: k, value: v, name: k.Value, path: pointer(path, k.Value)})
+		entries = append(entries, entry{key: k, value: v, name: k.Value, parent: path})
 	}
 	return entries, true
 }
@@ -149,12 +181,17 @@ func (r *reporter) str(n *yaml.Node, path, what string) (string, bool) {
 // toJSON converts a YAML node to JSON, keeping mapping key order. It fails
 // for values JSON cannot represent (infinities, NaN, non-string keys).
 func toJSON(n *yaml.Node) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, n, 0); err != nil {
+	buf := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(buf)
+	buf.Reset()
+	if err := writeJSON(buf, n, 0); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return bytes.Clone(buf.Bytes()), nil
 }
+
+// buffers reuse toJSON's scratch space across calls and goroutines.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func writeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
 	n = resolve(n)
@@ -215,11 +252,38 @@ func writeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
 	return nil
 }
 
+// writeString writes s as a JSON string: quotes, backslashes and control
+// characters escaped, everything else (including <, > and &) as is. s is
+// valid UTF-8 (the loader rejects anything else).
 func writeString(buf *bytes.Buffer, s string) {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // strings always encode
-	buf.Truncate(buf.Len() - 1)
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		buf.WriteString(s[start:i])
+		switch c {
+		case '"', '\\':
+			buf.WriteByte('\\')
+			buf.WriteByte(c)
+		case '\n':
+			buf.WriteString(`\n`)
+		case '\r':
+			buf.WriteString(`\r`)
+		case '\t':
+			buf.WriteString(`\t`)
+		default:
+			buf.WriteString(`\u00`)
+			buf.WriteByte(hex[c>>4])
+			buf.WriteByte(hex[c&0xf])
+		}
+		start = i + 1
+	}
+	buf.WriteString(s[start:])
+	buf.WriteByte('"')
 }
 
 // number returns the canonical JSON text of an !!int or !!float scalar.
