@@ -240,3 +240,27 @@ func schemaDoc(lead string, s *model.Schema) string {
 	words := strings.Join(append(constraints(s), flags(s)...), " ")
 	return comment(lead, strings.Join(text, "\n\n"), words, deprecated(s))
 }
+
+// fieldDoc is a struct field's comment: the description (or a lead sentence
+// naming the JSON property when there is none), then constraints, flags and
+// deprecation. Required properties say so first among the constraints.
+func fieldDoc(fp *fieldPlan) string {
+	s := fp.prop.Schema
+	var text []string
+	if s.Title != "" {
+		text = append(text, s.Title+".")
+	}
+	renamed := fp.name != pascal(fp.prop.Name)
+	if renamed || s.Description == "" && s.Title == "" {
+		text = append([]string{fmt.Sprintf("%s is the %q property.", fp.name, fp.prop.Name)}, text...)
+	}
+	if s.Description != "" {
+		text = append(text, s.Description)
+	}
+	var words []string
+	if fp.prop.Required {
+		words = append(words, "Required.")
+	}
+	words = append(append(words, constraints(s)...), flags(s)...)
+	return comment(strings.Join(text, "\n\n"), strings.Join(words, " "), deprecated(s))
+}

@@ -54,18 +54,16 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		f, err := ns.idsFile()
-		if err != nil {
-			return nil, nil, err
-		}
-		files = append(files, f)
+		// Render package by package: the built files of one package at a
+		// time stay in memory.
+		built := []pending{ns.idsFile()}
 		for _, v := range versions(prov) {
-			pkg := newPkgPlan(ns, v, opts.ImportPrefix, &diags)
-			fs, err := pkg.files()
+			built = append(built, newPkgPlan(ns, v, opts.ImportPrefix, &diags).files()...)
+			rendered, err := renderAll(built)
 			if err != nil {
 				return nil, nil, err
 			}
-			files = append(files, fs...)
+			files, built = append(files, rendered...), nil
 		}
 	}
 	emit.Sort(files)

@@ -2,6 +2,7 @@ package goclient
 
 import (
 	"bytes"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,9 @@ func TestEmitCompilesAndVets(t *testing.T) {
 		}
 		if strings.Contains(string(f.Data), "\r") {
 			t.Errorf("%s: carriage return", f.Path)
+		}
+		if formatted, err := format.Source(f.Data); err != nil || !bytes.Equal(formatted, f.Data) {
+			t.Errorf("%s is not gofmt-clean (err %v)", f.Path, err)
 		}
 	}
 }

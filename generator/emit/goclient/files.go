@@ -2,8 +2,10 @@ package goclient
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"go/format"
+	"runtime"
+	"sync"
 	"slices"
 	"strings"
 
@@ -24,46 +26,61 @@ func (p *pkgPlan) newFile() *jen.File {
 	return f
 }
 
-// render renders f to gofmt'd bytes.
+// render renders f to gofmt'd bytes. jen.File.Render formats its output
+// with go/format itself; formatting again would double the cost (tests check
+// that the output is gofmt-clean).
 func render(f *jen.File, path string) (emit.File, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return emit.File{}, fmt.Errorf("goclient: rendering %s: %w", path, err)
 	}
-	out, err := format.Source(buf.Bytes())
-	if err != nil {
-		return emit.File{}, fmt.Errorf("goclient: formatting %s: %w", path, err)
-	}
-	return emit.File{Path: path, Data: out}, nil
+	return emit.File{Path: path, Data: buf.Bytes()}, nil
 }
 
-// files renders the package: one file per resource type, the shared
-// declarations and the ID aliases.
-func (p *pkgPlan) files() ([]emit.File, error) {
-	var out []emit.File
+// pending is a file built but not yet rendered.
+type pending struct {
+	path string
+	file *jen.File
+}
+
+// files builds the package's files: one per resource type, the shared
+// declarations and the ID aliases. Building mutates the plan; rendering
+// (the expensive part) does not and may run concurrently.
+func (p *pkgPlan) files() []pending {
+	var out []pending
 	for _, vt := range p.types {
 		f := p.newFile()
 		p.genType(f, vt)
-		file, err := render(f, p.dir+"/"+vt.file)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, file)
+		out = append(out, pending{p.dir + "/" + vt.file, f})
 	}
 	// The common file last: generating the types decides which helpers it needs.
 	f := p.newFile()
 	p.genCommon(f)
-	common, err := render(f, p.dir+"/udtc-common.go")
-	if err != nil {
-		return nil, err
-	}
+	out = append(out, pending{p.dir + "/udtc-common.go", f})
 	f = p.newFile()
 	p.genIDAliases(f)
-	ids, err := render(f, p.dir+"/udtc-ids.go")
-	if err != nil {
-		return nil, err
+	return append(out, pending{p.dir + "/udtc-ids.go", f})
+}
+
+// renderAll renders files concurrently, keeping their order.
+func renderAll(files []pending) ([]emit.File, error) {
+	out := make([]emit.File, len(files))
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(files))) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errs[i] = render(files[i].file, files[i].path)
+			}
+		})
 	}
-	return append(out, common, ids), nil
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // genType declares one resource type: API version constant, envelope,
@@ -146,11 +163,7 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 				g.Line()
 			}
 			typ, tag := p.fieldType(fp.prop)
-			lead := fmt.Sprintf("%s is the %q property.", fp.name, fp.prop.Name)
-			if fp.prop.Required {
-				lead = fmt.Sprintf("%s is the %q property (required).", fp.name, fp.prop.Name)
-			}
-			g.Comment(schemaDoc(lead, fp.prop.Schema))
+			g.Comment(fieldDoc(fp))
 			g.Id(fp.name).Add(typ).Tag(map[string]string{"json": tag})
 		}
 	})
@@ -159,7 +172,7 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 	if st.root != nil {
 		prefix, rel = "properties", "starting with \"properties\""
 	}
-	f.Comment(comment(fmt.Sprintf("Validate checks o against its schema and returns every violation at once (joined with errors.Join), each a *ValidationError naming its JSON path %s. It returns nil when o is valid.", rel)))
+	f.Comment(fmt.Sprintf("// Validate returns every violation of o's schema (see ValidationError),\n// with JSON paths %s; nil when o is valid.", rel))
 	f.Func().Params(jen.Id("o").Op("*").Id(st.name)).Id("Validate").Params().Error().Block(
 		jen.Id("v").Op(":=").Op("&").Id("validator").Values(),
 		jen.Id("o").Dot("validate").Call(jen.Id("v"), jen.Lit(prefix)),
@@ -348,11 +361,11 @@ func (p *pkgPlan) genHelpers(f *jen.File) {
 	}
 }
 
-// genIDAliases declares, for every type of the namespace, aliases of its
-// resourceids declarations, so users of one version package need no other
-// import.
+// genIDAliases declares aliases of the resourceids declarations of the
+// package's types and their ancestors, so users of one version package
+// rarely need another import.
 func (p *pkgPlan) genIDAliases(f *jen.File) {
-	for _, t := range p.ns.types {
+	for _, t := range p.idTypes() {
 		ids := p.ns.ids
 		f.Comment(fmt.Sprintf("// %s is the full name of the %s resource type.", t.typeConst, t.rt.FullName()))
 		f.Const().Id(t.typeConst).Op("=").Qual(ids, t.typeConst)
@@ -366,6 +379,28 @@ func (p *pkgPlan) genIDAliases(f *jen.File) {
 			jen.Return(jen.Qual(ids, t.parseID).Call(jen.Id("s"))),
 		)
 	}
+}
+
+// idTypes are the types whose IDs the package aliases: its own types and
+// their ancestors (the types their IDs' Owner methods return), in model
+// order. Other types of the namespace are reachable through resourceids;
+// aliasing every type in every version package would grow with
+// types × versions.
+func (p *pkgPlan) idTypes() []*typeNames {
+	want := map[*typeNames]bool{}
+	for _, vt := range p.types {
+		want[vt.typeNames] = true
+		for _, a := range vt.ancestors {
+			want[a] = true
+		}
+	}
+	var out []*typeNames
+	for _, t := range p.ns.types {
+		if want[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // idParams are the constructor parameters of t's ID (scope, ancestor names,

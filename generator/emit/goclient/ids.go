@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
-
-	"github.com/udtc/udtc/generator/emit"
 )
 
 // idsFile renders package resourceids of a namespace: one ID type per
@@ -13,7 +11,7 @@ import (
 // Owner. IDs do not depend on the API version, so every version package
 // aliases these declarations, and a child's Owner returns its parent's ID
 // type even when the parent has no version in common with the child.
-func (p *nsPlan) idsFile() (emit.File, error) {
+func (p *nsPlan) idsFile() pending {
 	f := jen.NewFilePathName(p.ids, "resourceids")
 	f.HeaderComment(header)
 	f.PackageComment(comment(
@@ -84,7 +82,7 @@ func (p *nsPlan) idsFile() (emit.File, error) {
 		}
 	}
 	genIDHelpers(f)
-	return render(f, "go/"+p.dir+"/resourceids/resourceids.go")
+	return pending{"go/" + p.dir + "/resourceids/resourceids.go", f}
 }
 
 // genIDHelpers declares parse and format, shared by every ID type.

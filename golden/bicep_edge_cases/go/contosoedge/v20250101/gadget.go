@@ -56,10 +56,10 @@ func (r *Gadget) ResourceID() (GadgetID, error) {
 
 // GadgetProperties holds the properties of a Contoso.Edge/gadgets resource.
 type GadgetProperties struct {
-	// Zeta is the "zeta" property (required).
-	//
 	// Declared first, written after the integer-like keys. <b>x</b> & "q" \ tab
 	// é😀
+	//
+	// Required.
 	Zeta string `json:"zeta"`
 
 	// X10 is the "10" property.
@@ -75,8 +75,6 @@ type GadgetProperties struct {
 	// X01 is the "01" property.
 	X01 *bool `json:"01,omitempty"`
 
-	// Pattern is the "pattern" property.
-	//
 	// A pattern with quotes and a <tag>.
 	//
 	// Must match the regular expression `^[a-z]+("[a-z]+")?$`.
@@ -90,18 +88,17 @@ type GadgetProperties struct {
 	// Sensitive: the server encrypts this value at rest and redacts it on reads.
 	Credentials *GadgetPropertiesCredentials `json:"credentials,omitempty"`
 
-	// Token is the "token" property (required).
+	// Token is the "token" property.
 	//
-	// Read-only: set by the server and ignored in requests.
+	// Required. Read-only: set by the server and ignored in requests.
 	Token string `json:"token"`
 
 	// Counts is the "counts" property.
 	Counts map[string]int64 `json:"counts,omitzero"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *GadgetProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")
@@ -152,9 +149,8 @@ type GadgetPropertiesNetwork struct {
 	TLS *GadgetPropertiesNetworkTLS `json:"tls,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *GadgetPropertiesNetwork) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -180,9 +176,8 @@ type GadgetPropertiesNetworkTLS struct {
 	MinVersion *GadgetNetworkTLSMinVersion `json:"minVersion,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *GadgetPropertiesNetworkTLS) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -202,15 +197,14 @@ func (o *GadgetPropertiesNetworkTLS) validate(v *validator, path string) {
 //
 // Sensitive: the server encrypts this value at rest and redacts it on reads.
 type GadgetPropertiesCredentials struct {
-	// Password is the "password" property (required).
+	// Password is the "password" property.
 	//
-	// Write-only: never returned by the server.
+	// Required. Write-only: never returned by the server.
 	Password string `json:"password"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *GadgetPropertiesCredentials) Validate() error {
 	v := &validator{}
 	o.validate(v, "")

@@ -61,9 +61,8 @@ type WidgetProperties struct {
 	Only *WidgetOnly `json:"only,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *WidgetProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")
@@ -88,9 +87,8 @@ type WidgetPropertiesNetwork struct {
 	TLS *WidgetPropertiesNetworkTLS `json:"tls,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *WidgetPropertiesNetwork) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -116,9 +114,8 @@ type WidgetPropertiesNetworkTLS struct {
 	MinVersion *WidgetNetworkTLSMinVersion `json:"minVersion,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *WidgetPropertiesNetworkTLS) Validate() error {
 	v := &validator{}
 	o.validate(v, "")

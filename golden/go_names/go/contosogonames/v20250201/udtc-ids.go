@@ -19,19 +19,3 @@ func NewWidgetPolicyID(scope, name string) WidgetPolicyID {
 func ParseWidgetPolicyID(s string) (WidgetPolicyID, error) {
 	return resourceids.ParseWidgetPolicyID(s)
 }
-
-// WidgetPolicyRuleResourceType is the full name of the Contoso.GoNames/widgetPolicies/rules resource type.
-const WidgetPolicyRuleResourceType = resourceids.WidgetPolicyRuleResourceType
-
-// WidgetPolicyRuleID identifies a Contoso.GoNames/widgetPolicies/rules resource; see resourceids.WidgetPolicyRuleID.
-type WidgetPolicyRuleID = resourceids.WidgetPolicyRuleID
-
-// NewWidgetPolicyRuleID returns the ID of the Contoso.GoNames/widgetPolicies/rules resource {scope}/providers/Contoso.GoNames/widgetPolicies/{widgetPolicyName}/rules/{name}.
-func NewWidgetPolicyRuleID(scope, widgetPolicyName, name string) WidgetPolicyRuleID {
-	return resourceids.NewWidgetPolicyRuleID(scope, widgetPolicyName, name)
-}
-
-// ParseWidgetPolicyRuleID parses a Contoso.GoNames/widgetPolicies/rules resource ID; see resourceids.ParseWidgetPolicyRuleID.
-func ParseWidgetPolicyRuleID(s string) (WidgetPolicyRuleID, error) {
-	return resourceids.ParseWidgetPolicyRuleID(s)
-}

@@ -78,9 +78,9 @@ type WidgetPolicyProperties struct {
 	// Format: uri.
 	APIURL *string `json:"apiURL,omitempty"`
 
-	// Level is the "level" property (required).
+	// Level is the "level" property.
 	//
-	// Allowed values: "1.0", "v-2", "Standard_LRS", "all", "All".
+	// Required. Allowed values: "1.0", "v-2", "Standard_LRS", "all", "All".
 	Level WidgetPolicyLevel `json:"level"`
 
 	// Code is the "code" property.
@@ -89,10 +89,14 @@ type WidgetPolicyProperties struct {
 	// `^(?=[A-Z])[A-Z0-9]{2,8}$`.
 	Code *string `json:"code,omitempty"`
 
-	// Since is the "since" property (required).
+	// Since is the "since" property.
+	//
+	// Required.
 	Since time.Time `json:"since"`
 
-	// Ports is the "ports" property (required).
+	// Ports is the "ports" property.
+	//
+	// Required.
 	Ports []int64 `json:"ports"`
 
 	// Grid is the "grid" property.
@@ -104,9 +108,8 @@ type WidgetPolicyProperties struct {
 	Routes map[string][]WidgetPolicyPropertiesRoutesValueItem `json:"routes,omitzero"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *WidgetPolicyProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")
@@ -163,9 +166,9 @@ func (o *WidgetPolicyProperties) validate(v *validator, path string) {
 // WidgetPolicyPropertiesRoutesValueItem holds the properties.routes[*][*]
 // object of a Contoso.GoNames/widgetPolicies resource.
 type WidgetPolicyPropertiesRoutesValueItem struct {
-	// Path is the "path" property (required).
+	// Path is the "path" property.
 	//
-	// Must match the regular expression `^/`.
+	// Required. Must match the regular expression `^/`.
 	Path string `json:"path"`
 
 	// Weight is the "weight" property.
@@ -174,9 +177,8 @@ type WidgetPolicyPropertiesRoutesValueItem struct {
 	Weight *int64 `json:"weight,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *WidgetPolicyPropertiesRoutesValueItem) Validate() error {
 	v := &validator{}
 	o.validate(v, "")

@@ -57,15 +57,14 @@ func (r *WidgetPolicyRule) ResourceID() (WidgetPolicyRuleID, error) {
 // WidgetPolicyRuleProperties holds the properties of a
 // Contoso.GoNames/widgetPolicies/rules resource.
 type WidgetPolicyRuleProperties struct {
-	// Priority is the "priority" property (required).
+	// Priority is the "priority" property.
 	//
-	// Must be greater than 0. Must be at most 100.
+	// Required. Must be greater than 0. Must be at most 100.
 	Priority int64 `json:"priority"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *WidgetPolicyRuleProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

@@ -50,8 +50,6 @@ func (r *Extension) ResourceID() (ExtensionID, error) {
 // ExtensionProperties holds the properties of a Contoso.Platform/extensions
 // resource.
 type ExtensionProperties struct {
-	// Settings is the "settings" property.
-	//
 	// Anything the platform understands.
 	Settings any `json:"settings,omitempty"`
 
@@ -59,9 +57,8 @@ type ExtensionProperties struct {
 	PlatformOptions map[string]any `json:"platformOptions,omitzero"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *ExtensionProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

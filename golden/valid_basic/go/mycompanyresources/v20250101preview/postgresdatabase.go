@@ -57,11 +57,9 @@ func (r *PostgresDatabase) ResourceID() (PostgresDatabaseID, error) {
 // PostgresDatabaseProperties holds the properties of a
 // MyCompany.Resources/postgresDatabases resource.
 type PostgresDatabaseProperties struct {
-	// Size is the "size" property (required).
-	//
 	// The size of database to provision.
 	//
-	// Allowed values: "S", "M", "L", "XL".
+	// Required. Allowed values: "S", "M", "L", "XL".
 	Size PostgresDatabaseSize `json:"size"`
 
 	// Status is the "status" property.
@@ -70,9 +68,8 @@ type PostgresDatabaseProperties struct {
 	Status *PostgresDatabasePropertiesStatus `json:"status,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *PostgresDatabaseProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")
@@ -96,17 +93,14 @@ type PostgresDatabasePropertiesStatus struct {
 	// Binding is the "binding" property.
 	Binding *PostgresDatabasePropertiesStatusBinding `json:"binding,omitempty"`
 
-	// Recipe is the "recipe" property.
-	//
 	// The status of the recipe that deployed the resource.
 	//
 	// Read-only: set by the server and ignored in requests.
 	Recipe *RecipeStatus `json:"recipe,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *PostgresDatabasePropertiesStatus) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -131,9 +125,8 @@ type PostgresDatabasePropertiesStatusBinding struct {
 	Secret *string `json:"secret,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *PostgresDatabasePropertiesStatusBinding) Validate() error {
 	v := &validator{}
 	o.validate(v, "")

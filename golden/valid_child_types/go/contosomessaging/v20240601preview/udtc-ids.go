@@ -19,35 +19,3 @@ func NewContosoBusID(scope, name string) ContosoBusID {
 func ParseContosoBusID(s string) (ContosoBusID, error) {
 	return resourceids.ParseContosoBusID(s)
 }
-
-// ContosoBusQueueResourceType is the full name of the Contoso.Messaging/contosoBuses/queues resource type.
-const ContosoBusQueueResourceType = resourceids.ContosoBusQueueResourceType
-
-// ContosoBusQueueID identifies a Contoso.Messaging/contosoBuses/queues resource; see resourceids.ContosoBusQueueID.
-type ContosoBusQueueID = resourceids.ContosoBusQueueID
-
-// NewContosoBusQueueID returns the ID of the Contoso.Messaging/contosoBuses/queues resource {scope}/providers/Contoso.Messaging/contosoBuses/{contosoBusName}/queues/{name}.
-func NewContosoBusQueueID(scope, contosoBusName, name string) ContosoBusQueueID {
-	return resourceids.NewContosoBusQueueID(scope, contosoBusName, name)
-}
-
-// ParseContosoBusQueueID parses a Contoso.Messaging/contosoBuses/queues resource ID; see resourceids.ParseContosoBusQueueID.
-func ParseContosoBusQueueID(s string) (ContosoBusQueueID, error) {
-	return resourceids.ParseContosoBusQueueID(s)
-}
-
-// ContosoBusTopicResourceType is the full name of the Contoso.Messaging/contosoBuses/topics resource type.
-const ContosoBusTopicResourceType = resourceids.ContosoBusTopicResourceType
-
-// ContosoBusTopicID identifies a Contoso.Messaging/contosoBuses/topics resource; see resourceids.ContosoBusTopicID.
-type ContosoBusTopicID = resourceids.ContosoBusTopicID
-
-// NewContosoBusTopicID returns the ID of the Contoso.Messaging/contosoBuses/topics resource {scope}/providers/Contoso.Messaging/contosoBuses/{contosoBusName}/topics/{name}.
-func NewContosoBusTopicID(scope, contosoBusName, name string) ContosoBusTopicID {
-	return resourceids.NewContosoBusTopicID(scope, contosoBusName, name)
-}
-
-// ParseContosoBusTopicID parses a Contoso.Messaging/contosoBuses/topics resource ID; see resourceids.ParseContosoBusTopicID.
-func ParseContosoBusTopicID(s string) (ContosoBusTopicID, error) {
-	return resourceids.ParseContosoBusTopicID(s)
-}

@@ -57,15 +57,14 @@ func (r *ContosoBus) ResourceID() (ContosoBusID, error) {
 // ContosoBusProperties holds the properties of a Contoso.Messaging/contosoBuses
 // resource.
 type ContosoBusProperties struct {
-	// Sku is the "sku" property (required).
+	// Sku is the "sku" property.
 	//
-	// Allowed values: "basic", "standard".
+	// Required. Allowed values: "basic", "standard".
 	Sku ContosoBusSku `json:"sku"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *ContosoBusProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

@@ -61,9 +61,8 @@ type ContosoBusQueueProperties struct {
 	MaxSizeInMegabytes *int64 `json:"maxSizeInMegabytes,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *ContosoBusQueueProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

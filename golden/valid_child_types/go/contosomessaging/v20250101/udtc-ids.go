@@ -35,19 +35,3 @@ func NewContosoBusQueueID(scope, contosoBusName, name string) ContosoBusQueueID 
 func ParseContosoBusQueueID(s string) (ContosoBusQueueID, error) {
 	return resourceids.ParseContosoBusQueueID(s)
 }
-
-// ContosoBusTopicResourceType is the full name of the Contoso.Messaging/contosoBuses/topics resource type.
-const ContosoBusTopicResourceType = resourceids.ContosoBusTopicResourceType
-
-// ContosoBusTopicID identifies a Contoso.Messaging/contosoBuses/topics resource; see resourceids.ContosoBusTopicID.
-type ContosoBusTopicID = resourceids.ContosoBusTopicID
-
-// NewContosoBusTopicID returns the ID of the Contoso.Messaging/contosoBuses/topics resource {scope}/providers/Contoso.Messaging/contosoBuses/{contosoBusName}/topics/{name}.
-func NewContosoBusTopicID(scope, contosoBusName, name string) ContosoBusTopicID {
-	return resourceids.NewContosoBusTopicID(scope, contosoBusName, name)
-}
-
-// ParseContosoBusTopicID parses a Contoso.Messaging/contosoBuses/topics resource ID; see resourceids.ParseContosoBusTopicID.
-func ParseContosoBusTopicID(s string) (ContosoBusTopicID, error) {
-	return resourceids.ParseContosoBusTopicID(s)
-}

@@ -20,22 +20,6 @@ func ParseContosoBusID(s string) (ContosoBusID, error) {
 	return resourceids.ParseContosoBusID(s)
 }
 
-// ContosoBusQueueResourceType is the full name of the Contoso.Messaging/contosoBuses/queues resource type.
-const ContosoBusQueueResourceType = resourceids.ContosoBusQueueResourceType
-
-// ContosoBusQueueID identifies a Contoso.Messaging/contosoBuses/queues resource; see resourceids.ContosoBusQueueID.
-type ContosoBusQueueID = resourceids.ContosoBusQueueID
-
-// NewContosoBusQueueID returns the ID of the Contoso.Messaging/contosoBuses/queues resource {scope}/providers/Contoso.Messaging/contosoBuses/{contosoBusName}/queues/{name}.
-func NewContosoBusQueueID(scope, contosoBusName, name string) ContosoBusQueueID {
-	return resourceids.NewContosoBusQueueID(scope, contosoBusName, name)
-}
-
-// ParseContosoBusQueueID parses a Contoso.Messaging/contosoBuses/queues resource ID; see resourceids.ParseContosoBusQueueID.
-func ParseContosoBusQueueID(s string) (ContosoBusQueueID, error) {
-	return resourceids.ParseContosoBusQueueID(s)
-}
-
 // ContosoBusTopicResourceType is the full name of the Contoso.Messaging/contosoBuses/topics resource type.
 const ContosoBusTopicResourceType = resourceids.ContosoBusTopicResourceType
 

@@ -58,16 +58,14 @@ func (r *Queue) ResourceID() (QueueID, error) {
 // QueueProperties holds the properties of a Contoso.Collections/queues
 // resource.
 type QueueProperties struct {
-	// Tags is the "tags" property.
-	//
 	// Free-form tags.
 	//
 	// Must have at most 16 entries.
 	Tags map[string]string `json:"tags,omitzero"`
 
-	// Subscriptions is the "subscriptions" property (required).
+	// Subscriptions is the "subscriptions" property.
 	//
-	// Must have 1 to 10 items. Items must be unique.
+	// Required. Must have 1 to 10 items. Items must be unique.
 	Subscriptions []QueuePropertiesSubscriptionsItem `json:"subscriptions"`
 
 	// Routing is the "routing" property.
@@ -86,9 +84,8 @@ type QueueProperties struct {
 	Empty *QueuePropertiesEmpty `json:"empty,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *QueueProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")
@@ -121,18 +118,17 @@ func (o *QueueProperties) validate(v *validator, path string) {
 // QueuePropertiesSubscriptionsItem holds the properties.subscriptions[*] object
 // of a Contoso.Collections/queues resource.
 type QueuePropertiesSubscriptionsItem struct {
-	// Endpoint is the "endpoint" property (required).
+	// Endpoint is the "endpoint" property.
 	//
-	// Format: uri.
+	// Required. Format: uri.
 	Endpoint string `json:"endpoint"`
 
 	// Filters is the "filters" property.
 	Filters []string `json:"filters,omitzero"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *QueuePropertiesSubscriptionsItem) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -153,9 +149,8 @@ type QueuePropertiesRouting struct {
 	Primary *QueuePropertiesRoutingPrimary `json:"primary,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *QueuePropertiesRouting) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -168,13 +163,14 @@ func (o *QueuePropertiesRouting) validate(v *validator, path string) {}
 // QueuePropertiesRoutingPrimary holds the properties.routing.primary object of
 // a Contoso.Collections/queues resource.
 type QueuePropertiesRoutingPrimary struct {
-	// Region is the "region" property (required).
+	// Region is the "region" property.
+	//
+	// Required.
 	Region QueuePropertiesRoutingPrimaryRegion `json:"region"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *QueuePropertiesRoutingPrimary) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -195,9 +191,8 @@ type QueuePropertiesRoutingPrimaryRegion struct {
 	Zones []int64 `json:"zones,omitzero"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *QueuePropertiesRoutingPrimaryRegion) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -210,16 +205,17 @@ func (o *QueuePropertiesRoutingPrimaryRegion) validate(v *validator, path string
 // QueuePropertiesLimitsValue holds the properties.limits[*] object of a
 // Contoso.Collections/queues resource.
 type QueuePropertiesLimitsValue struct {
-	// Max is the "max" property (required).
+	// Max is the "max" property.
+	//
+	// Required.
 	Max int64 `json:"max"`
 
 	// Burst is the "burst" property.
 	Burst *int64 `json:"burst,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *QueuePropertiesLimitsValue) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -236,9 +232,8 @@ type QueuePropertiesClosed struct {
 	Flag *bool `json:"flag,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *QueuePropertiesClosed) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
@@ -252,9 +247,8 @@ func (o *QueuePropertiesClosed) validate(v *validator, path string) {}
 // Contoso.Collections/queues resource.
 type QueuePropertiesEmpty struct{}
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *QueuePropertiesEmpty) Validate() error {
 	v := &validator{}
 	o.validate(v, "")

@@ -19,19 +19,3 @@ func NewPreviewOnlyID(scope, name string) PreviewOnlyID {
 func ParsePreviewOnlyID(s string) (PreviewOnlyID, error) {
 	return resourceids.ParsePreviewOnlyID(s)
 }
-
-// StableAndPreviewResourceType is the full name of the Contoso.Versions/stableAndPreview resource type.
-const StableAndPreviewResourceType = resourceids.StableAndPreviewResourceType
-
-// StableAndPreviewID identifies a Contoso.Versions/stableAndPreview resource; see resourceids.StableAndPreviewID.
-type StableAndPreviewID = resourceids.StableAndPreviewID
-
-// NewStableAndPreviewID returns the ID of the Contoso.Versions/stableAndPreview resource {scope}/providers/Contoso.Versions/stableAndPreview/{name}.
-func NewStableAndPreviewID(scope, name string) StableAndPreviewID {
-	return resourceids.NewStableAndPreviewID(scope, name)
-}
-
-// ParseStableAndPreviewID parses a Contoso.Versions/stableAndPreview resource ID; see resourceids.ParseStableAndPreviewID.
-func ParseStableAndPreviewID(s string) (StableAndPreviewID, error) {
-	return resourceids.ParseStableAndPreviewID(s)
-}

@@ -4,22 +4,6 @@ package v20260101preview
 
 import "github.com/udtc/udtc/golden/valid_default_version/go/contosoversions/resourceids"
 
-// PreviewOnlyResourceType is the full name of the Contoso.Versions/previewOnly resource type.
-const PreviewOnlyResourceType = resourceids.PreviewOnlyResourceType
-
-// PreviewOnlyID identifies a Contoso.Versions/previewOnly resource; see resourceids.PreviewOnlyID.
-type PreviewOnlyID = resourceids.PreviewOnlyID
-
-// NewPreviewOnlyID returns the ID of the Contoso.Versions/previewOnly resource {scope}/providers/Contoso.Versions/previewOnly/{name}.
-func NewPreviewOnlyID(scope, name string) PreviewOnlyID {
-	return resourceids.NewPreviewOnlyID(scope, name)
-}
-
-// ParsePreviewOnlyID parses a Contoso.Versions/previewOnly resource ID; see resourceids.ParsePreviewOnlyID.
-func ParsePreviewOnlyID(s string) (PreviewOnlyID, error) {
-	return resourceids.ParsePreviewOnlyID(s)
-}
-
 // StableAndPreviewResourceType is the full name of the Contoso.Versions/stableAndPreview resource type.
 const StableAndPreviewResourceType = resourceids.StableAndPreviewResourceType
 

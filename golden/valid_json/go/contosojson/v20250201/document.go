@@ -57,9 +57,9 @@ func (r *Document) ResourceID() (DocumentID, error) {
 
 // DocumentProperties holds the properties of a Contoso.Json/documents resource.
 type DocumentProperties struct {
-	// Title is the "title" property (required).
+	// Title is the "title" property.
 	//
-	// Must be at most 80 characters long.
+	// Required. Must be at most 80 characters long.
 	Title string `json:"title"`
 
 	// Pages is the "pages" property.
@@ -71,9 +71,8 @@ type DocumentProperties struct {
 	Labels map[string]string `json:"labels,omitzero"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *DocumentProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

@@ -53,9 +53,8 @@ type BucketProperties struct {
 	Public *bool `json:"public,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *BucketProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

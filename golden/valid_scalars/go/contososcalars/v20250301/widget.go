@@ -59,19 +59,18 @@ func (r *Widget) ResourceID() (WidgetID, error) {
 
 // WidgetProperties holds the properties of a Contoso.Scalars/widgets resource.
 type WidgetProperties struct {
-	// Name is the "name" property (required).
-	//
 	// Display name.
 	//
 	// A short name.
 	//
-	// Must be 3 to 24 characters long. Must match the regular expression
+	// Required. Must be 3 to 24 characters long. Must match the regular expression
 	// `^[a-z][a-z0-9-]*$`. Defaults to "my-widget". Example: "web-01".
 	Name string `json:"name"`
 
-	// Tier is the "tier" property (required).
+	// Tier is the "tier" property.
 	//
-	// Allowed values: "free", "standard", "premium". Defaults to "standard".
+	// Required. Allowed values: "free", "standard", "premium". Defaults to
+	// "standard".
 	Tier WidgetTier `json:"tier"`
 
 	// Email is the "email" property.
@@ -129,9 +128,8 @@ type WidgetProperties struct {
 	Nickname *string `json:"nickname,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *WidgetProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

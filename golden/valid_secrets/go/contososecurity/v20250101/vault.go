@@ -55,11 +55,11 @@ func (r *Vault) ResourceID() (VaultID, error) {
 
 // VaultProperties holds the properties of a Contoso.Security/vaults resource.
 type VaultProperties struct {
-	// AdminPassword is the "adminPassword" property (required).
+	// AdminPassword is the "adminPassword" property.
 	//
-	// Must be at least 12 characters long. Write-only: never returned by the
-	// server. Sensitive: the server encrypts this value at rest and redacts it on
-	// reads.
+	// Required. Must be at least 12 characters long. Write-only: never returned by
+	// the server. Sensitive: the server encrypts this value at rest and redacts it
+	// on reads.
 	AdminPassword string `json:"adminPassword"`
 
 	// Connection is the "connection" property.
@@ -77,9 +77,8 @@ type VaultProperties struct {
 	Owner *string `json:"owner,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *VaultProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")
@@ -107,9 +106,8 @@ type VaultPropertiesConnection struct {
 	URI *string `json:"uri,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *VaultPropertiesConnection) Validate() error {
 	v := &validator{}
 	o.validate(v, "")

@@ -19,19 +19,3 @@ func NewGadgetID(scope, name string) GadgetID {
 func ParseGadgetID(s string) (GadgetID, error) {
 	return resourceids.ParseGadgetID(s)
 }
-
-// WidgetResourceType is the full name of the Applications.Test/widgets resource type.
-const WidgetResourceType = resourceids.WidgetResourceType
-
-// WidgetID identifies a Applications.Test/widgets resource; see resourceids.WidgetID.
-type WidgetID = resourceids.WidgetID
-
-// NewWidgetID returns the ID of the Applications.Test/widgets resource {scope}/providers/Applications.Test/widgets/{name}.
-func NewWidgetID(scope, name string) WidgetID {
-	return resourceids.NewWidgetID(scope, name)
-}
-
-// ParseWidgetID parses a Applications.Test/widgets resource ID; see resourceids.ParseWidgetID.
-func ParseWidgetID(s string) (WidgetID, error) {
-	return resourceids.ParseWidgetID(s)
-}

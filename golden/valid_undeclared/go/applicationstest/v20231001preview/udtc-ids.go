@@ -4,22 +4,6 @@ package v20231001preview
 
 import "github.com/udtc/udtc/golden/valid_undeclared/go/applicationstest/resourceids"
 
-// GadgetResourceType is the full name of the Applications.Test/gadgets resource type.
-const GadgetResourceType = resourceids.GadgetResourceType
-
-// GadgetID identifies a Applications.Test/gadgets resource; see resourceids.GadgetID.
-type GadgetID = resourceids.GadgetID
-
-// NewGadgetID returns the ID of the Applications.Test/gadgets resource {scope}/providers/Applications.Test/gadgets/{name}.
-func NewGadgetID(scope, name string) GadgetID {
-	return resourceids.NewGadgetID(scope, name)
-}
-
-// ParseGadgetID parses a Applications.Test/gadgets resource ID; see resourceids.ParseGadgetID.
-func ParseGadgetID(s string) (GadgetID, error) {
-	return resourceids.ParseGadgetID(s)
-}
-
 // WidgetResourceType is the full name of the Applications.Test/widgets resource type.
 const WidgetResourceType = resourceids.WidgetResourceType
 

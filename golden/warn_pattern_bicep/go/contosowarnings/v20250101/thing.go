@@ -55,9 +55,8 @@ type ThingProperties struct {
 	Name *string `json:"name,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *ThingProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

@@ -49,17 +49,14 @@ func (r *Thing) ResourceID() (ThingID, error) {
 
 // ThingProperties holds the properties of a Contoso.Warnings/things resource.
 type ThingProperties struct {
-	// Recipe is the "recipe" property.
-	//
 	// How the recipe went.
 	//
 	// Read-only: set by the server and ignored in requests.
 	Recipe *RecipeStatus `json:"recipe,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// starting with "properties". It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths starting with "properties"; nil when o is valid.
 func (o *ThingProperties) Validate() error {
 	v := &validator{}
 	o.validate(v, "properties")

@@ -37,31 +37,24 @@ type SystemData struct {
 //
 // Read-only: set by the server and ignored in requests.
 type RecipeStatus struct {
-	// TemplateKind is the "templateKind" property.
-	//
 	// The kind of recipe template, e.g. bicep or terraform.
 	//
 	// Read-only: set by the server and ignored in requests.
 	TemplateKind *string `json:"templateKind,omitempty"`
 
-	// TemplatePath is the "templatePath" property.
-	//
 	// The path of the recipe template.
 	//
 	// Read-only: set by the server and ignored in requests.
 	TemplatePath *string `json:"templatePath,omitempty"`
 
-	// TemplateVersion is the "templateVersion" property.
-	//
 	// The version of the recipe template.
 	//
 	// Read-only: set by the server and ignored in requests.
 	TemplateVersion *string `json:"templateVersion,omitempty"`
 }
 
-// Validate checks o against its schema and returns every violation at once
-// (joined with errors.Join), each a *ValidationError naming its JSON path
-// relative to o. It returns nil when o is valid.
+// Validate returns every violation of o's schema (see ValidationError),
+// with JSON paths relative to o; nil when o is valid.
 func (o *RecipeStatus) Validate() error {
 	v := &validator{}
 	o.validate(v, "")
