@@ -279,11 +279,16 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 	for _, prop := range st.schema.Properties {
 		name, renamed := fields.claim(pascal(prop.Name))
 		if renamed {
-			p.diags.Add(diag.Diagnostic{
+			d := diag.Diagnostic{
 				Span: prop.Span, Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
 				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, pascal(prop.Name), name),
 				Hint:    "property names that differ only in case or separators are hard to use from most languages",
-			})
+			}
+			if pascal(prop.Name) == "Validate" {
+				d.Message = fmt.Sprintf("property %q of %s maps to Go field Validate, the name of the generated method; using %s", prop.Name, where, name)
+				d.Hint = ""
+			}
+			p.diags.Add(d)
 		}
 		if !validTag(prop.Name) {
 			p.diags.Add(diag.Diagnostic{
