@@ -42,18 +42,17 @@ type nsPlan struct {
 // typeNames are the Go names of one resource type, the same in every
 // package of its namespace.
 type typeNames struct {
-	rt         *model.ResourceType
-	goName     string // envelope struct: "PostgresDatabase"
-	idName     string // "PostgresDatabaseID"
-	newID      string // "NewPostgresDatabaseID"
-	parseID    string // "ParsePostgresDatabaseID"
-	typeConst  string // "PostgresDatabaseResourceType"
-	apiConst   string // "PostgresDatabaseAPIVersion"
-	ancestors  []*typeNames
-	nameField  string // this type's name field in its children's IDs: "PostgresDatabaseName"
-	nameParam  string // the constructor parameter for nameField: "postgresDatabaseName"
-	file       string // "postgresdatabase.go"
-	collisions []string
+	rt        *model.ResourceType
+	goName    string // envelope struct: "PostgresDatabase"
+	idName    string // "PostgresDatabaseID"
+	newID     string // "NewPostgresDatabaseID"
+	parseID   string // "ParsePostgresDatabaseID"
+	typeConst string // "PostgresDatabaseResourceType"
+	apiConst  string // "PostgresDatabaseAPIVersion"
+	ancestors []*typeNames
+	nameField string // this type's name field in its children's IDs: "PostgresDatabaseName"
+	nameParam string // the constructor parameter for nameField: "postgresDatabaseName"
+	file      string // "postgresdatabase.go"
 }
 
 func (p *nsPlan) claim(want string, rt *model.ResourceType, what string, diags *diag.List) string {
