@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
