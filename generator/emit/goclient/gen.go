@@ -133,6 +133,14 @@ func (p *pkgPlan) fieldChecks(g *jen.Group, f *fieldPlan) {
 	s := f.prop.Schema
 	x := jen.Id("o").Dot(f.name)
 	l := loc{path: jen.Id("path"), name: f.prop.Name}
+	// Patterns Go cannot compile, here or in the items and values below
+	// (nested objects note their own).
+	model.Walk(s, func(n *model.Schema) bool {
+		if n.Pattern != "" && !p.pattern(n).ok {
+			g.Comment(fmt.Sprintf("// %s: the pattern %q is not supported by Go's regexp package; not checked.", f.prop.Name, n.Pattern))
+		}
+		return n == s || n.Kind != model.Object
+	})
 	switch {
 	case f.prop.Required:
 		body := p.valueChecks(s, x, l, 0)
@@ -202,10 +210,9 @@ func (p *pkgPlan) valueChecks(s *model.Schema, x *jen.Statement, l loc, depth in
 			check(count().Op("<=").Lit(int(*s.MaxLength)), fmt.Sprintf("must be at most %d characters long", *s.MaxLength))
 		}
 		if s.Pattern != "" {
+			// A pattern Go cannot compile is noted by fieldChecks instead.
 			if pp := p.pattern(s); pp.ok {
 				check(jen.Id(pp.varName).Dot("MatchString").Call(str.Clone()), "must match the pattern "+s.Pattern)
-			} else {
-				out = append(out, jen.Comment(fmt.Sprintf("// The pattern %q is not supported by Go's regexp package; not checked.", s.Pattern)))
 			}
 		}
 	case model.Integer, model.Number:

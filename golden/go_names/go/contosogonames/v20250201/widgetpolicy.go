@@ -123,10 +123,10 @@ func (o *WidgetPolicyProperties) validate(v *validator, path string) {
 	} else {
 		v.check(o.Level.IsValid(), path, "level", "must be one of \"1.0\", \"v-2\", \"Standard_LRS\", \"all\", \"All\"")
 	}
+	// code: the pattern "^(?=[A-Z])[A-Z0-9]{2,8}$" is not supported by Go's regexp package; not checked.
 	if o.Code != nil {
 		x := *o.Code
 		v.check(utf8.RuneCountInString(x) >= 2, path, "code", "must be at least 2 characters long")
-		// The pattern "^(?=[A-Z])[A-Z0-9]{2,8}$" is not supported by Go's regexp package; not checked.
 	}
 	if o.Since.IsZero() {
 		v.check(false, path, "since", "is required")
