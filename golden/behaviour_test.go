@@ -10,14 +10,19 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
+	namesrules "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250301preview"
+	anyfix "github.com/udtc/udtc/golden/valid_any/go/contosoplatform/v20250801preview"
 	basic "github.com/udtc/udtc/golden/valid_basic/go/mycompanyresources/v20250101preview"
 	msg20250101 "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20250101"
 	collections "github.com/udtc/udtc/golden/valid_collections/go/contosocollections/v20250101"
+	jsonfix "github.com/udtc/udtc/golden/valid_json/go/contosojson/v20250201"
+	multidata "github.com/udtc/udtc/golden/valid_multi_file/go/contosodata/v20250101"
 	scalars "github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/v20250301"
 	secrets "github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/v20250101"
 	undeclared "github.com/udtc/udtc/golden/valid_undeclared/go/applicationstest/v20231001preview"
@@ -102,6 +107,23 @@ var instances = []instance{
 	{"undeclared/anything", func() validatable { return new(undeclared.Widget) },
 		`{"properties": {"a": 1, "b": {"c": [true, null, "x"]}}}`, nil},
 
+	// valid_any
+	{"any/valid", func() validatable { return new(anyfix.Extension) },
+		`{"properties": {"settings": [1, {"a": null}], "platformOptions": {"x": "y", "n": 2, "o": {"deep": [true]}}}}`, nil},
+
+	// valid_json
+	{"json/valid", func() validatable { return new(jsonfix.Document) },
+		`{"properties": {"title": "Guide", "pages": 0, "labels": {}}}`, nil},
+	{"json/violations", func() validatable { return new(jsonfix.Document) },
+		`{"properties": {"title": "` + strings.Repeat("t", 81) + `", "pages": -1}}`,
+		[]string{"properties.pages", "properties.title"}},
+
+	// valid_multi_file
+	{"multi/mysql", func() validatable { return new(multidata.MySQLDatabase) },
+		`{"properties": {"version": "8.0"}}`, nil},
+	{"multi/mysql-version", func() validatable { return new(multidata.MySQLDatabase) },
+		`{"properties": {"version": "8"}}`, []string{"properties.version"}},
+
 	// go_names
 	{"names/valid", func() validatable { return new(names.WidgetPolicy) },
 		`{"properties": {"fooBar": "a", "foo_bar": "b", "FooBar": 3, "validate": true, "apiURL": "https://x.example",
@@ -115,6 +137,12 @@ var instances = []instance{
 			"properties.ports[0]", "properties.ports[2]", `properties.routes["z"][0].path`, `properties.routes["z"][0].weight`,
 			`properties.routes["z"][1].path`, "properties.since",
 		}},
+	{"names/rule", func() validatable { return new(namesrules.WidgetPolicyRule) },
+		`{"properties": {"priority": 100}}`, nil},
+	{"names/rule-bounds", func() validatable { return new(namesrules.WidgetPolicyRule) },
+		`{"properties": {"priority": 101}}`, []string{"properties.priority"}},
+	{"names/rule-exclusive-minimum", func() validatable { return new(namesrules.WidgetPolicyRule) },
+		`{"properties": {"priority": 0}}`, []string{"properties.priority"}},
 }
 
 // violationPaths runs Validate and returns the sorted paths it reports,
@@ -149,7 +177,8 @@ func validationPath(err error) (string, bool) {
 	var targets = []any{
 		new(*basic.ValidationError), new(*scalars.ValidationError), new(*collections.ValidationError),
 		new(*msg20250101.ValidationError), new(*secrets.ValidationError), new(*undeclared.ValidationError),
-		new(*names.ValidationError),
+		new(*names.ValidationError), new(*namesrules.ValidationError), new(*anyfix.ValidationError),
+		new(*jsonfix.ValidationError), new(*multidata.ValidationError),
 	}
 	for _, target := range targets {
 		if errors.As(err, target) {
@@ -167,6 +196,14 @@ func validationPath(err error) (string, bool) {
 			case **undeclared.ValidationError:
 				return (*ve).Path, true
 			case **names.ValidationError:
+				return (*ve).Path, true
+			case **namesrules.ValidationError:
+				return (*ve).Path, true
+			case **anyfix.ValidationError:
+				return (*ve).Path, true
+			case **jsonfix.ValidationError:
+				return (*ve).Path, true
+			case **multidata.ValidationError:
 				return (*ve).Path, true
 			}
 		}
