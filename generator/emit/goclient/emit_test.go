@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/udtc/udtc/generator/model"
 )
 
 func TestEmitCompilesAndVets(t *testing.T) {
@@ -52,5 +54,52 @@ func TestEmitCompilesAndVets(t *testing.T) {
 		if formatted, err := format.Source(f.Data); err != nil || !bytes.Equal(formatted, f.Data) {
 			t.Errorf("%s is not gofmt-clean (err %v)", f.Path, err)
 		}
+	}
+}
+
+// TestHostileInput emits names and texts that are awkward in Go source and
+// checks that the result still compiles and vets.
+func TestHostileInput(t *testing.T) {
+	s := mustSchema(t, `{"type": "object", "props": [
+	  {"": {"type": "string"}},
+	  {"123": {"type": "integer", "minimum": 1.5, "maximum": 1e3, "multipleOf": 0.25}},
+	  {"__": {"type": "number", "enum": [1, 2.5]}},
+	  {"héllo wörld": {"type": "boolean", "enum": [true]}},
+	  {"type": {"type": "string", "enum": ["", "-", "a b", "A-B", "a_b", "ü", "*/", "\"quoted\""]}},
+	  {"validate": {"type": "object", "props": [{"validate": {"type": "string"}}]}},
+	  {"Validate": {"type": "integer", "format": "int32", "minimum": -3000000000, "maximum": 3000000000, "multipleOf": 2}},
+	  {"x": {"type": "string", "description": "ends */ a comment\r\nline two\u0007\n` + "```" + `\nunclosed fence\n\tindented", "pattern": "\\d+[\"\\x60]"}},
+	  {"deep": {"type": "array", "uniqueItems": true, "items": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "format": "date-time"}, "uniqueItems": true}}}},
+	  {"propertiesStruct": {"type": "object", "props": [{"a": {"type": "string"}}]}}
+	], "required": ["", "type", "deep", "validate"]}`)
+	cat := &model.Catalog{Providers: []*model.Provider{{Namespace: "X.Y", Types: []*model.ResourceType{
+		rtype("X.Y", "systemData", map[string]*model.Schema{"2025-01-01": s}),
+		rtype("X.Y", "systemData/validationErrors", map[string]*model.Schema{"2025-01-01": mustSchema(t, `{"type": "object"}`)}),
+	}}}}
+	files, _, err := Emit(cat, Options{ImportPrefix: "example.com/hostile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/hostile\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		for _, f := range files {
+			t.Logf("== %s\n%s", f.Path, f.Data)
+		}
+		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 }
