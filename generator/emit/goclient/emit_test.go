@@ -68,7 +68,7 @@ func TestHostileInput(t *testing.T) {
 	  {"type": {"type": "string", "enum": ["", "-", "a b", "A-B", "a_b", "ü", "*/", "\"quoted\""]}},
 	  {"validate": {"type": "object", "props": [{"validate": {"type": "string"}}]}},
 	  {"Validate": {"type": "integer", "format": "int32", "minimum": -3000000000, "maximum": 3000000000, "multipleOf": 2}},
-	  {"x": {"type": "string", "description": "ends */ a comment\r\nline two\u0007\n` + "```" + `\nunclosed fence\n\tindented", "pattern": "\\d+[\"\\x60]"}},
+	  {"x": {"type": "string", "description": "ends */ a comment\r\nline two\u0007\n`+"```"+`\nunclosed fence\n\tindented", "pattern": "\\d+[\"\\x60]"}},
 	  {"deep": {"type": "array", "uniqueItems": true, "items": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "format": "date-time"}, "uniqueItems": true}}}},
 	  {"propertiesStruct": {"type": "object", "props": [{"a": {"type": "string"}}]}}
 	], "required": ["", "type", "deep", "validate"]}`)
