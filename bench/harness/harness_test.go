@@ -229,3 +229,18 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureKillsProcessGroup: a grandchild holding stdout open must not
+// keep Measure waiting after ctx ends (go test leaves test binaries so).
+func TestMeasureKillsProcessGroup(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Measure(ctx, "", nil, "sh", "-c", "sleep 30 & sleep 30")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the deadline", err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("Measure returned after %v: the grandchild kept it waiting", el)
+	}
+}

@@ -47,9 +47,15 @@ func (s Sample) Brief() string {
 // Measure runs name with args (in dir when non-empty, with env appended to
 // the current environment) and reports its wall time, CPU time and peak
 // RSS. A non-zero exit is not an error: it is in Sample.ExitCode. The error
-// is for a process that could not start or was killed by ctx.
+// is for a process that could not start or was killed by ctx; when ctx
+// ends, the whole process group of the command is killed.
 func Measure(ctx context.Context, dir string, env []string, name string, args ...string) (Sample, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
+	// Its own process group, killed whole when ctx ends: `go test` leaves
+	// test binaries behind otherwise, and they would hold stdout open.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = dir
 	if len(env) > 0 {
 		cmd.Env = append(cmd.Environ(), env...)

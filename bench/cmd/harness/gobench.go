@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -42,7 +43,7 @@ func (b *bench) benchPackages(ctx context.Context) ([]string, error) {
 }
 
 func (b *bench) goBenchmarks(ctx context.Context) {
-	t := b.table("Go benchmarks", fmt.Sprintf("`go test -run '^$' -bench . -benchmem -count %d -benchtime %s` over every package with benchmarks; medians over the runs.", b.cfg.benchCount, b.cfg.benchTime),
+	t := b.table("Go benchmarks", fmt.Sprintf("`go test -run '^$' -bench . -benchmem -count %d -benchtime %s` for every package with benchmarks, one package at a time; medians over the runs.", b.cfg.benchCount, b.cfg.benchTime),
 		"Package", "Benchmark", "Runs", "Metrics")
 	pkgs, err := b.benchPackages(ctx)
 	if err != nil {
@@ -53,35 +54,35 @@ func (b *bench) goBenchmarks(ctx context.Context) {
 		t.Note += " No package has benchmarks yet."
 		return
 	}
-	b.logf("go test -bench: %s", strings.Join(pkgs, " "))
-	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-count", fmt.Sprint(b.cfg.benchCount), "-benchtime", b.cfg.benchTime, "-timeout", "30m"}, pkgs...)
-	rctx, cancel := context.WithTimeout(ctx, 2*b.cfg.timeout)
-	defer cancel()
-	s, err := harness.Measure(rctx, b.root, nil, "go", args...)
-	if err != nil {
-		t.Note += " go test: " + err.Error()
-	}
-	if s.Failed() {
-		var fails []string
-		for line := range strings.Lines(s.Stdout + s.Stderr) {
-			if strings.HasPrefix(line, "FAIL") || strings.Contains(line, "[build failed]") {
-				fails = append(fails, strings.TrimSpace(line))
+	// One go test per package, each with its own time limit, so a slow
+	// package costs only its own rows.
+	for _, pkg := range pkgs {
+		b.logf("go test -bench %s", pkg)
+		args := []string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-count", fmt.Sprint(b.cfg.benchCount), "-benchtime", b.cfg.benchTime, pkg}
+		rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
+		s, err := harness.Measure(rctx, b.root, nil, "go", args...)
+		cancel()
+		short := strings.TrimPrefix(pkg, "github.com/udtc/udtc/")
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			t.Note += fmt.Sprintf(" %s: did not finish within -timeout %s (results so far are shown).", short, b.cfg.timeout)
+		case err != nil:
+			t.Note += fmt.Sprintf(" %s: %v.", short, err)
+		case s.Failed():
+			t.Note += fmt.Sprintf(" %s: go test exited %d: %s.", short, s.ExitCode, s.Brief())
+		}
+		benches, err := harness.ParseGoBench(strings.NewReader(s.Stdout))
+		if err != nil {
+			t.Note += " " + err.Error()
+			continue
+		}
+		for _, bn := range benches {
+			var ms []string
+			for _, u := range bn.Units() {
+				ms = append(ms, harness.Num(bn.Metrics[u])+" "+u)
 			}
+			t.Rows = append(t.Rows, []string{short, strings.TrimPrefix(bn.Name, "Benchmark"), num(bn.Runs), strings.Join(ms, ", ")})
 		}
-		t.Note += fmt.Sprintf(" go test exited %d: %s.", s.ExitCode, strings.Join(fails, "; "))
-	}
-	benches, err := harness.ParseGoBench(strings.NewReader(s.Stdout))
-	if err != nil {
-		t.Note += " " + err.Error()
-		return
-	}
-	for _, bn := range benches {
-		var ms []string
-		for _, u := range bn.Units() {
-			ms = append(ms, harness.Num(bn.Metrics[u])+" "+u)
-		}
-		pkg := strings.TrimPrefix(bn.Package, "github.com/udtc/udtc/")
-		t.Rows = append(t.Rows, []string{pkg, strings.TrimPrefix(bn.Name, "Benchmark"), num(bn.Runs), strings.Join(ms, ", ")})
 	}
 }
 
