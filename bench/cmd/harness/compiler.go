@@ -307,7 +307,7 @@ func (b *bench) goCompile(ctx context.Context, out string) {
 			}
 		}
 		b.logf("go build of the generated client, run %d", i+1)
-		rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
+		rctx, cancel := context.WithTimeout(ctx, b.cfg.stepLimit)
 		s, err := harness.Measure(rctx, mod, env, "go", "build", "./...")
 		cancel()
 		if err == nil && s.Failed() {
@@ -315,7 +315,7 @@ func (b *bench) goCompile(ctx context.Context, out string) {
 		}
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			row("> "+b.cfg.timeout.String(), "—", "—", "did not finish within -timeout")
+			row("> "+b.cfg.stepLimit.String(), "—", "—", "did not finish within -step-limit")
 			return
 		case err != nil:
 			row("—", "—", "—", "go build failed: "+err.Error())

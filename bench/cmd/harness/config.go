@@ -23,6 +23,7 @@ type config struct {
 	keep       bool
 	udtc       string
 	timeout    time.Duration
+	stepLimit  time.Duration
 	slow       time.Duration
 	budget     time.Duration
 
@@ -53,14 +54,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.work, "work", "", "work directory (default: a new temporary directory, removed afterwards)")
 	fs.BoolVar(&c.keep, "keep", false, "keep the work directory")
 	fs.StringVar(&c.udtc, "udtc", "", "udtc binary to measure (default: build ./cmd/udtc)")
-	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "limit for any one command")
+	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "limit for any one udtc command")
+	fs.DurationVar(&c.stepLimit, "step-limit", 3*time.Minute, "limit for one go build of the generated client and for one package's go test -bench")
 	fs.DurationVar(&c.slow, "slow", 20*time.Second, "a command whose run takes longer is not repeated (its noise is small next to its duration)")
 	fs.DurationVar(&c.budget, "budget", 3*time.Minute, "skip a size when the run at the previous size predicts (linearly) a single run longer than this")
 	fs.IntVar(&c.clients, "clients", 8, "concurrent registry clients")
 	fs.IntVar(&c.providers, "providers", 1000, "providers registered before the registry load runs")
 	fs.IntVar(&c.getReqs, "get-requests", 60000, "requests per GET load run (also bounded by -load-time)")
 	fs.IntVar(&c.putReqs, "put-requests", 10000, "requests per PUT load run (also bounded by -load-time)")
-	fs.DurationVar(&c.loadTime, "load-time", 8*time.Second, "time bound of one load run")
+	fs.DurationVar(&c.loadTime, "load-time", 5*time.Second, "time bound of one load run")
 	fs.IntVar(&c.benchCount, "bench-count", 3, "go test -count for Go benchmarks")
 	fs.StringVar(&c.benchTime, "benchtime", "1s", "go test -benchtime for Go benchmarks")
 	skip := fs.String("skip", "", "comma-separated sections to skip: "+strings.Join(sections, ","))

@@ -59,13 +59,13 @@ func (b *bench) goBenchmarks(ctx context.Context) {
 	for _, pkg := range pkgs {
 		b.logf("go test -bench %s", pkg)
 		args := []string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-count", fmt.Sprint(b.cfg.benchCount), "-benchtime", b.cfg.benchTime, pkg}
-		rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
+		rctx, cancel := context.WithTimeout(ctx, b.cfg.stepLimit)
 		s, err := harness.Measure(rctx, b.root, nil, "go", args...)
 		cancel()
 		short := strings.TrimPrefix(pkg, "github.com/udtc/udtc/")
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			t.Note += fmt.Sprintf(" %s: did not finish within -timeout %s (results so far are shown).", short, b.cfg.timeout)
+			t.Note += fmt.Sprintf(" %s: did not finish within -step-limit %s (results so far are shown).", short, b.cfg.stepLimit)
 		case err != nil:
 			t.Note += fmt.Sprintf(" %s: %v.", short, err)
 		case s.Failed():
