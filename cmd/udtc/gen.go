@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
@@ -32,6 +34,7 @@ type genFlags struct {
 	extensionVersion string
 	goImportPrefix   string
 	check            bool
+	force            bool
 }
 
 // emitter is one output target: the composition root lists them all.
@@ -55,9 +58,13 @@ var emitters = []emitter{
 	}},
 }
 
-func emitterNames() []string {
-	names := make([]string, len(emitters))
-	for i, e := range emitters {
+// emitterNames names emitters, by default all of them.
+func emitterNames(list ...emitter) []string {
+	if len(list) == 0 {
+		list = emitters
+	}
+	names := make([]string, len(list))
+	for i, e := range list {
 		names[i] = e.name
 	}
 	return names
@@ -84,6 +91,7 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "Bicep extension version", Destination: &f.extensionVersion},
 			&cli.StringFlag{Name: "go-import-prefix", Usage: "Go import path of --out (default: from the go.mod above --out)", Destination: &f.goImportPrefix},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when --out is not up to date", Destination: &f.check},
+			&cli.BoolFlag{Name: "force", Usage: "regenerate even when the inputs are unchanged since the last run", Destination: &f.force},
 		),
 		Action: func(c *cli.Context) error { return f.run(c, e) },
 	}
@@ -100,7 +108,25 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if slices.ContainsFunc(selected, func(em emitter) bool { return em.name == "go" }) && f.goImportPrefix == "" {
 		f.goImportPrefix = importPrefixFor(f.out)
 	}
-	cat, err := f.compile(c, e, c.Args().Slice(), false)
+	paths := c.Args().Slice()
+	if len(paths) == 0 {
+		return usageErrorf("give at least one manifest file or directory")
+	}
+	inputs, err := generator.Expand(paths)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	key, err := inputKey(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict))...)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	if !f.force {
+		if m := readGenManifest(f.out); m.key == key && m.fresh(f.out) {
+			fmt.Fprintf(e.stderr, "%s is up to date: inputs unchanged since the last run, nothing written (%d files; --force regenerates)\n", f.out, len(m.files))
+			return nil
+		}
+	}
+	cat, err := f.compile(c, e, paths, false)
 	if err != nil {
 		return err
 	}
@@ -116,7 +142,7 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if diags.HasErrors() {
 		return fail(exitFail, nil)
 	}
-	res, err := sync2disk(f.out, files, f.check)
+	res, err := sync2disk(f.out, files, f.check, key)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
@@ -234,10 +260,11 @@ type syncResult struct {
 func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
 
 // sync2disk makes dir hold files: unchanged files are left alone (not even
-// their timestamps change), changed ones are replaced atomically, and files
-// the previous run listed in the manifest but this run did not produce are
-// removed. With check nothing is written.
-func sync2disk(dir string, files []emit.File, check bool) (syncResult, error) {
+// their timestamps change), changed ones are replaced atomically, files the
+// previous run listed in the manifest but this run did not produce are
+// removed, and the manifest records the files under the inputs' key. With
+// check nothing is written.
+func sync2disk(dir string, files []emit.File, check bool, key string) (syncResult, error) {
 	var res syncResult
 	differs := make([]bool, len(files))
 	errs := make([]error, len(files))
@@ -276,9 +303,9 @@ func sync2disk(dir string, files []emit.File, check bool) (syncResult, error) {
 			res.unchanged++
 		}
 	}
-	previous, _ := os.ReadFile(filepath.Join(dir, manifestName))
-	for _, p := range strings.Split(string(previous), "\n") {
-		if p == "" || produced[p] || strings.Contains(p, "..") {
+	for _, prev := range readGenManifest(dir).files {
+		p := prev.path
+		if produced[p] {
 			continue
 		}
 		full := filepath.Join(dir, filepath.FromSlash(p))
@@ -294,12 +321,12 @@ func sync2disk(dir string, files []emit.File, check bool) (syncResult, error) {
 			removeEmptyParents(dir, filepath.Dir(full))
 		}
 	}
-	var list bytes.Buffer
-	for _, f := range files {
-		list.WriteString(f.Path + "\n")
-	}
-	if !check && !bytes.Equal(previous, list.Bytes()) {
-		if err := writeAtomic(filepath.Join(dir, manifestName), list.Bytes()); err != nil {
+	if !check {
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path
+		}
+		if err := writeGenManifest(dir, key, paths); err != nil {
 			return res, err
 		}
 	}

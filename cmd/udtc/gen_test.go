@@ -40,8 +40,27 @@ func TestGenWritesOnlyWhatChanged(t *testing.T) {
 	if st2, _ := os.Stat(filepath.Join(out, "bicep/contosodata/types.json")); !st2.ModTime().Equal(st.ModTime()) {
 		t.Error("an unchanged file was rewritten")
 	}
+	if !strings.Contains(stderr, "inputs unchanged") {
+		t.Errorf("second gen should skip work for unchanged inputs:\n%s", stderr)
+	}
 	if code, _, _ = runCLI(t, "gen", dir, "--out", out, "--check"); code != 0 {
 		t.Errorf("--check on an up-to-date directory: exit %d", code)
+	}
+	// --force regenerates; identical bytes are still not rewritten.
+	if code, _, stderr = runCLI(t, "gen", dir, "--out", out, "--force"); code != 0 || !strings.Contains(stderr, "nothing written") || strings.Contains(stderr, "inputs unchanged") {
+		t.Errorf("--force: exit %d\n%s", code, stderr)
+	}
+	// A hand-edited output is noticed and restored.
+	idx := filepath.Join(out, "bicep/contosodata/index.json")
+	want, _ := os.ReadFile(idx)
+	if err := os.WriteFile(idx, []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr = runCLI(t, "gen", dir, "--out", out); code != 0 || !strings.Contains(stderr, "wrote 1 files") {
+		t.Errorf("gen after a hand edit: exit %d\n%s", code, stderr)
+	}
+	if got, _ := os.ReadFile(idx); string(got) != string(want) {
+		t.Error("hand-edited output not restored")
 	}
 
 	// Remove a type: its files go, --check notices first.
