@@ -116,7 +116,7 @@ func (b *bench) setup(ctx context.Context) error {
 	}
 	b.rep.Preamble = append(b.rep.Preamble,
 		"Commit: "+rev,
-		fmt.Sprintf("Command: `go run ./bench/cmd/harness %s` (`make bench`; flags: `go run ./bench/cmd/harness -h`)", strings.Join(b.cfg.args, " ")),
+		fmt.Sprintf("Command: `%s` (`make bench`; flags: `go run ./bench/cmd/harness -h`)", strings.TrimSpace("go run ./bench/cmd/harness "+strings.Join(b.cfg.args, " "))),
 		fmt.Sprintf("Catalogs: synthetic (bench/synth), %d API versions per type, %d namespaces, seed %d; sizes are total types", b.cfg.versions, b.cfg.namespaces, b.cfg.seed),
 		fmt.Sprintf("Process figures are medians of %d runs; wall = elapsed, CPU = user+sys of the process and its children, RSS = peak resident set", b.cfg.runs),
 	)
