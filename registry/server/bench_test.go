@@ -63,3 +63,24 @@ func BenchmarkPutAPIVersion(b *testing.B) {
 		send(b, h, "PUT", provider+"/resourceTypes/type3/apiVersions/2024-06-01", `{"properties":{"schema":{"type":"object","properties":{"b":{"type":"integer"}}}}}`, 200)
 	}
 }
+
+// BenchmarkGetSummaryManyProviders reads one provider's summary from a
+// registry holding 1,000 providers (4,000 rows): the read must not scan the
+// other providers' rows.
+func BenchmarkGetSummaryManyProviders(b *testing.B) {
+	srv, err := server.New(context.Background(), server.Options{Store: newStore(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 1000 {
+		p := fmt.Sprintf("/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.P%d", i)
+		send(b, srv, "PUT", p, `{}`, 201)
+		send(b, srv, "PUT", p+"/resourceTypes/things", `{"properties":{}}`, 201)
+		send(b, srv, "PUT", p+"/resourceTypes/things/apiVersions/2025-01-01", `{"properties":{"schema":{"type":"object","properties":{"a":{"type":"string"}}}}}`, 201)
+		send(b, srv, "PUT", p+"/locations/global", `{"properties":{"address":"http://localhost:8080"}}`, 201)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		send(b, srv, "GET", "/planes/radius/local/providers/Contoso.P150", "", 200)
+	}
+}

@@ -33,10 +33,14 @@ func pgCode(err error) string {
 	return ""
 }
 
+// Migrations returns the number of schema migrations this version applies.
+func Migrations() int { return len(dialect.Migrations) }
+
 var dialect = sqlstore.Dialect{
 	Name: "postgres",
 	Migrations: []string{
 		sqlstore.Schema("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`),
+		sqlstore.ProviderIndex,
 	},
 	DollarParams:   true,
 	LockMigrations: `SELECT pg_advisory_xact_lock(74430001)`,

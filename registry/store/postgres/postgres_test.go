@@ -54,8 +54,9 @@ func TestConcurrentOpensMigrateOnce(t *testing.T) {
 		defer stores[i].Close()
 	}
 	var n int
-	if err := stores[0].DB().QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != 1 {
-		t.Errorf("schema_migrations rows = %d, %v; want 1", n, err)
+	// Each migration is recorded once, however many processes start at once.
+	if err := stores[0].DB().QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != postgres.Migrations() {
+		t.Errorf("schema_migrations rows = %d, %v; want %d", n, err, postgres.Migrations())
 	}
 	if n, err := stores[0].OrphanCount(context.Background()); err != nil || n != 0 {
 		t.Errorf("OrphanCount = %d, %v", n, err)

@@ -30,6 +30,7 @@ var dialect = sqlstore.Dialect{
 	Name: "sqlite",
 	Migrations: []string{
 		sqlstore.Schema("INTEGER PRIMARY KEY", "INTEGER", ""),
+		sqlstore.ProviderIndex,
 	},
 	IsForeignKeyViolation: func(err error) bool { return code(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY },
 	IsUniqueViolation: func(err error) bool {

@@ -45,3 +45,9 @@ func Schema(idType, refType, collate string) string {
 	r := strings.NewReplacer("{{ID}}", idType, "{{REF}}", refType, "{{C}}", collate)
 	return r.Replace(schemaTemplate)
 }
+
+// ProviderIndex is the second migration: a provider's rows by key, so one
+// provider's summary does not scan every provider of the plane (the
+// summary query selects the plane row OR the provider's rows, and each side
+// of the OR now has an index).
+const ProviderIndex = `CREATE INDEX resources_provider ON resources (plane_key, provider_key, kind)`

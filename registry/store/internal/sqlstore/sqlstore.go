@@ -445,8 +445,11 @@ func (s *Store) Summaries(ctx context.Context, plane, namespace string) ([]regis
 	if namespace == "" {
 		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE plane_key = ?`), pk)
 	} else {
-		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE plane_key = ? AND (kind = ? OR provider_key = ?)`),
-			pk, int(registry.KindPlane), strings.ToLower(namespace))
+		// Two index lookups (the plane row; the provider's rows), not an OR
+		// that scans every provider of the plane.
+		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE plane_key = ? AND kind = ?
+			UNION ALL SELECT `+cols+` FROM resources WHERE plane_key = ? AND provider_key = ?`),
+			pk, int(registry.KindPlane), pk, strings.ToLower(namespace))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: summaries: %w", s.d.Name, err)
