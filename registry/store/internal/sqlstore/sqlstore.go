@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/udtc/udtc/registry"
@@ -41,6 +42,8 @@ type Dialect struct {
 type Store struct {
 	db *sql.DB
 	d  Dialect
+	// stmts caches prepared statements by query text.
+	stmts sync.Map
 }
 
 var _ registry.Store = (*Store)(nil)
@@ -58,11 +61,71 @@ func Open(ctx context.Context, db *sql.DB, d Dialect) (*Store, error) {
 // DB returns the underlying database, for integrity checks in tests.
 func (s *Store) DB() *sql.DB { return s.db }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the prepared statements and the database.
+func (s *Store) Close() error {
+	s.stmts.Range(func(_, st any) bool {
+		st.(*sql.Stmt).Close()
+		return true
+	})
+	return s.db.Close()
+}
 
 // Ping checks the connection.
 func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// prepared returns the prepared statement for query (written with ?
+// placeholders), preparing it once per store: parsing SQL was half the cost
+// of a GET. *sql.Stmt is safe for concurrent use and re-prepares itself on
+// each pooled connection as needed.
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.db.PrepareContext(ctx, s.q(query))
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+// queryRow runs a single-row query through the statement cache, in tx when
+// tx is not nil.
+func (s *Store) queryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		// Let the error surface from Scan, through an unprepared query.
+		if tx != nil {
+			return tx.QueryRowContext(ctx, s.q(query), args...)
+		}
+		return s.db.QueryRowContext(ctx, s.q(query), args...)
+	}
+	if tx != nil {
+		st = tx.StmtContext(ctx, st)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// query runs a query through the statement cache.
+func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// exec runs a statement in tx through the statement cache.
+func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+}
 
 func (s *Store) q(query string) string {
 	if !s.d.DollarParams {
@@ -190,7 +253,7 @@ func scanResource(sc scanner) (registry.Resource, error) {
 
 // Get implements registry.Store.
 func (s *Store) Get(ctx context.Context, id registry.ID) (registry.Resource, error) {
-	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE `+keyWhere), keyArgs(id)...)
+	row := s.queryRow(ctx, nil, `SELECT `+cols+` FROM resources WHERE `+keyWhere, keyArgs(id)...)
 	r, err := scanResource(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return registry.Resource{}, fmt.Errorf("%s %s: %w", id.Kind, id, registry.ErrNotFound)
@@ -209,7 +272,7 @@ type parentRow struct {
 
 func (s *Store) lookup(ctx context.Context, tx *sql.Tx, id registry.ID) (parentRow, bool, error) {
 	var p parentRow
-	err := tx.QueryRowContext(ctx, s.q(`SELECT id, plane, provider, type FROM resources WHERE `+keyWhere), keyArgs(id)...).
+	err := s.queryRow(ctx, tx, `SELECT id, plane, provider, type FROM resources WHERE `+keyWhere, keyArgs(id)...).
 		Scan(&p.id, &p.plane, &p.provider, &p.typ)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, false, nil
@@ -279,7 +342,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		oldETag, oldName     string
 		createdAt, createdBy string
 	)
-	err = tx.QueryRowContext(ctx, s.q(`SELECT id, etag, name, created_at, created_by FROM resources WHERE `+keyWhere), keyArgs(id)...).
+	err = s.queryRow(ctx, tx, `SELECT id, etag, name, created_at, created_by FROM resources WHERE `+keyWhere, keyArgs(id)...).
 		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -315,7 +378,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		default:
 			stored.Name = oldName
 		}
-		res, err := tx.ExecContext(ctx, s.q(`UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`),
+		res, err := s.exec(ctx, tx, `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`,
 			r.Location, tags, props, etag, now, w.Actor, rowID)
 		if err != nil {
 			return registry.Resource{}, false, s.writeErr(id, err)
@@ -326,8 +389,8 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 	} else {
 		createdAt, createdBy = now, w.Actor
 		p, k, pr, t, n := keys(id)
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		_, err := s.exec(ctx, tx, `INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
 			r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor)
 		if err != nil {
@@ -371,7 +434,7 @@ func (s *Store) Delete(ctx context.Context, id registry.ID, cond registry.Precon
 		rowID int64
 		etag  string
 	)
-	err = tx.QueryRowContext(ctx, s.q(`SELECT id, etag FROM resources WHERE `+keyWhere), keyArgs(id)...).Scan(&rowID, &etag)
+	err = s.queryRow(ctx, tx, `SELECT id, etag FROM resources WHERE `+keyWhere, keyArgs(id)...).Scan(&rowID, &etag)
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
@@ -382,7 +445,7 @@ func (s *Store) Delete(ctx context.Context, id registry.ID, cond registry.Precon
 	if !exists {
 		return false, nil
 	}
-	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM resources WHERE id = ?`), rowID); err != nil {
+	if _, err := s.exec(ctx, tx, `DELETE FROM resources WHERE id = ?`, rowID); err != nil {
 		return false, s.writeErr(id, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -401,18 +464,18 @@ func (s *Store) List(ctx context.Context, parent registry.ID, kind registry.Kind
 	var rows *sql.Rows
 	var err error
 	if kind == registry.KindPlane {
-		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE kind = ? AND name_key > ? ORDER BY name_key LIMIT ?`),
+		rows, err = s.query(ctx, `SELECT `+cols+` FROM resources WHERE kind = ? AND name_key > ? ORDER BY name_key LIMIT ?`,
 			int(kind), opts.After, top+1)
 	} else {
 		var pid int64
-		err = s.db.QueryRowContext(ctx, s.q(`SELECT id FROM resources WHERE `+keyWhere), keyArgs(parent)...).Scan(&pid)
+		err = s.queryRow(ctx, nil, `SELECT id FROM resources WHERE `+keyWhere, keyArgs(parent)...).Scan(&pid)
 		if errors.Is(err, sql.ErrNoRows) {
 			return registry.Page{}, fmt.Errorf("%s %s: %w", parent.Kind, parent, registry.ErrParentNotFound)
 		}
 		if err != nil {
 			return registry.Page{}, fmt.Errorf("%s: look up %s: %w", s.d.Name, parent, err)
 		}
-		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE parent_id = ? AND kind = ? AND name_key > ? ORDER BY name_key LIMIT ?`),
+		rows, err = s.query(ctx, `SELECT `+cols+` FROM resources WHERE parent_id = ? AND kind = ? AND name_key > ? ORDER BY name_key LIMIT ?`,
 			pid, int(kind), opts.After, top+1)
 	}
 	if err != nil {
@@ -443,12 +506,12 @@ func (s *Store) Summaries(ctx context.Context, plane, namespace string) ([]regis
 	var rows *sql.Rows
 	var err error
 	if namespace == "" {
-		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE plane_key = ?`), pk)
+		rows, err = s.query(ctx, `SELECT `+cols+` FROM resources WHERE plane_key = ?`, pk)
 	} else {
 		// Two index lookups (the plane row; the provider's rows), not an OR
 		// that scans every provider of the plane.
-		rows, err = s.db.QueryContext(ctx, s.q(`SELECT `+cols+` FROM resources WHERE plane_key = ? AND kind = ?
-			UNION ALL SELECT `+cols+` FROM resources WHERE plane_key = ? AND provider_key = ?`),
+		rows, err = s.query(ctx, `SELECT `+cols+` FROM resources WHERE plane_key = ? AND kind = ?
+			UNION ALL SELECT `+cols+` FROM resources WHERE plane_key = ? AND provider_key = ?`,
 			pk, int(registry.KindPlane), pk, strings.ToLower(namespace))
 	}
 	if err != nil {
