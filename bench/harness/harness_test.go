@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -164,6 +165,7 @@ func TestCallWantedStatus(t *testing.T) {
 
 // TestMain lets the test binary act as a measured child process.
 func TestMain(m *testing.M) {
+	ServeLauncher()
 	if os.Getenv("HARNESS_CHILD") == "alloc" {
 		b := make([]byte, 64<<20)
 		for i := range b {
@@ -243,4 +245,45 @@ func TestMeasureKillsProcessGroup(t *testing.T) {
 	if el := time.Since(start); el > 10*time.Second {
 		t.Errorf("Measure returned after %v: the grandchild kept it waiting", el)
 	}
+}
+
+// TestMeterLauncher: through the launcher, a small child's peak RSS is its
+// own, not this process's high-water mark; exit codes and missing
+// commands come through.
+func TestMeterLauncher(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Raise this process's high-water RSS well above what `true` needs.
+	ballast := make([]byte, 256<<20)
+	for i := range ballast {
+		ballast[i] = 1
+	}
+	direct, err := Measure(context.Background(), "", nil, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Meter{Launcher: exe}
+	launched, err := m.Measure(context.Background(), "", nil, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if direct.MaxRSS < 200<<20 {
+		t.Logf("direct start reported %d bytes: this kernel does not inherit the high-water mark", direct.MaxRSS)
+	}
+	if launched.MaxRSS <= 0 || launched.MaxRSS > 64<<20 {
+		t.Errorf("launched `true` peak RSS = %d bytes, want a small positive figure", launched.MaxRSS)
+	}
+	s, err := m.Measure(context.Background(), "", []string{"HARNESS_CHILD=alloc"}, exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ExitCode != 3 || s.MaxRSS < 64<<20 {
+		t.Errorf("launched alloc child: exit %d, peak RSS %d; want 3 and at least 64 MiB", s.ExitCode, s.MaxRSS)
+	}
+	if _, err := m.Measure(context.Background(), "", nil, "/nonexistent/binary"); err == nil {
+		t.Error("a missing command through the launcher: no error")
+	}
+	runtime.KeepAlive(ballast)
 }

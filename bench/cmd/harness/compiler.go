@@ -308,7 +308,7 @@ func (b *bench) goCompile(ctx context.Context, out string) {
 		}
 		b.logf("go build of the generated client, run %d", i+1)
 		rctx, cancel := context.WithTimeout(ctx, b.cfg.stepLimit)
-		s, err := harness.Measure(rctx, mod, env, "go", "build", "./...")
+		s, err := b.meter.Measure(rctx, mod, env, "go", "build", "./...")
 		cancel()
 		if err == nil && s.Failed() {
 			err = fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())

@@ -60,7 +60,7 @@ func (b *bench) goBenchmarks(ctx context.Context) {
 		b.logf("go test -bench %s", pkg)
 		args := []string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-count", fmt.Sprint(b.cfg.benchCount), "-benchtime", b.cfg.benchTime, pkg}
 		rctx, cancel := context.WithTimeout(ctx, b.cfg.stepLimit)
-		s, err := harness.Measure(rctx, b.root, nil, "go", args...)
+		s, err := b.meter.Measure(rctx, b.root, nil, "go", args...)
 		cancel()
 		short := strings.TrimPrefix(pkg, "github.com/udtc/udtc/")
 		switch {
@@ -97,7 +97,7 @@ func (b *bench) profile(ctx context.Context) {
 	b.logf("profiling the compiler on %d types", reference)
 	rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
 	defer cancel()
-	s, err := harness.Measure(rctx, b.root, nil, "go", "run", "./bench/cmd/profile", "-cpuprofile", prof, dir)
+	s, err := b.meter.Measure(rctx, b.root, nil, "go", "run", "./bench/cmd/profile", "-cpuprofile", prof, dir)
 	note := "### CPU profile of the compiler, 1,000 types\n\n"
 	if err == nil && s.Failed() {
 		err = fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())
@@ -129,7 +129,7 @@ func (b *bench) profileRegistry(ctx context.Context) {
 	prof := filepath.Join(b.work, "registry.prof")
 	rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
 	defer cancel()
-	s, err := harness.Measure(rctx, b.root, nil, "go", "test", pkg, "-run", "^$", "-bench", ".", "-benchtime", "2s", "-cpuprofile", prof, "-o", filepath.Join(b.work, "server.test"))
+	s, err := b.meter.Measure(rctx, b.root, nil, "go", "test", pkg, "-run", "^$", "-bench", ".", "-benchtime", "2s", "-cpuprofile", prof, "-o", filepath.Join(b.work, "server.test"))
 	if err == nil && s.Failed() {
 		err = fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())
 	}

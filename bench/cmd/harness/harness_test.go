@@ -10,7 +10,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/udtc/udtc/bench/harness"
 )
+
+// TestMain lets the test binary act as the harness's launcher (run measures
+// commands through os.Executable).
+func TestMain(m *testing.M) {
+	harness.ServeLauncher()
+	os.Exit(m.Run())
+}
 
 func TestParseFlags(t *testing.T) {
 	var errb bytes.Buffer

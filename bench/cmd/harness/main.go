@@ -12,9 +12,12 @@ import (
 	"context"
 	"os"
 	"os/signal"
+
+	"github.com/udtc/udtc/bench/harness"
 )
 
 func main() {
+	harness.ServeLauncher() // when the harness measures a command through itself
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -32,6 +32,10 @@ type bench struct {
 	have    map[string]bool // udtc subcommands that exist
 	catalog map[int]string  // size → catalog directory
 
+	// meter runs every measured command through the harness binary as a
+	// launcher, so peak RSS is the command's own (see harness.Meter).
+	meter harness.Meter
+
 	rep     harness.Report
 	targets []*harness.Target
 	tables  map[string]*harness.Table
@@ -96,6 +100,9 @@ func (b *bench) setup(ctx context.Context) error {
 		return fmt.Errorf("run the harness inside the udtc module")
 	}
 	b.root = filepath.Dir(gomod)
+	if exe, err := os.Executable(); err == nil {
+		b.meter.Launcher = exe
+	}
 	if b.cfg.work != "" {
 		b.work = b.cfg.work
 		err = os.MkdirAll(b.work, 0o755)
@@ -167,7 +174,7 @@ func (b *bench) build(ctx context.Context) {
 	}
 	b.udtc = bin
 	for _, c := range []string{"check", "gen", "serve", "publish"} {
-		s, err := harness.Measure(ctx, b.root, nil, bin, c, "--help")
+		s, err := b.meter.Measure(ctx, b.root, nil, bin, c, "--help")
 		b.have[c] = err == nil && !s.Failed() && strings.Contains(s.Stdout, "udtc "+c)
 		b.logf("udtc %s: available=%v", c, b.have[c])
 	}
@@ -231,7 +238,7 @@ func (b *bench) measure(ctx context.Context, runs int, before func() error, args
 			}
 		}
 		rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
-		s, err := harness.Measure(rctx, b.root, nil, b.udtc, args...)
+		s, err := b.meter.Measure(rctx, b.root, nil, b.udtc, args...)
 		cancel()
 		if err != nil {
 			return samples, err
