@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/udtc/udtc/bench/synth"
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
@@ -90,6 +91,33 @@ func CompilePaths(t testing.TB, paths ...string) *model.Catalog {
 		t.Fatalf("%v does not compile: %v", paths, diags)
 	}
 	return cat
+}
+
+// WriteSynthetic writes a synthetic catalog (bench/synth) into a new
+// temporary directory and returns the directory.
+func WriteSynthetic(tb testing.TB, o synth.Options) string {
+	tb.Helper()
+	files, err := synth.Generate(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// Synthetic compiles a synthetic catalog (bench/synth).
+func Synthetic(tb testing.TB, o synth.Options) *model.Catalog {
+	tb.Helper()
+	return CompilePaths(tb, WriteSynthetic(tb, o))
 }
 
 // Compare checks files (whose paths start with target + "/") against

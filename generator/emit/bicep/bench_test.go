@@ -1,43 +1,20 @@
 package bicep_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/udtc/udtc/bench/synth"
 	"github.com/udtc/udtc/generator/emit/bicep"
-	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/goldentest"
 )
-
-// synthCatalog compiles a generated catalog of the given size.
-func synthCatalog(tb testing.TB, o synth.Options) *model.Catalog {
-	tb.Helper()
-	files, err := synth.Generate(o)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	dir := tb.TempDir()
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return goldentest.CompilePaths(tb, dir)
-}
 
 // BenchmarkEmit emits the Bicep extensions of a 1,000-type catalog (2 API
 // versions, 10 namespaces) and reports the size of types.json, all files
 // and the archives. Radius's generator writes about 49 MB of types.json
 // for such a catalog.
 func BenchmarkEmit(b *testing.B) {
-	cat := synthCatalog(b, synth.Options{Types: 1000, Versions: 2, Namespaces: 10, Seed: 1})
+	cat := goldentest.Synthetic(b, synth.Options{Types: 1000, Versions: 2, Namespaces: 10, Seed: 1})
 	b.ReportAllocs()
 	b.ResetTimer()
 	// b.Loop() here crashes the go1.26.8 compiler (internal compiler error).

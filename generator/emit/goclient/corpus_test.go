@@ -8,24 +8,19 @@ import (
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/goclient"
+	"github.com/udtc/udtc/internal/goldentest"
 )
-
-// corpusDir holds the real manifests of the Radius project, next to the
-// repository (../shared/corpus); tests skip when it is absent.
-var corpusDir = filepath.Join(repoRoot, "..", "shared", "corpus")
 
 // TestCorpusCompilesAndVets emits every corpus manifest into one temporary
 // module and runs `go vet ./...` there: the generated code of real
 // manifests must compile and vet.
 func TestCorpusCompilesAndVets(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("corpus not available at %s: %v", corpusDir, err)
-	}
+	corpusDir := goldentest.Corpus(t)
 	if testing.Short() {
 		t.Skip("runs go vet on generated code; skipped with -short")
 	}
 	const mod = "example.com/corpus"
-	cat := compile(t, corpusDir)
+	cat := goldentest.CompilePaths(t, corpusDir)
 	files, diags, err := goclient.Emit(cat, goclient.Options{ImportPrefix: mod})
 	if err != nil {
 		t.Fatal(err)
