@@ -69,7 +69,7 @@ func (b *bench) goBenchmarks(ctx context.Context) {
 		case err != nil:
 			t.Note += fmt.Sprintf(" %s: %v.", short, err)
 		case s.Failed():
-			t.Note += fmt.Sprintf(" %s: go test exited %d: %s.", short, s.ExitCode, s.Brief())
+			t.Note += fmt.Sprintf(" %s: go test exited %d: %s.", short, s.ExitCode, failure(s.Stdout+"\n"+s.Stderr))
 		}
 		benches, err := harness.ParseGoBench(strings.NewReader(s.Stdout))
 		if err != nil {
@@ -152,4 +152,19 @@ func trimPprof(s string) string {
 		s = s[i:]
 	}
 	return s
+}
+
+// failure returns the first failure line of go test output and the line
+// after it ("--- FAIL: BenchmarkX" then its message), or the first line.
+func failure(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "FAIL") || strings.Contains(l, "panic:") {
+			if i+1 < len(lines) {
+				return strings.TrimSpace(l) + " " + strings.TrimSpace(lines[i+1])
+			}
+			return strings.TrimSpace(l)
+		}
+	}
+	return firstLine(out)
 }

@@ -132,3 +132,13 @@ func TestBicepSizes(t *testing.T) {
 		t.Errorf("bicepSizes = %+v, want %+v", got, want)
 	}
 }
+
+func TestFailure(t *testing.T) {
+	out := "goos: linux\nBenchmarkEmit-2 1 5 ns/op\n--- FAIL: BenchmarkBuild\n    build_test.go:9: go build: exit 1\nFAIL\n"
+	if got, want := failure(out), "--- FAIL: BenchmarkBuild build_test.go:9: go build: exit 1"; got != want {
+		t.Errorf("failure = %q, want %q", got, want)
+	}
+	if got := failure("just one line"); got != "just one line" {
+		t.Errorf("failure without FAIL = %q", got)
+	}
+}
