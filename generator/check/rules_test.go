@@ -28,6 +28,8 @@ func rulesMarkdown() []byte {
 	for _, r := range check.Rules {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Doc, "|", "\\|"))
 	}
+	b.WriteString("\nThe emitters of `udtc gen` report a few rules of their own: `bicep-extension-name*` (see\n")
+	b.WriteString("[bicep.md](bicep.md)) and `go-*` name and pattern warnings (see [go-client.md](go-client.md)).\n")
 	return b.Bytes()
 }
 
