@@ -1,16 +1,15 @@
 // Package check owns every rule of the supported manifest and schema subset.
-// Check turns loaded documents into a model.Catalog plus diagnostics; each
-// rule has a stable id (see Rules) and a golden test under fixtures/.
+// CheckFile checks one loaded document (concurrently with others) and Merge
+// turns the files' results into a model.Catalog plus diagnostics; each rule
+// has a stable id (see Rules) and a golden test under fixtures/.
 package check
 
 import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -53,28 +52,6 @@ func Merge(files []*FileResult) (*model.Catalog, diag.List) {
 		return nil, diags
 	}
 	return cat, diags
-}
-
-// Check checks documents (one per file) and merges them into a catalog,
-// checking files concurrently.
-func Check(docs []*manifest.Document) (*model.Catalog, diag.List) {
-	results := make([]*FileResult, len(docs))
-	patterns := &Patterns{}
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), max(1, len(docs))) {
-		wg.Go(func() {
-			for i := range work {
-				results[i] = CheckFile(docs[i], patterns)
-			}
-		})
-	}
-	for i := range docs {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	return Merge(results)
 }
 
 // merge combines the files' declarations by namespace and checks the rules

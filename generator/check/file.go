@@ -7,7 +7,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
@@ -316,5 +315,3 @@ func distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
-
-var _ = diag.Error

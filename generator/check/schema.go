@@ -333,6 +333,17 @@ func (c *schemaChecker) count(e *entry) *int64 {
 	return &i
 }
 
+// counts reads a pair of non-negative count keywords (minLength and
+// maxLength, say) and reports a max below the min.
+func (c *schemaChecker) counts(kw map[string]*entry, minName, maxName string) (lo, hi *int64) {
+	lo, hi = c.count(kw[minName]), c.count(kw[maxName])
+	if lo != nil && hi != nil && *lo > *hi {
+		e := kw[maxName]
+		c.r.report(e.value, RuleRange, e.ptr(), "", "%s %d is less than %s %d", maxName, *hi, minName, *lo)
+	}
+	return lo, hi
+}
+
 // describe shows a scalar's text, or its kind for other nodes.
 func describe(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
@@ -372,11 +383,7 @@ func (c *schemaChecker) num(e *entry, whole bool) *json.Number {
 
 func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry) {
 	r := c.r
-	s.MinLength, s.MaxLength = c.count(kw["minLength"]), c.count(kw["maxLength"])
-	if s.MinLength != nil && s.MaxLength != nil && *s.MinLength > *s.MaxLength {
-		e := kw["maxLength"]
-		r.report(e.value, RuleRange, e.ptr(), "", "maxLength %d is less than minLength %d", *s.MaxLength, *s.MinLength)
-	}
+	s.MinLength, s.MaxLength = c.counts(kw, "minLength", "maxLength")
 	if e := kw["pattern"]; e != nil {
 		p, ok := r.str(e.value, e.ptr(), "`pattern`")
 		if !ok {
@@ -398,31 +405,25 @@ func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry)
 	r := c.r
 	whole := s.Kind == model.Integer
 	s.Minimum, s.Maximum = c.num(kw["minimum"], whole), c.num(kw["maximum"], whole)
-	for _, name := range []string{"exclusiveMinimum", "exclusiveMaximum"} {
-		e := kw[name]
+	for _, x := range []struct {
+		name, bound string
+		dst         *bool
+	}{{"exclusiveMinimum", "minimum", &s.ExclusiveMinimum}, {"exclusiveMaximum", "maximum", &s.ExclusiveMaximum}} {
+		e := kw[x.name]
 		if e == nil {
 			continue
 		}
 		if v := resolve(e.value); v.Kind == yaml.ScalarNode && (v.Tag == "!!int" || v.Tag == "!!float") {
-			bound := strings.TrimPrefix(strings.ToLower(name[9:]), "")
-			r.report(v, RuleKeywordValue, e.ptr(), fmt.Sprintf("OpenAPI 3.0 writes `%s: %s` and `%s: true`", bound, v.Value, name),
-				"`%s` must be a boolean (OpenAPI 3.0), not a number", name)
+			r.report(v, RuleKeywordValue, e.ptr(), fmt.Sprintf("OpenAPI 3.0 writes `%s: %s` and `%s: true`", x.bound, v.Value, x.name),
+				"`%s` must be a boolean (OpenAPI 3.0), not a number", x.name)
 			continue
 		}
 		b := c.flag(e)
-		bound := kw["minimum"]
-		if name == "exclusiveMaximum" {
-			bound = kw["maximum"]
-		}
-		if b && bound == nil {
-			r.report(e.key, RuleKeywordValue, e.ptr(), "", "`%s` needs `%s`", name, map[bool]string{true: "minimum", false: "maximum"}[name == "exclusiveMinimum"])
+		if b && kw[x.bound] == nil {
+			r.report(e.key, RuleKeywordValue, e.ptr(), "", "`%s` needs `%s`", x.name, x.bound)
 			continue
 		}
-		if name == "exclusiveMinimum" {
-			s.ExclusiveMinimum = b
-		} else {
-			s.ExclusiveMaximum = b
-		}
+		*x.dst = b
 	}
 	if s.Minimum != nil && s.Maximum != nil {
 		lo, _ := s.Minimum.Float64()
@@ -448,12 +449,8 @@ func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry)
 
 func (c *schemaChecker) arrayConstraints(s *model.Schema, n *yaml.Node, kw map[string]*entry, depth int) {
 	r := c.r
-	s.MinItems, s.MaxItems = c.count(kw["minItems"]), c.count(kw["maxItems"])
+	s.MinItems, s.MaxItems = c.counts(kw, "minItems", "maxItems")
 	s.UniqueItems = c.flag(kw["uniqueItems"])
-	if s.MinItems != nil && s.MaxItems != nil && *s.MinItems > *s.MaxItems {
-		e := kw["maxItems"]
-		r.report(e.value, RuleRange, e.ptr(), "", "maxItems %d is less than minItems %d", *s.MaxItems, *s.MinItems)
-	}
 	e := kw["items"]
 	if e == nil {
 		r.report(n, RuleItemsMissing, s.Path, "add `items:` with the element schema, e.g. `items: {type: string}`", "array has no `items`")
@@ -465,11 +462,7 @@ func (c *schemaChecker) arrayConstraints(s *model.Schema, n *yaml.Node, kw map[s
 
 func (c *schemaChecker) objectConstraints(s *model.Schema, n *yaml.Node, kw map[string]*entry, depth int) {
 	r := c.r
-	s.MinProperties, s.MaxProperties = c.count(kw["minProperties"]), c.count(kw["maxProperties"])
-	if s.MinProperties != nil && s.MaxProperties != nil && *s.MinProperties > *s.MaxProperties {
-		e := kw["maxProperties"]
-		r.report(e.value, RuleRange, e.ptr(), "", "maxProperties %d is less than minProperties %d", *s.MaxProperties, *s.MinProperties)
-	}
+	s.MinProperties, s.MaxProperties = c.counts(kw, "minProperties", "maxProperties")
 	if e := kw["additionalProperties"]; e != nil {
 		v := resolve(e.value)
 		switch {

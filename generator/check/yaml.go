@@ -163,8 +163,8 @@ func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 }
 
 // str returns the value of a string scalar, reporting value-type otherwise.
-// Plain scalars that YAML resolves to other types (a date, a number) are
-// accepted when allowPlain is set, as their text.
+// An unquoted date (YAML's !!timestamp, e.g. defaultApiVersion: 2025-01-01)
+// counts as its text; numbers and booleans do not (the hint says to quote).
 func (r *reporter) str(n *yaml.Node, path, what string) (string, bool) {
 	n = resolve(n)
 	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "!!timestamp") {
