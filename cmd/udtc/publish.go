@@ -71,9 +71,18 @@ func (f *serverFlags) client() (*client.Client, error) {
 	return c, nil
 }
 
-// ping checks that the registry answers and that the plane exists, so an
-// unreachable server or a typo in --plane is one clear error, not one per
-// resource.
+// connect starts the command's --timeout and checks that the registry
+// answers and the plane exists, so an unreachable server or a typo in
+// --plane is one clear error, not one per resource. Callers defer cancel.
+func (f *serverFlags) connect(parent context.Context, reg *client.Client) (context.Context, context.CancelFunc, error) {
+	ctx, cancel := context.WithTimeout(parent, f.timeout)
+	if err := f.ping(ctx, reg); err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	return ctx, cancel, nil
+}
+
 func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
 	_, err := reg.GetPlane(ctx, f.plane)
 	switch {
@@ -166,11 +175,11 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(c.Context, f.timeout)
-	defer cancel()
-	if err := f.serverFlags.ping(ctx, reg); err != nil {
+	ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
+	if err != nil {
 		return err
 	}
+	defer cancel()
 	want := registration.Registrations(cat, registration.Options{Location: f.location, Address: f.address})
 	plan, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
 	if err != nil {

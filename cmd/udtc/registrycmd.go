@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -33,11 +32,11 @@ func registryCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					ctx, cancel := context.WithTimeout(c.Context, list.timeout)
-					defer cancel()
-					if err := list.ping(ctx, reg); err != nil {
+					ctx, cancel, err := list.connect(c.Context, reg)
+					if err != nil {
 						return err
 					}
+					defer cancel()
 					sums, err := reg.ProviderSummaries(ctx)
 					if err != nil {
 						return fail(exitFail, err)
@@ -71,11 +70,11 @@ func registryCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					ctx, cancel := context.WithTimeout(c.Context, show.timeout)
-					defer cancel()
-					if err := show.ping(ctx, reg); err != nil {
+					ctx, cancel, err := show.connect(c.Context, reg)
+					if err != nil {
 						return err
 					}
+					defer cancel()
 					s, err := reg.ProviderSummary(ctx, ns)
 					if client.IsNotFound(err) {
 						return fail(exitFail, fmt.Errorf("namespace %s is not registered", ns))
