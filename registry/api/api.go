@@ -4,7 +4,10 @@
 // these types; nothing here performs I/O.
 package api
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Version is the only api-version the registry accepts.
 const Version = "2023-10-01-preview"
@@ -150,7 +153,34 @@ const (
 	CodeUnauthorized          = "Unauthorized"
 	CodeInternal              = "InternalServerError"
 	CodeServiceUnavailable    = "ServiceUnavailable"
+
+	// Resources of user-defined types (admission refusals).
+	CodeResourceTypeNotFound  = "ResourceTypeNotFound"
+	CodeNamespaceNotFound     = "NamespaceNotFound"
+	CodeAPIVersionNotFound    = "InvalidResourceTypeApiVersion"
+	CodeLocationNotRegistered = "LocationNotRegistered"
+	CodeParentNotFound        = "ParentResourceNotFound"
+	CodeResourceGroupNotFound = "ResourceGroupNotFound"
+	CodeBadGateway            = "BadGateway"
 )
+
+// MaxErrorDetails is the most details one error response carries; CapDetails
+// enforces it everywhere a list of problems becomes a response.
+const MaxErrorDetails = 100
+
+// CapDetails returns at most MaxErrorDetails details; when it drops some, the
+// last entry says how many more there were (code "TooManyDetails").
+func CapDetails(details []ErrorDetail) []ErrorDetail {
+	if len(details) <= MaxErrorDetails {
+		return details
+	}
+	out := make([]ErrorDetail, MaxErrorDetails, MaxErrorDetails+1)
+	copy(out, details[:MaxErrorDetails])
+	return append(out, ErrorDetail{
+		Code:    "TooManyDetails",
+		Message: fmt.Sprintf("%d more problems not shown; fix the ones above and retry", len(details)-MaxErrorDetails),
+	})
+}
 
 // ErrorResponse is the ARM error envelope: {"error": {...}}.
 type ErrorResponse struct {

@@ -70,3 +70,17 @@ func TestResourceNameProblem(t *testing.T) {
 		}
 	}
 }
+
+func TestCapDetails(t *testing.T) {
+	var d []ErrorDetail
+	for range 250 {
+		d = append(d, ErrorDetail{Code: "x"})
+	}
+	got := CapDetails(d)
+	if len(got) != MaxErrorDetails+1 || got[MaxErrorDetails].Code != "TooManyDetails" || !strings.Contains(got[MaxErrorDetails].Message, "150 more") {
+		t.Errorf("CapDetails(250) = %d details, last %+v", len(got), got[len(got)-1])
+	}
+	if got := CapDetails(d[:100]); len(got) != 100 {
+		t.Errorf("CapDetails(100) = %d details", len(got))
+	}
+}
