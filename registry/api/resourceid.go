@@ -132,8 +132,8 @@ func (id ResourceID) Parent() (parent ResourceID, ok bool) {
 		return ResourceID{}, false
 	}
 	parent = id
-	parent.Types = id.Types[:len(id.Types)-1:len(id.Types)-1]
-	parent.Names = id.Names[:len(id.Names)-1:len(id.Names)-1]
+	parent.Types = id.Types[: len(id.Types)-1 : len(id.Types)-1]
+	parent.Names = id.Names[: len(id.Names)-1 : len(id.Names)-1]
 	return parent, true
 }
 
