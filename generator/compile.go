@@ -14,6 +14,7 @@ import (
 
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
 )
@@ -25,16 +26,18 @@ type Options struct {
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
-// recursively for *.yaml, *.yml and *.json), checks them and returns the
-// catalog with its diagnostics, sorted. The catalog is nil when any error
-// diagnostic was found. The error is for usage and I/O failures only (a
-// missing path, an unreadable file).
+// recursively as Expand describes), checks them and returns the catalog with
+// its diagnostics, sorted. A file found in a directory that is clearly not a
+// manifest (see manifest.IsManifest) is skipped with a note; a file named in
+// paths is always checked. The catalog is nil when any error diagnostic was
+// found. The error is for usage and I/O failures only (a missing path, an
+// unreadable file).
 func Compile(ctx context.Context, paths []string, opts Options) (*model.Catalog, diag.List, error) {
-	files, err := Expand(paths)
+	inputs, err := Expand(paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	results, diags, err := loadAndCheck(ctx, files)
+	results, diags, err := loadAndCheck(ctx, inputs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -50,22 +53,35 @@ func Compile(ctx context.Context, paths []string, opts Options) (*model.Catalog,
 	return cat, diags, nil
 }
 
-// Expand lists the manifest files named by paths: files as given, and the
-// *.yaml, *.yml and *.json files below directories (skipping hidden
-// directories and node_modules), sorted and without duplicates.
-func Expand(paths []string) ([]string, error) {
+// Input is one file Expand found.
+type Input struct {
+	Path string
+	// Named is true when the file was named in paths rather than found by
+	// walking a directory: it is checked even when it is not a manifest.
+	Named bool
+}
+
+// Expand lists the input files named by paths: files as given, and the
+// *.yaml, *.yml and *.json files below directories, sorted by path and
+// without duplicates. The walk skips hidden directories, node_modules, and
+// every directory holding emit.OutputMarker (the output of `udtc gen`, which
+// is never an input: `udtc gen . --out out` must not read out/).
+func Expand(paths []string) ([]Input, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no manifest paths given")
 	}
-	var files []string
+	var files []Input
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
 		}
 		if !st.IsDir() {
-			files = append(files, filepath.Clean(p))
+			files = append(files, Input{Path: filepath.Clean(p), Named: true})
 			continue
+		}
+		if isOutputDir(p) {
+			return nil, fmt.Errorf("%s is the output of udtc gen (it holds %s), not manifests", p, emit.OutputMarker)
 		}
 		before := len(files)
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -74,14 +90,14 @@ func Expand(paths []string) ([]string, error) {
 			}
 			name := d.Name()
 			if d.IsDir() {
-				if path != p && (strings.HasPrefix(name, ".") || name == "node_modules") {
+				if path != p && (strings.HasPrefix(name, ".") || name == "node_modules" || isOutputDir(path)) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
 			switch strings.ToLower(filepath.Ext(name)) {
 			case ".yaml", ".yml", ".json":
-				files = append(files, filepath.Clean(path))
+				files = append(files, Input{Path: filepath.Clean(path)})
 			}
 			return nil
 		})
@@ -92,8 +108,27 @@ func Expand(paths []string) ([]string, error) {
 			return nil, fmt.Errorf("%s holds no manifests (*.yaml, *.yml, *.json)", p)
 		}
 	}
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	// Sort by path, a named file before the same file found by a walk, and
+	// keep the first of each path.
+	slices.SortFunc(files, func(a, b Input) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		if a.Named == b.Named {
+			return 0
+		}
+		if a.Named {
+			return -1
+		}
+		return 1
+	})
+	return slices.CompactFunc(files, func(a, b Input) bool { return a.Path == b.Path }), nil
+}
+
+// isOutputDir reports whether dir holds the marker of `udtc gen` output.
+func isOutputDir(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, emit.OutputMarker))
+	return err == nil
 }
 
 func unwrapPath(err error) error {
@@ -106,7 +141,7 @@ func unwrapPath(err error) error {
 // loadAndCheck reads, parses and checks files concurrently, one worker per
 // core, each taking a whole file through every step so its syntax tree is
 // garbage as soon as the file is checked. Results keep the files' order.
-func loadAndCheck(ctx context.Context, files []string) ([]*check.FileResult, diag.List, error) {
+func loadAndCheck(ctx context.Context, files []Input) ([]*check.FileResult, diag.List, error) {
 	results := make([]*check.FileResult, len(files))
 	diags := make([]diag.List, len(files))
 	errs := make([]error, len(files))
@@ -120,13 +155,17 @@ func loadAndCheck(ctx context.Context, files []string) ([]*check.FileResult, dia
 					errs[i] = ctx.Err()
 					continue
 				}
-				data, err := readLimited(files[i])
+				data, err := readLimited(files[i].Path)
 				if err != nil {
 					errs[i] = err
 					continue
 				}
-				doc, d := manifest.Load(files[i], data)
+				doc, d := manifest.Load(files[i].Path, data)
 				diags[i] = d
+				if doc != nil && !files[i].Named && !manifest.IsManifest(doc) {
+					diags[i].Add(manifest.NotManifest(doc))
+					continue
+				}
 				if doc != nil {
 					results[i] = check.CheckFile(doc, patterns)
 				}

@@ -208,9 +208,9 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("only %d corpus files", len(files))
 	}
 	for _, f := range files {
-		cat, diags, err := generator.Compile(context.Background(), []string{f}, generator.Options{})
+		cat, diags, err := generator.Compile(context.Background(), []string{f.Path}, generator.Options{})
 		if err != nil || cat == nil {
-			t.Errorf("%s: not accepted: %v %v", f, err, diags)
+			t.Errorf("%s: not accepted: %v %v", f.Path, err, diags)
 		}
 	}
 	cat, _, err := generator.Compile(context.Background(), []string{corpus}, generator.Options{})

@@ -34,9 +34,18 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UDTC_TEST_AS_UDTC") == "1" {
 		os.Exit(run(context.Background(), append([]string{"udtc"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
+	// udtc gen keeps machine-local state in the user cache: never the
+	// real one in tests.
+	cache, err := os.MkdirTemp("", "udtc-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
 	pg = pgtest.Start()
 	code := m.Run()
 	pg.Stop()
+	os.RemoveAll(cache)
 	os.Exit(code)
 }
 

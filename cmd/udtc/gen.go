@@ -70,10 +70,6 @@ func emitterNames(list ...emitter) []string {
 	return names
 }
 
-// manifestName lists what the last `udtc gen` wrote into DIR, so files of
-// types that were removed from the manifests are removed too.
-const manifestName = ".udtc-generated"
-
 func genCommand(e *env) *cli.Command {
 	f := &genFlags{}
 	return &cli.Command{
@@ -81,9 +77,11 @@ func genCommand(e *env) *cli.Command {
 		Usage:     "generate the Bicep extension, Go client and docs from manifests",
 		ArgsUsage: "PATH...",
 		Description: "Compiles the manifests (nothing is written when they have errors) and writes the outputs\n" +
-			"under --out. Files whose content is unchanged are not rewritten; files that an earlier run\n" +
-			"wrote and this run no longer produces are removed. --check writes nothing and exits 1 when\n" +
-			"the output directory is not up to date.",
+			"under --out. Files whose content is unchanged are not rewritten; files that an earlier run of\n" +
+			"a selected target wrote and this run no longer produces are removed (other targets' files are\n" +
+			"left alone). --out/.udtc-generated lists what was written. Directories holding .udtc-generated\n" +
+			"are never read as inputs. --check writes nothing and exits 1 when the output directory is not\n" +
+			"up to date.",
 		Flags: append(f.flags(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "out", Usage: "output directory", Destination: &f.out},
 			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(emitterNames(), ", ") + " (default: all)", Destination: &f.targets},
@@ -121,8 +119,8 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 		return fail(exitUsage, err)
 	}
 	if !f.force {
-		if m := readGenManifest(f.out); m.key == key && m.fresh(f.out) {
-			fmt.Fprintf(e.stderr, "%s is up to date: inputs unchanged since the last run, nothing written (%d files; --force regenerates)\n", f.out, len(m.files))
+		if n, ok := upToDate(f.out, key); ok {
+			fmt.Fprintf(e.stderr, "%s is up to date: inputs unchanged since the last run, nothing written (%d files; --force regenerates)\n", f.out, n)
 			return nil
 		}
 	}
@@ -142,9 +140,12 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if diags.HasErrors() {
 		return fail(exitFail, nil)
 	}
-	res, err := sync2disk(f.out, files, f.check, key)
+	res, err := sync2disk(f.out, files, emitterNames(selected...), f.check)
 	if err != nil {
 		return fail(exitUsage, err)
+	}
+	if !f.check {
+		saveGenCache(f.out, key)
 	}
 	if f.check {
 		if res.changed() {
@@ -190,9 +191,15 @@ func (f *genFlags) selected() ([]emitter, error) {
 	return out, nil
 }
 
+// genFile is an emitted file and the target that produced it.
+type genFile struct {
+	target string
+	emit.File
+}
+
 // runEmitters runs the selected emitters concurrently and merges their files
-// and diagnostics deterministically.
-func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter) ([]emit.File, diag.List, error) {
+// (sorted by path) and diagnostics deterministically.
+func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter) ([]genFile, diag.List, error) {
 	files := make([][]emit.File, len(selected))
 	diags := make([]diag.List, len(selected))
 	errs := make([]error, len(selected))
@@ -206,13 +213,15 @@ func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter) ([]emit.Fi
 		})
 	}
 	wg.Wait()
-	var all []emit.File
+	var all []genFile
 	var ds diag.List
-	for i := range selected {
-		all = append(all, files[i]...)
+	for i, em := range selected {
+		for _, file := range files[i] {
+			all = append(all, genFile{em.name, file})
+		}
 		ds = append(ds, diags[i]...)
 	}
-	emit.Sort(all)
+	slices.SortFunc(all, func(a, b genFile) int { return strings.Compare(a.Path, b.Path) })
 	return all, ds.Sorted(), errors.Join(errs...)
 }
 
@@ -259,12 +268,14 @@ type syncResult struct {
 
 func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
 
-// sync2disk makes dir hold files: unchanged files are left alone (not even
-// their timestamps change), changed ones are replaced atomically, files the
-// previous run listed in the manifest but this run did not produce are
-// removed, and the manifest records the files under the inputs' key. With
-// check nothing is written.
-func sync2disk(dir string, files []emit.File, check bool, key string) (syncResult, error) {
+// sync2disk makes dir hold files, produced by the targets named: unchanged
+// files are left alone (not even their timestamps change), changed ones are
+// replaced atomically, and files that the marker lists under one of these
+// targets but this run did not produce are removed. Files of other targets
+// are neither removed nor forgotten; entries of no known target (an older
+// marker) are removed only when every target runs. The marker then lists
+// the files. With check nothing is written.
+func sync2disk(dir string, files []genFile, targets []string, check bool) (syncResult, error) {
 	var res syncResult
 	differs := make([]bool, len(files))
 	errs := make([]error, len(files))
@@ -293,9 +304,11 @@ func sync2disk(dir string, files []emit.File, check bool, key string) (syncResul
 	if err := errors.Join(errs...); err != nil {
 		return res, err
 	}
+	var next genMarker
 	produced := make(map[string]bool, len(files))
 	for i, f := range files {
 		produced[f.Path] = true
+		next.files = append(next.files, newMarkerEntry(f))
 		if differs[i] {
 			res.written++
 			res.stale = append(res.stale, f.Path)
@@ -303,9 +316,19 @@ func sync2disk(dir string, files []emit.File, check bool, key string) (syncResul
 			res.unchanged++
 		}
 	}
-	for _, prev := range readGenManifest(dir).files {
+	running := map[string]bool{}
+	for _, t := range targets {
+		running[t] = true
+	}
+	everyTarget := len(targets) == len(emitters)
+	for _, prev := range readMarker(dir).files {
 		p := prev.path
 		if produced[p] {
+			continue
+		}
+		if !running[prev.target] && (prev.target != "" || !everyTarget) {
+			produced[p] = true
+			next.files = append(next.files, prev) // another target's file
 			continue
 		}
 		full := filepath.Join(dir, filepath.FromSlash(p))
@@ -322,15 +345,20 @@ func sync2disk(dir string, files []emit.File, check bool, key string) (syncResul
 		}
 	}
 	if !check {
-		paths := make([]string, len(files))
-		for i, f := range files {
-			paths[i] = f.Path
-		}
-		if err := writeGenManifest(dir, key, paths); err != nil {
+		sortEntries(next.files)
+		if err := writeIfChanged(filepath.Join(dir, emit.OutputMarker), next.encode()); err != nil {
 			return res, err
 		}
 	}
 	return res, nil
+}
+
+// writeIfChanged writes data to path unless the file already holds it.
+func writeIfChanged(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	return writeAtomic(path, data)
 }
 
 func writeAtomic(path string, data []byte) error {

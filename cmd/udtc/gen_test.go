@@ -1,10 +1,15 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestGenWritesOnlyWhatChanged(t *testing.T) {
@@ -87,5 +92,177 @@ func TestGenWritesOnlyWhatChanged(t *testing.T) {
 	}
 	if code, _, stderr = runCLI(t, "gen", "examples", "--target", "java"); code != 2 || !strings.Contains(stderr, `unknown --target "java"`) {
 		t.Errorf("unknown target: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestGenTwiceInTheInputDirectory: `udtc gen . --out out` must not read its
+// own output the second time, and files beside the manifests that are
+// clearly something else are skipped with a note unless named.
+func TestGenTwiceInTheInputDirectory(t *testing.T) {
+	t.Chdir("../..")
+	dir := copyDir(t, "examples")
+	bicepconfig := `{"experimentalFeaturesEnabled": {"extensibility": true}, "extensions": {"contosodata": "out/bicep/contosodata.tgz"}}`
+	if err := os.WriteFile(filepath.Join(dir, "bicepconfig.json"), []byte(bicepconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+
+	code, _, stderr := runCLI(t, "check", ".")
+	if code != 0 || !strings.Contains(stderr, "bicepconfig.json:1:1: note[not-a-manifest]") || !strings.Contains(stderr, "ok: 2 files") {
+		t.Fatalf("check . beside a bicepconfig.json: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "check", "bicepconfig.json"); code != 1 || !strings.Contains(stderr, "missing-key") {
+		t.Errorf("a file named explicitly is checked as a manifest: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "check", "--strict", "."); code != 0 {
+		t.Errorf("--strict does not promote notes: exit %d\n%s", code, stderr)
+	}
+
+	if code, _, stderr = runCLI(t, "gen", ".", "--out", "out"); code != 0 || !strings.Contains(stderr, "wrote ") {
+		t.Fatalf("first gen: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "gen", ".", "--out", "out"); code != 0 || !strings.Contains(stderr, "nothing written") {
+		t.Fatalf("second gen: exit %d\n%s", code, stderr)
+	}
+	// Without the no-op shortcut the inputs are compiled again: out/ is
+	// still not among them.
+	if code, _, stderr = runCLI(t, "gen", ".", "--out", "out", "--force"); code != 0 || !strings.Contains(stderr, "nothing written") || strings.Contains(stderr, "error[") {
+		t.Fatalf("gen --force: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "check", "."); code != 0 || strings.Contains(stderr, "error[") || !strings.Contains(stderr, "ok: 2 files") {
+		t.Fatalf("check . with gen output below: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "check", "out"); code != 2 || !strings.Contains(stderr, "output of udtc gen") {
+		t.Errorf("check of an output directory: exit %d\n%s", code, stderr)
+	}
+}
+
+// listFiles returns every regular file below dir with its contents.
+func listFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestGenOneTargetKeepsTheOthers: stale-file removal is per target.
+func TestGenOneTargetKeepsTheOthers(t *testing.T) {
+	t.Chdir("../..")
+	dir := copyDir(t, "examples")
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
+		t.Fatalf("full gen: exit %d\n%s", code, stderr)
+	}
+	full := listFiles(t, out)
+	for _, prefix := range []string{"bicep/", "docs/", "registration/", "go/"} {
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(full)), func(p string) bool { return strings.HasPrefix(p, prefix) }) {
+			t.Fatalf("full gen wrote nothing under %s", prefix)
+		}
+	}
+	code, _, stderr := runCLI(t, "gen", dir, "--out", out, "--target", "go")
+	if code != 0 || strings.Contains(stderr, "removed") && !strings.Contains(stderr, ", 0 removed") {
+		t.Fatalf("gen --target go: exit %d\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(full, listFiles(t, out)); diff != "" {
+		t.Fatalf("gen --target go changed the output (-full +after):\n%s", diff)
+	}
+
+	// A type goes away: --target go removes its Go files only; the other
+	// targets' files of that type stay until those targets run.
+	edit(t, filepath.Join(dir, "data.yaml"), "  redisCaches:", "  redisCachesRenamed:")
+	code, _, stderr = runCLI(t, "gen", dir, "--out", out, "--target", "go")
+	if code != 0 || !strings.Contains(stderr, "removed)") {
+		t.Fatalf("gen --target go after a rename: exit %d\n%s", code, stderr)
+	}
+	after := listFiles(t, out)
+	var goneGo, keptOther int
+	for p := range full {
+		_, still := after[p]
+		switch {
+		case strings.HasPrefix(p, "go/") && strings.Contains(p, "rediscache") && !still:
+			goneGo++
+		case strings.HasPrefix(p, "go/") && strings.Contains(p, "rediscache"):
+			t.Errorf("stale Go file kept: %s", p)
+		case !strings.HasPrefix(p, "go/") && p != ".udtc-generated" && !still:
+			t.Errorf("gen --target go removed %s", p)
+		case strings.Contains(strings.ToLower(p), "rediscache") && still:
+			keptOther++
+		}
+	}
+	if goneGo == 0 || keptOther == 0 {
+		t.Errorf("removed %d stale Go files, kept %d files of other targets; want both > 0", goneGo, keptOther)
+	}
+	// The full run then removes the other targets' stale files.
+	if code, _, stderr = runCLI(t, "gen", dir, "--out", out); code != 0 || !strings.Contains(stderr, "removed)") {
+		t.Fatalf("full gen after a rename: exit %d\n%s", code, stderr)
+	}
+	for p := range listFiles(t, out) {
+		if strings.Contains(strings.ToLower(p), "rediscaches/") || strings.Contains(p, "redisCaches.json") {
+			t.Errorf("stale file left by a full gen: %s", p)
+		}
+	}
+}
+
+// TestGenOutputIsMachineIndependent: the output directory, marker included,
+// is the same bytes on every machine and run; machine-local state lives in
+// the user cache, and the no-op shortcut still works.
+func TestGenOutputIsMachineIndependent(t *testing.T) {
+	t.Chdir("../..")
+	dir := copyDir(t, "examples")
+	out := filepath.Join(t.TempDir(), "out")
+
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
+		t.Fatalf("gen on machine A: exit %d\n%s", code, stderr)
+	}
+	first := listFiles(t, out)
+	if m := first[".udtc-generated"]; !strings.Contains(m, "go\tgo/") || !strings.Contains(m, "bicep\tbicep/") {
+		t.Fatalf("marker does not record targets:\n%s", m)
+	}
+
+	// Machine B: another cache, inputs with other modification times.
+	if err := os.RemoveAll(out); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	for _, f := range []string{"data.yaml", "messaging.yaml"} {
+		if err := os.Chtimes(filepath.Join(dir, f), later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
+		t.Fatalf("gen on machine B: exit %d\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(first, listFiles(t, out)); diff != "" {
+		t.Fatalf("output differs between machines (-A +B):\n%s", diff)
+	}
+	code, _, stderr := runCLI(t, "gen", dir, "--out", out)
+	if code != 0 || !strings.Contains(stderr, "inputs unchanged") {
+		t.Fatalf("no-op run on machine B: exit %d\n%s", code, stderr)
+	}
+	// A touched output defeats the shortcut; the full run writes nothing.
+	idx := filepath.Join(out, "bicep/contosodata/index.json")
+	if err := os.Chtimes(idx, later, later); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "gen", dir, "--out", out)
+	if code != 0 || strings.Contains(stderr, "inputs unchanged") || !strings.Contains(stderr, "nothing written") {
+		t.Fatalf("run after touching an output: exit %d\n%s", code, stderr)
+	}
+	entries, err := os.ReadDir(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "udtc", "gen"))
+	if err != nil || len(entries) != 1 {
+		t.Errorf("cache: %v %v, want one file for one output directory", entries, err)
 	}
 }

@@ -3,39 +3,46 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/emit"
 )
 
-// genManifest is DIR/.udtc-generated: what the last `udtc gen` wrote, and a
-// fingerprint of what it was generated from. The file list lets a later run
-// remove outputs of types that are gone; the fingerprint and each file's
-// size and modification time let a run over unchanged inputs skip compiling
-// and emitting altogether.
-type genManifest struct {
-	key   string
-	files []genEntry
+// genMarker is DIR/.udtc-generated: what `udtc gen` wrote into DIR, one
+// line per file with the target that produced it, its size and the SHA-256
+// of its contents. It holds nothing machine-local, so generating the same
+// inputs anywhere gives a byte-identical DIR (a committed output directory
+// does not churn). The file list lets a later run of a target remove that
+// target's outputs of types that are gone, and only that target's.
+type genMarker struct {
+	files []markerEntry // sorted by path
 }
 
-type genEntry struct {
-	path  string
-	size  int64
-	mtime int64 // UnixNano
+type markerEntry struct {
+	target string // "" for entries written by udtc before targets were recorded
+	path   string
+	size   int64
+	sum    string // hex SHA-256 of the contents
 }
 
-const genManifestHeader = "# udtc gen output: do not edit. inputs "
+const markerHeader = "# udtc gen output: do not edit. target, path, size, sha256 of each file udtc gen wrote here.\n"
 
-// readGenManifest reads dir's manifest; a missing or foreign file gives an
-// empty one. Lines of the first format (a bare path) are accepted.
-func readGenManifest(dir string) genManifest {
-	var m genManifest
-	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+// readMarker reads dir's marker; a missing or foreign file gives an empty
+// one. Lines of the older formats (a bare path; path, size and mtime) are
+// read as entries of no known target.
+func readMarker(dir string) genMarker {
+	var m genMarker
+	b, err := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
 	if err != nil {
 		return m
 	}
@@ -43,18 +50,17 @@ func readGenManifest(dir string) genManifest {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if key, ok := strings.CutPrefix(line, genManifestHeader); ok {
-			m.key = key
-			continue
-		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		fields := strings.Split(line, "\t")
-		e := genEntry{path: fields[0], size: -1}
-		if len(fields) == 3 {
-			e.size, _ = strconv.ParseInt(fields[1], 10, 64)
-			e.mtime, _ = strconv.ParseInt(fields[2], 10, 64)
+		var e markerEntry
+		switch len(fields) {
+		case 4:
+			e.target, e.path, e.sum = fields[0], fields[1], fields[3]
+			e.size, _ = strconv.ParseInt(fields[2], 10, 64)
+		default:
+			e.path = fields[0]
 		}
 		if e.path != "" && !strings.Contains(e.path, "..") && !filepath.IsAbs(e.path) {
 			m.files = append(m.files, e)
@@ -63,43 +69,145 @@ func readGenManifest(dir string) genManifest {
 	return m
 }
 
-// fresh reports whether every listed file is still as the last run left it
-// (same size and modification time).
-func (m genManifest) fresh(dir string) bool {
-	if m.key == "" || len(m.files) == 0 {
-		return false
-	}
+// encode renders the marker deterministically.
+func (m genMarker) encode() []byte {
+	var b bytes.Buffer
+	b.WriteString(markerHeader)
 	for _, e := range m.files {
-		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.path)))
-		if err != nil || st.Size() != e.size || st.ModTime().UnixNano() != e.mtime {
-			return false
-		}
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\n", e.target, e.path, e.size, e.sum)
 	}
-	return true
+	return b.Bytes()
 }
 
-// write records the files as they are now on disk under key.
-func writeGenManifest(dir, key string, paths []string) error {
-	var b bytes.Buffer
-	b.WriteString(genManifestHeader + key + "\n")
-	for _, p := range paths {
-		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
-		if err != nil {
-			return err
+func newMarkerEntry(f genFile) markerEntry {
+	sum := sha256.Sum256(f.Data)
+	return markerEntry{target: f.target, path: f.Path, size: int64(len(f.Data)), sum: hex.EncodeToString(sum[:])}
+}
+
+func sortEntries(es []markerEntry) {
+	slices.SortFunc(es, func(a, b markerEntry) int { return cmp.Compare(a.path, b.path) })
+}
+
+// genCache is the machine-local half of the no-op check: the inputs' key of
+// the last run into an output directory, the marker it wrote, and each
+// listed file's size and modification time then. It lives in the user cache
+// directory (os.UserCacheDir()/udtc/gen/), one file per output directory,
+// never in the output directory itself.
+type genCache struct {
+	key    string
+	marker string // hex SHA-256 of the marker file
+	stats  map[string]fileStat
+}
+
+type fileStat struct{ size, mtime int64 }
+
+// cachePath returns the cache file of the output directory dir, or "" when
+// there is no user cache directory.
+func cachePath(dir string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(base, "udtc", "gen", hex.EncodeToString(sum[:16]))
+}
+
+func readGenCache(dir string) (genCache, bool) {
+	c := genCache{stats: map[string]fileStat{}}
+	p := cachePath(dir)
+	if p == "" {
+		return c, false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return c, false
+	}
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSuffix(line, "\n")
+		if v, ok := strings.CutPrefix(line, "key "); ok {
+			c.key = v
+			continue
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\n", p, st.Size(), st.ModTime().UnixNano())
+		if v, ok := strings.CutPrefix(line, "marker "); ok {
+			c.marker = v
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		size, err1 := strconv.ParseInt(f[1], 10, 64)
+		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 == nil && err2 == nil {
+			c.stats[f[0]] = fileStat{size, mtime}
+		}
 	}
-	old, _ := os.ReadFile(filepath.Join(dir, manifestName))
-	if bytes.Equal(old, b.Bytes()) {
-		return nil
+	return c, c.key != "" && c.marker != ""
+}
+
+// upToDate reports whether the last run into dir used key and every file it
+// listed is as that run left it (same size and modification time), so this
+// run would write nothing. It returns the number of files listed.
+func upToDate(dir, key string) (int, bool) {
+	c, ok := readGenCache(dir)
+	if !ok || c.key != key {
+		return 0, false
 	}
-	return writeAtomic(filepath.Join(dir, manifestName), b.Bytes())
+	b, err := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
+	if err != nil || hash(b) != c.marker {
+		return 0, false
+	}
+	m := readMarker(dir)
+	if len(m.files) == 0 {
+		return 0, false
+	}
+	for _, e := range m.files {
+		want, ok := c.stats[e.path]
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.path)))
+		if !ok || err != nil || st.Size() != want.size || st.ModTime().UnixNano() != want.mtime {
+			return 0, false
+		}
+	}
+	return len(m.files), true
+}
+
+// saveGenCache records key and the current state of dir's listed files. It
+// is best effort: without a cache the next run just does the work.
+func saveGenCache(dir, key string) {
+	p := cachePath(dir)
+	if p == "" {
+		return
+	}
+	mb, err := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
+	if err != nil {
+		return
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "key %s\nmarker %s\n", key, hash(mb))
+	for _, e := range readMarker(dir).files {
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.path)))
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(&b, "%s\t%d\t%d\n", e.path, st.Size(), st.ModTime().UnixNano())
+	}
+	_ = writeAtomic(p, b.Bytes())
+}
+
+func hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // inputKey fingerprints a gen run: the udtc binary (size and modification
 // time, so an upgrade regenerates), every option that shapes the output,
-// and each input file's path and contents.
-func inputKey(files []string, options ...string) (string, error) {
+// and each input file's path and contents. It is machine-local and is kept
+// in the user cache, never in the output directory.
+func inputKey(inputs []generator.Input, options ...string) (string, error) {
 	h := sha256.New()
 	if exe, err := os.Executable(); err == nil {
 		if st, err := os.Stat(exe); err == nil {
@@ -109,12 +217,12 @@ func inputKey(files []string, options ...string) (string, error) {
 	for _, o := range options {
 		fmt.Fprintf(h, "opt %q\n", o)
 	}
-	for _, p := range files {
-		f, err := os.Open(p)
+	for _, in := range inputs {
+		f, err := os.Open(in.Path)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "file %q\n", p)
+		fmt.Fprintf(h, "file %q %t\n", in.Path, in.Named)
 		_, err = io.Copy(h, f)
 		f.Close()
 		if err != nil {

@@ -22,6 +22,7 @@ var Rules = []Rule{
 	{manifest.RuleMultipleDocuments, diag.Error, "A file holds exactly one YAML document (no `---` separators between documents)."},
 	{manifest.RuleYAMLLimit, diag.Error, "A document nests at most 256 levels and expands to at most 1,000,000 nodes, aliases included."},
 	{RuleEmptyFile, diag.Error, "A manifest file is not empty."},
+	{manifest.RuleNotManifest, diag.Note, "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (bicepconfig.json, package.json) is not a manifest: it is skipped with this note. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
 
 	// Manifest structure.
 	{RuleValueType, diag.Error, "Every manifest key holds the kind of value it takes (a mapping, a list, a string)."},

@@ -31,12 +31,18 @@ const (
 	Error Severity = iota
 	// Warning diagnostics are reported but do not fail a run unless strict.
 	Warning
+	// Note diagnostics say what the compiler did (skipped a file that is
+	// not a manifest); they never fail a run, not even a strict one.
+	Note
 )
 
-// String returns "error" or "warning".
+// String returns "error", "warning" or "note".
 func (s Severity) String() string {
-	if s == Warning {
+	switch s {
+	case Warning:
 		return "warning"
+	case Note:
+		return "note"
 	}
 	return "error"
 }
@@ -71,23 +77,29 @@ func (l List) HasErrors() bool {
 	return false
 }
 
-// Count returns the number of errors and warnings.
-func (l List) Count() (errors, warnings int) {
+// Count returns the number of errors, warnings and notes.
+func (l List) Count() (errors, warnings, notes int) {
 	for _, d := range l {
-		if d.Severity == Error {
+		switch d.Severity {
+		case Error:
 			errors++
-		} else {
+		case Warning:
 			warnings++
+		default:
+			notes++
 		}
 	}
-	return errors, warnings
+	return errors, warnings, notes
 }
 
 // Promote returns a copy in which every warning is an error (--strict).
+// Notes stay notes.
 func (l List) Promote() List {
 	out := slices.Clone(l)
 	for i := range out {
-		out[i].Severity = Error
+		if out[i].Severity == Warning {
+			out[i].Severity = Error
+		}
 	}
 	return out
 }

@@ -58,8 +58,11 @@ func WriteText(w io.Writer, l List, opts TextOptions) error {
 	}
 	for _, d := range l {
 		sevColor := red
-		if d.Severity == Warning {
+		switch d.Severity {
+		case Warning:
 			sevColor = yellow
+		case Note:
+			sevColor = cyan
 		}
 		fmt.Fprintf(bw, "%s: %s: %s\n",
 			paint(bold, fmt.Sprintf("%s:%d:%d", d.Span.File, d.Span.Line, d.Span.Column)),
@@ -79,8 +82,11 @@ func WriteText(w io.Writer, l List, opts TextOptions) error {
 			fmt.Fprintf(bw, "      = %s %s\n", paint(cyan, "hint:"), d.Hint)
 		}
 	}
-	errs, warns := l.Count()
-	if errs+warns > 0 {
+	errs, warns, notes := l.Count()
+	switch {
+	case notes > 0:
+		fmt.Fprintf(bw, "%s, %s, %s\n", plural(errs, "error"), plural(warns, "warning"), plural(notes, "note"))
+	case errs+warns > 0:
 		fmt.Fprintf(bw, "%s, %s\n", plural(errs, "error"), plural(warns, "warning"))
 	}
 	return bw.Flush()

@@ -70,8 +70,11 @@ type sarifLocation struct {
 }
 
 func level(s Severity) string {
-	if s == Warning {
+	switch s {
+	case Warning:
 		return "warning"
+	case Note:
+		return "note"
 	}
 	return "error"
 }

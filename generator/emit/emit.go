@@ -8,6 +8,11 @@ import (
 	"slices"
 )
 
+// OutputMarker is the file `udtc gen` keeps at the top of its output
+// directory, listing what it wrote. A directory holding it is generated
+// output: the compiler never reads manifests below it.
+const OutputMarker = ".udtc-generated"
+
 // File is one emitted artifact.
 type File struct {
 	// Path is slash-separated and relative to the output directory,

@@ -237,3 +237,46 @@ func position(data []byte, off int) (int, int) {
 	start := bytes.LastIndexByte(before, '\n') + 1
 	return line, utf8.RuneCount(before[start:]) + 1
 }
+
+// RuleNotManifest is the note on a file that a directory walk found but
+// that is clearly not a manifest (see IsManifest); the file is skipped.
+const RuleNotManifest = "not-a-manifest"
+
+// IsManifest reports whether doc may be a manifest and is to be checked as
+// one: it is empty (reported as an empty manifest), or its top level is a
+// mapping with at least one of the keys `namespace`, `name` and `types`. Any
+// other document (a list, a scalar, or a mapping without those keys, such as
+// bicepconfig.json or package.json) is clearly something else. Only files
+// found by walking a directory are judged; a file named on the command line
+// is always checked.
+func IsManifest(doc *Document) bool {
+	if doc.Root == nil {
+		return true
+	}
+	if doc.Root.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(doc.Root.Content); i += 2 {
+		if k := doc.Root.Content[i]; k.Kind == yaml.ScalarNode {
+			switch k.Value {
+			case "namespace", "name", "types":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NotManifest is the note reported for a document IsManifest rejects.
+func NotManifest(doc *Document) diag.Diagnostic {
+	line, col := 1, 1
+	if doc.Root != nil {
+		line, col = doc.Root.Line, doc.Root.Column
+	}
+	return diag.Diagnostic{
+		Span:     diag.Span{File: doc.File, Line: line, Column: col, EndLine: line, EndColumn: col},
+		Severity: diag.Note, Rule: RuleNotManifest,
+		Message: "skipped: not a manifest (its top level is not a mapping with `namespace`, `name` or `types`)",
+		Hint:    "name the file on the command line to check it as a manifest anyway",
+	}
+}
