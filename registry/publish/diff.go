@@ -31,30 +31,65 @@ func locationDiff(have, want api.LocationProperties) []FieldDiff {
 	if have.Address != want.Address {
 		d = append(d, FieldDiff{"address", have.Address, want.Address})
 	}
-	if !sameServed(have.ResourceTypes, want.ResourceTypes) {
-		d = append(d, FieldDiff{"resourceTypes", served(have.ResourceTypes), served(want.ResourceTypes)})
-	}
-	return d
+	return append(d, servedDiff(have.ResourceTypes, want.ResourceTypes)...)
 }
 
-func sameServed(a, b map[string]api.LocationResourceType) bool {
-	norm := func(m map[string]api.LocationResourceType) map[string][]string {
-		out := map[string][]string{}
-		for t, v := range m {
-			out[strings.ToLower(t)] = slices.Sorted(maps.Keys(v.APIVersions))
+// servedDiff names every type a location gains or loses ("adds
+// redisCaches (2025-06-01)", "drops postgresDatabases (2025-01-01)") and
+// every version of a type it keeps ("adds redisCaches@2025-09-01").
+// Names compare case-insensitively, as the registry looks them up.
+func servedDiff(have, want map[string]api.LocationResourceType) []FieldDiff {
+	type served struct {
+		name     string
+		versions map[string]string // lower-cased → as spelled
+	}
+	norm := func(m map[string]api.LocationResourceType) map[string]served {
+		out := map[string]served{}
+		for name, lt := range m {
+			s := served{name: name, versions: map[string]string{}}
+			for v := range lt.APIVersions {
+				s.versions[strings.ToLower(v)] = v
+			}
+			out[strings.ToLower(name)] = s
 		}
 		return out
 	}
-	return reflect.DeepEqual(norm(a), norm(b))
-}
-
-// served summarises a location's types as "n types, m versions".
-func served(m map[string]api.LocationResourceType) string {
-	versions := 0
-	for _, t := range m {
-		versions += len(t.APIVersions)
+	listed := func(s served) string {
+		vs := slices.Sorted(maps.Values(s.versions))
+		return fmt.Sprintf("%s (%s)", s.name, strings.Join(vs, ", "))
 	}
-	return fmt.Sprintf("%d types, %d versions", len(m), versions)
+	h, w := norm(have), norm(want)
+	keys := slices.Sorted(maps.Keys(h))
+	for k := range w {
+		if _, ok := h[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var d []FieldDiff
+	change := func(s string) { d = append(d, FieldDiff{Field: "resourceTypes", New: s}) }
+	for _, k := range keys {
+		ht, inHave := h[k]
+		wt, inWant := w[k]
+		switch {
+		case !inHave:
+			change("adds " + listed(wt))
+		case !inWant:
+			change("drops " + listed(ht))
+		default:
+			for _, v := range slices.Sorted(maps.Keys(wt.versions)) {
+				if _, ok := ht.versions[v]; !ok {
+					change("adds " + wt.name + "@" + wt.versions[v])
+				}
+			}
+			for _, v := range slices.Sorted(maps.Keys(ht.versions)) {
+				if _, ok := wt.versions[v]; !ok {
+					change("drops " + ht.name + "@" + ht.versions[v])
+				}
+			}
+		}
+	}
+	return d
 }
 
 // short cuts long text for a one-line diff.

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -252,6 +253,9 @@ func planNamespace(ctx context.Context, reg Registry, w api.Registration, opts O
 		key := strings.ToLower(l.Name)
 		wantLoc[key] = true
 		hl, ok := haveLoc[key]
+		if ok && !opts.Prune {
+			l.Properties.ResourceTypes = keepServed(l.Properties.ResourceTypes, hl.Properties.ResourceTypes, have.ResourceTypes)
+		}
 		if !ok {
 			add(Change{Action: Create, Kind: KindLocation, Location: l.Name, location: &l})
 			continue
@@ -273,6 +277,65 @@ func planNamespace(ctx context.Context, reg Registry, w api.Registration, opts O
 	// Deterministic order within each namespace before the phase sort.
 	sortChanges(p.Changes)
 	return nil
+}
+
+// keepServed returns what a location serves after a publish without prune:
+// the published types and versions (want) plus those the location already
+// serves (have) that are still registered in the namespace (registered), so
+// publishing part of a namespace never unregisters the rest. Only prune
+// makes a location lose a type or version.
+func keepServed(want, have map[string]api.LocationResourceType, registered map[string]api.ResourceTypeSummary) map[string]api.LocationResourceType {
+	out := make(map[string]api.LocationResourceType, len(want)+len(have))
+	byKey := map[string]string{} // lower-cased name → name in out
+	for name, lt := range want {
+		vs := make(map[string]api.LocationAPIVersion, len(lt.APIVersions))
+		maps.Copy(vs, lt.APIVersions)
+		lt.APIVersions = vs
+		out[name] = lt
+		byKey[strings.ToLower(name)] = name
+	}
+	regVersions := map[string]map[string]bool{}
+	for name, t := range registered {
+		vs := map[string]bool{}
+		for v := range t.APIVersions {
+			vs[strings.ToLower(v)] = true
+		}
+		regVersions[strings.ToLower(name)] = vs
+	}
+	for _, name := range slices.Sorted(maps.Keys(have)) {
+		hlt := have[name]
+		key := strings.ToLower(name)
+		for _, v := range slices.Sorted(maps.Keys(hlt.APIVersions)) {
+			if !regVersions[key][strings.ToLower(v)] {
+				continue // no longer registered: nothing to keep
+			}
+			target, ok := byKey[key]
+			if !ok {
+				target = name
+				byKey[key] = name
+				out[name] = api.LocationResourceType{Address: hlt.Address, APIVersions: map[string]api.LocationAPIVersion{}}
+			}
+			lt := out[target]
+			if lt.APIVersions == nil {
+				lt.APIVersions = map[string]api.LocationAPIVersion{}
+				out[target] = lt
+			}
+			if !hasFold(lt.APIVersions, v) {
+				lt.APIVersions[v] = hlt.APIVersions[v]
+			}
+		}
+	}
+	return out
+}
+
+// hasFold reports whether m has key k, ignoring case.
+func hasFold[V any](m map[string]V, k string) bool {
+	for key := range m {
+		if strings.EqualFold(key, k) {
+			return true
+		}
+	}
+	return false
 }
 
 func sortChanges(cs []Change) {

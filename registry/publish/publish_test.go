@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -230,5 +231,85 @@ func TestPublishFailuresAreReported(t *testing.T) {
 	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{})
 	if len(res.Failed) != 1 || !strings.Contains(res.Failed[0].Change.Name(), "bad_name!") || len(res.Applied) != p.Writes()-1 {
 		t.Fatalf("failed=%+v applied=%d of %d", res.Failed, len(res.Applied), p.Writes())
+	}
+}
+
+// TestPublishPartOfANamespace: publishing one file of a namespace without
+// prune must not unregister the other types from its location; the plan
+// names every type a location gains or loses; prune drops the rest.
+func TestPublishPartOfANamespace(t *testing.T) {
+	reg := newRegistry(t)
+	both := registration("Contoso.Data", map[string][]api.APIVersion{
+		"postgresDatabases": {version("2025-06-01", obj)},
+		"redisCaches":       {version("2025-06-01", obj)},
+	}, "postgresDatabases", "redisCaches")
+	apply(t, reg, planFor(t, reg, []api.Registration{both}, false))
+
+	served := func() []string {
+		t.Helper()
+		locs, err := reg.ListLocations(context.Background(), "Contoso.Data")
+		if err != nil || len(locs) != 1 {
+			t.Fatalf("locations: %v %v", locs, err)
+		}
+		var out []string
+		for name, lt := range locs[0].Properties.ResourceTypes {
+			for v := range lt.APIVersions {
+				out = append(out, name+"@"+v)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	locationDiff := func(p *publish.Plan) []publish.FieldDiff {
+		for _, c := range p.Changes {
+			if c.Kind == publish.KindLocation {
+				return c.Diff
+			}
+		}
+		return nil
+	}
+
+	redis := registration("Contoso.Data", map[string][]api.APIVersion{"redisCaches": {version("2025-06-01", obj)}}, "redisCaches")
+	p := planFor(t, reg, []api.Registration{redis}, false)
+	if p.Writes() != 0 {
+		t.Errorf("publishing a subset of what is registered writes: %v %+v", lines(p), locationDiff(p))
+	}
+	apply(t, reg, p)
+	if diff := cmp.Diff([]string{"postgresDatabases@2025-06-01", "redisCaches@2025-06-01"}, served()); diff != "" {
+		t.Errorf("location after publishing one type without prune (-want +got):\n%s", diff)
+	}
+
+	// A new type and a new version only add to the location, and the plan
+	// says which.
+	grow := registration("Contoso.Data", map[string][]api.APIVersion{
+		"redisCaches":   {version("2025-06-01", obj), version("2025-09-01", obj)},
+		"mongoClusters": {version("2025-06-01", obj)},
+	}, "redisCaches", "mongoClusters")
+	p = planFor(t, reg, []api.Registration{grow}, false)
+	want := []publish.FieldDiff{
+		{Field: "resourceTypes", New: "adds mongoClusters (2025-06-01)"},
+		{Field: "resourceTypes", New: "adds redisCaches@2025-09-01"},
+	}
+	if diff := cmp.Diff(want, locationDiff(p)); diff != "" {
+		t.Errorf("location diff without prune (-want +got):\n%s", diff)
+	}
+	apply(t, reg, p)
+	if diff := cmp.Diff([]string{"mongoClusters@2025-06-01", "postgresDatabases@2025-06-01", "redisCaches@2025-06-01", "redisCaches@2025-09-01"}, served()); diff != "" {
+		t.Errorf("location after growing (-want +got):\n%s", diff)
+	}
+
+	// With prune the location lists exactly what is published.
+	p = planFor(t, reg, []api.Registration{redis}, true)
+	want = []publish.FieldDiff{
+		{Field: "resourceTypes", New: "drops mongoClusters (2025-06-01)"},
+		{Field: "resourceTypes", New: "drops postgresDatabases (2025-06-01)"},
+		{Field: "resourceTypes", New: "drops redisCaches@2025-09-01"},
+	}
+	if diff := cmp.Diff(want, locationDiff(p)); diff != "" {
+		t.Errorf("location diff with prune (-want +got):\n%s", diff)
+	}
+	apply(t, reg, p)
+	if diff := cmp.Diff([]string{"redisCaches@2025-06-01"}, served()); diff != "" {
+		t.Errorf("location after prune (-want +got):\n%s", diff)
 	}
 }
