@@ -1,6 +1,6 @@
 # udtc: `make run` shows the whole job, `make test` runs the tests (Go only).
-# `make check` is what CI adds: formatting, vet, staticcheck, race tests,
-# the golden Go module and a short fuzz run.
+# `make check` is what CI adds: formatting, go.mod tidiness, vet, staticcheck,
+# race tests, the golden Go module and a short fuzz run.
 
 GO          ?= go
 BIN         := bin/udtc
@@ -19,6 +19,8 @@ test:
 check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) mod tidy -diff
+	cd golden && $(GO) mod tidy -diff
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test -race ./...
