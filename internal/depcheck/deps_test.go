@@ -14,11 +14,12 @@ import (
 
 type pkg struct {
 	ImportPath string
+	Imports    []string
 	Deps       []string
 }
 
 func TestDependencyDirection(t *testing.T) {
-	out, err := exec.Command("go", "list", "-json=ImportPath,Deps", "github.com/udtc/udtc/...").Output()
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", "github.com/udtc/udtc/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
@@ -34,6 +35,15 @@ func TestDependencyDirection(t *testing.T) {
 		}
 		seen++
 		name := strings.TrimPrefix(p.ImportPath, mod)
+		if name == "registry/admission" {
+			// Shared by the server and the CLI: no HTTP of its own (kin-openapi's
+			// loader brings net/http into Deps, so look at direct imports).
+			for _, d := range p.Imports {
+				if d == "net/http" {
+					t.Errorf("registry/admission imports net/http")
+				}
+			}
+		}
 		for _, d := range p.Deps {
 			dep := strings.TrimPrefix(d, mod)
 			switch {

@@ -1,0 +1,27 @@
+// Package admission checks resource documents against the schema registered
+// for an API version of a user-defined resource type.
+//
+// The registry stores an API version's schema as the raw JSON the manifest
+// declared: an OpenAPI 3.0 subset describing a resource's `properties`
+// (docs/schema-subset.md). Compile turns it once into a Schema (the server
+// caches it per registration change); Admit then checks a PUT's `properties`
+// against it, drops the read-only properties the client sent, applies the
+// schema's defaults at every depth, and returns the document to store with
+// every violation, each with an ARM target path ("properties.steps[0].name").
+// References lists the reference-valued properties (x-resource-type) whose
+// targets the server looks up; SplitSecrets and MergeSecrets separate the
+// x-radius-sensitive values that are encrypted at rest from the rest.
+//
+// The keyword constraints (enum, bounds, multipleOf, formats, item and
+// property counts) are evaluated by kin-openapi's openapi3 validator on a
+// per-node schema; the structure (closed objects, required and unknown
+// properties, types, read-only properties, defaults, paths) is walked here,
+// so that every violation gets its own target and the walk can stop after
+// MaxViolations. String lengths count characters (Unicode code points) and
+// patterns are ECMA-262 regular expressions (dlclark/regexp2), as in
+// `udtc check`. kin-openapi's global format registries and pattern cache are
+// never used: format validators are passed with every validation.
+//
+// The package is used by the registry server and by the CLI alike, so it
+// imports neither the generator nor net/http.
+package admission

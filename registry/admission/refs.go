@@ -1,0 +1,78 @@
+package admission
+
+import (
+	"encoding/json"
+
+	"github.com/udtc/udtc/registry/api"
+)
+
+// Reference is a reference-valued property (x-resource-type) of an admitted
+// document.
+type Reference struct {
+	Target string         // "properties.database"
+	ID     api.ResourceID // the parsed value
+	Types  []string       // the allowed full type names; nil for a generic reference ("*")
+}
+
+// References lists the reference-valued properties of an admitted document,
+// in document order, for the server to check that their targets exist.
+// Values that are not well-formed resource IDs (Admit reports those) and
+// null values are skipped; a document that is not valid JSON has none.
+func (s *Schema) References(admitted json.RawMessage) []Reference {
+	if !s.hasRefs {
+		return nil
+	}
+	doc, err := decode(admitted)
+	if err != nil {
+		return nil
+	}
+	r := &refWalker{path: []byte(Root)}
+	r.walk(s.root, doc)
+	return r.out
+}
+
+type refWalker struct {
+	path []byte
+	out  []Reference
+}
+
+func (r *refWalker) walk(n *node, v any) {
+	switch n.kind {
+	case kindString:
+		str, ok := v.(string)
+		if !ok || !n.reference {
+			return
+		}
+		id, err := api.ParseResourceID(str)
+		if err != nil {
+			return
+		}
+		r.out = append(r.out, Reference{Target: string(r.path), ID: id, Types: n.refTypes})
+	case kindObject:
+		m, _ := v.(map[string]any)
+		for _, k := range sortedKeys(m) {
+			if p := n.props[k]; p != nil {
+				mark := len(r.path)
+				r.path = appendKey(r.path, k)
+				r.walk(p, m[k])
+				r.path = r.path[:mark]
+			}
+		}
+	case kindMap:
+		m, _ := v.(map[string]any)
+		for _, k := range sortedKeys(m) {
+			mark := len(r.path)
+			r.path = appendKey(r.path, k)
+			r.walk(n.values, m[k])
+			r.path = r.path[:mark]
+		}
+	case kindArray:
+		list, _ := v.([]any)
+		for i, e := range list {
+			mark := len(r.path)
+			r.path = appendIndex(r.path, i)
+			r.walk(n.items, e)
+			r.path = r.path[:mark]
+		}
+	}
+}
