@@ -39,7 +39,9 @@ type Store interface {
 	// Delete removes the resource and all its descendants (for a type, also
 	// its child types), and only them, in one transaction. It reports whether
 	// something was deleted; deleting an absent resource is not an error. It
-	// returns ErrPrecondition when cond does not hold.
+	// returns ErrPrecondition when cond does not hold, and an *InUseError
+	// when resources of user-defined types would be deleted with it (see
+	// ResourceStore.DeleteRegistration).
 	Delete(ctx context.Context, id ID, cond Precondition) (deleted bool, err error)
 	// List returns the children of kind under parent (parent is ignored for
 	// KindPlane), ordered by lower-cased name. It returns ErrParentNotFound
@@ -54,6 +56,9 @@ type Store interface {
 	Ping(ctx context.Context) error
 	// Close releases the store.
 	Close() error
+
+	// The resources of the registered types.
+	ResourceStore
 }
 
 // Write is a Put request.

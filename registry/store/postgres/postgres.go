@@ -41,8 +41,10 @@ var dialect = sqlstore.Dialect{
 	Migrations: []string{
 		sqlstore.Schema("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`),
 		sqlstore.ProviderIndex,
+		sqlstore.ResourceTables("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`, "BYTEA"),
 	},
 	DollarParams:   true,
+	LockRows:       " FOR UPDATE",
 	LockMigrations: `SELECT pg_advisory_xact_lock(74430001)`,
 	IsForeignKeyViolation: func(err error) bool {
 		return pgCode(err) == "23503"

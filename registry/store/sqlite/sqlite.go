@@ -31,6 +31,7 @@ var dialect = sqlstore.Dialect{
 	Migrations: []string{
 		sqlstore.Schema("INTEGER PRIMARY KEY", "INTEGER", ""),
 		sqlstore.ProviderIndex,
+		sqlstore.ResourceTables("INTEGER PRIMARY KEY", "INTEGER", "", "BLOB"),
 	},
 	IsForeignKeyViolation: func(err error) bool { return code(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY },
 	IsUniqueViolation: func(err error) bool {

@@ -1,6 +1,8 @@
 // Package storetest is the conformance suite every registry.Store runs:
 // lookups, casing, preconditions, the nested lifecycle (404 parents,
-// cascading deletes that touch only descendants), paging and summaries.
+// cascading deletes that touch only descendants), paging and summaries; and
+// for resource groups and resources of user-defined types, owners, cascades,
+// lists and refused or forced unregistering (instances.go).
 package storetest
 
 import (
@@ -33,6 +35,7 @@ func Run(t *testing.T, newStore func(t *testing.T) registry.Store) {
 		{"Summaries", testSummaries},
 		{"ConcurrentDeleteAndCreate", testConcurrentDeleteAndCreate},
 	}
+	tests = append(tests, instanceTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStore(t)

@@ -36,6 +36,10 @@ type Dialect struct {
 	// IsForeignKeyViolation and IsUniqueViolation classify driver errors.
 	IsForeignKeyViolation func(error) bool
 	IsUniqueViolation     func(error) bool
+	// LockRows, appended to a SELECT, locks the rows it reads until the
+	// transaction ends (" FOR UPDATE"); "" where writers are serialised
+	// anyway (SQLite).
+	LockRows string
 }
 
 // Store is a registry.Store over database/sql.
@@ -423,35 +427,10 @@ func (s *Store) writeErr(id registry.ID, err error) error {
 	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
 }
 
-// Delete implements registry.Store.
+// Delete implements registry.Store: DeleteRegistration without force.
 func (s *Store) Delete(ctx context.Context, id registry.ID, cond registry.Precondition) (bool, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
-	}
-	defer tx.Rollback()
-	var (
-		rowID int64
-		etag  string
-	)
-	err = s.queryRow(ctx, tx, `SELECT id, etag FROM resources WHERE `+keyWhere, keyArgs(id)...).Scan(&rowID, &etag)
-	exists := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
-	}
-	if err := cond.Check(exists, etag); err != nil {
-		return false, fmt.Errorf("%s: %w", id, err)
-	}
-	if !exists {
-		return false, nil
-	}
-	if _, err := s.exec(ctx, tx, `DELETE FROM resources WHERE id = ?`, rowID); err != nil {
-		return false, s.writeErr(id, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return false, s.writeErr(id, err)
-	}
-	return true, nil
+	deleted, _, err := s.DeleteRegistration(ctx, id, cond, false)
+	return deleted, err
 }
 
 // List implements registry.Store.

@@ -1,0 +1,600 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
+)
+
+// Resource groups and the resources of user-defined types (the tables of
+// migration 3, see resourcesTemplate).
+
+func groupKey(id registry.GroupID) (plane, name string) {
+	return strings.ToLower(id.Plane), strings.ToLower(id.Name)
+}
+
+// idKey is the lookup key of a resource: its lower-cased ID.
+func idKey(id api.ResourceID) string { return strings.ToLower(id.String()) }
+
+func encodeTags(tags map[string]string) (string, error) {
+	if len(tags) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(tags)
+	if err != nil {
+		return "", fmt.Errorf("%w: tags: %v", registry.ErrInvalid, err)
+	}
+	return string(b), nil
+}
+
+func decodeTags(s, what string) (map[string]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var tags map[string]string
+	if err := json.Unmarshal([]byte(s), &tags); err != nil {
+		return nil, fmt.Errorf("stored tags of %s: %w", what, err)
+	}
+	return tags, nil
+}
+
+func parseTimes(sys *registry.SystemData, created, modified, what string) error {
+	var err error
+	if sys.CreatedAt, err = time.Parse(time.RFC3339Nano, created); err != nil {
+		return fmt.Errorf("stored created_at of %s: %w", what, err)
+	}
+	if sys.LastModifiedAt, err = time.Parse(time.RFC3339Nano, modified); err != nil {
+		return fmt.Errorf("stored modified_at of %s: %w", what, err)
+	}
+	return nil
+}
+
+const groupCols = `plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by`
+
+func scanGroup(sc scanner) (registry.Group, error) {
+	var (
+		g                     registry.Group
+		tags                  string
+		createdAt, modifiedAt string
+	)
+	if err := sc.Scan(&g.ID.Plane, &g.ID.Name, &g.Location, &tags, &g.ETag, &createdAt, &g.System.CreatedBy, &modifiedAt, &g.System.LastModifiedBy); err != nil {
+		return g, err
+	}
+	var err error
+	if g.Tags, err = decodeTags(tags, g.ID.String()); err != nil {
+		return g, err
+	}
+	return g, parseTimes(&g.System, createdAt, modifiedAt, g.ID.String())
+}
+
+// PutGroup implements registry.ResourceStore.
+func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.Group, bool, error) {
+	g := w.Group
+	if err := g.ID.Validate(); err != nil {
+		return registry.Group{}, false, err
+	}
+	tags, err := encodeTags(g.Tags)
+	if err != nil {
+		return registry.Group{}, false, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return registry.Group{}, false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+	}
+	defer tx.Rollback()
+	plane, found, err := s.lookup(ctx, tx, registry.PlaneID(g.ID.Plane))
+	if err != nil {
+		return registry.Group{}, false, err
+	}
+	if !found {
+		return registry.Group{}, false, fmt.Errorf("plane %s: %w", registry.PlaneID(g.ID.Plane), registry.ErrParentNotFound)
+	}
+	pk, nk := groupKey(g.ID)
+	var (
+		rowID                int64
+		oldETag, oldName     string
+		createdAt, createdBy string
+		stored                    = registry.GroupID{Plane: plane.plane, Name: g.ID.Name}
+		etag, now                 = newETag(), formatTime(w.Now)
+		exists               bool = true
+	)
+	err = s.queryRow(ctx, tx, `SELECT id, etag, name, created_at, created_by FROM resource_groups WHERE plane_key = ? AND name_key = ?`, pk, nk).
+		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
+	if errors.Is(err, sql.ErrNoRows) {
+		exists = false
+	} else if err != nil {
+		return registry.Group{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, g.ID, err)
+	}
+	if err := w.If.Check(exists, oldETag); err != nil {
+		return registry.Group{}, false, fmt.Errorf("%s: %w", g.ID, err)
+	}
+	if exists {
+		stored.Name = oldName
+		_, err = s.exec(ctx, tx, `UPDATE resource_groups SET location = ?, tags = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`,
+			g.Location, tags, etag, now, w.Actor, rowID)
+	} else {
+		createdAt, createdBy = now, w.Actor
+		_, err = s.exec(ctx, tx, `INSERT INTO resource_groups (plane_id, plane_key, name_key, plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, createdAt, createdBy, now, w.Actor)
+	}
+	if err != nil {
+		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
+	}
+	out := registry.Group{ID: stored, Location: g.Location, Tags: g.Tags, ETag: etag,
+		System: registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}}
+	if len(out.Tags) == 0 {
+		out.Tags = nil
+	}
+	if err := parseTimes(&out.System, createdAt, now, g.ID.String()); err != nil {
+		return registry.Group{}, false, err
+	}
+	return out, !exists, nil
+}
+
+func (s *Store) groupWriteErr(id registry.GroupID, err error) error {
+	switch {
+	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
+		return fmt.Errorf("plane of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
+	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
+		return fmt.Errorf("%s was created concurrently: %w", id, registry.ErrConflict)
+	}
+	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
+}
+
+// GetGroup implements registry.ResourceStore.
+func (s *Store) GetGroup(ctx context.Context, id registry.GroupID) (registry.Group, error) {
+	pk, nk := groupKey(id)
+	g, err := scanGroup(s.queryRow(ctx, nil, `SELECT `+groupCols+` FROM resource_groups WHERE plane_key = ? AND name_key = ?`, pk, nk))
+	if errors.Is(err, sql.ErrNoRows) {
+		return registry.Group{}, fmt.Errorf("resource group %s: %w", id, registry.ErrNotFound)
+	}
+	if err != nil {
+		return registry.Group{}, fmt.Errorf("%s: get %s: %w", s.d.Name, id, err)
+	}
+	return g, nil
+}
+
+// DeleteGroup implements registry.ResourceStore: one DELETE, cascading to
+// every resource of the group.
+func (s *Store) DeleteGroup(ctx context.Context, id registry.GroupID, cond registry.Precondition) (bool, error) {
+	pk, nk := groupKey(id)
+	return s.deleteRow(ctx, id.String(), cond,
+		`SELECT id, etag FROM resource_groups WHERE plane_key = ? AND name_key = ?`, []any{pk, nk},
+		`DELETE FROM resource_groups WHERE id = ?`)
+}
+
+// deleteRow deletes the row that sel finds (id, etag) with del, checking
+// cond in the same transaction.
+func (s *Store) deleteRow(ctx context.Context, what string, cond registry.Precondition, sel string, args []any, del string) (bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+	}
+	defer tx.Rollback()
+	var (
+		rowID int64
+		etag  string
+	)
+	err = s.queryRow(ctx, tx, sel, args...).Scan(&rowID, &etag)
+	exists := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, what, err)
+	}
+	if err := cond.Check(exists, etag); err != nil {
+		return false, fmt.Errorf("%s: %w", what, err)
+	}
+	if !exists {
+		return false, nil
+	}
+	if _, err := s.exec(ctx, tx, del, rowID); err != nil {
+		return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
+	}
+	return true, nil
+}
+
+// ListGroups implements registry.ResourceStore.
+func (s *Store) ListGroups(ctx context.Context, plane string, opts registry.ListOptions) (registry.GroupPage, error) {
+	top := pageSize(opts)
+	if _, found, err := s.lookup(ctx, nil, registry.PlaneID(plane)); err != nil {
+		return registry.GroupPage{}, err
+	} else if !found {
+		return registry.GroupPage{}, fmt.Errorf("plane %s: %w", registry.PlaneID(plane), registry.ErrParentNotFound)
+	}
+	rows, err := s.query(ctx, `SELECT `+groupCols+` FROM resource_groups WHERE plane_key = ? AND name_key > ? ORDER BY name_key LIMIT ?`,
+		strings.ToLower(plane), opts.After, top+1)
+	if err != nil {
+		return registry.GroupPage{}, fmt.Errorf("%s: list resource groups: %w", s.d.Name, err)
+	}
+	defer rows.Close()
+	var page registry.GroupPage
+	for rows.Next() {
+		g, err := scanGroup(rows)
+		if err != nil {
+			return registry.GroupPage{}, fmt.Errorf("%s: list resource groups: %w", s.d.Name, err)
+		}
+		page.Items = append(page.Items, g)
+	}
+	if err := rows.Err(); err != nil {
+		return registry.GroupPage{}, fmt.Errorf("%s: list resource groups: %w", s.d.Name, err)
+	}
+	if len(page.Items) > top {
+		page.Items = page.Items[:top]
+		page.Next = strings.ToLower(page.Items[top-1].ID.Name)
+	}
+	return page, nil
+}
+
+func pageSize(opts registry.ListOptions) int {
+	top := opts.Top
+	if top <= 0 {
+		top = registry.DefaultPageSize
+	}
+	return min(top, registry.MaxPageSize)
+}
+
+const instanceCols = `rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by`
+
+func scanInstance(sc scanner) (registry.Instance, error) {
+	var (
+		in                    registry.Instance
+		rid, tags, props      string
+		createdAt, modifiedAt string
+	)
+	if err := sc.Scan(&rid, &in.APIVersion, &in.Location, &tags, &props, &in.Secrets, &in.ETag, &createdAt, &in.System.CreatedBy, &modifiedAt, &in.System.LastModifiedBy); err != nil {
+		return in, err
+	}
+	var err error
+	if in.ID, err = api.ParseResourceID(rid); err != nil {
+		return in, fmt.Errorf("stored resource ID: %w", err)
+	}
+	if in.Tags, err = decodeTags(tags, rid); err != nil {
+		return in, err
+	}
+	in.Properties = json.RawMessage(props)
+	if len(in.Secrets) == 0 {
+		in.Secrets = nil
+	}
+	return in, parseTimes(&in.System, createdAt, modifiedAt, rid)
+}
+
+// PutInstance implements registry.ResourceStore.
+func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (registry.Instance, bool, error) {
+	in := w.Instance
+	id := in.ID
+	if _, err := api.ParseResourceID(id.String()); err != nil {
+		return registry.Instance{}, false, fmt.Errorf("%w: %v", registry.ErrInvalid, err)
+	}
+	if err := registry.ValidateAPIVersion(in.APIVersion); err != nil {
+		return registry.Instance{}, false, err
+	}
+	tags, err := encodeTags(in.Tags)
+	if err != nil {
+		return registry.Instance{}, false, err
+	}
+	props := string(in.Properties)
+	if props == "" {
+		props = "{}"
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return registry.Instance{}, false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+	}
+	defer tx.Rollback()
+
+	// The owners, taking their stored names: the group (top-level
+	// resources) or the parent resource (children), and the API version.
+	gid := registry.GroupID{Plane: id.Plane, Name: id.Group}
+	gpk, gnk := groupKey(gid)
+	var (
+		groupID  int64
+		parentID sql.NullInt64
+		stored   api.ResourceID
+	)
+	var gPlane, gName string
+	err = s.queryRow(ctx, tx, `SELECT id, plane, name FROM resource_groups WHERE plane_key = ? AND name_key = ?`, gpk, gnk).Scan(&groupID, &gPlane, &gName)
+	if errors.Is(err, sql.ErrNoRows) {
+		return registry.Instance{}, false, fmt.Errorf("resource group %s: %w", gid, registry.ErrGroupNotFound)
+	}
+	if err != nil {
+		return registry.Instance{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, gid, err)
+	}
+	if pid, ok := id.Parent(); ok {
+		var prid string
+		var p int64
+		err := s.queryRow(ctx, tx, `SELECT id, rid FROM instances WHERE id_key = ?`, idKey(pid)).Scan(&p, &prid)
+		if errors.Is(err, sql.ErrNoRows) {
+			return registry.Instance{}, false, fmt.Errorf("parent resource %s: %w", pid, registry.ErrParentResourceNotFound)
+		}
+		if err != nil {
+			return registry.Instance{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, pid, err)
+		}
+		parentID = sql.NullInt64{Int64: p, Valid: true}
+		if stored, err = api.ParseResourceID(prid); err != nil {
+			return registry.Instance{}, false, fmt.Errorf("stored resource ID: %w", err)
+		}
+		stored.Names = append(slices.Clone(stored.Names), id.Name())
+	} else {
+		stored = api.ResourceID{Plane: gPlane, Group: gName, Names: slices.Clone(id.Names)}
+	}
+	vid := registry.APIVersionID(id.Plane, id.Namespace, id.TypeName(), in.APIVersion)
+	version, found, err := s.lookup(ctx, tx, vid)
+	if err != nil {
+		return registry.Instance{}, false, err
+	}
+	if !found {
+		return registry.Instance{}, false, fmt.Errorf("%s %s: %w", vid.Kind, vid, registry.ErrParentNotFound)
+	}
+	// The namespace and types as registered.
+	stored.Namespace = version.provider
+	stored.Types = strings.Split(version.typ, "/")
+
+	key := idKey(id)
+	var (
+		rowID                int64
+		oldETag, oldRID      string
+		createdAt, createdBy string
+		etag, now            = newETag(), formatTime(w.Now)
+		exists               = true
+	)
+	err = s.queryRow(ctx, tx, `SELECT id, etag, rid, created_at, created_by FROM instances WHERE id_key = ?`, key).
+		Scan(&rowID, &oldETag, &oldRID, &createdAt, &createdBy)
+	if errors.Is(err, sql.ErrNoRows) {
+		exists = false
+	} else if err != nil {
+		return registry.Instance{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+	}
+	if err := w.If.Check(exists, oldETag); err != nil {
+		return registry.Instance{}, false, fmt.Errorf("%s: %w", id, err)
+	}
+	var secrets any // NULL without secrets
+	if len(in.Secrets) > 0 {
+		secrets = in.Secrets
+	}
+	if exists {
+		old, err := api.ParseResourceID(oldRID)
+		if err != nil {
+			return registry.Instance{}, false, fmt.Errorf("stored resource ID: %w", err)
+		}
+		stored.Names[len(stored.Names)-1] = old.Name() // keep the name as created
+		_, err = s.exec(ctx, tx, `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`,
+			version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID)
+		if err != nil {
+			return registry.Instance{}, false, s.instanceWriteErr(id, err)
+		}
+	} else {
+		createdAt, createdBy = now, w.Actor
+		_, err = s.exec(ctx, tx, `INSERT INTO instances (group_id, parent_id, version_id, id_key, plane_key, provider_key, type_key, rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			groupID, parentID, version.id, key, gpk, strings.ToLower(id.Namespace), strings.ToLower(id.TypeName()), stored.String(),
+			in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor)
+		if err != nil {
+			return registry.Instance{}, false, s.instanceWriteErr(id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return registry.Instance{}, false, s.instanceWriteErr(id, err)
+	}
+	out := in
+	out.ID = stored
+	out.Properties = json.RawMessage(props)
+	if len(out.Secrets) == 0 {
+		out.Secrets = nil
+	}
+	if len(out.Tags) == 0 {
+		out.Tags = nil
+	}
+	out.ETag = etag
+	out.System = registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}
+	if err := parseTimes(&out.System, createdAt, now, stored.String()); err != nil {
+		return registry.Instance{}, false, err
+	}
+	return out, !exists, nil
+}
+
+// instanceWriteErr classifies a failed resource write. A foreign key
+// violation means an owner was deleted after it was looked up (PostgreSQL,
+// another process): the parent resource for a child, else the group (or,
+// rarely, the API version: both are 404s).
+func (s *Store) instanceWriteErr(id api.ResourceID, err error) error {
+	switch {
+	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
+		if _, ok := id.Parent(); ok {
+			return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentResourceNotFound)
+		}
+		return fmt.Errorf("owner of %s was deleted concurrently: %w", id, registry.ErrGroupNotFound)
+	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
+		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
+	}
+	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
+}
+
+// GetInstance implements registry.ResourceStore.
+func (s *Store) GetInstance(ctx context.Context, id api.ResourceID) (registry.Instance, error) {
+	in, err := scanInstance(s.queryRow(ctx, nil, `SELECT `+instanceCols+` FROM instances WHERE id_key = ?`, idKey(id)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return registry.Instance{}, fmt.Errorf("resource %s: %w", id, registry.ErrNotFound)
+	}
+	if err != nil {
+		return registry.Instance{}, fmt.Errorf("%s: get %s: %w", s.d.Name, id, err)
+	}
+	return in, nil
+}
+
+// DeleteInstance implements registry.ResourceStore: one DELETE, cascading
+// to the resource's children.
+func (s *Store) DeleteInstance(ctx context.Context, id api.ResourceID, cond registry.Precondition) (bool, error) {
+	return s.deleteRow(ctx, id.String(), cond, `SELECT id, etag FROM instances WHERE id_key = ?`, []any{idKey(id)},
+		`DELETE FROM instances WHERE id = ?`)
+}
+
+// ListInstances implements registry.ResourceStore.
+func (s *Store) ListInstances(ctx context.Context, q registry.InstanceQuery, opts registry.ListOptions) (registry.InstancePage, error) {
+	top := pageSize(opts)
+	typeKey := strings.ToLower(q.Type)
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	switch {
+	case q.Parent != nil:
+		var pid int64
+		err = s.queryRow(ctx, nil, `SELECT id FROM instances WHERE id_key = ?`, idKey(*q.Parent)).Scan(&pid)
+		if errors.Is(err, sql.ErrNoRows) {
+			return registry.InstancePage{}, fmt.Errorf("parent resource %s: %w", q.Parent, registry.ErrParentResourceNotFound)
+		}
+		if err != nil {
+			return registry.InstancePage{}, fmt.Errorf("%s: look up %s: %w", s.d.Name, q.Parent, err)
+		}
+		rows, err = s.query(ctx, `SELECT `+instanceCols+` FROM instances WHERE parent_id = ? AND type_key = ? AND id_key > ? ORDER BY id_key LIMIT ?`,
+			pid, typeKey, opts.After, top+1)
+	case q.Group != "":
+		gid := registry.GroupID{Plane: q.Plane, Name: q.Group}
+		pk, nk := groupKey(gid)
+		var g int64
+		err = s.queryRow(ctx, nil, `SELECT id FROM resource_groups WHERE plane_key = ? AND name_key = ?`, pk, nk).Scan(&g)
+		if errors.Is(err, sql.ErrNoRows) {
+			return registry.InstancePage{}, fmt.Errorf("resource group %s: %w", gid, registry.ErrGroupNotFound)
+		}
+		if err != nil {
+			return registry.InstancePage{}, fmt.Errorf("%s: look up %s: %w", s.d.Name, gid, err)
+		}
+		rows, err = s.query(ctx, `SELECT `+instanceCols+` FROM instances WHERE group_id = ? AND type_key = ? AND id_key > ? ORDER BY id_key LIMIT ?`,
+			g, typeKey, opts.After, top+1)
+	default:
+		rows, err = s.query(ctx, `SELECT `+instanceCols+` FROM instances WHERE plane_key = ? AND provider_key = ? AND type_key = ? AND id_key > ? ORDER BY id_key LIMIT ?`,
+			strings.ToLower(q.Plane), strings.ToLower(q.Namespace), typeKey, opts.After, top+1)
+	}
+	if err != nil {
+		return registry.InstancePage{}, fmt.Errorf("%s: list resources: %w", s.d.Name, err)
+	}
+	defer rows.Close()
+	var page registry.InstancePage
+	for rows.Next() {
+		in, err := scanInstance(rows)
+		if err != nil {
+			return registry.InstancePage{}, fmt.Errorf("%s: list resources: %w", s.d.Name, err)
+		}
+		page.Items = append(page.Items, in)
+	}
+	if err := rows.Err(); err != nil {
+		return registry.InstancePage{}, fmt.Errorf("%s: list resources: %w", s.d.Name, err)
+	}
+	if len(page.Items) > top {
+		page.Items = page.Items[:top]
+		page.Next = idKey(page.Items[top-1].ID)
+	}
+	return page, nil
+}
+
+// DeleteRegistration implements registry.ResourceStore. On PostgreSQL the
+// rows being deleted are locked first (FOR UPDATE), so a resource create
+// racing with the delete either commits before the count (and is counted)
+// or waits and then fails its foreign key check: the count is exact.
+func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond registry.Precondition, force bool) (bool, int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, 0, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+	}
+	defer tx.Rollback()
+	var (
+		rowID int64
+		etag  string
+	)
+	err = s.queryRow(ctx, tx, `SELECT id, etag FROM resources WHERE `+keyWhere, keyArgs(id)...).Scan(&rowID, &etag)
+	exists := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, 0, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+	}
+	if err := cond.Check(exists, etag); err != nil {
+		return false, 0, fmt.Errorf("%s: %w", id, err)
+	}
+	if !exists {
+		return false, 0, nil
+	}
+	n, err := s.countInstances(ctx, tx, id, rowID)
+	if err != nil {
+		return false, 0, err
+	}
+	if n > 0 && !force {
+		return false, 0, &registry.InUseError{ID: id, Count: n}
+	}
+	if _, err := s.exec(ctx, tx, `DELETE FROM resources WHERE id = ?`, rowID); err != nil {
+		return false, 0, s.writeErr(id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, 0, s.writeErr(id, err)
+	}
+	return true, n, nil
+}
+
+// countInstances locks the registration rows that deleting id would delete
+// (where the database has row locks) and counts the resources written with
+// any of their API versions.
+func (s *Store) countInstances(ctx context.Context, tx *sql.Tx, id registry.ID, rowID int64) (int, error) {
+	p, _, pr, t, _ := keys(id)
+	var where string
+	var args []any
+	switch id.Kind {
+	case registry.KindPlane:
+		where, args = `plane_key = ?`, []any{p}
+	case registry.KindProvider:
+		where, args = `plane_key = ? AND provider_key = ?`, []any{p, pr}
+	case registry.KindResourceType:
+		where, args = `plane_key = ? AND provider_key = ? AND (type_key = ? OR type_key LIKE ?)`, []any{p, pr, t, t + "/%"}
+	case registry.KindAPIVersion:
+		if s.d.LockRows != "" {
+			if _, err := s.exec(ctx, tx, `SELECT id FROM resources WHERE id = ?`+s.d.LockRows, rowID); err != nil {
+				return 0, fmt.Errorf("%s: lock %s: %w", s.d.Name, id, err)
+			}
+		}
+		var n int
+		if err := s.queryRow(ctx, tx, `SELECT COUNT(*) FROM instances WHERE version_id = ?`, rowID).Scan(&n); err != nil {
+			return 0, fmt.Errorf("%s: count resources of %s: %w", s.d.Name, id, err)
+		}
+		return n, nil
+	default:
+		return 0, nil // a location owns no resources
+	}
+	if s.d.LockRows != "" {
+		if _, err := s.exec(ctx, tx, `SELECT id FROM resources WHERE `+where+` ORDER BY id`+s.d.LockRows, args...); err != nil {
+			return 0, fmt.Errorf("%s: lock %s: %w", s.d.Name, id, err)
+		}
+	}
+	var n int
+	if err := s.queryRow(ctx, tx, `SELECT COUNT(*) FROM instances WHERE `+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("%s: count resources of %s: %w", s.d.Name, id, err)
+	}
+	return n, nil
+}
+
+// InstanceOrphanCount returns how many resource groups or resources lack
+// an owner row (group, parent resource, API version, plane). It is zero in
+// a healthy database.
+func (s *Store) InstanceOrphanCount(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM resource_groups g WHERE NOT EXISTS (SELECT 1 FROM resources p WHERE p.id = g.plane_id AND p.kind = 1)) +
+		(SELECT COUNT(*) FROM instances i WHERE
+			NOT EXISTS (SELECT 1 FROM resource_groups g WHERE g.id = i.group_id)
+			OR NOT EXISTS (SELECT 1 FROM resources v WHERE v.id = i.version_id AND v.kind = 4)
+			OR (i.parent_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM instances p WHERE p.id = i.parent_id AND p.group_id = i.group_id)))`).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("%s: orphan count: %w", s.d.Name, err)
+	}
+	return n, nil
+}
