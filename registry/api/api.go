@@ -19,6 +19,7 @@ const (
 	TypeResourceType     = "System.Resources/resourceProviders/resourceTypes"
 	TypeAPIVersion       = "System.Resources/resourceProviders/resourceTypes/apiVersions"
 	TypeLocation         = "System.Resources/resourceProviders/locations"
+	TypeResourceGroup    = "System.Resources/resourceGroups"
 )
 
 // ProvisioningSucceeded is the provisioningState of every stored resource:
@@ -53,6 +54,11 @@ type SystemData struct {
 
 // PlaneProperties are the properties of a radius plane.
 type PlaneProperties struct {
+	ProvisioningState string `json:"provisioningState,omitempty"`
+}
+
+// ResourceGroupProperties are the properties of a resource group.
+type ResourceGroupProperties struct {
 	ProvisioningState string `json:"provisioningState,omitempty"`
 }
 
@@ -99,6 +105,10 @@ type (
 	ResourceType     = Resource[ResourceTypeProperties]
 	APIVersion       = Resource[APIVersionProperties]
 	Location         = Resource[LocationProperties]
+	ResourceGroup    = Resource[ResourceGroupProperties]
+	// Instance is a resource of a user-defined type: its properties are
+	// those of its type's schema, plus provisioningState.
+	Instance = Resource[json.RawMessage]
 )
 
 // List is a page of a collection. NextLink, when set, is the full URL of the
@@ -162,6 +172,10 @@ const (
 	CodeParentNotFound        = "ParentResourceNotFound"
 	CodeResourceGroupNotFound = "ResourceGroupNotFound"
 	CodeBadGateway            = "BadGateway"
+	// CodeReferenceNotFound is the code of the details of a 400 whose
+	// property names a resource (of a type this registry serves) that does
+	// not exist.
+	CodeReferenceNotFound = "ReferenceNotFound"
 )
 
 // MaxErrorDetails is the most details one error response carries; CapDetails

@@ -53,42 +53,101 @@ type ResourceID struct {
 // registry's rules. Fixed segments ("planes", "resourceGroups", ...) match
 // case-insensitively.
 func ParseResourceID(s string) (ResourceID, error) {
-	var id ResourceID
-	if !strings.HasPrefix(s, "/") {
-		return id, fmt.Errorf("resource ID %q must start with /planes/radius/", s)
-	}
-	seg := strings.Split(s[1:], "/")
-	bad := func(why string) (ResourceID, error) {
-		return ResourceID{}, fmt.Errorf("resource ID %q %s; the form is /planes/radius/{plane}/resourceGroups/{group}/providers/{Namespace}/{type}/{name}", s, why)
-	}
-	if len(seg) < 9 || !strings.EqualFold(seg[0], "planes") || !strings.EqualFold(seg[1], "radius") ||
-		!strings.EqualFold(seg[3], "resourceGroups") || !strings.EqualFold(seg[5], "providers") {
-		return bad("is not a resource ID")
+	id, seg, err := parseScope(s, formID)
+	if err != nil {
+		return ResourceID{}, err
 	}
 	if len(seg)%2 == 0 {
-		return bad("has a type without a name")
+		return ResourceID{}, badID(s, formID, "has a type without a name")
+	}
+	if err := parsePairs(s, formID, seg[7:], &id); err != nil {
+		return ResourceID{}, err
+	}
+	return id, nil
+}
+
+// ResourceListID identifies a list of the resources of one type: those of
+// a group (Parent nil; .../providers/{Namespace}/{type}) or those under a
+// parent resource (.../{type}/{name}/{childType}).
+type ResourceListID struct {
+	Plane, Group, Namespace string
+	// Type is the type name within the namespace: "contosoBuses/queues".
+	Type   string
+	Parent *ResourceID
+}
+
+// ParseResourceListID parses s as the ID of a list of resources, checking
+// every name as ParseResourceID does.
+func ParseResourceListID(s string) (ResourceListID, error) {
+	id, seg, err := parseScope(s, formList)
+	if err != nil {
+		return ResourceListID{}, err
+	}
+	if len(seg)%2 == 1 {
+		return ResourceListID{}, badID(s, formList, "ends with a name, not a type")
+	}
+	last := seg[len(seg)-1]
+	if p := SegmentProblem(last); p != "" {
+		return ResourceListID{}, badID(s, formList, fmt.Sprintf("has a type segment %q that %s", last, p))
+	}
+	out := ResourceListID{Plane: id.Plane, Group: id.Group, Namespace: id.Namespace, Type: last}
+	if len(seg) > 8 {
+		if err := parsePairs(s, formList, seg[7:len(seg)-1], &id); err != nil {
+			return ResourceListID{}, err
+		}
+		out.Parent = &id
+		out.Type = id.TypeName() + "/" + last
+	}
+	return out, nil
+}
+
+const (
+	formID   = "/planes/radius/{plane}/resourceGroups/{group}/providers/{Namespace}/{type}/{name}"
+	formList = "/planes/radius/{plane}/resourceGroups/{group}/providers/{Namespace}/{type}[/{name}/{childType}]"
+)
+
+func badID(s, form, why string) error {
+	return fmt.Errorf("resource ID %q %s; the form is %s", s, why, form)
+}
+
+// parseScope checks the part of s up to the namespace and returns the
+// segments of s (without the leading "/").
+func parseScope(s, form string) (ResourceID, []string, error) {
+	var id ResourceID
+	if !strings.HasPrefix(s, "/") {
+		return id, nil, fmt.Errorf("resource ID %q must start with /planes/radius/", s)
+	}
+	seg := strings.Split(s[1:], "/")
+	if len(seg) < 8 || !strings.EqualFold(seg[0], "planes") || !strings.EqualFold(seg[1], "radius") ||
+		!strings.EqualFold(seg[3], "resourceGroups") || !strings.EqualFold(seg[5], "providers") {
+		return id, nil, badID(s, form, "is not a resource ID")
 	}
 	id.Plane, id.Group, id.Namespace = seg[2], seg[4], seg[6]
 	if p := SegmentProblem(id.Plane); p != "" {
-		return bad("has a plane name that " + p)
+		return id, nil, badID(s, form, "has a plane name that "+p)
 	}
 	if p := ResourceNameProblem(id.Group); p != "" {
-		return bad("has a resource group name that " + p)
+		return id, nil, badID(s, form, "has a resource group name that "+p)
 	}
 	if p := NamespaceProblem(id.Namespace); p != "" {
-		return bad("has a namespace that " + p)
+		return id, nil, badID(s, form, "has a namespace that "+p)
 	}
-	for i := 7; i < len(seg); i += 2 {
-		if p := SegmentProblem(seg[i]); p != "" {
-			return bad(fmt.Sprintf("has a type segment %q that %s", seg[i], p))
+	return id, seg, nil
+}
+
+// parsePairs checks type/name pairs and appends them to id.
+func parsePairs(s, form string, pairs []string, id *ResourceID) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if p := SegmentProblem(pairs[i]); p != "" {
+			return badID(s, form, fmt.Sprintf("has a type segment %q that %s", pairs[i], p))
 		}
-		if p := ResourceNameProblem(seg[i+1]); p != "" {
-			return bad(fmt.Sprintf("has a resource name %q that %s", seg[i+1], p))
+		if p := ResourceNameProblem(pairs[i+1]); p != "" {
+			return badID(s, form, fmt.Sprintf("has a resource name %q that %s", pairs[i+1], p))
 		}
-		id.Types = append(id.Types, seg[i])
-		id.Names = append(id.Names, seg[i+1])
+		id.Types = append(id.Types, pairs[i])
+		id.Names = append(id.Names, pairs[i+1])
 	}
-	return id, nil
+	return nil
 }
 
 // TypeName is the resource type name within its namespace: "contosoBuses/queues".

@@ -84,3 +84,25 @@ func TestCapDetails(t *testing.T) {
 		t.Errorf("CapDetails(100) = %d details", len(got))
 	}
 }
+
+func TestParseResourceListID(t *testing.T) {
+	l, err := ParseResourceListID("/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform/contosoBuses")
+	if err != nil || l.Parent != nil || l.Type != "contosoBuses" || l.Group != "rg" || l.Namespace != "Contoso.Platform" {
+		t.Errorf("group list = %+v, %v", l, err)
+	}
+	l, err = ParseResourceListID("/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform/contosoBuses/bus1/queues")
+	if err != nil || l.Parent == nil || l.Parent.String() != "/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform/contosoBuses/bus1" || l.Type != "contosoBuses/queues" {
+		t.Errorf("child list = %+v, %v", l, err)
+	}
+	for _, s := range []string{
+		"/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform",
+		"/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform/contosoBuses/bus1",
+		"/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform/1buses",
+		"/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform/buses/b%/queues",
+		"/planes/radius/local/resourceGroups/r g/providers/Contoso.Platform/buses",
+	} {
+		if l, err := ParseResourceListID(s); err == nil {
+			t.Errorf("ParseResourceListID(%q) = %+v, want an error", s, l)
+		}
+	}
+}

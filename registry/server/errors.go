@@ -28,6 +28,12 @@ func errorStatus(err error) (int, api.ErrorDetail) {
 		return he.status, api.ErrorDetail{Code: he.code, Message: he.message, Target: he.target, Details: he.details}
 	case errors.Is(err, registry.ErrInvalid):
 		return http.StatusBadRequest, api.ErrorDetail{Code: api.CodeInvalidRequestContent, Message: err.Error()}
+	case errors.Is(err, registry.ErrGroupNotFound):
+		return http.StatusNotFound, api.ErrorDetail{Code: api.CodeResourceGroupNotFound, Message: err.Error()}
+	case errors.Is(err, registry.ErrParentResourceNotFound):
+		return http.StatusNotFound, api.ErrorDetail{Code: api.CodeParentNotFound, Message: err.Error()}
+	case errors.Is(err, registry.ErrInUse):
+		return http.StatusConflict, api.ErrorDetail{Code: api.CodeConflict, Message: err.Error()}
 	case errors.Is(err, registry.ErrNotFound), errors.Is(err, registry.ErrParentNotFound):
 		return http.StatusNotFound, api.ErrorDetail{Code: api.CodeNotFound, Message: err.Error()}
 	case errors.Is(err, registry.ErrPrecondition):

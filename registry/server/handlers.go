@@ -100,7 +100,12 @@ func (s *Server) delete(kind registry.Kind) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
-		deleted, err := s.store.Delete(r.Context(), id, cond)
+		force, err := forceParam(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		deleted, _, err := s.store.DeleteRegistration(r.Context(), id, cond, force)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -111,6 +116,22 @@ func (s *Server) delete(kind registry.Kind) http.HandlerFunc {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// forceParam reads ?force=true|false of a registration DELETE: with true,
+// the resources of the types being unregistered are deleted too.
+func forceParam(r *http.Request) (bool, error) {
+	v, present := r.URL.Query()["force"]
+	if !present {
+		return false, nil
+	}
+	if len(v) == 1 {
+		if b, err := strconv.ParseBool(v[0]); err == nil {
+			return b, nil
+		}
+	}
+	return false, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent, target: "force",
+		message: fmt.Sprintf("force must be true or false, got %q", strings.Join(v, ","))}
 }
 
 func (s *Server) list(kind registry.Kind) http.HandlerFunc {
@@ -184,7 +205,11 @@ func nextLink(r *http.Request, top int, after string) string {
 		scheme = "https"
 	}
 	q := url.Values{}
-	q.Set("api-version", api.Version)
+	v := r.URL.Query().Get("api-version") // checked by the handler: the registry's, or a type's
+	if v == "" {
+		v = api.Version
+	}
+	q.Set("api-version", v)
 	if top > 0 {
 		q.Set("$top", strconv.Itoa(top))
 	}
@@ -277,7 +302,11 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
 		r2 := r.Clone(r.Context())
 		r2.Method = m
-		if _, pat := s.mux.Handler(r2); pat != "/" && pat != "" {
+		_, pat := s.mux.Handler(r2)
+		if strings.HasSuffix(pat, planeResourcePattern) && !isPlaneResourceList(r) {
+			continue
+		}
+		if pat != "/" && pat != "" {
 			allow = append(allow, m)
 		}
 	}
@@ -289,6 +318,20 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	s.writeError(w, r, &httpError{status: http.StatusNotFound, code: api.CodeNotFound,
 		message: fmt.Sprintf("no route for %s %s", r.Method, r.URL.Path)})
+}
+
+// isRegistrationPath reports whether r is under
+// /planes/radius/{plane}/providers/System.Resources/.
+func isRegistrationPath(r *http.Request) bool {
+	parts := strings.SplitN(r.URL.Path, "/", 7)
+	return len(parts) > 5 && parts[4] == "providers" && strings.EqualFold(parts[5], "System.Resources")
+}
+
+// isPlaneResourceList reports whether a path planeResourcePattern matches
+// is a plane-wide list: not a registration path no route matched, nor a
+// provider summary with a trailing slash.
+func isPlaneResourceList(r *http.Request) bool {
+	return !isRegistrationPath(r) && !strings.HasSuffix(r.URL.Path, "/")
 }
 
 // requireAPIVersion checks ?api-version: it must equal api.Version, and be
@@ -378,32 +421,42 @@ func isObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// decodeResource reads and checks a PUT body for id.
-func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id registry.ID) (registry.Resource, error) {
+// readEnvelope reads a PUT body (JSON, within the size limit) and decodes
+// its envelope strictly.
+func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvelope, error) {
+	var env wireEnvelope
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || !(mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))) {
-			return registry.Resource{}, &httpError{status: http.StatusUnsupportedMediaType, code: api.CodeUnsupportedMediaType,
+			return env, &httpError{status: http.StatusUnsupportedMediaType, code: api.CodeUnsupportedMediaType,
 				message: fmt.Sprintf("content type %q is not JSON; send application/json", ct)}
 		}
 	}
 	if r.ContentLength > s.maxBody {
-		return registry.Resource{}, tooLarge(s.maxBody)
+		return env, tooLarge(s.maxBody)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return registry.Resource{}, tooLarge(s.maxBody)
+			return env, tooLarge(s.maxBody)
 		}
-		return registry.Resource{}, badRequest("reading the request body: %v", err)
+		return env, badRequest("reading the request body: %v", err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return registry.Resource{}, badRequest("the request body is empty; send a JSON object")
+		return env, badRequest("the request body is empty; send a JSON object")
 	}
-	var env wireEnvelope
 	if err := decodeStrict(body, &env); err != nil {
-		return registry.Resource{}, badRequest("invalid request body: %v", err)
+		return env, badRequest("invalid request body: %v", err)
+	}
+	return env, nil
+}
+
+// decodeResource reads and checks a PUT body for id.
+func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id registry.ID) (registry.Resource, error) {
+	env, err := s.readEnvelope(w, r)
+	if err != nil {
+		return registry.Resource{}, err
 	}
 	props := env.Properties
 	if len(props) == 0 || string(bytes.TrimSpace(props)) == "null" {

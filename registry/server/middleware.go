@@ -90,24 +90,34 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 }
 
 // normalizePath folds the fixed route segments (resourceProviders,
-// resourceTypes, ...) to their canonical spelling so that they match in any
-// case; names are left alone.
+// resourceTypes, resourceGroups, ...) to their canonical spelling so that
+// they match in any case; names are left alone.
 func normalizePath(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		esc := r.URL.EscapedPath()
 		parts := strings.Split(esc, "/")
 		changed := false
-		for i, p := range parts {
-			canon, ok := canonicalSegments[i]
-			if !ok || (i == 5 && len(parts) < 7) {
-				continue
-			}
-			for _, c := range canon {
-				if p != c && strings.EqualFold(p, c) {
-					parts[i] = c
-					changed = true
+		fold := func(segments map[int][]string) {
+			for i, p := range parts {
+				for _, c := range segments[i] {
+					if p != c && strings.EqualFold(p, c) {
+						parts[i] = c
+						changed = true
+					}
 				}
 			}
+		}
+		fold(canonicalSegments)
+		switch {
+		case len(parts) > 6 && parts[4] == "providers":
+			// A namespace only when a path goes on after it: the summary
+			// of a provider named system.resources keeps its spelling.
+			fold(registrationNamespace)
+			if parts[5] == "System.Resources" { // else: a plane-wide list
+				fold(registrationSegments)
+			}
+		case len(parts) > 6 && parts[4] == "resourceGroups":
+			fold(groupSegments)
 		}
 		if changed {
 			esc = strings.Join(parts, "/")

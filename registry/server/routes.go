@@ -10,6 +10,14 @@ import (
 // case because normalizePath folds them before the mux sees the path.
 const rpPrefix = "/planes/radius/{plane}/providers/System.Resources/resourceProviders"
 
+// The patterns of the resources of user-defined types: one resource, or a
+// list in a group or under a parent ({path...} tells which), and the
+// plane-wide list of a type.
+const (
+	groupResourcePattern = "/planes/radius/{plane}/resourceGroups/{group}/providers/{namespace}/{path...}"
+	planeResourcePattern = "/planes/radius/{plane}/providers/{namespace}/{type...}"
+)
+
 // routes is the route table: every route the registry serves.
 func (s *Server) routes() {
 	versioned := func(h http.HandlerFunc) http.HandlerFunc { return requireAPIVersion(true, h) }
@@ -37,6 +45,20 @@ func (s *Server) routes() {
 		s.mux.HandleFunc("DELETE "+r.item, versioned(s.delete(r.kind)))
 	}
 
+	// Resource groups and the resources of the registered types
+	// (resources.go). The resource routes take the type's API version.
+	s.mux.HandleFunc("GET /planes/radius/{plane}/resourceGroups", versioned(s.listGroups))
+	s.mux.HandleFunc("GET /planes/radius/{plane}/resourceGroups/{group}", versioned(s.getGroup))
+	s.mux.HandleFunc("PUT /planes/radius/{plane}/resourceGroups/{group}", versioned(s.putGroup))
+	s.mux.HandleFunc("DELETE /planes/radius/{plane}/resourceGroups/{group}", versioned(s.deleteGroup))
+	for _, m := range []string{"GET ", "PUT ", "DELETE "} {
+		s.mux.HandleFunc(m+groupResourcePattern, s.resource)
+	}
+	// The plane-wide list has one segment more than a provider summary;
+	// System.Resources paths no registration route matched end up here and
+	// get noRoute's answer.
+	s.mux.HandleFunc("GET "+planeResourcePattern, s.planeResources)
+
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers", optional(s.summaries))
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{$}", optional(s.summaries))
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{namespace}", optional(s.summary))
@@ -46,13 +68,21 @@ func (s *Server) routes() {
 
 // canonicalSegments are the fixed route segments, by position in the path
 // (index 1 is the first segment), that normalizePath folds to their
-// canonical spelling.
-var canonicalSegments = map[int][]string{
-	1:  {"planes"},
-	2:  {"radius"},
-	4:  {"providers"},
-	5:  {"System.Resources"},
-	6:  {"resourceProviders"},
-	8:  {"resourceTypes", "locations"},
-	10: {"apiVersions"},
-}
+// canonical spelling: those every path shares, then those of registration
+// paths (.../providers/System.Resources/...) and of resource group paths.
+var (
+	canonicalSegments = map[int][]string{
+		1: {"planes"},
+		2: {"radius"},
+		4: {"providers", "resourceGroups"},
+	}
+	registrationNamespace = map[int][]string{5: {"System.Resources"}}
+	registrationSegments  = map[int][]string{
+		6:  {"resourceProviders"},
+		8:  {"resourceTypes", "locations"},
+		10: {"apiVersions"},
+	}
+	groupSegments = map[int][]string{
+		6: {"providers"},
+	}
+)

@@ -1,0 +1,298 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/server"
+)
+
+const (
+	groups   = "/planes/radius/local/resourceGroups"
+	rg       = groups + "/rg"
+	rgBuses  = rg + "/providers/Contoso.Platform/contosoBuses"
+	bus1     = rgBuses + "/bus1"
+	queues   = provider + "/resourceTypes/contosoBuses_queues"
+	typeVer  = "?api-version=2024-08-01"
+	busesAll = "/planes/radius/local/providers/Contoso.Platform/contosoBuses"
+)
+
+// seedResources registers Contoso.Platform (seed) plus the child type
+// contosoBuses/queues in location global, and creates group rg.
+func (f *fixture) seedResources() {
+	f.t.Helper()
+	f.seed()
+	f.must(201, "PUT", queues, `{}`)
+	f.must(201, "PUT", queues+"/apiVersions/2024-08-01", `{"properties":{"schema":{"type":"object","properties":{"maxSize":{"type":"integer"}}}}}`)
+	f.must(200, "PUT", location, `{"properties":{"resourceTypes":{"contosoBuses":{"apiVersions":{"2024-08-01":{}}},"contosoBuses/queues":{"apiVersions":{"2024-08-01":{}}}}}}`)
+	f.must(201, "PUT", rg, `{"location":"global"}`)
+}
+
+func TestResourceGroups(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	r := f.must(201, "PUT", groups+"/My-Group", `{"location":"global","tags":{"team":"a"}}`)
+	want := map[string]any{
+		"id":         "/planes/radius/local/resourceGroups/My-Group",
+		"name":       "My-Group",
+		"type":       "System.Resources/resourceGroups",
+		"location":   "global",
+		"tags":       map[string]any{"team": "a"},
+		"properties": map[string]any{"provisioningState": "Succeeded"},
+		"systemData": map[string]any{"createdAt": "2026-03-04T05:06:07Z", "lastModifiedAt": "2026-03-04T05:06:07Z"},
+	}
+	if diff := cmp.Diff(want, r.json(t)); diff != "" {
+		t.Errorf("PUT body (-want +got):\n%s", diff)
+	}
+	etag := r.header.Get("ETag")
+	if got := f.must(200, "GET", "/PLANES/radius/local/RESOURCEGROUPS/my-group", "").header.Get("ETag"); got != etag {
+		t.Errorf("GET ETag = %s, want %s", got, etag)
+	}
+	f.must(412, "PUT", groups+"/my-group", `{}`, "If-None-Match: *")
+	f.must(412, "PUT", groups+"/my-group", `{}`, `If-Match: "stale"`)
+	r = f.must(200, "PUT", groups+"/my-group", `{"properties":{"provisioningState":"Succeeded"}}`, "If-Match: "+etag)
+	if m := r.json(t); m["name"] != "My-Group" || m["location"] != "global" {
+		t.Errorf("update kept name %v, location %v", m["name"], m["location"])
+	}
+	f.must(400, "PUT", groups+"/bad%20name", `{}`)
+	f.must(400, "PUT", groups+"/x", `{"properties":{"extra":1}}`)
+	f.must(404, "PUT", "/planes/radius/nope/resourceGroups/x", `{}`)
+	f.must(400, "PUT", "!"+groups+"/x", `{}`)
+	for _, n := range []string{"b", "a", "c"} {
+		f.must(201, "PUT", groups+"/"+n, `{}`)
+	}
+	var names []string
+	next := groups + "?api-version=" + api.Version + "&$top=2"
+	for next != "" {
+		var page api.List[api.ResourceGroup]
+		if err := json.Unmarshal(f.must(200, "GET", strings.TrimPrefix(next, f.url), "").body, &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range page.Value {
+			names = append(names, g.Name)
+		}
+		next = page.NextLink
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c", "My-Group"}, names); diff != "" {
+		t.Errorf("groups (-want +got):\n%s", diff)
+	}
+	f.must(200, "DELETE", groups+"/b", "")
+	f.must(204, "DELETE", groups+"/b", "")
+	if r := f.do("GET", groups+"/b", ""); r.status != 404 || r.errorCode(t) != api.CodeNotFound {
+		t.Errorf("GET deleted group = %d %s", r.status, r.body)
+	}
+}
+
+func TestResourceCRUD(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedResources()
+	r := f.must(201, "PUT", bus1+typeVer, `{"tags":{"env":"dev"},"properties":{"size":"S"}}`, "Content-Type: application/json")
+	want := map[string]any{
+		"id":         "/planes/radius/local/resourceGroups/rg/providers/Contoso.Platform/contosoBuses/bus1",
+		"name":       "bus1",
+		"type":       "Contoso.Platform/contosoBuses",
+		"location":   "global",
+		"tags":       map[string]any{"env": "dev"},
+		"properties": map[string]any{"size": "S", "provisioningState": "Succeeded"},
+		"systemData": map[string]any{"createdAt": "2026-03-04T05:06:07Z", "lastModifiedAt": "2026-03-04T05:06:07Z"},
+	}
+	if diff := cmp.Diff(want, r.json(t)); diff != "" {
+		t.Errorf("PUT body (-want +got):\n%s", diff)
+	}
+	etag := r.header.Get("ETag")
+	// Names and fixed segments in any case; the ID keeps the registered
+	// spelling of the namespace and type and the created one of the names.
+	got := f.must(200, "GET", "/planes/radius/local/resourcegroups/RG/Providers/contoso.platform/CONTOSOBUSES/BUS1"+typeVer, "")
+	if diff := cmp.Diff(want, got.json(t)); diff != "" || got.header.Get("ETag") != etag {
+		t.Errorf("GET body (-want +got):\n%s\nETag %s, want %s", diff, got.header.Get("ETag"), etag)
+	}
+	// A GET body can be PUT back: read-only fields are ignored.
+	r = f.must(200, "PUT", bus1+typeVer, string(got.body), "If-Match: "+etag)
+	if r.header.Get("ETag") == etag {
+		t.Error("ETag did not change on update")
+	}
+	f.must(412, "PUT", bus1+typeVer, `{"properties":{}}`, "If-Match: "+etag)
+	f.must(412, "PUT", bus1+typeVer, `{"properties":{}}`, "If-None-Match: *")
+	f.must(412, "DELETE", bus1+typeVer, "", "If-Match: "+etag)
+	f.must(400, "PUT", bus1+typeVer, `{"properties":[]}`)
+	f.must(400, "PUT", bus1+typeVer, `{"properties":{},"unknown":1}`)
+	f.must(415, "PUT", bus1+typeVer, `{}`, "Content-Type: text/plain")
+	f.must(400, "PUT", rgBuses+"/bad%20name"+typeVer, `{}`)
+	f.must(400, "PUT", rgBuses+"/"+strings.Repeat("x", 64)+typeVer, `{}`)
+	f.must(404, "GET", rgBuses+"/a%2Fb"+typeVer, "")
+	f.must(200, "DELETE", bus1+typeVer, "", "If-Match: "+r.header.Get("ETag"))
+	f.must(204, "DELETE", bus1+typeVer, "")
+	f.must(404, "GET", bus1+typeVer, "")
+}
+
+func TestResourceRegistrationChecks(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedResources()
+	f.must(201, "PUT", "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Other", `{}`)
+	cases := []struct {
+		method, path, body string
+		status             int
+		code, mentions     string
+	}{
+		{"PUT", rg + "/providers/Contoso.Nope/contosoBuses/b" + typeVer, `{}`, 404, api.CodeNamespaceNotFound, "Contoso.Other"},
+		{"GET", rg + "/providers/Contoso.Nope/contosoBuses/b" + typeVer, ``, 404, api.CodeNamespaceNotFound, "Contoso.Platform"},
+		{"PUT", rg + "/providers/Contoso.Platform/nopes/b" + typeVer, `{}`, 404, api.CodeResourceTypeNotFound, "contosoBuses, contosoBuses/queues"},
+		{"PUT", bus1 + "?api-version=2020-01-01", `{}`, 400, api.CodeAPIVersionNotFound, "registered: 2024-08-01"},
+		{"GET", busesAll + "?api-version=2020-01-01", ``, 400, api.CodeAPIVersionNotFound, "2024-08-01"},
+		{"PUT", bus1 + "?api-version=yesterday", `{}`, 400, api.CodeInvalidAPIVersion, "YYYY-MM-DD"},
+		{"PUT", bus1, `{}`, 400, api.CodeInvalidAPIVersion, "api-version is required"},
+		{"PUT", bus1 + typeVer, `{"location":"east"}`, 400, api.CodeLocationNotRegistered, "registered: global"},
+		{"PUT", "/planes/radius/nope/resourceGroups/rg/providers/Contoso.Platform/contosoBuses/b" + typeVer, `{}`, 404, api.CodeNotFound, "nope"},
+	}
+	for _, c := range cases {
+		r := f.do(c.method, "!"+c.path, c.body)
+		if r.status != c.status || r.errorCode(t) != c.code || !strings.Contains(string(r.body), c.mentions) {
+			t.Errorf("%s %s = %d %s, want %d %s mentioning %q", c.method, c.path, r.status, r.body, c.status, c.code, c.mentions)
+		}
+	}
+	// A location that does not serve the type's version is refused too.
+	f.must(201, "PUT", provider+"/locations/east", `{"properties":{"resourceTypes":{"contosoBuses":{"apiVersions":{"2099-01-01":{}}}}}}`)
+	if r := f.do("PUT", "!"+bus1+typeVer, `{"location":"EAST"}`); r.status != 400 || r.errorCode(t) != api.CodeLocationNotRegistered {
+		t.Errorf("location without the version = %d %s", r.status, r.body)
+	}
+	// The location is stored with its registered spelling.
+	if m := f.must(201, "PUT", bus1+typeVer, `{"location":"GLOBAL"}`).json(t); m["location"] != "global" {
+		t.Errorf("location = %v", m["location"])
+	}
+}
+
+func TestResourceOwners(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedResources()
+	if r := f.do("PUT", "!"+groups+"/nope/providers/Contoso.Platform/contosoBuses/b"+typeVer, `{}`); r.status != 404 || r.errorCode(t) != api.CodeResourceGroupNotFound {
+		t.Errorf("resource without group = %d %s", r.status, r.body)
+	}
+	if r := f.do("PUT", "!"+bus1+"/queues/q1"+typeVer, `{}`); r.status != 404 || r.errorCode(t) != api.CodeParentNotFound {
+		t.Errorf("child without parent = %d %s", r.status, r.body)
+	}
+	f.must(201, "PUT", bus1+typeVer, `{}`)
+	r := f.must(201, "PUT", bus1+"/queues/q1"+typeVer, `{"properties":{"maxSize":5}}`)
+	if m := r.json(t); m["type"] != "Contoso.Platform/contosoBuses/queues" || m["id"] != bus1+"/queues/q1" || m["name"] != "q1" {
+		t.Errorf("child body = %v", m)
+	}
+	f.must(201, "PUT", bus1+"/queues/q2"+typeVer, `{}`)
+	f.must(201, "PUT", rgBuses+"/bus2"+typeVer, `{}`)
+	f.must(201, "PUT", rgBuses+"/bus2/queues/q1"+typeVer, `{}`)
+	// Deleting a parent deletes its children, and only them.
+	f.must(200, "DELETE", bus1+typeVer, "")
+	f.must(404, "GET", bus1+"/queues/q1"+typeVer, "")
+	f.must(404, "GET", bus1+"/queues/q2"+typeVer, "")
+	f.must(200, "GET", rgBuses+"/bus2/queues/q1"+typeVer, "")
+	// Deleting the group deletes everything in it.
+	f.must(201, "PUT", groups+"/other", `{}`)
+	f.must(201, "PUT", groups+"/other/providers/Contoso.Platform/contosoBuses/bus9"+typeVer, `{}`)
+	f.must(200, "DELETE", rg, "")
+	f.must(201, "PUT", rg, `{}`)
+	f.must(404, "GET", rgBuses+"/bus2"+typeVer, "")
+	f.must(404, "GET", rgBuses+"/bus2/queues/q1"+typeVer, "")
+	f.must(200, "GET", groups+"/other/providers/Contoso.Platform/contosoBuses/bus9"+typeVer, "")
+}
+
+func listNames(t *testing.T, f *fixture, path string) []string {
+	t.Helper()
+	var names []string
+	for path != "" {
+		var page api.List[api.Instance]
+		if err := json.Unmarshal(f.must(200, "GET", "!"+path, "").body, &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range page.Value {
+			names = append(names, strings.TrimPrefix(in.ID, groups+"/"))
+		}
+		if page.NextLink != "" {
+			u, err := url.Parse(page.NextLink)
+			if err != nil || u.Query().Get("api-version") != "2024-08-01" {
+				t.Fatalf("nextLink %q does not keep the type's api-version", page.NextLink)
+			}
+			path = u.RequestURI()
+		} else {
+			path = ""
+		}
+	}
+	return names
+}
+
+func TestResourceListsAndRouting(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedResources()
+	f.must(201, "PUT", groups+"/rg2", `{}`)
+	for _, p := range []string{rgBuses + "/b3", rgBuses + "/b1", rgBuses + "/b2", rgBuses + "/b1/queues/q2", rgBuses + "/b1/queues/q1", groups + "/rg2/providers/Contoso.Platform/contosoBuses/b0"} {
+		f.must(201, "PUT", p+typeVer, `{}`)
+	}
+	top := "&$top=2"
+	if diff := cmp.Diff([]string{"rg/providers/Contoso.Platform/contosoBuses/b1", "rg/providers/Contoso.Platform/contosoBuses/b2", "rg/providers/Contoso.Platform/contosoBuses/b3"},
+		listNames(t, f, rgBuses+typeVer+top)); diff != "" {
+		t.Errorf("group list (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"rg/providers/Contoso.Platform/contosoBuses/b1/queues/q1", "rg/providers/Contoso.Platform/contosoBuses/b1/queues/q2"},
+		listNames(t, f, rgBuses+"/b1/queues"+typeVer+top)); diff != "" {
+		t.Errorf("parent list (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"rg/providers/Contoso.Platform/contosoBuses/b1", "rg/providers/Contoso.Platform/contosoBuses/b2", "rg/providers/Contoso.Platform/contosoBuses/b3", "rg2/providers/Contoso.Platform/contosoBuses/b0"},
+		listNames(t, f, busesAll+typeVer+top)); diff != "" {
+		t.Errorf("plane-wide list (-want +got):\n%s", diff)
+	}
+	if got := listNames(t, f, "/planes/radius/local/providers/contoso.platform/contosoBuses/QUEUES"+typeVer); len(got) != 2 {
+		t.Errorf("plane-wide child list = %v", got)
+	}
+	// The plane-wide list has one segment more than the provider summary;
+	// both keep working, and neither swallows registration paths.
+	var sum api.ProviderSummary
+	if err := json.Unmarshal(f.must(200, "GET", "!/planes/radius/local/providers/Contoso.Platform", "").body, &sum); err != nil || sum.Name != "Contoso.Platform" {
+		t.Errorf("summary = %+v, %v", sum, err)
+	}
+	f.must(404, "GET", "!/planes/radius/local/providers/Contoso.Platform/", "")
+	f.must(404, "GET", "!/planes/radius/local/providers/System.Resources/resourceThings/x", "")
+	f.must(404, "GET", "!/planes/radius/local/providers/system.resources/resourceProviders/Contoso.Platform/resourceTypes/contosoBuses/queues", "")
+	if r := f.do("PUT", "!"+busesAll+typeVer, `{}`); r.status != 405 || r.header.Get("Allow") != "GET" {
+		t.Errorf("PUT plane-wide list = %d Allow %q", r.status, r.header.Get("Allow"))
+	}
+	if r := f.do("PUT", "!"+rgBuses+typeVer, `{}`); r.status != 405 || r.header.Get("Allow") != "GET" {
+		t.Errorf("PUT group list = %d Allow %q", r.status, r.header.Get("Allow"))
+	}
+	if r := f.do("POST", "!"+bus1+typeVer, `{}`); r.status != 405 || r.header.Get("Allow") != "GET, PUT, DELETE" {
+		t.Errorf("POST resource = %d Allow %q", r.status, r.header.Get("Allow"))
+	}
+	if r := f.do("GET", "!"+groups+"/nope/providers/Contoso.Platform/contosoBuses"+typeVer, ""); r.status != 404 || r.errorCode(t) != api.CodeResourceGroupNotFound {
+		t.Errorf("list in a missing group = %d %s", r.status, r.body)
+	}
+	if r := f.do("GET", "!"+rgBuses+"/nope/queues"+typeVer, ""); r.status != 404 || r.errorCode(t) != api.CodeParentNotFound {
+		t.Errorf("list under a missing parent = %d %s", r.status, r.body)
+	}
+}
+
+func TestUnregisterWithResources(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedResources()
+	f.must(201, "PUT", bus1+typeVer, `{}`)
+	f.must(201, "PUT", bus1+"/queues/q1"+typeVer, `{}`)
+	for _, c := range []struct{ path, mentions string }{
+		{version, "still has 1 resource "},
+		{queues + "/apiVersions/2024-08-01", "still has 1 resource "},
+		{buses, "still has 2 resources"},
+		{provider, "still has 2 resources"},
+	} {
+		r := f.do("DELETE", c.path, "")
+		if r.status != 409 || r.errorCode(t) != api.CodeConflict || !strings.Contains(string(r.body), c.mentions) || !strings.Contains(string(r.body), "force=true") {
+			t.Errorf("DELETE %s = %d %s, want 409 mentioning %q", c.path, r.status, r.body, c.mentions)
+		}
+	}
+	f.must(200, "GET", bus1+"/queues/q1"+typeVer, "")
+	f.must(400, "DELETE", buses+"?api-version="+api.Version+"&force=maybe", "")
+	f.must(200, "DELETE", queues+"?api-version="+api.Version+"&force=true", "")
+	f.must(200, "GET", bus1+typeVer, "")
+	f.must(200, "DELETE", provider+"?api-version="+api.Version+"&force=true", "")
+	if r := f.do("GET", "!"+bus1+typeVer, ""); r.status != 404 || r.errorCode(t) != api.CodeNamespaceNotFound {
+		t.Errorf("GET after forced unregister = %d %s", r.status, r.body)
+	}
+	f.must(200, "GET", rg, "")
+}
