@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator"
-	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 )
@@ -38,12 +37,9 @@ func (f *compileFlags) validate() error {
 // could not be read (exit 2). alwaysPrint prints an empty JSON/SARIF report
 // too (check); other commands print diagnostics only when there are some.
 func (f *compileFlags) compile(c *cli.Context, e *env, paths []string, alwaysPrint bool) (*model.Catalog, error) {
-	if len(paths) == 0 {
-		return nil, usageErrorf("give at least one manifest file or directory")
-	}
-	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{Strict: f.strict})
+	cat, diags, err := f.collect(c, paths)
 	if err != nil {
-		return nil, fail(exitUsage, err)
+		return nil, err
 	}
 	if len(diags) > 0 || alwaysPrint {
 		if err := printDiagnostics(e, f.format, diags); err != nil {
@@ -56,6 +52,21 @@ func (f *compileFlags) compile(c *cli.Context, e *env, paths []string, alwaysPri
 	return cat, nil
 }
 
+// collect runs the compiler and returns the catalog (nil when there are
+// errors) and its diagnostics without printing them, for commands that add
+// diagnostics of their own and print one report (gen). The error is an exit
+// error for usage and I/O failures.
+func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, diag.List, error) {
+	if len(paths) == 0 {
+		return nil, nil, usageErrorf("give at least one manifest file or directory")
+	}
+	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{Strict: f.strict})
+	if err != nil {
+		return nil, nil, fail(exitUsage, err)
+	}
+	return cat, diags, nil
+}
+
 // printDiagnostics writes diagnostics in the chosen format: text goes to
 // stderr for commands, JSON and SARIF to stdout for tools.
 func printDiagnostics(e *env, format string, diags diag.List) error {
@@ -63,11 +74,7 @@ func printDiagnostics(e *env, format string, diags diag.List) error {
 	case "json":
 		return diag.WriteJSON(e.stdout, diags)
 	case "sarif":
-		rules := make([]diag.RuleInfo, len(check.Rules))
-		for i, r := range check.Rules {
-			rules[i] = diag.RuleInfo{ID: r.ID, Severity: r.Severity, Doc: r.Doc}
-		}
-		return diag.WriteSARIF(e.stdout, diags, rules, "https://github.com/udtc/udtc/blob/main/docs/rules.md")
+		return diag.WriteSARIF(e.stdout, diags, generator.Rules(), "https://github.com/udtc/udtc/blob/main/docs/rules.md")
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	return diag.WriteText(e.stderr, diags, diag.TextOptions{

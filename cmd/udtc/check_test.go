@@ -93,36 +93,64 @@ func TestCheckJSON(t *testing.T) {
 	}
 }
 
+// sarifLog is the part of a SARIF log the tests read.
+type sarifLog struct {
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool struct {
+			Driver struct {
+				Name  string `json:"name"`
+				Rules []struct {
+					ID string `json:"id"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Results []struct {
+			RuleID    string `json:"ruleId"`
+			RuleIndex int    `json:"ruleIndex"`
+			Level     string `json:"level"`
+			Locations []struct {
+				PhysicalLocation struct {
+					ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+					Region           struct{ StartLine, StartColumn int }
+				} `json:"physicalLocation"`
+			} `json:"locations"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+// TestGenSARIFRuleIndex: the emitters' rules are in SARIF's rule list and
+// their results point at them (they used to get index 0, file-too-large).
+func TestGenSARIFRuleIndex(t *testing.T) {
+	t.Chdir("../..")
+	code, stdout, stderr := runCLI(t, "gen", "--format", "sarif", "--target", "go", "--out", t.TempDir(), "fixtures/go_names")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	run := log.Runs[0]
+	seen := map[string]bool{}
+	for _, r := range run.Results {
+		if r.RuleIndex < 0 || r.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID {
+			t.Errorf("result for %s has ruleIndex %d", r.RuleID, r.RuleIndex)
+		}
+		seen[r.RuleID] = true
+	}
+	if !seen["go-name-collision"] {
+		t.Errorf("no go-name-collision result: %v", seen)
+	}
+}
+
 func TestCheckSARIF(t *testing.T) {
 	t.Chdir("../..")
 	code, stdout, _ := runCLI(t, "check", "--format", "sarif", "fixtures/error_range")
 	if code != 1 {
 		t.Fatalf("exit %d", code)
 	}
-	var log struct {
-		Version string `json:"version"`
-		Runs    []struct {
-			Tool struct {
-				Driver struct {
-					Name  string `json:"name"`
-					Rules []struct {
-						ID string `json:"id"`
-					} `json:"rules"`
-				} `json:"driver"`
-			} `json:"tool"`
-			Results []struct {
-				RuleID    string `json:"ruleId"`
-				RuleIndex int    `json:"ruleIndex"`
-				Level     string `json:"level"`
-				Locations []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
-						Region           struct{ StartLine, StartColumn int }
-					} `json:"physicalLocation"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
+	var log sarifLog
 	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
 		t.Fatal(err)
 	}

@@ -124,11 +124,18 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 			return nil
 		}
 	}
-	cat, err := f.compile(c, e, paths, false)
+	// One report: the compiler's diagnostics and the emitters' together
+	// (JSON and SARIF consumers read exactly one document).
+	cat, diags, err := f.collect(c, paths)
 	if err != nil {
 		return err
 	}
-	files, diags, err := runEmitters(cat, f, selected)
+	var files []genFile
+	if !diags.HasErrors() {
+		var more diag.List
+		files, more, err = runEmitters(cat, f, selected)
+		diags = append(diags, more...).Sorted()
+	}
 	if len(diags) > 0 {
 		if perr := printDiagnostics(e, f.format, diags); perr != nil {
 			return fail(exitUsage, perr)

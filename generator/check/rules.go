@@ -5,74 +5,67 @@ import (
 	"github.com/udtc/udtc/generator/manifest"
 )
 
-// Rule is one rule of the checker: a stable id, its severity and the line
-// that documents it (docs/rules.md is generated from this table).
-type Rule struct {
-	ID       string
-	Severity diag.Severity
-	Doc      string
-}
-
 // Rules lists every rule the checker and the loader report, in the order
-// docs/rules.md shows them. Rule ids are stable: tools may match on them.
-var Rules = []Rule{
+// docs/rules.md shows them (generator.Rules adds the emitters' rules).
+// Rule ids are stable: tools may match on them.
+var Rules = []diag.Rule{
 	// Files and YAML.
-	{manifest.RuleFileTooLarge, diag.Error, "A manifest file is at most 10 MiB."},
-	{manifest.RuleYAMLSyntax, diag.Error, "The file is valid UTF-8 text and valid YAML (or JSON)."},
-	{manifest.RuleMultipleDocuments, diag.Error, "A file holds exactly one YAML document (no `---` separators between documents)."},
-	{manifest.RuleYAMLLimit, diag.Error, "A document nests at most 256 levels and expands to at most 1,000,000 nodes, aliases included."},
-	{RuleEmptyFile, diag.Error, "A manifest file is not empty."},
-	{manifest.RuleNotManifest, diag.Note, "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (bicepconfig.json, package.json) is not a manifest: it is skipped with this note. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
+	{ID: manifest.RuleFileTooLarge, Severity: diag.Error, Doc: "A manifest file is at most 10 MiB."},
+	{ID: manifest.RuleYAMLSyntax, Severity: diag.Error, Doc: "The file is valid UTF-8 text and valid YAML (or JSON)."},
+	{ID: manifest.RuleMultipleDocuments, Severity: diag.Error, Doc: "A file holds exactly one YAML document (no `---` separators between documents)."},
+	{ID: manifest.RuleYAMLLimit, Severity: diag.Error, Doc: "A document nests at most 256 levels and expands to at most 1,000,000 nodes, aliases included."},
+	{ID: RuleEmptyFile, Severity: diag.Error, Doc: "A manifest file is not empty."},
+	{ID: manifest.RuleNotManifest, Severity: diag.Note, Doc: "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (bicepconfig.json, package.json) is not a manifest: it is skipped with this note. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
 
 	// Manifest structure.
-	{RuleValueType, diag.Error, "Every manifest key holds the kind of value it takes (a mapping, a list, a string)."},
-	{RuleUnknownKey, diag.Error, "Only the keys of the manifest format are allowed; the hint names the closest one."},
-	{RuleDuplicateKey, diag.Error, "No mapping repeats a key, at any depth."},
-	{RuleMissingKey, diag.Error, "Required keys are present: namespace (or name), types, apiVersions, schema."},
-	{RuleNamespaceConflict, diag.Error, "A file gives `namespace` or `name`, not both."},
-	{RuleEmpty, diag.Error, "`types` and every type's `apiVersions` declare at least one entry."},
+	{ID: RuleValueType, Severity: diag.Error, Doc: "Every manifest key holds the kind of value it takes (a mapping, a list, a string)."},
+	{ID: RuleUnknownKey, Severity: diag.Error, Doc: "Only the keys of the manifest format are allowed; the hint names the closest one."},
+	{ID: RuleDuplicateKey, Severity: diag.Error, Doc: "No mapping repeats a key, at any depth."},
+	{ID: RuleMissingKey, Severity: diag.Error, Doc: "Required keys are present: namespace (or name), types, apiVersions, schema."},
+	{ID: RuleNamespaceConflict, Severity: diag.Error, Doc: "A file gives `namespace` or `name`, not both."},
+	{ID: RuleEmpty, Severity: diag.Error, Doc: "`types` and every type's `apiVersions` declare at least one entry."},
 
 	// Names.
-	{RuleNamespaceName, diag.Error, "A namespace is two segments joined by `.`; each starts with a letter, continues with letters, digits or hyphens, and does not end with a hyphen; at most 63 characters in all."},
-	{RuleTypeName, diag.Error, "Each segment of a type name starts with a letter, continues with letters, digits or hyphens, does not end with a hyphen, and is at most 63 characters."},
-	{RuleLocationName, diag.Error, "A location name follows the type-name rule."},
-	{RuleLocationAddress, diag.Error, "A location address is an absolute http or https URL."},
-	{RuleAPIVersion, diag.Error, "An API version is YYYY-MM-DD or YYYY-MM-DD-preview, and the date exists in the calendar."},
-	{RuleCapability, diag.Error, "A capability is a PascalCase name, listed once."},
-	{RuleRadiusName, diag.Warning, "Radius's rad CLI would reject the name: it wants PascalCase namespace segments and camelCase type names."},
+	{ID: RuleNamespaceName, Severity: diag.Error, Doc: "A namespace is two segments joined by `.`; each starts with a letter, continues with letters, digits or hyphens, and does not end with a hyphen; at most 63 characters in all."},
+	{ID: RuleTypeName, Severity: diag.Error, Doc: "Each segment of a type name starts with a letter, continues with letters, digits or hyphens, does not end with a hyphen, and is at most 63 characters."},
+	{ID: RuleLocationName, Severity: diag.Error, Doc: "A location name follows the type-name rule."},
+	{ID: RuleLocationAddress, Severity: diag.Error, Doc: "A location address is an absolute http or https URL."},
+	{ID: RuleAPIVersion, Severity: diag.Error, Doc: "An API version is YYYY-MM-DD or YYYY-MM-DD-preview, and the date exists in the calendar."},
+	{ID: RuleCapability, Severity: diag.Error, Doc: "A capability is a PascalCase name, listed once."},
+	{ID: RuleRadiusName, Severity: diag.Warning, Doc: "Radius's rad CLI would reject the name: it wants PascalCase namespace segments and camelCase type names."},
 
 	// Types across files.
-	{RuleDuplicateType, diag.Error, "A type is declared once per namespace, across all files; names that differ only in case collide (the registry looks names up case-insensitively)."},
-	{RuleNamespaceCase, diag.Error, "Every file spells a namespace with the same casing."},
-	{RuleLocationConflict, diag.Error, "Files that declare the same location of a namespace agree on its address."},
-	{RuleParentMissing, diag.Error, "The parent of a child type (`parent/child`) is declared in the same namespace."},
-	{RuleDefaultAPIVersion, diag.Error, "`defaultApiVersion` names one of the type's API versions."},
+	{ID: RuleDuplicateType, Severity: diag.Error, Doc: "A type is declared once per namespace, across all files; names that differ only in case collide (the registry looks names up case-insensitively)."},
+	{ID: RuleNamespaceCase, Severity: diag.Error, Doc: "Every file spells a namespace with the same casing."},
+	{ID: RuleLocationConflict, Severity: diag.Error, Doc: "Files that declare the same location of a namespace agree on its address."},
+	{ID: RuleParentMissing, Severity: diag.Error, Doc: "The parent of a child type (`parent/child`) is declared in the same namespace."},
+	{ID: RuleDefaultAPIVersion, Severity: diag.Error, Doc: "`defaultApiVersion` names one of the type's API versions."},
 
 	// Schemas.
-	{RuleSchemaUndeclared, diag.Warning, "`schema: {}` declares no schema: accepted (built-in Radius types use it), but nothing is validated or typed."},
-	{RuleSchemaRoot, diag.Error, "The root of a schema is `type: object` with declared properties, or a map."},
-	{RuleTypeMissing, diag.Error, "Every schema node declares its `type`: each property, `items` and `additionalProperties`."},
-	{RuleTypeInvalid, diag.Error, "`type` is one of string, integer, number, boolean, object, array, any; type lists such as [string, 'null'] are not allowed (use `nullable`)."},
-	{RuleItemsMissing, diag.Error, "An array declares `items`."},
-	{RuleMapWithProperties, diag.Error, "An object declares `properties` or a typed `additionalProperties` (a map), not both."},
-	{RuleAdditionalTrue, diag.Error, "`additionalProperties: true` is not allowed: give the value schema (`additionalProperties: {type: string}`); `false` means the default closed object."},
-	{RulePolymorphism, diag.Error, "`allOf`, `anyOf`, `oneOf`, `not` and `discriminator` are not supported at any depth."},
-	{RuleRef, diag.Error, "`$ref` names a built-in schema (`https://radapp.io/schemas/v1#RecipeStatus`); other references are not allowed."},
-	{RuleRefSiblings, diag.Warning, "Keywords beside `$ref` other than `description` are ignored (OpenAPI 3.0)."},
-	{RuleRequired, diag.Error, "`required` lists declared properties, each once."},
-	{RuleKeywordValue, diag.Error, "A keyword's value has the right kind: lengths and counts are non-negative integers, bounds are numbers (whole numbers on integers), flags are booleans, text is a string."},
-	{RuleKeywordType, diag.Error, "A keyword applies to the node's type (minLength on strings, minimum on numbers, items on arrays, properties on objects, ...)."},
-	{RuleEnum, diag.Error, "`enum` is a non-empty list of unique values, each of the declared type."},
-	{RuleDefault, diag.Error, "`default` is of the declared type, a member of the enum, within the bounds and lengths, and matches the pattern."},
-	{RuleRange, diag.Error, "Bounds are consistent: minLength ≤ maxLength, minimum ≤ maximum (and not an empty exclusive range), minItems ≤ maxItems, minProperties ≤ maxProperties, multipleOf > 0."},
-	{RulePattern, diag.Error, "`pattern` compiles as an ECMA-262 regular expression."},
-	{RulePatternBicep, diag.Warning, "`pattern` uses lookaround or backreferences, which Bicep does not check."},
-	{RuleFormat, diag.Error, "`format` fits the type: int32/int64 on integer; float/double on number; date, date-time, email, uuid, uri, hostname, ipv4, ipv6, byte, binary, password on string."},
-	{RuleFormatUnknown, diag.Warning, "`format` is one of the known formats."},
-	{RuleReadWriteOnly, diag.Error, "A property is not both `readOnly` and `writeOnly`."},
-	{RuleSensitive, diag.Error, "`x-radius-sensitive` is a boolean on a string or an object."},
-	{RuleUnknownKeyword, diag.Warning, "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed."},
-	{RuleSchemaDepth, diag.Error, "A schema nests at most 32 levels."},
+	{ID: RuleSchemaUndeclared, Severity: diag.Warning, Doc: "`schema: {}` declares no schema: accepted (built-in Radius types use it), but nothing is validated or typed."},
+	{ID: RuleSchemaRoot, Severity: diag.Error, Doc: "The root of a schema is `type: object` with declared properties, or a map."},
+	{ID: RuleTypeMissing, Severity: diag.Error, Doc: "Every schema node declares its `type`: each property, `items` and `additionalProperties`."},
+	{ID: RuleTypeInvalid, Severity: diag.Error, Doc: "`type` is one of string, integer, number, boolean, object, array, any; type lists such as [string, 'null'] are not allowed (use `nullable`)."},
+	{ID: RuleItemsMissing, Severity: diag.Error, Doc: "An array declares `items`."},
+	{ID: RuleMapWithProperties, Severity: diag.Error, Doc: "An object declares `properties` or a typed `additionalProperties` (a map), not both."},
+	{ID: RuleAdditionalTrue, Severity: diag.Error, Doc: "`additionalProperties: true` is not allowed: give the value schema (`additionalProperties: {type: string}`); `false` means the default closed object."},
+	{ID: RulePolymorphism, Severity: diag.Error, Doc: "`allOf`, `anyOf`, `oneOf`, `not` and `discriminator` are not supported at any depth."},
+	{ID: RuleRef, Severity: diag.Error, Doc: "`$ref` names a built-in schema (`https://radapp.io/schemas/v1#RecipeStatus`); other references are not allowed."},
+	{ID: RuleRefSiblings, Severity: diag.Warning, Doc: "Keywords beside `$ref` other than `description` are ignored (OpenAPI 3.0)."},
+	{ID: RuleRequired, Severity: diag.Error, Doc: "`required` lists declared properties, each once."},
+	{ID: RuleKeywordValue, Severity: diag.Error, Doc: "A keyword's value has the right kind: lengths and counts are non-negative integers, bounds are numbers (whole numbers on integers), flags are booleans, text is a string."},
+	{ID: RuleKeywordType, Severity: diag.Error, Doc: "A keyword applies to the node's type (minLength on strings, minimum on numbers, items on arrays, properties on objects, ...)."},
+	{ID: RuleEnum, Severity: diag.Error, Doc: "`enum` is a non-empty list of unique values, each of the declared type."},
+	{ID: RuleDefault, Severity: diag.Error, Doc: "`default` is of the declared type, a member of the enum, within the bounds and lengths, and matches the pattern."},
+	{ID: RuleRange, Severity: diag.Error, Doc: "Bounds are consistent: minLength ≤ maxLength, minimum ≤ maximum (and not an empty exclusive range), minItems ≤ maxItems, minProperties ≤ maxProperties, multipleOf > 0."},
+	{ID: RulePattern, Severity: diag.Error, Doc: "`pattern` compiles as an ECMA-262 regular expression."},
+	{ID: RulePatternBicep, Severity: diag.Warning, Doc: "`pattern` uses lookaround or backreferences, which Bicep does not check."},
+	{ID: RuleFormat, Severity: diag.Error, Doc: "`format` fits the type: int32/int64 on integer; float/double on number; date, date-time, email, uuid, uri, hostname, ipv4, ipv6, byte, binary, password on string."},
+	{ID: RuleFormatUnknown, Severity: diag.Warning, Doc: "`format` is one of the known formats."},
+	{ID: RuleReadWriteOnly, Severity: diag.Error, Doc: "A property is not both `readOnly` and `writeOnly`."},
+	{ID: RuleSensitive, Severity: diag.Error, Doc: "`x-radius-sensitive` is a boolean on a string or an object."},
+	{ID: RuleUnknownKeyword, Severity: diag.Warning, Doc: "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed."},
+	{ID: RuleSchemaDepth, Severity: diag.Error, Doc: "A schema nests at most 32 levels."},
 }
 
 // Rule ids.

@@ -1,12 +1,9 @@
 package check_test
 
 import (
-	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,22 +13,7 @@ import (
 	"github.com/udtc/udtc/generator/manifest"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/rules.md and docs/manifest.schema.json")
-
-func rulesMarkdown() []byte {
-	var b bytes.Buffer
-	b.WriteString("# Checker rules\n\n")
-	b.WriteString("<!-- Generated from generator/check/rules.go by `go test ./generator/check -update`. Do not edit. -->\n\n")
-	b.WriteString("Every diagnostic of `udtc check` names one of these rules. Rule ids are stable: scripts and\n")
-	b.WriteString("SARIF consumers may match on them. `--strict` turns every warning into an error.\n\n")
-	b.WriteString("| rule | severity | what it requires |\n|---|---|---|\n")
-	for _, r := range check.Rules {
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Doc, "|", "\\|"))
-	}
-	b.WriteString("\nThe emitters of `udtc gen` report a few rules of their own: `bicep-extension-name*` (see\n")
-	b.WriteString("[bicep.md](bicep.md)) and `go-*` name and pattern warnings (see [go-client.md](go-client.md)).\n")
-	return b.Bytes()
-}
+var update = flag.Bool("update", false, "rewrite docs/manifest.schema.json")
 
 func driftCheck(t *testing.T, path string, got []byte) {
 	t.Helper()
@@ -49,9 +31,6 @@ func driftCheck(t *testing.T, path string, got []byte) {
 		t.Errorf("%s is out of date (-committed +generated):\n%s\nrun go test ./generator/check -update", path, diff)
 	}
 }
-
-// TestRulesDoc keeps docs/rules.md in step with the rule table.
-func TestRulesDoc(t *testing.T) { driftCheck(t, "../../docs/rules.md", rulesMarkdown()) }
 
 // TestManifestSchema keeps the committed JSON Schema of the manifest format
 // in step with the wire structs.

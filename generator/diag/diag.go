@@ -47,6 +47,16 @@ func (s Severity) String() string {
 	return "error"
 }
 
+// Rule is one rule a diagnostic can name: its stable id, its severity and
+// the sentence that documents it. Each package that reports diagnostics
+// declares its rules in one table; generator.Rules joins them into the
+// table docs/rules.md, SARIF and the printers use.
+type Rule struct {
+	ID       string
+	Severity Severity
+	Doc      string
+}
+
 // Diagnostic is one problem found in the input.
 type Diagnostic struct {
 	Span     Span

@@ -6,13 +6,6 @@ import (
 	"path/filepath"
 )
 
-// RuleInfo describes a rule for SARIF's tool.driver.rules.
-type RuleInfo struct {
-	ID       string
-	Severity Severity
-	Doc      string
-}
-
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
 	Version string     `json:"version"`
@@ -49,7 +42,7 @@ type sarifMessage struct {
 
 type sarifResult struct {
 	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
+	RuleIndex *int            `json:"ruleIndex,omitempty"`
 	Level     string          `json:"level"`
 	Message   sarifMessage    `json:"message"`
 	Locations []sarifLocation `json:"locations"`
@@ -80,8 +73,10 @@ func level(s Severity) string {
 }
 
 // WriteSARIF prints a SARIF 2.1.0 log for GitHub code scanning. rules lists
-// every rule of the tool; results refer to them by index.
-func WriteSARIF(w io.Writer, l List, rules []RuleInfo, helpURI string) error {
+// every rule of the tool (generator.Rules); results refer to them by index,
+// and a result whose rule is not in the list has no index rather than a
+// wrong one.
+func WriteSARIF(w io.Writer, l List, rules []Rule, helpURI string) error {
 	driver := sarifDriver{Name: "udtc", InformationURI: "https://github.com/udtc/udtc", Rules: []sarifRule{}}
 	index := map[string]int{}
 	for i, r := range rules {
@@ -96,7 +91,10 @@ func WriteSARIF(w io.Writer, l List, rules []RuleInfo, helpURI string) error {
 		if d.Hint != "" {
 			msg += " (hint: " + d.Hint + ")"
 		}
-		res := sarifResult{RuleID: d.Rule, RuleIndex: index[d.Rule], Level: level(d.Severity), Message: sarifMessage{Text: msg}}
+		res := sarifResult{RuleID: d.Rule, Level: level(d.Severity), Message: sarifMessage{Text: msg}}
+		if i, ok := index[d.Rule]; ok {
+			res.RuleIndex = &i
+		}
 		var loc sarifLocation
 		loc.PhysicalLocation.ArtifactLocation.URI = filepath.ToSlash(d.Span.File)
 		loc.PhysicalLocation.Region.StartLine = max(1, d.Span.Line)

@@ -44,6 +44,13 @@ const (
 	RuleExtensionReserved = "bicep-extension-name-reserved"
 )
 
+// Rules documents the rules Emit reports (see generator.Rules).
+var Rules = []diag.Rule{
+	{ID: RuleExtensionName, Severity: diag.Error, Doc: "A Bicep extension name (`--extension-name`, or the one derived from a namespace) is a Bicep identifier: letters, digits and underscores, not starting with a digit (`udtc gen`, see bicep.md)."},
+	{ID: RuleExtensionConflict, Severity: diag.Error, Doc: "Two namespaces do not derive the same extension name; put them into one extension with `--extension-name` (`udtc gen`)."},
+	{ID: RuleExtensionReserved, Severity: diag.Warning, Doc: "An extension name is not one Bicep uses for its own namespaces (`az`, `sys`, `microsoftgraph`, `kubernetes`); such an extension needs an alias (`udtc gen`)."},
+}
+
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // DefaultExtensionName is the extension name of a namespace: lower-cased,

@@ -26,6 +26,14 @@ const (
 	ruleJSONTag = "go-json-tag-invalid"
 )
 
+// Rules documents the warnings Emit reports (see generator.Rules).
+var Rules = []diag.Rule{
+	{ID: ruleNameCollision, Severity: diag.Warning, Doc: "Two declarations of a Go package (types, structs, enums, constants) want the same name, or two namespaces the same directory; the later one gets a numeric suffix (`udtc gen`, see go-client.md)."},
+	{ID: ruleFieldCollision, Severity: diag.Warning, Doc: "Two properties of one object differ only in case or separators (`fooBar`, `foo_bar`), or a property is called `validate`; the Go field names get suffixes (`udtc gen`)."},
+	{ID: rulePatternUnsupported, Severity: diag.Warning, Doc: "A `pattern` Go's regexp package cannot compile (lookaround, backreferences): the Go client's `Validate` does not check it (`udtc gen`)."},
+	{ID: ruleJSONTag, Severity: diag.Warning, Doc: "A property name encoding/json cannot use as a tag name: encoding/json uses the Go field name instead (`udtc gen`)."},
+}
+
 // reserved are the exported names every version package declares itself.
 var reserved = []string{"SystemData", "ValidationError"}
 
