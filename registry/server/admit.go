@@ -3,8 +3,14 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -14,7 +20,144 @@ type admitted struct {
 	sealed []byte          // the secret part as stored; nil when none
 }
 
-// admit checks props against the schema of the API version row verRow.
+// admit checks props against the schema of the API version row verRow
+// (registry/admission: defaults applied, read-only properties dropped),
+// then the references to resources of types this plane serves, and splits
+// the admitted document into its public and secret parts. Every problem
+// is a detail of one 400 InvalidRequestContent.
 func (s *Server) admit(ctx context.Context, id api.ResourceID, verRow registry.Resource, props json.RawMessage) (admitted, error) {
-	return admitted{public: props}, nil
+	schema, err := s.schemas.get(verRow)
+	if err != nil {
+		return admitted{}, err
+	}
+	doc, violations := schema.Admit(props)
+	if len(violations) > 0 {
+		details := make([]api.ErrorDetail, 0, len(violations))
+		for _, v := range violations {
+			details = append(details, api.ErrorDetail{Code: v.Code, Target: v.Target, Message: v.Message})
+		}
+		return admitted{}, invalidContent(id, verRow.ID, details)
+	}
+	if details, err := s.checkReferences(ctx, id, schema.References(doc)); err != nil {
+		return admitted{}, err
+	} else if len(details) > 0 {
+		return admitted{}, invalidContent(id, verRow.ID, details)
+	}
+	public, secrets := schema.SplitSecrets(doc)
+	sealed, err := s.sealSecrets(secrets)
+	if err != nil {
+		return admitted{}, err
+	}
+	return admitted{public: public, sealed: sealed}, nil
+}
+
+// sealSecrets is the seam for encryption at rest: it turns the secret part
+// of a document (nil when none) into the bytes stored in the secrets
+// column. For now the bytes are the JSON itself.
+func (s *Server) sealSecrets(secrets json.RawMessage) ([]byte, error) {
+	if len(secrets) == 0 {
+		return nil, nil
+	}
+	return secrets, nil
+}
+
+func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
+	noun := "problems"
+	if len(details) == 1 {
+		noun = "problem"
+	}
+	return &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent, target: "properties",
+		message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %d %s",
+			id.Name(), ver.Provider, ver.Type, ver.Name, len(details), noun),
+		details: api.CapDetails(details)}
+}
+
+// checkReferences returns a detail for each reference to a resource that
+// does not exist, among the references to types registered in the plane
+// of id. References to other planes and to types this registry does not
+// serve were checked for form and type only (by Admit).
+func (s *Server) checkReferences(ctx context.Context, id api.ResourceID, refs []admission.Reference) ([]api.ErrorDetail, error) {
+	var details []api.ErrorDetail
+	served := map[string]bool{}
+	for _, ref := range refs {
+		if !strings.EqualFold(ref.ID.Plane, id.Plane) {
+			continue
+		}
+		key := strings.ToLower(ref.ID.Type())
+		ok, known := served[key]
+		if !known {
+			_, err := s.store.Get(ctx, registry.TypeID(id.Plane, ref.ID.Namespace, ref.ID.TypeName()))
+			if err != nil && !errors.Is(err, registry.ErrNotFound) {
+				return nil, err
+			}
+			ok = err == nil
+			served[key] = ok
+		}
+		if !ok {
+			continue
+		}
+		_, err := s.store.GetInstance(ctx, ref.ID)
+		if errors.Is(err, registry.ErrNotFound) {
+			details = append(details, api.ErrorDetail{Code: api.CodeReferenceNotFound, Target: ref.Target,
+				Message: fmt.Sprintf("refers to %s, which does not exist", ref.ID)})
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return details, nil
+}
+
+// schemaCache holds the compiled schema of each API version, keyed by the
+// version's ID and recompiled when its ETag (new on every write, also by
+// another process sharing the store) changes: a schema is compiled once
+// per registration change, not per request.
+type schemaCache struct {
+	compile func(json.RawMessage) (*admission.Schema, error)
+	mu      sync.Mutex
+	m       map[registry.ID]compiledSchema
+}
+
+type compiledSchema struct {
+	etag   string
+	schema *admission.Schema
+	err    error
+}
+
+// maxCachedSchemas bounds the cache; past it, it starts over.
+const maxCachedSchemas = 4096
+
+func newSchemaCache() *schemaCache {
+	return &schemaCache{compile: admission.Compile, m: map[registry.ID]compiledSchema{}}
+}
+
+// get returns the compiled schema of the API version row ver. A schema
+// that does not compile (registered without the checker) refuses every
+// PUT of that version with a 400 saying so.
+func (c *schemaCache) get(ver registry.Resource) (*admission.Schema, error) {
+	key := ver.ID.Key()
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if !ok || e.etag != ver.ETag {
+		var props registry.APIVersionProperties
+		if err := json.Unmarshal(ver.Properties, &props); err != nil {
+			return nil, fmt.Errorf("stored properties of %s: %w", ver.ID, err)
+		}
+		e = compiledSchema{etag: ver.ETag}
+		e.schema, e.err = c.compile(props.Schema)
+		c.mu.Lock()
+		if len(c.m) >= maxCachedSchemas {
+			clear(c.m)
+		}
+		c.m[key] = e
+		c.mu.Unlock()
+	}
+	if e.err != nil {
+		return nil, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent,
+			message: fmt.Sprintf("the registered schema of %s/%s API version %s cannot be used to check resources (%v); register a corrected schema",
+				ver.ID.Provider, ver.ID.Type, ver.ID.Name, e.err)}
+	}
+	return e.schema, nil
 }

@@ -1,12 +1,15 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/server"
@@ -295,4 +298,159 @@ func TestUnregisterWithResources(t *testing.T) {
 		t.Errorf("GET after forced unregister = %d %s", r.status, r.body)
 	}
 	f.must(200, "GET", rg, "")
+}
+
+// registerTypes registers provider Contoso.Apps with the given types (API
+// version 2024-08-01, schemas as given) served in location global, and
+// creates group rg.
+func (f *fixture) registerTypes(schemas map[string]string) {
+	f.t.Helper()
+	p := "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Apps"
+	f.must(201, "PUT", p, `{}`)
+	var served []string
+	for typ, schema := range schemas {
+		t := p + "/resourceTypes/" + strings.ReplaceAll(typ, "/", "_")
+		if f.do("GET", t, "").status == 404 {
+			f.must(201, "PUT", t, `{}`)
+		}
+		f.must(201, "PUT", t+"/apiVersions/2024-08-01", `{"properties":{"schema":`+schema+`}}`)
+		served = append(served, `"`+typ+`":{"apiVersions":{"2024-08-01":{}}}`)
+	}
+	f.must(201, "PUT", p+"/locations/global", `{"properties":{"resourceTypes":{`+strings.Join(served, ",")+`}}}`)
+	f.must(201, "PUT", rg, `{}`)
+}
+
+const appsSchema = `{
+	"type": "object",
+	"properties": {
+		"image": {"type": "string", "minLength": 3},
+		"replicas": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
+		"ports": {"type": "object", "additionalProperties": {"type": "object", "properties": {
+			"containerPort": {"type": "integer"},
+			"protocol": {"type": "string", "enum": ["TCP", "UDP"], "default": "TCP"}}}},
+		"steps": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}},
+		"status": {"type": "string", "readOnly": true},
+		"password": {"type": "string", "x-radius-sensitive": true},
+		"database": {"type": "string", "x-resource-type": "Contoso.Apps/databases"},
+		"environment": {"type": "string", "x-resource-type": "Applications.Core/environments"},
+		"labels": {"type": "object", "additionalProperties": {"type": "integer"}}
+	},
+	"required": ["image"]
+}`
+
+const appsPath = rg + "/providers/Contoso.Apps/apps"
+
+func TestResourceAdmission(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.registerTypes(map[string]string{"apps": appsSchema, "databases": `{"type":"object","properties":{}}`})
+
+	// Every violation, each with its own target, in one 400; nothing stored.
+	r := f.do("PUT", "!"+appsPath+"/a1"+typeVer, `{"properties":{"image":"x","replicas":0,"extra":true,
+		"ports":{"web":{"containerPort":"80","protocol":"SCTP"}},"steps":[{}]}}`)
+	var e api.ErrorResponse
+	if err := json.Unmarshal(r.body, &e); err != nil || r.status != 400 || e.Error.Code != api.CodeInvalidRequestContent {
+		t.Fatalf("invalid PUT = %d %s", r.status, r.body)
+	}
+	var got []string
+	for _, d := range e.Error.Details {
+		got = append(got, d.Target+" "+d.Code)
+	}
+	want := []string{
+		"properties.extra UnknownProperty",
+		"properties.image InvalidLength",
+		"properties.ports.web.containerPort InvalidType",
+		"properties.ports.web.protocol InvalidEnum",
+		"properties.replicas OutOfRange",
+		"properties.steps[0].name MissingProperty",
+	}
+	if diff := cmp.Diff(want, got, cmpSorted); diff != "" {
+		t.Errorf("details (-want +got):\n%s", diff)
+	}
+	f.must(404, "GET", appsPath+"/a1"+typeVer, "")
+	if r := f.do("PUT", "!"+appsPath+"/a1"+typeVer, `{"properties":{}}`); r.status != 400 || !strings.Contains(string(r.body), `"target":"properties.image"`) {
+		t.Errorf("missing required = %d %s", r.status, r.body)
+	}
+
+	// Defaults are applied at every depth and stored; read-only values sent
+	// are dropped; sensitive values are null in what is returned.
+	r = f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","status":"hacked","password":"hunter2hunter2",
+		"ports":{"web":{"containerPort":80}}}}`)
+	wantProps := map[string]any{
+		"image": "nginx", "replicas": float64(1), "password": nil,
+		"ports":             map[string]any{"web": map[string]any{"containerPort": float64(80), "protocol": "TCP"}},
+		"provisioningState": "Succeeded",
+	}
+	for _, body := range [][]byte{r.body, f.must(200, "GET", appsPath+"/a1"+typeVer, "").body} {
+		var m map[string]any
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantProps, m["properties"]); diff != "" {
+			t.Errorf("stored properties (-want +got):\n%s", diff)
+		}
+	}
+	if strings.Contains(string(f.must(200, "GET", appsPath+typeVer, "").body), "hunter2") {
+		t.Error("LIST returns a sensitive value")
+	}
+
+	// More than 100 violations: 100 details and a count of the rest.
+	var labels []string
+	for i := range 150 {
+		labels = append(labels, fmt.Sprintf(`"l%d":"x"`, i))
+	}
+	r = f.do("PUT", "!"+appsPath+"/a2"+typeVer, `{"properties":{"image":"nginx","labels":{`+strings.Join(labels, ",")+`}}}`)
+	e = api.ErrorResponse{}
+	if err := json.Unmarshal(r.body, &e); err != nil || r.status != 400 || len(e.Error.Details) != api.MaxErrorDetails+1 ||
+		!strings.Contains(e.Error.Details[api.MaxErrorDetails].Message, "50 more") || !strings.Contains(e.Error.Message, "150 problems") {
+		t.Errorf("150 violations = %d, %d details, message %q", r.status, len(e.Error.Details), e.Error.Message)
+	}
+}
+
+var cmpSorted = cmpopts.SortSlices(func(a, b string) bool { return a < b })
+
+func TestResourceReferences(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.registerTypes(map[string]string{"apps": appsSchema, "databases": `{"type":"object","properties":{}}`})
+	db := rg + "/providers/Contoso.Apps/databases/db1"
+	body := `{"properties":{"image":"nginx","database":"` + db + `"}}`
+	r := f.do("PUT", "!"+appsPath+"/a1"+typeVer, body)
+	if r.status != 400 || !strings.Contains(string(r.body), `"code":"ReferenceNotFound"`) ||
+		!strings.Contains(string(r.body), `"target":"properties.database"`) || !strings.Contains(string(r.body), db) {
+		t.Errorf("reference to a missing resource = %d %s", r.status, r.body)
+	}
+	f.must(201, "PUT", db+typeVer, `{}`)
+	f.must(201, "PUT", appsPath+"/a1"+typeVer, body)
+	// The wrong type, or not an ID: Admit's InvalidReference.
+	if r := f.do("PUT", "!"+appsPath+"/a2"+typeVer, `{"properties":{"image":"nginx","database":"`+appsPath+`/a1"}}`); r.status != 400 || !strings.Contains(string(r.body), "InvalidReference") {
+		t.Errorf("reference of the wrong type = %d %s", r.status, r.body)
+	}
+	// A type this registry does not serve: form and type only.
+	f.must(201, "PUT", appsPath+"/a3"+typeVer, `{"properties":{"image":"nginx","environment":"/planes/radius/local/resourceGroups/rg/providers/Applications.Core/environments/prod"}}`)
+	// A reference is not ownership: the target can be deleted.
+	f.must(200, "DELETE", db+typeVer, "")
+	f.must(200, "GET", appsPath+"/a1"+typeVer, "")
+}
+
+// TestSecretsStoredApart: the sensitive values go to the store's secret
+// part, never into the public properties.
+func TestSecretsStoredApart(t *testing.T) {
+	st := newStore(t)
+	f := newFixture(t, server.Options{Store: st})
+	f.registerTypes(map[string]string{"apps": appsSchema})
+	f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`)
+	id, err := api.ParseResourceID(appsPath + "/a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := st.GetInstance(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(in.Properties), "hunter2") || !strings.Contains(string(in.Secrets), "hunter2hunter2") {
+		t.Errorf("stored properties %s, secrets %q", in.Properties, in.Secrets)
+	}
+	f.must(200, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx"}}`)
+	if in, _ := st.GetInstance(context.Background(), id); in.Secrets != nil {
+		t.Errorf("secrets after a PUT without them = %q", in.Secrets)
+	}
 }

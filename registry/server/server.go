@@ -61,6 +61,7 @@ type Server struct {
 	tokens      []Token
 	authReads   bool
 	maxBody     int64
+	schemas     *schemaCache
 	mux         *http.ServeMux
 	handler     http.Handler
 	ready       atomic.Bool
@@ -80,6 +81,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		tokens:      opts.Tokens,
 		authReads:   opts.AuthReads,
 		maxBody:     opts.MaxBodyBytes,
+		schemas:     newSchemaCache(),
 		mux:         http.NewServeMux(),
 	}
 	if s.log == nil {
