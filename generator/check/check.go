@@ -172,7 +172,7 @@ func Schema(file string, schema json.RawMessage) (*model.Schema, diag.List) {
 		return nil, r.diags
 	}
 	sc := &schemaChecker{r: r}
-	s, _ := sc.root(doc.Root, "")
+	s, _ := sc.root(nil, doc.Root, "")
 	diags = r.diags.Sorted()
 	if diags.HasErrors() {
 		return nil, diags

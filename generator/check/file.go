@@ -264,7 +264,7 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	}
 	av := &model.APIVersion{Name: e.name, Preview: model.IsPreview(e.name), Span: r.span(e.key)}
 	sc := &schemaChecker{r: r}
-	av.Schema, av.Undeclared = sc.root(schema.value, schema.ptr())
+	av.Schema, av.Undeclared = sc.root(schema.key, schema.value, schema.ptr())
 	if av.Schema == nil || !valid {
 		return nil
 	}

@@ -53,6 +53,7 @@ var Rules = []diag.Rule{
 	{ID: RuleRef, Severity: diag.Error, Doc: "`$ref` names a built-in schema (`https://radapp.io/schemas/v1#RecipeStatus`); other references are not allowed."},
 	{ID: RuleRefSiblings, Severity: diag.Warning, Doc: "Keywords beside `$ref` other than `description` are ignored (OpenAPI 3.0)."},
 	{ID: RuleRequired, Severity: diag.Error, Doc: "`required` lists declared properties, each once."},
+	{ID: RuleRequiredDefault, Severity: diag.Warning, Doc: "A required property has no `default`: a client must always send it, so the default never applies."},
 	{ID: RuleKeywordValue, Severity: diag.Error, Doc: "A keyword's value has the right kind: lengths and counts are non-negative integers, bounds are numbers (whole numbers on integers), flags are booleans, text is a string."},
 	{ID: RuleKeywordType, Severity: diag.Error, Doc: "A keyword applies to the node's type (minLength on strings, minimum on numbers, items on arrays, properties on objects, ...)."},
 	{ID: RuleEnum, Severity: diag.Error, Doc: "`enum` is a non-empty list of unique values, each of the declared type."},
@@ -100,6 +101,7 @@ const (
 	RuleRef               = "ref"
 	RuleRefSiblings       = "ref-siblings"
 	RuleRequired          = "required"
+	RuleRequiredDefault   = "required-default"
 	RuleKeywordValue      = "keyword-value"
 	RuleKeywordType       = "keyword-type"
 	RuleEnum              = "enum"

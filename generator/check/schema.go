@@ -63,9 +63,10 @@ type schemaChecker struct {
 	r *reporter
 }
 
-// root checks the schema of an API version. It returns nil when the schema
-// cannot be converted; undeclared reports `schema: {}`.
-func (c *schemaChecker) root(n *yaml.Node, path string) (s *model.Schema, undeclared bool) {
+// root checks the schema of an API version: n is the value of key (the
+// `schema:` key, or nil for a schema on its own). It returns nil when the
+// schema cannot be converted; undeclared reports `schema: {}`.
+func (c *schemaChecker) root(key, n *yaml.Node, path string) (s *model.Schema, undeclared bool) {
 	n = resolve(n)
 	if n.Kind == yaml.MappingNode && len(n.Content) == 0 {
 		c.r.report(n, RuleSchemaUndeclared, path, "declare `type: object` and the properties to get validation, typed Bicep and Go",
@@ -73,7 +74,7 @@ func (c *schemaChecker) root(n *yaml.Node, path string) (s *model.Schema, undecl
 		return &model.Schema{Kind: model.Map, Path: path, Span: c.r.span(n),
 			AdditionalProperties: &model.Schema{Kind: model.Any, Path: pointer(path, "additionalProperties"), Span: c.r.span(n)}}, true
 	}
-	s = c.node(n, path, 1)
+	s = c.node(key, n, path, 1)
 	if s == nil {
 		return nil, false
 	}
@@ -89,8 +90,11 @@ func (c *schemaChecker) root(n *yaml.Node, path string) (s *model.Schema, undecl
 	return s, false
 }
 
-// node checks one schema node at the given depth (the root is 1).
-func (c *schemaChecker) node(n *yaml.Node, path string, depth int) *model.Schema {
+// node checks one schema node at the given depth (the root is 1). key is
+// the mapping key the schema is declared under (a property's name, `items`,
+// `additionalProperties`, `schema`), or nil; problems with the node as a
+// whole (no `type`) are reported there, where the reader declared it.
+func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.Schema {
 	r := c.r
 	n = resolve(n)
 	if depth > MaxSchemaDepth {
@@ -126,7 +130,11 @@ func (c *schemaChecker) node(n *yaml.Node, path string, depth int) *model.Schema
 		return c.ref(n, path, ref, kw, extensions)
 	}
 	s := &model.Schema{Path: path, Span: r.span(n)}
-	if !c.kind(s, n, path, kw) {
+	at := n
+	if key != nil {
+		at = key
+	}
+	if !c.kind(s, at, path, kw) {
 		// Still check what lies below, so one run reports every problem.
 		for _, name := range []string{"properties", "additionalProperties", "items"} {
 			if e := kw[name]; e != nil {
@@ -176,8 +184,8 @@ func kindOfType(k model.Kind) string {
 	return k.String()
 }
 
-// kind reads `type`, inferring object or array from the keywords present
-// when it is missing so that checking can go on below.
+// kind reads `type`; a missing one is reported at n. The caller checks
+// what lies below either way, so one run reports every problem.
 func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[string]*entry) bool {
 	r := c.r
 	e := kw["type"]
@@ -457,7 +465,7 @@ func (c *schemaChecker) arrayConstraints(s *model.Schema, n *yaml.Node, kw map[s
 		s.Items = &model.Schema{Kind: model.Any, Path: pointer(s.Path, "items"), Span: s.Span}
 		return
 	}
-	s.Items = c.node(e.value, e.ptr(), depth+1)
+	s.Items = c.node(e.key, e.value, e.ptr(), depth+1)
 }
 
 func (c *schemaChecker) objectConstraints(s *model.Schema, n *yaml.Node, kw map[string]*entry, depth int) {
@@ -476,7 +484,7 @@ func (c *schemaChecker) objectConstraints(s *model.Schema, n *yaml.Node, kw map[
 				r.report(p.key, RuleMapWithProperties, p.ptr(), "use a map (additionalProperties) or an object (properties), or nest the map in a property",
 					"an object cannot declare both `properties` and `additionalProperties`")
 			}
-			s.AdditionalProperties = c.node(v, e.ptr(), depth+1)
+			s.AdditionalProperties = c.node(e.key, v, e.ptr(), depth+1)
 		default:
 			r.report(v, RuleKeywordValue, e.ptr(), "", "`additionalProperties` must be a schema or false, not %s", kindName(v))
 		}
@@ -502,13 +510,13 @@ func (c *schemaChecker) children(s *model.Schema, e *entry, depth int) {
 			return
 		}
 		for _, p := range props {
-			if ps := c.node(p.value, p.ptr(), depth+1); ps != nil {
+			if ps := c.node(p.key, p.value, p.ptr(), depth+1); ps != nil {
 				s.Properties = append(s.Properties, &model.Property{Name: p.name, Schema: ps, Span: r.span(p.key)})
 			}
 		}
 	default:
 		if resolve(e.value).Kind == yaml.MappingNode {
-			c.node(e.value, e.ptr(), depth+1)
+			c.node(e.key, e.value, e.ptr(), depth+1)
 		}
 	}
 }
@@ -548,6 +556,10 @@ func (c *schemaChecker) required(s *model.Schema, e *entry) {
 			continue
 		}
 		p.Required = true
+		if p.Schema.Default != nil {
+			r.report(item, RuleRequiredDefault, path, fmt.Sprintf("drop the `default`, or drop %q from `required`", name),
+				"property %q is required, so its default %s never applies", name, p.Schema.Default.JSON)
+		}
 	}
 }
 

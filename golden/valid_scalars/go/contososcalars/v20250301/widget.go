@@ -64,13 +64,12 @@ type WidgetProperties struct {
 	// A short name.
 	//
 	// Required. Must be 3 to 24 characters long. Must match the regular expression
-	// `^[a-z][a-z0-9-]*$`. Defaults to "my-widget". Example: "web-01".
+	// `^[a-z][a-z0-9-]*$`. Example: "web-01".
 	Name string `json:"name"`
 
 	// Tier is the "tier" property.
 	//
-	// Required. Allowed values: "free", "standard", "premium". Defaults to
-	// "standard".
+	// Required. Allowed values: "free", "standard", "premium".
 	Tier WidgetTier `json:"tier"`
 
 	// Email is the "email" property.
@@ -174,7 +173,7 @@ func (o *WidgetProperties) validate(v *validator, path string) {
 
 // WidgetTier is properties.tier, one of the WidgetTier constants.
 //
-// Allowed values: "free", "standard", "premium". Defaults to "standard".
+// Allowed values: "free", "standard", "premium".
 type WidgetTier string
 
 // Values of WidgetTier.
