@@ -1,7 +1,10 @@
 // Package model is the checked intermediate representation of a set of
-// manifests. The checker builds it once; every emitter, publish and the
-// registry read it and never look at YAML. A Catalog only exists for input
-// without errors, so readers may assume every invariant documented here.
+// manifests. The checker builds it once and the emitters (bicep, goclient,
+// docs, registration) read it; none of them looks at YAML. `udtc publish`
+// and the registry do not read the model: publish sends the api.Registration
+// documents the registration emitter builds from it, and the registry only
+// ever sees those documents. A Catalog only exists for input without
+// errors, so readers may assume every invariant documented here.
 //
 // Everything is ordered: providers by namespace, types by name (a parent sorts
 // before its children), API versions oldest first, properties in source order.

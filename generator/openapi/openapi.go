@@ -1,8 +1,12 @@
-// Package openapi converts checked schemas to kin-openapi's openapi3.Schema,
-// the OpenAPI 3 model: for a second, independent well-formedness check of
-// what the checker accepted, and for validating resource instances against
-// a registered schema. Patterns are ECMA-262 (dlclark/regexp2), as in the
-// checker, not Go's RE2.
+// Package openapi converts checked schemas (model.Schema) to kin-openapi's
+// openapi3.Schema, the OpenAPI 3 model. Only tests use it: they check that
+// every schema the checker accepts (fixtures, the Radius corpus, fuzzer
+// inputs) is well-formed OpenAPI 3 according to an independent
+// implementation, and that instances validate as the subset means them.
+// Resource documents sent to the registry are validated by
+// registry/admission, which starts from the registered schema's JSON and
+// does not use this package. Patterns are ECMA-262 (dlclark/regexp2), as in
+// the checker, not Go's RE2.
 package openapi
 
 import (
@@ -148,7 +152,9 @@ func Validate(ctx context.Context, s *model.Schema) error {
 }
 
 // ValidateInstance validates a decoded JSON value (the `properties` of a
-// resource) against the schema and returns every violation.
+// resource) against the converted schema and returns every violation. The
+// tests use it to pin down what a schema of the subset means; the registry
+// validates with registry/admission instead.
 func ValidateInstance(s *model.Schema, instance any) error {
 	return Schema(s).VisitJSON(instance, openapi3.MultiErrors(), openapi3.SetSchemaRegexCompiler(compile))
 }
