@@ -26,6 +26,7 @@ check:
 	$(GO) test -race ./...
 	cd golden && $(GO) vet ./... && $(GO) test ./...
 	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME)
+	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime $(FUZZTIME)
 
 # Rewrite every golden file after an intended output change; review the diff.
 golden:
@@ -36,6 +37,7 @@ run: build
 
 fuzz:
 	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime 5m
+	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime 5m
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

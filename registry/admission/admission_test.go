@@ -106,7 +106,6 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-
 func admit(t *testing.T, s *admission.Schema, doc string) (map[string]any, []admission.Violation) {
 	t.Helper()
 	out, vs := s.Admit(json.RawMessage(doc))

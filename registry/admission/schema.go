@@ -89,7 +89,7 @@ type node struct {
 	enum        []any
 	minimum     string // the bounds as written, for messages
 	maximum     string
-	exclMin     string // the exclusive bounds as written, when set
+	exclMin     string // the exclusive bounds as written, when exclusive
 	exclMax     string
 	multipleOf  string
 	format      string // a format validated here (formats table), else ""
@@ -105,8 +105,9 @@ type node struct {
 	props    map[string]*node
 	names    []string // property names, sorted
 	required map[string]bool
-	values   *node // map values
-	items    *node // array items
+	reqOrder []string // required, as listed
+	values   *node    // map values
+	items    *node    // array items
 
 	hasDefault bool
 	def        any // decoded with UseNumber; deep-copied before use
@@ -446,6 +447,7 @@ func (c *compiler) properties(n *node, m map[string]any, path string, depth int)
 				return fmt.Errorf("%s: required property %s is not declared in `properties`", at(path), jsonText(r))
 			}
 			n.required[name] = true
+			n.reqOrder = append(n.reqOrder, name)
 		}
 	}
 	return nil
@@ -537,16 +539,8 @@ func (c *compiler) kinSchemas(n *node, m map[string]any, path string) error {
 				if v {
 					*x.excl = x.text
 				}
-			case json.Number: // OpenAPI 3.1: the bound itself
-				bf, err := v.Float64()
-				if err != nil || math.IsInf(bf, 0) {
-					return fmt.Errorf("%s: `%s` must be a finite number", at(path), x.key)
-				}
-				*x.dst = openapi3.ExclusiveBound{Value: &bf}
-				*x.excl = string(v)
-				local = true
 			default:
-				return fmt.Errorf("%s: `%s` must be a boolean", at(path), x.key)
+				return fmt.Errorf("%s: `%s` must be a boolean (OpenAPI 3.0: `%s: N` and `%s: true`)", at(path), x.key, x.bound, x.key)
 			}
 		}
 		if n.multipleOf != "" && *k.MultipleOf <= 0 {
@@ -596,14 +590,15 @@ func (c *compiler) kinSchemas(n *node, m map[string]any, path string) error {
 	}
 	full.MaxLength = u(n.maxLength)
 	full.Pattern = n.patternText
-	if n.sensitive || n.reference {
-		full.Extensions = map[string]any{}
-		if n.sensitive {
-			full.Extensions["x-radius-sensitive"] = true
+	full.Example = m["example"]
+	for k, v := range m {
+		if !strings.HasPrefix(k, "x-") || k == "x-radius-sensitive" && !n.sensitive {
+			continue
 		}
-		if n.reference {
-			full.Extensions[api.ExtensionResourceType] = m[api.ExtensionResourceType]
+		if full.Extensions == nil {
+			full.Extensions = map[string]any{}
 		}
+		full.Extensions[k] = v
 	}
 	n.full = &full
 	attachChildren(n)
@@ -617,10 +612,8 @@ func attachChildren(n *node) {
 		n.full.Properties = openapi3.Schemas{}
 		for _, name := range n.names {
 			n.full.Properties[name] = openapi3.NewSchemaRef("", n.props[name].full)
-			if n.required[name] {
-				n.full.Required = append(n.full.Required, name)
-			}
 		}
+		n.full.Required = n.reqOrder
 		closed := false
 		n.full.AdditionalProperties = openapi3.AdditionalProperties{Has: &closed}
 	case kindMap:

@@ -1,0 +1,170 @@
+package admission_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/registry/admission"
+	"github.com/udtc/udtc/registry/api"
+)
+
+const secretSchema = `{"type":"object","properties":{
+	"password":{"type":"string","x-radius-sensitive":true,"minLength":12,"pattern":"^[^ ]+$","format":"email","enum":["not-this-one@example.com"]},
+	"conn":{"type":"object","x-radius-sensitive":true,"properties":{"uri":{"type":"string","format":"uri"},"port":{"type":"integer","maximum":10}}},
+	"db":{"type":"object","properties":{"user":{"type":"string"},"pass":{"type":"string","x-radius-sensitive":true}}},
+	"creds":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"key":{"type":"string","x-radius-sensitive":true}}}},
+	"keys":{"type":"object","x-radius-sensitive":true,"additionalProperties":{"type":"string"}},
+	"ref":{"type":"string","x-radius-sensitive":true,"x-resource-type":"Contoso.Data/postgresDatabases"},
+	"plain":{"type":"string"}}}`
+
+func TestSplitMergeSecrets(t *testing.T) {
+	s := mustCompile(t, secretSchema)
+	if !s.HasSensitive() {
+		t.Fatal("HasSensitive = false")
+	}
+	doc := `{"conn":{"port":5,"uri":"https://db.example"},"creds":[{"key":"k0","name":"a"},{"name":"b"},{"key":"k2","name":"c"}],` +
+		`"db":{"pass":"p","user":"u"},"keys":{"a":"1"},"password":"not-this-one@example.com","plain":"visible"}`
+	admitted, vs := s.Admit(json.RawMessage(doc))
+	if len(vs) != 0 {
+		t.Fatalf("violations: %+v", vs)
+	}
+	public, secrets := s.SplitSecrets(admitted)
+	wantPublic := `{"conn":null,"creds":[{"key":null,"name":"a"},{"name":"b"},{"key":null,"name":"c"}],"db":{"pass":null,"user":"u"},"keys":null,"password":null,"plain":"visible"}`
+	wantSecrets := `{"conn":{"port":5,"uri":"https://db.example"},"creds":[{"key":"k0"},null,{"key":"k2"}],"db":{"pass":"p"},"keys":{"a":"1"},"password":"not-this-one@example.com"}`
+	if string(public) != wantPublic {
+		t.Errorf("public\n got %s\nwant %s", public, wantPublic)
+	}
+	if string(secrets) != wantSecrets {
+		t.Errorf("secrets\n got %s\nwant %s", secrets, wantSecrets)
+	}
+	for _, secret := range []string{"k0", "k2", `"p"`, "db.example", "not-this-one"} {
+		if strings.Contains(string(public), secret) {
+			t.Errorf("public holds %s", secret)
+		}
+	}
+	merged, err := admission.MergeSecrets(public, secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(merged) != string(admitted) {
+		t.Errorf("merged\n got %s\nwant %s", merged, admitted)
+	}
+
+	// No sensitive value present: no secrets.
+	public, secrets = s.SplitSecrets(json.RawMessage(`{"plain":"x","db":{"user":"u"}}`))
+	if secrets != nil || string(public) != `{"db":{"user":"u"},"plain":"x"}` {
+		t.Errorf("%s %s", public, secrets)
+	}
+	if m, err := admission.MergeSecrets(public, nil); err != nil || string(m) != string(public) {
+		t.Errorf("merge nil: %s %v", m, err)
+	}
+	if _, err := admission.MergeSecrets(public, json.RawMessage(`[1]`)); err == nil {
+		t.Error("merging an array of secrets: no error")
+	}
+	// A schema without secrets returns the document as is.
+	plain := mustCompile(t, `{"type":"object","properties":{"a":{"type":"string"}}}`)
+	if plain.HasSensitive() {
+		t.Error("HasSensitive = true")
+	}
+	if p, sec := plain.SplitSecrets(json.RawMessage(`{"a":"x"}`)); string(p) != `{"a":"x"}` || sec != nil {
+		t.Errorf("%s %s", p, sec)
+	}
+}
+
+func TestSplitSecretsFixture(t *testing.T) {
+	s := schemaOf(t, "valid_secrets/Contoso.Security/vaults@2025-01-01")
+	admitted, vs := s.Admit(json.RawMessage(`{"adminPassword":"correct horse battery","keys":{"primary":"k1"},"owner":"me","connection":{"uri":"https://x"}}`))
+	if len(vs) != 0 {
+		t.Fatalf("%+v", vs)
+	}
+	public, secrets := s.SplitSecrets(admitted)
+	if string(public) != `{"adminPassword":null,"keys":null,"owner":"me"}` || string(secrets) != `{"adminPassword":"correct horse battery","keys":{"primary":"k1"}}` {
+		t.Errorf("%s %s", public, secrets)
+	}
+}
+
+// TestSensitiveNeverInMessages: whatever is wrong with a sensitive value,
+// no violation message contains it.
+func TestSensitiveNeverInMessages(t *testing.T) {
+	s := mustCompile(t, secretSchema)
+	const secret = "hunter2 SECRET"
+	docs := []string{
+		`{"password":"hunter2 SECRET"}`,
+		`{"password":"hunter2 SECRET","conn":{"uri":"hunter2 SECRET","port":"hunter2 SECRET","x":"hunter2 SECRET"}}`,
+		`{"conn":{"uri":"hunter2 SECRET","port":11}}`,
+		`{"db":{"pass":["hunter2 SECRET"]},"keys":{"hunter":["hunter2 SECRET"]}}`,
+		`{"creds":[{"key":{"k":"hunter2 SECRET"}}]}`,
+		`{"ref":"hunter2 SECRET"}`,
+		`{"ref":"/planes/radius/local/resourceGroups/hunter2 SECRET/providers/Contoso.Data/postgresDatabases/db"}`,
+		`{"ref":"/planes/radius/local/resourceGroups/rg/providers/Contoso.Data/hunter2SECRET/db"}`,
+	}
+	for _, doc := range docs {
+		_, vs := s.Admit(json.RawMessage(doc))
+		if len(vs) == 0 {
+			t.Errorf("%s: no violation", doc)
+		}
+		for _, x := range vs {
+			if strings.Contains(x.Message, "hunter2") || strings.Contains(x.Target, secret) {
+				t.Errorf("%s: violation %+v shows the secret", doc, x)
+			}
+		}
+	}
+}
+
+func TestReferences(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{
+		"db":{"type":"string","x-resource-type":"Contoso.Data/postgresDatabases"},
+		"store":{"type":"string","x-resource-type":["Contoso.Data/postgresDatabases","Contoso.Data/redisCaches"]},
+		"env":{"type":"string","x-resource-type":"Applications.Core/environments"},
+		"any":{"type":"string","x-resource-type":"*"},
+		"queues":{"type":"array","items":{"type":"string","x-resource-type":"Contoso.Platform/contosoBuses/queues"}},
+		"links":{"type":"object","additionalProperties":{"type":"string","x-resource-type":"*"}},
+		"name":{"type":"string"}}}`)
+	const rg = "/planes/radius/local/resourceGroups/rg/providers/"
+	doc := `{"db":"` + rg + `contoso.data/POSTGRESDATABASES/db1","store":"` + rg + `Contoso.Data/redisCaches/c1",` +
+		`"env":"` + rg + `Applications.Core/environments/prod","any":"` + rg + `Other.Things/widgets/w",` +
+		`"queues":["` + rg + `Contoso.Platform/contosoBuses/bus1/queues/q1"],"links":{"a.b":"` + rg + `X.Y/z/n"},"name":"not a reference"}`
+	admitted, vs := s.Admit(json.RawMessage(doc))
+	if len(vs) != 0 {
+		t.Fatalf("violations: %+v", vs)
+	}
+	var got []string
+	for _, r := range s.References(admitted) {
+		got = append(got, r.Target+" "+r.ID.String()+" "+strings.Join(r.Types, "|"))
+	}
+	want := []string{
+		"properties.any " + rg + "Other.Things/widgets/w ",
+		"properties.db " + rg + "contoso.data/POSTGRESDATABASES/db1 Contoso.Data/postgresDatabases",
+		"properties.env " + rg + "Applications.Core/environments/prod Applications.Core/environments",
+		`properties.links["a.b"] ` + rg + "X.Y/z/n ",
+		"properties.queues[0] " + rg + "Contoso.Platform/contosoBuses/bus1/queues/q1 Contoso.Platform/contosoBuses/queues",
+		"properties.store " + rg + "Contoso.Data/redisCaches/c1 Contoso.Data/postgresDatabases|Contoso.Data/redisCaches",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("references (-want +got):\n%s", diff)
+	}
+	refs := s.References(admitted)
+	if refs[0].Types != nil {
+		t.Errorf("generic reference Types = %v, want nil", refs[0].Types)
+	}
+	if id, _ := api.ParseResourceID(rg + "Contoso.Data/postgresDatabases/db1"); !refs[1].ID.IsType(id.Type()) {
+		t.Errorf("ID type %s", refs[1].ID.Type())
+	}
+
+	_, vs = s.Admit(json.RawMessage(`{"db":"` + rg + `Contoso.Data/redisCaches/c1","store":"db1","queues":["` + rg + `Contoso.Platform/contosoBuses/bus1"],"any":"/planes/radius/local"}`))
+	wantV := []string{"properties.any InvalidReference", "properties.db InvalidReference", "properties.queues[0] InvalidReference", "properties.store InvalidReference"}
+	if diff := cmp.Diff(wantV, codes(vs)); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+	for _, x := range vs {
+		if x.Target == "properties.db" && !strings.Contains(x.Message, "Contoso.Data/postgresDatabases") {
+			t.Errorf("message %q does not name the allowed type", x.Message)
+		}
+	}
+	if refs := mustCompile(t, `{"type":"object","properties":{"a":{"type":"string"}}}`).References(json.RawMessage(`{"a":"x"}`)); refs != nil {
+		t.Errorf("references of a schema without any: %v", refs)
+	}
+}
