@@ -1,8 +1,11 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/generator/model"
 )
 
 // Rules lists every rule the checker and the loader report, in the order
@@ -45,7 +48,7 @@ var Rules = []diag.Rule{
 	{ID: RuleSchemaUndeclared, Severity: diag.Warning, Doc: "`schema: {}` declares no schema: accepted (built-in Radius types use it), but nothing is validated or typed."},
 	{ID: RuleSchemaRoot, Severity: diag.Error, Doc: "The root of a schema is `type: object` with declared properties, or a map."},
 	{ID: RuleTypeMissing, Severity: diag.Error, Doc: "Every schema node declares its `type`: each property, `items` and `additionalProperties`."},
-	{ID: RuleTypeInvalid, Severity: diag.Error, Doc: "`type` is one of string, integer, number, boolean, object, array, any; type lists such as [string, 'null'] are not allowed (use `nullable`)."},
+	{ID: RuleTypeInvalid, Severity: diag.Error, Doc: "`type` is one of " + strings.Join(model.TypeNames(), ", ") + "; type lists such as [string, 'null'] are not allowed (use `nullable`)."},
 	{ID: RuleItemsMissing, Severity: diag.Error, Doc: "An array declares `items`."},
 	{ID: RuleMapWithProperties, Severity: diag.Error, Doc: "An object declares `properties` or a typed `additionalProperties` (a map), not both."},
 	{ID: RuleAdditionalTrue, Severity: diag.Error, Doc: "`additionalProperties: true` is not allowed: give the value schema (`additionalProperties: {type: string}`); `false` means the default closed object."},

@@ -23,15 +23,6 @@ var schemaKeywords = manifest.Keys(manifest.Schema{})
 // polymorphic keywords are recognised and refused.
 var polymorphic = []string{"allOf", "anyOf", "oneOf", "not", "discriminator"}
 
-// typeNames maps `type` values to kinds (object becomes Map with a typed
-// additionalProperties).
-var typeNames = map[string]model.Kind{
-	"string": model.String, "integer": model.Integer, "number": model.Number, "boolean": model.Boolean,
-	"object": model.Object, "array": model.Array, "any": model.Any,
-}
-
-var typeNameList = []string{"string", "integer", "number", "boolean", "object", "array", "any"}
-
 // applies lists the keywords that only make sense for some types; keywords
 // not listed apply to every type.
 var applies = map[string][]model.Kind{
@@ -190,7 +181,7 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 	r := c.r
 	e := kw["type"]
 	if e == nil {
-		hint := "add `type: string` (or integer, number, boolean, object, array, any)"
+		hint := "add `type: string` (or " + strings.Join(model.TypeNames()[1:], ", ") + ")"
 		switch {
 		case kw["properties"] != nil || kw["additionalProperties"] != nil:
 			hint = "add `type: object`"
@@ -215,10 +206,10 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 	if !ok {
 		return false
 	}
-	k, ok := typeNames[name]
+	k, ok := model.KindOfType(name)
 	if !ok {
-		hint := "one of: " + strings.Join(typeNameList, ", ")
-		if s := suggest(name, typeNameList); s != "" {
+		hint := "one of: " + strings.Join(model.TypeNames(), ", ")
+		if s := suggest(name, model.TypeNames()); s != "" {
 			hint = fmt.Sprintf("did you mean `%s`?", s)
 		}
 		r.report(v, RuleTypeInvalid, e.ptr(), hint, "unknown type %q", name)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/udtc/udtc/generator/model"
 )
 
 // SchemaID is the $id of the manifest format's JSON Schema.
@@ -25,6 +27,11 @@ func JSONSchema() ([]byte, error) {
 	s.Description = "A resource provider namespace with its user-defined resource types. Give either namespace or name."
 	if def, ok := s.Definitions["Schema"]; ok {
 		def.PatternProperties = map[string]*jsonschema.Schema{"^x-": {}}
+		if t, ok := def.Properties.Get("type"); ok {
+			for _, name := range model.TypeNames() {
+				t.Enum = append(t.Enum, name)
+			}
+		}
 	}
 	out, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

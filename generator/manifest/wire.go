@@ -37,7 +37,7 @@ type VersionDecl struct {
 // Schema is the wire form of the supported schema subset. Keywords outside it
 // are diagnostics; see docs/schema-subset.md.
 type Schema struct {
-	Type        string `json:"type,omitempty" jsonschema:"enum=string,enum=integer,enum=number,enum=boolean,enum=object,enum=array,enum=any"`
+	Type        string `json:"type,omitempty"` // one of model.TypeNames (see JSONSchema)
 	Ref         string `json:"$ref,omitempty" jsonschema:"description=Only built-in schemas: https://radapp.io/schemas/v1#RecipeStatus"`
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`

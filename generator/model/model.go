@@ -121,6 +121,38 @@ const (
 
 var kindNames = [...]string{"", "string", "integer", "number", "boolean", "object", "map", "array", "any"}
 
+// typeKinds are the values `type` takes in a schema of the supported subset,
+// in the order the docs list them, with the kind each one gives (an object
+// with a typed additionalProperties becomes a Map later). This is the one
+// list: the checker, its hints and the manifest's JSON Schema use it.
+var typeKinds = []struct {
+	name string
+	kind Kind
+}{
+	{"string", String}, {"integer", Integer}, {"number", Number}, {"boolean", Boolean},
+	{"object", Object}, {"array", Array}, {"any", Any},
+}
+
+// TypeNames returns the values `type` may take, in documentation order.
+func TypeNames() []string {
+	out := make([]string, len(typeKinds))
+	for i, t := range typeKinds {
+		out[i] = t.name
+	}
+	return out
+}
+
+// KindOfType returns the kind a `type` value gives, and false when the
+// value is not a type of the subset.
+func KindOfType(name string) (Kind, bool) {
+	for _, t := range typeKinds {
+		if t.name == name {
+			return t.kind, true
+		}
+	}
+	return 0, false
+}
+
 // String returns the kind's lower-case name ("map" for Map).
 func (k Kind) String() string {
 	if k <= 0 || int(k) >= len(kindNames) {
