@@ -22,6 +22,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/naming"
 )
 
 // DefaultVersion is the extension version when Options.ExtensionVersion is empty.
@@ -53,23 +54,13 @@ var Rules = []diag.Rule{
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// DefaultExtensionName is the extension name of a namespace: lower-cased,
+// DefaultExtensionName is the extension name of a namespace (the rule
+// lives in internal/naming, shared with the registry's catalog pages): lower-cased,
 // dots removed ("Contoso.Platform" → "contosoplatform"). To stay a Bicep
 // identifier it also drops every other character that is not an ASCII
 // letter, digit or underscore ("Contoso.Data-Plane" → "contosodataplane")
 // and puts an underscore before a leading digit.
-func DefaultExtensionName(namespace string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(namespace) {
-		if r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if b.Len() == 0 && r >= '0' && r <= '9' {
-				b.WriteByte('_')
-			}
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func DefaultExtensionName(namespace string) string { return naming.BicepExtension(namespace) }
 
 // Extension is one Bicep extension and the providers it holds, in catalog order.
 type Extension struct {

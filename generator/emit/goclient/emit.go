@@ -43,7 +43,7 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 		if opts.ImportPrefix == "" {
 			return nil, nil, ErrNoImportPrefix
 		}
-		dir, renamed := dirs.claim(pkgDir(prov.Namespace))
+		dir, renamed := dirs.Claim(pkgDir(prov.Namespace))
 		if renamed {
 			diags.Add(diag.Diagnostic{
 				Span: prov.Span, Severity: diag.Warning, Rule: ruleNameCollision,

@@ -82,7 +82,7 @@ func TestNamerIsFirstComeFirstServed(t *testing.T) {
 	n := newNamer("Validate")
 	var got []string
 	for _, w := range []string{"FooBar", "FooBar", "Validate", "FooBar2", "FooBar"} {
-		name, _ := n.claim(w)
+		name, _ := n.Claim(w)
 		got = append(got, name)
 	}
 	if diff := cmp.Diff([]string{"FooBar", "FooBar2", "Validate2", "FooBar22", "FooBar3"}, got); diff != "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/naming"
 )
 
 // Rule ids of the warnings this emitter reports.
@@ -33,9 +34,6 @@ var Rules = []diag.Rule{
 	{ID: rulePatternUnsupported, Severity: diag.Warning, Doc: "A `pattern` Go's regexp package cannot compile (lookaround, backreferences): the Go client's `Validate` does not check it (`udtc gen`)."},
 	{ID: ruleJSONTag, Severity: diag.Warning, Doc: "A property name encoding/json cannot use as a tag name: encoding/json uses the Go field name instead (`udtc gen`)."},
 }
-
-// reserved are the exported names every version package declares itself.
-var reserved = []string{"SystemData", "ValidationError"}
 
 // nsPlan holds the version-independent names of one provider namespace.
 type nsPlan struct {
@@ -63,39 +61,35 @@ type typeNames struct {
 	file      string // "postgresdatabase.go"
 }
 
-func (p *nsPlan) claim(want string, rt *model.ResourceType, what string, diags *diag.List) string {
-	got, renamed := p.names.claim(want)
-	if renamed {
-		diags.Add(diag.Diagnostic{
-			Span: rt.Span, Severity: diag.Warning, Rule: ruleNameCollision,
-			Path:    "/types/" + rt.Name,
-			Message: fmt.Sprintf("the Go %s %s of type %s is already taken; using %s", what, want, rt.FullName(), got),
-			Hint:    "rename the type or check the generated names in docs/go-client.md",
-		})
-	}
-	return got
-}
-
 func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.List) (*nsPlan, error) {
 	p := &nsPlan{
-		prov:  prov,
-		dir:   dir,
-		ids:   importPrefix + "/go/" + dir + "/resourceids",
-		by:    map[string]*typeNames{},
-		names: newNamer(reserved...),
+		prov: prov,
+		dir:  dir,
+		ids:  importPrefix + "/go/" + dir + "/resourceids",
+		by:   map[string]*typeNames{},
 	}
+	typeNamesIn := make([]string, len(prov.Types))
+	for i, rt := range prov.Types {
+		typeNamesIn[i] = rt.Name
+	}
+	goTypes, names := naming.GoTypes(typeNamesIn)
+	p.names = names
 	files := newNamer("udtc-common.go", "udtc-ids.go")
-	for _, rt := range prov.Types {
-		t := &typeNames{rt: rt}
-		t.goName = p.claim(typeName(rt.Segments()), rt, "type name", diags)
-		t.idName = p.claim(t.goName+"ID", rt, "ID type name", diags)
-		t.newID = p.claim("New"+t.idName, rt, "function name", diags)
-		t.parseID = p.claim("Parse"+t.idName, rt, "function name", diags)
-		t.typeConst = p.claim(t.goName+"ResourceType", rt, "constant name", diags)
-		t.apiConst = p.claim(t.goName+"APIVersion", rt, "constant name", diags)
+	for i, rt := range prov.Types {
+		g := goTypes[i]
+		for _, r := range g.Renames {
+			diags.Add(diag.Diagnostic{
+				Span: rt.Span, Severity: diag.Warning, Rule: ruleNameCollision,
+				Path:    "/types/" + rt.Name,
+				Message: fmt.Sprintf("the Go %s %s of type %s is already taken; using %s", r.What, r.Want, rt.FullName(), r.Got),
+				Hint:    "rename the type or check the generated names in docs/go-client.md",
+			})
+		}
+		t := &typeNames{rt: rt, goName: g.Name, idName: g.ID, newID: g.NewID, parseID: g.ParseID,
+			typeConst: g.TypeConst, apiConst: g.APIConst}
 		t.nameField = t.goName + "Name"
 		t.nameParam = lowerFirst(t.goName) + "Name"
-		t.file, _ = files.claim(strings.ToLower(t.goName) + ".go")
+		t.file, _ = files.Claim(strings.ToLower(t.goName) + ".go")
 		if rt.Parent != "" {
 			parent := p.by[rt.Parent]
 			if parent == nil {
@@ -194,7 +188,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		version:  version,
 		name:     name,
 		dir:      "go/" + ns.dir + "/" + name,
-		names:    newNamer(),
+		names:    ns.names.Clone(),
 		structOf: map[*model.Schema]*structPlan{},
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
@@ -204,9 +198,6 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		diags:    diags,
 	}
 	p.path = importPrefix + "/" + p.dir
-	for n := range ns.names.used {
-		p.names.used[n] = true
-	}
 	for _, t := range ns.types {
 		av := t.rt.Version(version)
 		if av == nil {
@@ -220,7 +211,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 }
 
 func (p *pkgPlan) claim(want string, s *model.Schema, what string) string {
-	got, renamed := p.names.claim(want)
+	got, renamed := p.names.Claim(want)
 	if renamed {
 		p.diags.Add(diag.Diagnostic{
 			Span: s.Span, Severity: diag.Warning, Rule: ruleNameCollision, Path: s.Path,
@@ -284,7 +275,7 @@ func (p *pkgPlan) assignNode(s *model.Schema, owner *verType, base string, path 
 func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path []string, where string) {
 	fields := newNamer("Validate")
 	for _, prop := range st.schema.Properties {
-		name, renamed := fields.claim(pascal(prop.Name))
+		name, renamed := fields.Claim(pascal(prop.Name))
 		if renamed {
 			d := diag.Diagnostic{
 				Span: prop.Span, Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,

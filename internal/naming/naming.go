@@ -1,0 +1,284 @@
+// Package naming owns the names the generated artifacts give to resource
+// types: the Bicep extension name of a namespace and the Go identifiers and
+// package paths of the Go client. The emitters (generator/emit/bicep,
+// generator/emit/goclient) and the registry's catalog pages
+// (registry/catalog) call the same functions, so a snippet on a catalog page
+// names exactly what `udtc gen` writes, without the registry importing the
+// generator. Standard library only; nothing here performs I/O.
+package naming
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// BicepExtension is the default Bicep extension name of a namespace:
+// lower-cased, dots removed ("Contoso.Platform" → "contosoplatform"). To stay
+// a Bicep identifier it also drops every other character that is not an
+// ASCII letter, digit or underscore ("Contoso.Data-Plane" →
+// "contosodataplane") and puts an underscore before a leading digit.
+func BicepExtension(namespace string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(namespace) {
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if b.Len() == 0 && r >= '0' && r <= '9' {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// initialisms are the words written in upper case in Go names, after the
+// list golint and staticcheck use.
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true,
+	"EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true,
+	"IP": true, "JSON": true, "LHS": true, "QPS": true, "RAM": true, "RHS": true,
+	"RPC": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true, "TCP": true,
+	"TLS": true, "TTL": true, "UDP": true, "UI": true, "UID": true, "UUID": true,
+	"URI": true, "URL": true, "UTF8": true, "VM": true, "XML": true, "XMPP": true,
+	"XSRF": true, "XSS": true,
+}
+
+// Words splits an identifier-ish string into words: at separators (anything
+// that is not a letter or digit), at lower→upper transitions ("fooBar") and
+// before the last capital of a run of capitals followed by a lower-case
+// letter ("HTTPServer" → "HTTP", "Server"). Digits stay with the word before.
+func Words(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, string(rs[start:end]))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !isAlnum(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		if unicode.IsUpper(r) {
+			next := rune(0)
+			if i+1 < len(rs) {
+				next = rs[i+1]
+			}
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) ||
+				(unicode.IsUpper(prev) && unicode.IsLower(next)) {
+				flush(i)
+				start = i
+			}
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+func isAlnum(r rune) bool {
+	return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// Pascal converts s to an exported Go identifier: words from [Words], each
+// capitalised, initialisms upper-cased ("dnsName" → "DNSName", "mySqlDb" →
+// "MySQLDb"). A result that would start with a digit gets an "X" prefix; an
+// empty result is "X".
+func Pascal(s string) string {
+	out := JoinWords(s)
+	if out == "" || unicode.IsDigit(rune(out[0])) {
+		out = "X" + out
+	}
+	return out
+}
+
+// JoinWords is [Pascal] without the guard against a leading digit.
+func JoinWords(s string) string {
+	var b strings.Builder
+	for _, w := range Words(s) {
+		if u := strings.ToUpper(w); initialisms[u] {
+			b.WriteString(u)
+			continue
+		}
+		rs := []rune(w)
+		rs[0] = unicode.ToUpper(rs[0])
+		b.WriteString(string(rs))
+	}
+	return b.String()
+}
+
+// Singular turns the last word of a plural type name into its singular with
+// a small suffix rule (documented in docs/go-client.md):
+//
+//	-ies → -y        (policies → policy)
+//	-sses → -ss      (addresses → address)
+//	-xes, -zes → -x, -z (boxes → box)
+//	-uses → -us      (buses → bus, statuses → status)
+//	-[consonant]ches, -shes → -ch, -sh (batches → batch, meshes → mesh)
+//	-s → ""          unless the word ends in -ss, -us or -is (caches → cache)
+func Singular(s string) string {
+	lower := strings.ToLower(s)
+	has := func(suffix string) bool {
+		return strings.HasSuffix(lower, suffix) && len(lower) > len(suffix)
+	}
+	switch {
+	case has("ies"):
+		return s[:len(s)-3] + matchCase(s[len(s)-3:], "y")
+	case has("sses"), has("xes"), has("zes"), has("uses"), has("shes"):
+		return s[:len(s)-2]
+	case has("ches") && !isVowel(lower[len(lower)-5]):
+		return s[:len(s)-2]
+	case has("s") && !has("ss") && !has("us") && !has("is"):
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+func isVowel(c byte) bool { return strings.IndexByte("aeiou", c) >= 0 }
+
+// matchCase returns repl upper-cased when like is all upper case.
+func matchCase(like, repl string) string {
+	if like == strings.ToUpper(like) {
+		return strings.ToUpper(repl)
+	}
+	return repl
+}
+
+// GoTypeName is the Go name a resource type wants: every segment of the type
+// name made singular and converted with [Pascal] ("contosoBuses/queues" →
+// "ContosoBusQueue"). [GoTypes] hands out the names actually used.
+func GoTypeName(segments []string) string {
+	var b strings.Builder
+	for _, seg := range segments {
+		b.WriteString(Pascal(Singular(seg)))
+	}
+	return b.String()
+}
+
+// GoPackageDir is the directory of a namespace's Go packages: lower-cased
+// without dots or other separators ("MyCompany.Resources" →
+// "mycompanyresources").
+func GoPackageDir(namespace string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(namespace) {
+		if isAlnum(r) {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 || unicode.IsDigit(rune(b.String()[0])) {
+		return "ns" + b.String()
+	}
+	return b.String()
+}
+
+// GoVersionPackage is the package name of an API version
+// ("2025-01-01-preview" → "v20250101preview").
+func GoVersionPackage(version string) string {
+	var b strings.Builder
+	b.WriteByte('v')
+	for _, r := range strings.ToLower(version) {
+		if isAlnum(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Namer hands out unique names. The first claimant of a name keeps it; later
+// ones get the smallest free numeric suffix starting at 2, so a name only
+// changes when something sorting before it claims the same name.
+type Namer struct {
+	used map[string]bool
+}
+
+// NewNamer returns a Namer with the reserved names taken.
+func NewNamer(reserved ...string) *Namer {
+	n := &Namer{used: map[string]bool{}}
+	for _, r := range reserved {
+		n.used[r] = true
+	}
+	return n
+}
+
+// Clone returns a Namer with the same names taken.
+func (n *Namer) Clone() *Namer {
+	c := NewNamer()
+	for k := range n.used {
+		c.used[k] = true
+	}
+	return c
+}
+
+// Claim returns want, or want with a suffix when want is taken, and reports
+// whether it had to rename.
+func (n *Namer) Claim(want string) (string, bool) {
+	if !n.used[want] {
+		n.used[want] = true
+		return want, false
+	}
+	for i := 2; ; i++ {
+		c := want + strconv.Itoa(i)
+		if !n.used[c] {
+			n.used[c] = true
+			return c, true
+		}
+	}
+}
+
+// GoReserved are the exported names every generated version package
+// declares itself.
+var GoReserved = []string{"SystemData", "ValidationError"}
+
+// GoType holds the version-independent Go names of one resource type, the
+// same in every version package of its namespace.
+type GoType struct {
+	Name      string // envelope struct: "PostgresDatabase"
+	ID        string // "PostgresDatabaseID"
+	NewID     string // "NewPostgresDatabaseID"
+	ParseID   string // "ParsePostgresDatabaseID"
+	TypeConst string // "PostgresDatabaseResourceType"
+	APIConst  string // "PostgresDatabaseAPIVersion"
+	// Renames lists the names that were taken and got a suffix.
+	Renames []Rename
+}
+
+// Properties is the name of the type's properties struct in a version
+// package where its schema is an object ("PostgresDatabaseProperties").
+func (t GoType) Properties() string { return t.Name + "Properties" }
+
+// Rename is a name that was taken: What ("type name", "constant name", ...)
+// wanted Want and got Got.
+type Rename struct{ What, Want, Got string }
+
+// GoTypes hands out the type-level Go names of every type of one namespace.
+// types are the type names ("contosoBuses/queues") in model order (sorted
+// by name, byte-wise); the result is in the same order. The Namer holds
+// every name taken, for the version packages to start from.
+func GoTypes(types []string) ([]GoType, *Namer) {
+	n := NewNamer(GoReserved...)
+	out := make([]GoType, len(types))
+	for i, name := range types {
+		t := &out[i]
+		claim := func(want, what string) string {
+			got, renamed := n.Claim(want)
+			if renamed {
+				t.Renames = append(t.Renames, Rename{What: what, Want: want, Got: got})
+			}
+			return got
+		}
+		t.Name = claim(GoTypeName(strings.Split(name, "/")), "type name")
+		t.ID = claim(t.Name+"ID", "ID type name")
+		t.NewID = claim("New"+t.ID, "function name")
+		t.ParseID = claim("Parse"+t.ID, "function name")
+		t.TypeConst = claim(t.Name+"ResourceType", "constant name")
+		t.APIConst = claim(t.Name+"APIVersion", "constant name")
+	}
+	return out, n
+}

@@ -1,0 +1,38 @@
+package naming
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestBicepExtension(t *testing.T) {
+	for in, want := range map[string]string{
+		"Contoso.Platform":   "contosoplatform",
+		"Contoso.Data-Plane": "contosodataplane",
+		"1Corp.Data":         "_1corpdata",
+	} {
+		if got := BicepExtension(in); got != want {
+			t.Errorf("BicepExtension(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGoTypesRenameLaterClaimants(t *testing.T) {
+	got, n := GoTypes([]string{"bus", "buses", "buses/queues"})
+	want := []GoType{
+		{Name: "Bus", ID: "BusID", NewID: "NewBusID", ParseID: "ParseBusID", TypeConst: "BusResourceType", APIConst: "BusAPIVersion"},
+		{Name: "Bus2", ID: "Bus2ID", NewID: "NewBus2ID", ParseID: "ParseBus2ID", TypeConst: "Bus2ResourceType", APIConst: "Bus2APIVersion",
+			Renames: []Rename{{What: "type name", Want: "Bus", Got: "Bus2"}}},
+		{Name: "BusQueue", ID: "BusQueueID", NewID: "NewBusQueueID", ParseID: "ParseBusQueueID", TypeConst: "BusQueueResourceType", APIConst: "BusQueueAPIVersion"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("GoTypes (-want +got):\n%s", d)
+	}
+	if name, renamed := n.Clone().Claim("SystemData"); name != "SystemData2" || !renamed {
+		t.Errorf("the reserved SystemData is free: %s", name)
+	}
+	if GoPackageDir("MyCompany.Resources") != "mycompanyresources" || GoVersionPackage("2025-01-01-preview") != "v20250101preview" {
+		t.Error("package names")
+	}
+}
