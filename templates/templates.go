@@ -1,16 +1,20 @@
-// Package templates owns the text/template files of udtc's prose artifacts
-// (Markdown documentation), embedded so the binary needs nothing on disk.
+// Package templates owns the template files of udtc's prose artifacts
+// (Markdown documentation, the catalog's HTML with its stylesheet and
+// script), embedded so the binary needs nothing on disk.
 // Generated code is never templated: the Go client is built with jennifer.
 //
 // Files:
 //
 //	bicep-types.md.tmpl  types.md of a Bicep extension (generator/emit/bicep)
 //	docs.md.tmpl         the reference page of the docs target (generator/emit/docs)
+//	catalog.html.tmpl    the registry's catalog pages (registry/catalog)
+//	catalog.css          their stylesheet, served as is
+//	catalog.js           their script (the filter, copy buttons), served as is
 package templates
 
 import "embed"
 
 // FS holds every template file at its base name.
 //
-//go:embed *.tmpl
+//go:embed *.tmpl catalog.css catalog.js
 var FS embed.FS

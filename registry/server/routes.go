@@ -63,6 +63,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{$}", optional(s.summaries))
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{namespace}", optional(s.summary))
 
+	s.catalogRoutes() // catalog.go: the HTML catalog at "/" and "/types/..."
+
 	s.mux.HandleFunc("/", s.noRoute)
 }
 

@@ -1,0 +1,222 @@
+// Package catalog owns the registry's catalog pages: the view model of every
+// registered resource type (built from provider summaries, the registered
+// schemas as JSON), the property tables, snippets and version comparisons
+// derived from it, and their rendering as HTML (templates/catalog*.tmpl) and
+// JSON. `udtc serve` renders it per request from the store; `udtc gen
+// --target site` renders the same pages as static files from the
+// registration documents of compiled manifests (FromRegistrations). It
+// imports neither the generator nor net/http: names in snippets come from
+// internal/naming, the rules the emitters use.
+package catalog
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/udtc/udtc/registry/api"
+)
+
+// Paths of the pages. Every page's canonical path starts with "/"; the
+// server serves it there and the static site writes it with ".html".
+const (
+	HomePath  = "/"
+	AssetsDir = "/assets/"
+)
+
+// TypePath is the page of one API version of a type:
+// /types/Contoso.Data/postgresDatabases/2025-06-01. A child type's "/" is
+// written "_" as in the registry API (contosoBuses_queues).
+func TypePath(namespace, typ, version string) string {
+	return "/types/" + namespace + "/" + escapeType(typ) + "/" + version
+}
+
+// ChangesPath is the comparison of two API versions of a type.
+func ChangesPath(namespace, typ, from, to string) string {
+	return "/types/" + namespace + "/" + escapeType(typ) + "/changes/" + from + "/" + to
+}
+
+// escapeType and UnescapeType are the registry's child type convention
+// (registry.EscapeTypeName), which this package may not import.
+func escapeType(t string) string { return strings.ReplaceAll(t, "/", "_") }
+
+// UnescapeType turns a type's URL segment back into its name.
+func UnescapeType(seg string) string { return strings.ReplaceAll(seg, "_", "/") }
+
+// Catalog is every registered namespace with its types.
+type Catalog struct {
+	Namespaces []Namespace `json:"namespaces"`
+	// byKey indexes types by lower-cased "namespace/type".
+	byKey map[string]*Type
+}
+
+// Namespace is one resource provider.
+type Namespace struct {
+	Name  string  `json:"name"`
+	Types []*Type `json:"types"`
+}
+
+// Type is one resource type with its API versions.
+type Type struct {
+	Namespace         string    `json:"namespace"`
+	Name              string    `json:"name"`
+	FullName          string    `json:"fullName"`
+	Description       string    `json:"description,omitempty"`
+	Capabilities      []string  `json:"capabilities,omitempty"`
+	DefaultAPIVersion string    `json:"defaultApiVersion,omitempty"`
+	APIVersions       []Version `json:"apiVersions"` // newest first
+	Parent            string    `json:"parent,omitempty"`
+	Children          []string  `json:"children,omitempty"`
+	// Page is the path of the default (else newest) version's page.
+	Page string `json:"page,omitempty"`
+
+	schemas map[string]json.RawMessage
+}
+
+// Version is an API version of a type.
+type Version struct {
+	Name    string `json:"name"`
+	Default bool   `json:"default,omitempty"`
+	Preview bool   `json:"preview,omitempty"`
+	Page    string `json:"page"`
+}
+
+// New builds the catalog from provider summaries (the registry's
+// GET /planes/radius/{plane}/providers documents). Namespaces and types are
+// sorted by name; API versions newest first.
+func New(sums []api.ProviderSummary) *Catalog {
+	c := &Catalog{byKey: map[string]*Type{}}
+	for _, s := range sums {
+		ns := Namespace{Name: s.Name}
+		for name, ts := range s.ResourceTypes {
+			t := &Type{
+				Namespace:         s.Name,
+				Name:              name,
+				FullName:          s.Name + "/" + name,
+				Description:       strings.TrimSpace(ts.Description),
+				Capabilities:      ts.Capabilities,
+				DefaultAPIVersion: ts.DefaultAPIVersion,
+				schemas:           map[string]json.RawMessage{},
+			}
+			if i := strings.LastIndexByte(name, '/'); i > 0 {
+				t.Parent = name[:i]
+			}
+			for v, av := range ts.APIVersions {
+				t.schemas[v] = av.Schema
+				t.APIVersions = append(t.APIVersions, Version{
+					Name:    v,
+					Default: v == ts.DefaultAPIVersion,
+					Preview: strings.HasSuffix(v, "-preview"),
+					Page:    TypePath(s.Name, name, v),
+				})
+			}
+			slices.SortFunc(t.APIVersions, func(a, b Version) int { return compareVersions(b.Name, a.Name) })
+			if v := t.pageVersion(); v != "" {
+				t.Page = TypePath(s.Name, name, v)
+			}
+			ns.Types = append(ns.Types, t)
+			c.byKey[strings.ToLower(t.FullName)] = t
+		}
+		// Byte order, as the model sorts types (and so as the Go client
+		// hands out names): a parent sorts before its children.
+		slices.SortFunc(ns.Types, func(a, b *Type) int { return cmp.Compare(a.Name, b.Name) })
+		for _, t := range ns.Types {
+			if p := c.byKey[strings.ToLower(t.Namespace+"/"+t.Parent)]; t.Parent != "" && p != nil {
+				p.Children = append(p.Children, t.Name)
+			}
+		}
+		c.Namespaces = append(c.Namespaces, ns)
+	}
+	slices.SortFunc(c.Namespaces, func(a, b Namespace) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
+	})
+	return c
+}
+
+// compareVersions orders API versions by date, a preview before the stable
+// version of the same date.
+func compareVersions(a, b string) int {
+	ad, ap := strings.CutSuffix(a, "-preview")
+	bd, bp := strings.CutSuffix(b, "-preview")
+	if c := cmp.Compare(ad, bd); c != 0 {
+		return c
+	}
+	switch {
+	case ap && !bp:
+		return -1
+	case bp && !ap:
+		return 1
+	}
+	return 0
+}
+
+// pageVersion is the version a link to the type shows: the default, else
+// the newest.
+func (t *Type) pageVersion() string {
+	if _, ok := t.schemas[t.DefaultAPIVersion]; ok {
+		return t.DefaultAPIVersion
+	}
+	if len(t.APIVersions) > 0 {
+		return t.APIVersions[0].Name
+	}
+	return ""
+}
+
+// Lookup finds a type by namespace and name, case-insensitively as the
+// registry does; nil when it is not registered.
+func (c *Catalog) Lookup(namespace, typ string) *Type {
+	return c.byKey[strings.ToLower(namespace+"/"+typ)]
+}
+
+// namespace returns the namespace of t.
+func (c *Catalog) namespace(name string) *Namespace {
+	for i := range c.Namespaces {
+		if c.Namespaces[i].Name == name {
+			return &c.Namespaces[i]
+		}
+	}
+	return nil
+}
+
+// version returns t's API version named v (case-insensitively), and
+// whether it exists.
+func (t *Type) version(v string) (Version, bool) {
+	for _, av := range t.APIVersions {
+		if strings.EqualFold(av.Name, v) {
+			return av, true
+		}
+	}
+	return Version{}, false
+}
+
+// FromRegistrations converts the registration documents of compiled
+// manifests (generator/emit/registration) into provider summaries, so the
+// static site and the server render the same view model.
+func FromRegistrations(regs []api.Registration) []api.ProviderSummary {
+	out := make([]api.ProviderSummary, 0, len(regs))
+	for _, reg := range regs {
+		s := api.ProviderSummary{
+			Name:          reg.Namespace,
+			Locations:     map[string]api.LocationSummary{},
+			ResourceTypes: map[string]api.ResourceTypeSummary{},
+		}
+		for _, l := range reg.Locations {
+			s.Locations[l.Name] = api.LocationSummary{Address: l.Properties.Address}
+		}
+		for _, t := range reg.Types {
+			ts := api.ResourceTypeSummary{
+				APIVersions:       map[string]api.APIVersionSummary{},
+				DefaultAPIVersion: t.Type.Properties.DefaultAPIVersion,
+				Description:       t.Type.Properties.Description,
+				Capabilities:      t.Type.Properties.Capabilities,
+			}
+			for _, v := range t.APIVersions {
+				ts.APIVersions[v.Name] = api.APIVersionSummary{Schema: v.Properties.Schema}
+			}
+			s.ResourceTypes[t.Type.Name] = ts
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+package catalog
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/registry/api"
+)
+
+func testCatalog() *Catalog {
+	return New([]api.ProviderSummary{
+		{Name: "Contoso.Bus", ResourceTypes: map[string]api.ResourceTypeSummary{
+			"contosoBuses": {DefaultAPIVersion: "2025-01-01", Description: "A bus.", APIVersions: map[string]api.APIVersionSummary{
+				"2025-01-01":         {Schema: json.RawMessage(`{"type":"object","properties":{"zeta":{"type":"string"},"ports":{"type":"array","minItems":1,"items":{"type":"object","properties":{"port":{"type":"integer","minimum":1024,"exclusiveMinimum":true}},"required":["port"]}},"tags":{"type":"object","additionalProperties":{"type":"string","description":"A tag value.","maxLength":10}},"alpha":{"type":"number","multipleOf":0.5,"default":1.5}},"required":["ports","alpha"]}`)},
+				"2025-03-01-preview": {Schema: json.RawMessage(`{"type":"object","properties":{"zeta":{"type":"integer"}}}`)},
+			}},
+			"contosoBuses/queues": {APIVersions: map[string]api.APIVersionSummary{"2025-01-01": {Schema: json.RawMessage(`{}`)}}},
+			// Collides with contosoBuses in Go: gets the suffixed names.
+			"contosoBus": {APIVersions: map[string]api.APIVersionSummary{"2025-01-01": {Schema: json.RawMessage(`{"type":"object","additionalProperties":{"type":"integer"}}`)}}},
+		}},
+	})
+}
+
+func TestPropertiesKeepSourceOrderAndEveryConstraint(t *testing.T) {
+	c := testCatalog()
+	p, ok := c.TypePage(c.Lookup("contoso.bus", "CONTOSOBUSES"), "2025-01-01", Options{})
+	if !ok {
+		t.Fatal("no page")
+	}
+	type row struct {
+		Path, Type  string
+		Required    bool
+		Default     string
+		Constraints []Constraint
+	}
+	var got []row
+	for _, p := range p.Properties {
+		got = append(got, row{p.Path, p.Type, p.Required, p.Default, p.Constraints})
+	}
+	want := []row{
+		{Path: "zeta", Type: "string"},
+		{Path: "ports", Type: "array of object", Required: true, Constraints: []Constraint{{"minItems", "1"}}},
+		{Path: "ports[].port", Type: "integer", Required: true, Constraints: []Constraint{{"minimum", "1024"}, {"exclusiveMinimum", "true"}}},
+		{Path: "tags", Type: "map of string"},
+		{Path: "tags.*", Type: "string", Constraints: []Constraint{{"maxLength", "10"}}},
+		{Path: "alpha", Type: "number", Required: true, Default: "1.5", Constraints: []Constraint{{"multipleOf", "0.5"}}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("rows (-want +got):\n%s", d)
+	}
+	if p.Snippets.JSON != "{\n  \"properties\": {\n    \"ports\": [],\n    \"alpha\": 1.5\n  }\n}\n" {
+		t.Errorf("JSON snippet:\n%s", p.Snippets.JSON)
+	}
+	if !strings.Contains(p.Snippets.Bicep, "extension contosobus\n\nresource example 'Contoso.Bus/contosoBuses@2025-01-01' = {\n  name: 'example'\n  properties: {\n    ports: []\n    alpha: json('1.5')\n  }\n}\n") {
+		t.Errorf("Bicep snippet:\n%s", p.Snippets.Bicep)
+	}
+}
+
+func TestGoNamesFollowTheClientsCollisionOrder(t *testing.T) {
+	c := testCatalog()
+	// Model order is byte order: contosoBus, contosoBuses, contosoBuses/queues.
+	for typ, want := range map[string]string{"contosoBus": "ContosoBus", "contosoBuses": "ContosoBus2", "contosoBuses/queues": "ContosoBusQueue"} {
+		p, _ := c.TypePage(c.Lookup("Contoso.Bus", typ), "2025-01-01", Options{GoImportPrefix: "example.com/m/gen"})
+		if p.Snippets.GoType.Name != want {
+			t.Errorf("%s: Go name %s, want %s", typ, p.Snippets.GoType.Name, want)
+		}
+		if p.Snippets.GoPackage != "example.com/m/gen/go/contosobus/v20250101" {
+			t.Errorf("%s: Go package %s", typ, p.Snippets.GoPackage)
+		}
+	}
+}
+
+func TestChangesAndVersionOrder(t *testing.T) {
+	c := testCatalog()
+	bus := c.Lookup("Contoso.Bus", "contosoBuses")
+	if got := []string{bus.APIVersions[0].Name, bus.APIVersions[1].Name}; got[0] != "2025-03-01-preview" {
+		t.Errorf("versions %v, want newest first", got)
+	}
+	ch, ok := c.Changes(bus, "2025-01-01", "2025-03-01-preview")
+	if !ok || len(ch.Removed) != 5 || len(ch.Added) != 0 || len(ch.Changed) != 1 || ch.Changed[0].Differences[0] != "type: string → integer" {
+		t.Errorf("changes = %+v", ch)
+	}
+	if _, ok := c.Changes(bus, "2025-01-01", "2024-01-01"); ok {
+		t.Error("a missing version compares")
+	}
+}
+
+func TestSiteLinksAreRelative(t *testing.T) {
+	c := testCatalog()
+	files, err := c.Site(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]string{}
+	for _, f := range files {
+		byPath[f.Path] = string(f.Data)
+	}
+	for _, p := range []string{
+		"index.html", "index.json", "assets/catalog.css", "assets/catalog.js",
+		"types/Contoso.Bus/contosoBuses/2025-01-01.html", "types/Contoso.Bus/contosoBuses/2025-01-01.json",
+		"types/Contoso.Bus/contosoBuses_queues/2025-01-01.html",
+		"types/Contoso.Bus/contosoBuses/changes/2025-01-01/2025-03-01-preview.html",
+	} {
+		if _, ok := byPath[p]; !ok {
+			t.Errorf("site lacks %s", p)
+		}
+	}
+	if len(files) != 14 {
+		t.Errorf("site has %d files", len(files))
+	}
+	page := byPath["types/Contoso.Bus/contosoBuses/2025-01-01.html"]
+	for _, want := range []string{`href="../../../assets/catalog.css"`, `href="../../../index.html"`, `href="../../../types/Contoso.Bus/contosoBuses/changes/2025-01-01/2025-03-01-preview.html"`, `href="../../../types/Contoso.Bus/contosoBuses/2025-01-01.json"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("static type page lacks %s", want)
+		}
+	}
+	if !strings.Contains(byPath["index.html"], `href="types/Contoso.Bus/contosoBuses/2025-01-01.html"`) {
+		t.Error("static home does not link relatively")
+	}
+	if strings.Contains(strings.Join(mapsValues(byPath), ""), `href="/`) {
+		t.Error("a static page has a root-relative link")
+	}
+}
+
+func mapsValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestFromRegistrations(t *testing.T) {
+	regs := []api.Registration{{Namespace: "Contoso.Data", Types: []api.RegisteredType{{
+		Type:        api.ResourceType{Name: "dbs", Properties: api.ResourceTypeProperties{DefaultAPIVersion: "2025-01-01", Description: "D."}},
+		APIVersions: []api.APIVersion{{Name: "2025-01-01", Properties: api.APIVersionProperties{Schema: json.RawMessage(`{"type":"object"}`)}}},
+	}}}}
+	c := New(FromRegistrations(regs))
+	tp := c.Lookup("Contoso.Data", "dbs")
+	if tp == nil || tp.Description != "D." || tp.Page != "/types/Contoso.Data/dbs/2025-01-01" {
+		t.Errorf("type = %+v", tp)
+	}
+}

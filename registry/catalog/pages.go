@@ -1,0 +1,138 @@
+package catalog
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/udtc/udtc/internal/naming"
+)
+
+// Home is the data of the home page: every namespace and type, optionally
+// narrowed by a filter.
+type Home struct {
+	Filter     string      `json:"filter,omitempty"`
+	Namespaces []Namespace `json:"namespaces"`
+	// Types counts the types listed.
+	Types int `json:"types"`
+}
+
+// Home returns the home page listing the types whose full name, description
+// or capabilities contain filter (case-insensitive); "" lists every type.
+// The page's script applies the same rule as the user types.
+func (c *Catalog) Home(filter string) Home {
+	h := Home{Filter: strings.TrimSpace(filter), Namespaces: []Namespace{}}
+	q := strings.ToLower(h.Filter)
+	for _, ns := range c.Namespaces {
+		out := Namespace{Name: ns.Name, Types: []*Type{}}
+		for _, t := range ns.Types {
+			if q == "" || strings.Contains(t.FilterText(), q) {
+				out.Types = append(out.Types, t)
+			}
+		}
+		h.Types += len(out.Types)
+		if len(out.Types) > 0 || q == "" {
+			h.Namespaces = append(h.Namespaces, out)
+		}
+	}
+	return h
+}
+
+// FilterText is what the filter matches: the lower-cased full name,
+// description and capabilities.
+func (t *Type) FilterText() string {
+	return strings.ToLower(t.FullName + " " + t.Description + " " + strings.Join(t.Capabilities, " "))
+}
+
+// TypePage is the data of the page of one API version of a type.
+type TypePage struct {
+	Type       *Type      `json:"type"`
+	APIVersion Version    `json:"apiVersion"`
+	Parent     *TypeLink  `json:"parent,omitempty"`
+	Children   []TypeLink `json:"children,omitempty"`
+	// Undeclared is true for a schema of {}: any properties are accepted.
+	Undeclared  bool            `json:"undeclared,omitempty"`
+	Description string          `json:"schemaDescription,omitempty"`
+	Properties  []Property      `json:"properties"`
+	Snippets    Snippets        `json:"snippets"`
+	Compare     []Version       `json:"compare,omitempty"` // other versions to compare with
+	Schema      json.RawMessage `json:"schema"`
+}
+
+// TypeLink links to a type's page.
+type TypeLink struct {
+	FullName string `json:"fullName"`
+	Page     string `json:"page"`
+}
+
+// Options tune the pages.
+type Options struct {
+	// GoImportPrefix is the --go-import-prefix of the Go snippets; ""
+	// means DefaultGoImportPrefix.
+	GoImportPrefix string
+}
+
+// TypePage returns the page of API version v of t, and false when t has no
+// such version.
+func (c *Catalog) TypePage(t *Type, v string, opts Options) (TypePage, bool) {
+	ver, ok := t.version(v)
+	if !ok {
+		return TypePage{}, false
+	}
+	schema := t.schemas[ver.Name]
+	root := parseNode(schema)
+	p := TypePage{
+		Type:        t,
+		APIVersion:  ver,
+		Undeclared:  len(root.kw) == 0,
+		Description: strings.TrimSpace(root.str("description")),
+		Properties:  c.properties(schema),
+		Snippets:    snippets(t, ver.Name, schema, c.goNames(t), opts.GoImportPrefix),
+		Schema:      schema,
+	}
+	if p.Properties == nil {
+		p.Properties = []Property{}
+	}
+	if t.Parent != "" {
+		if pt := c.Lookup(t.Namespace, t.Parent); pt != nil {
+			p.Parent = &TypeLink{FullName: pt.FullName, Page: pt.Page}
+		}
+	}
+	for _, ch := range t.Children {
+		if ct := c.Lookup(t.Namespace, ch); ct != nil {
+			p.Children = append(p.Children, TypeLink{FullName: ct.FullName, Page: ct.Page})
+		}
+	}
+	for _, o := range t.APIVersions {
+		if o.Name != ver.Name {
+			p.Compare = append(p.Compare, o)
+		}
+	}
+	return p, true
+}
+
+// ComparePath is the changes page from the older of a and b to the newer.
+func ComparePath(t *Type, a, b string) string {
+	if compareVersions(a, b) > 0 {
+		a, b = b, a
+	}
+	return ChangesPath(t.Namespace, t.Name, a, b)
+}
+
+// goNames returns the Go names of t, handed out over its namespace's types
+// in model order exactly as the Go client does.
+func (c *Catalog) goNames(t *Type) naming.GoType {
+	ns := c.namespace(t.Namespace)
+	if ns == nil {
+		return naming.GoType{}
+	}
+	names := make([]string, len(ns.Types))
+	at := 0
+	for i, o := range ns.Types {
+		names[i] = o.Name
+		if o == t {
+			at = i
+		}
+	}
+	all, _ := naming.GoTypes(names)
+	return all[at]
+}

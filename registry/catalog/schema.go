@@ -1,0 +1,280 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// Property is one row of a type page's property table: a property, a map's
+// values ("tags.*") or an array's items ("ports[]").
+type Property struct {
+	// Path is dotted from the properties root: "status.binding.hostname",
+	// with ".*" for a map's values and "[]" for an array's items.
+	Path  string `json:"path"`
+	Depth int    `json:"depth"`
+	// Type in words: "string", "array of object", "map of integer",
+	// "object (RecipeStatus)".
+	Type       string `json:"type"`
+	Required   bool   `json:"required,omitempty"`
+	ReadOnly   bool   `json:"readOnly,omitempty"`
+	WriteOnly  bool   `json:"writeOnly,omitempty"`
+	Sensitive  bool   `json:"sensitive,omitempty"`
+	Deprecated bool   `json:"deprecated,omitempty"`
+	Nullable   bool   `json:"nullable,omitempty"`
+	// Default and Enum are JSON literals as written ("\"S\"", "2").
+	Default string   `json:"default,omitempty"`
+	Enum    []string `json:"enum,omitempty"`
+	// Constraints are the validation keywords with their values, in a fixed
+	// order: minLength, maxLength, pattern, format, minimum, maximum, ...
+	Constraints []Constraint `json:"constraints,omitempty"`
+	Description string       `json:"description,omitempty"`
+	// Ref is the name of a built-in $ref schema ("RecipeStatus").
+	Ref string `json:"ref,omitempty"`
+	// References is the x-resource-type annotation: the type whose ID the
+	// value holds ("Contoso.Data/postgresDatabases"), with its page when the
+	// type is registered.
+	References     string `json:"references,omitempty"`
+	ReferencesPage string `json:"referencesPage,omitempty"`
+}
+
+// Constraint is a validation keyword and its value as written.
+type Constraint struct {
+	Keyword string `json:"keyword"`
+	Value   string `json:"value"`
+}
+
+// constraintKeywords are shown in this order.
+var constraintKeywords = []string{
+	"minLength", "maxLength", "pattern", "format",
+	"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+	"minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+}
+
+// node is one schema object of a registered schema: its keywords, and the
+// names of its properties in the order they were written (the registry
+// stores schemas with their key order).
+type node struct {
+	kw    map[string]json.RawMessage
+	order []string
+}
+
+// parseNode decodes a schema object; anything that is not an object is an
+// empty node (the registry only stores schemas its checker accepted, so this
+// is a safety net, not a code path).
+func parseNode(raw json.RawMessage) node {
+	n := node{kw: map[string]json.RawMessage{}}
+	if err := json.Unmarshal(raw, &n.kw); err != nil || n.kw == nil {
+		n.kw = map[string]json.RawMessage{}
+	}
+	if props, ok := n.kw["properties"]; ok {
+		n.order = objectKeys(props)
+	}
+	return n
+}
+
+// objectKeys returns the keys of a JSON object in document order.
+func objectKeys(raw json.RawMessage) []string {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return keys
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			return keys
+		}
+	}
+	return keys
+}
+
+func (n node) str(k string) string {
+	var s string
+	if raw, ok := n.kw[k]; ok {
+		_ = json.Unmarshal(raw, &s)
+	}
+	return s
+}
+
+func (n node) flag(k string) bool {
+	var b bool
+	if raw, ok := n.kw[k]; ok {
+		_ = json.Unmarshal(raw, &b)
+	}
+	return b
+}
+
+func (n node) child(k string) (node, bool) {
+	raw, ok := n.kw[k]
+	if !ok || !isObject(raw) {
+		return node{}, false
+	}
+	return parseNode(raw), true
+}
+
+func (n node) property(name string) node {
+	var props map[string]json.RawMessage
+	_ = json.Unmarshal(n.kw["properties"], &props)
+	return parseNode(props[name])
+}
+
+func (n node) required() map[string]bool {
+	var names []string
+	_ = json.Unmarshal(n.kw["required"], &names)
+	out := map[string]bool{}
+	for _, r := range names {
+		out[r] = true
+	}
+	return out
+}
+
+// ref is the name of a $ref ("RecipeStatus" of ".../v1#RecipeStatus").
+func (n node) ref() string {
+	r := n.str("$ref")
+	if i := strings.LastIndexByte(r, '#'); i >= 0 {
+		return strings.TrimLeft(r[i+1:], "/")
+	}
+	return r
+}
+
+// isMap reports whether n is an object with typed values and no properties.
+func (n node) isMap() bool {
+	_, hasProps := n.kw["properties"]
+	_, ok := n.child("additionalProperties")
+	return n.str("type") == "object" && ok && !hasProps
+}
+
+// typeWords is n's type in words.
+func (n node) typeWords() string {
+	var out string
+	switch {
+	case n.str("$ref") != "":
+		out = "object"
+	case n.isMap():
+		v, _ := n.child("additionalProperties")
+		out = "map of " + v.typeWords()
+	case n.str("type") == "array":
+		items, _ := n.child("items")
+		out = "array of " + items.typeWords()
+	case n.str("type") != "":
+		out = n.str("type")
+	default:
+		out = "any"
+	}
+	if r := n.ref(); r != "" {
+		out += " (" + r + ")"
+	}
+	return out
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// row is the table row of n at path.
+func (c *Catalog) row(path string, depth int, n node, required bool) Property {
+	p := Property{
+		Path:        path,
+		Depth:       depth,
+		Type:        n.typeWords(),
+		Required:    required,
+		ReadOnly:    n.flag("readOnly"),
+		WriteOnly:   n.flag("writeOnly"),
+		Sensitive:   n.flag("x-radius-sensitive"),
+		Deprecated:  n.flag("deprecated"),
+		Nullable:    n.flag("nullable"),
+		Description: strings.TrimSpace(n.str("description")),
+		Ref:         n.ref(),
+	}
+	if p.Description == "" {
+		p.Description = strings.TrimSpace(n.str("title"))
+	}
+	if raw, ok := n.kw["default"]; ok {
+		p.Default = compactJSON(raw)
+	}
+	var enum []json.RawMessage
+	if err := json.Unmarshal(n.kw["enum"], &enum); err == nil {
+		for _, e := range enum {
+			p.Enum = append(p.Enum, compactJSON(e))
+		}
+	}
+	for _, k := range constraintKeywords {
+		raw, ok := n.kw[k]
+		if !ok {
+			continue
+		}
+		v := compactJSON(raw)
+		if k == "pattern" || k == "format" {
+			v = n.str(k)
+		}
+		p.Constraints = append(p.Constraints, Constraint{Keyword: k, Value: v})
+	}
+	if ref := n.str("x-resource-type"); ref != "" {
+		p.References = ref
+		typ, _, _ := strings.Cut(ref, "@")
+		if ns, name, ok := strings.Cut(typ, "/"); ok {
+			if t := c.Lookup(ns, name); t != nil {
+				p.ReferencesPage = t.Page
+			}
+		}
+	}
+	return p
+}
+
+// properties flattens a schema into table rows, depth first in the order
+// the properties were written.
+func (c *Catalog) properties(schema json.RawMessage) []Property {
+	var out []Property
+	var walk func(prefix string, depth int, n node)
+	walk = func(prefix string, depth int, n node) {
+		switch {
+		case n.isMap():
+			v, _ := n.child("additionalProperties")
+			c.value(&out, prefix+".*", depth, v, walk)
+		case n.str("type") == "array":
+			items, _ := n.child("items")
+			c.value(&out, prefix+"[]", depth, items, walk)
+		default:
+			req := n.required()
+			for _, name := range n.order {
+				path := name
+				if prefix != "" {
+					path = prefix + "." + name
+				}
+				pn := n.property(name)
+				out = append(out, c.row(path, depth, pn, req[name]))
+				walk(path, depth+1, pn)
+			}
+		}
+	}
+	walk("", 0, parseNode(schema))
+	return out
+}
+
+// value adds a row for a map's values or an array's items when it carries
+// more than its type (which its container's row already shows) and
+// descends into it.
+func (c *Catalog) value(out *[]Property, path string, depth int, n node, walk func(string, int, node)) {
+	r := c.row(path, depth, n, false)
+	if r.Description != "" || r.ReadOnly || r.WriteOnly || r.Sensitive || len(r.Enum) > 0 || len(r.Constraints) > 0 || r.References != "" {
+		*out = append(*out, r)
+		depth++
+	}
+	walk(path, depth, n)
+}

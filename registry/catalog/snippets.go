@@ -1,0 +1,272 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/udtc/udtc/internal/naming"
+)
+
+// Snippets show how to use one API version of a type. Names come from
+// internal/naming, the rules `udtc gen` uses, so they match the generated
+// Bicep extension and Go client.
+type Snippets struct {
+	// BicepExtension is the extension name of the namespace (the
+	// `extension` line; `udtc gen --extension-name` can override it).
+	BicepExtension string `json:"bicepExtension"`
+	Bicep          string `json:"bicep"`
+	// JSON is the body of a PUT of a resource; Request names the request.
+	Request string `json:"request"`
+	JSON    string `json:"json"`
+	// GoPackage is the import path of the generated package and GoType the
+	// type-level Go names of the type.
+	GoPackage string        `json:"goPackage"`
+	GoType    naming.GoType `json:"goNames"`
+	Go        string        `json:"go"`
+}
+
+// DefaultGoImportPrefix stands for the --go-import-prefix of `udtc gen` in
+// snippets when none is known.
+const DefaultGoImportPrefix = "example.com/yourmodule/gen"
+
+// sample is a value of a schema node for an example: the example, default or
+// first enum value when the schema has one, else a placeholder; objects get
+// their required writable properties.
+type sample struct {
+	literal json.RawMessage // a JSON literal, or nil for an object
+	fields  []sampleField
+	object  bool
+	array   bool
+}
+
+type sampleField struct {
+	name string
+	val  sample
+}
+
+func sampleOf(n node) sample {
+	for _, k := range []string{"example", "default"} {
+		if raw, ok := n.kw[k]; ok && string(bytes.TrimSpace(raw)) != "null" {
+			return sample{literal: raw}
+		}
+	}
+	var enum []json.RawMessage
+	if err := json.Unmarshal(n.kw["enum"], &enum); err == nil && len(enum) > 0 {
+		return sample{literal: enum[0]}
+	}
+	switch n.str("type") {
+	case "string":
+		return sample{literal: json.RawMessage(`"value"`)}
+	case "integer":
+		var lo json.Number
+		if raw, ok := n.kw["minimum"]; ok && json.Unmarshal(raw, &lo) == nil {
+			if v, err := lo.Int64(); err == nil {
+				if n.flag("exclusiveMinimum") {
+					v++
+				}
+				return sample{literal: json.RawMessage(fmt.Sprint(v))}
+			}
+		}
+		return sample{literal: json.RawMessage(`0`)}
+	case "number":
+		return sample{literal: json.RawMessage(`0.0`)}
+	case "boolean":
+		return sample{literal: json.RawMessage(`false`)}
+	case "array":
+		return sample{array: true}
+	}
+	s := sample{object: true}
+	if n.isMap() {
+		return s
+	}
+	req := n.required()
+	for _, name := range n.order {
+		p := n.property(name)
+		if req[name] && !p.flag("readOnly") {
+			s.fields = append(s.fields, sampleField{name, sampleOf(p)})
+		}
+	}
+	return s
+}
+
+// bicep renders s as a Bicep expression at the given indentation depth.
+func (s sample) bicep(depth int) string {
+	switch {
+	case s.array:
+		return "[]"
+	case s.object:
+		if len(s.fields) == 0 {
+			return "{}"
+		}
+		var b strings.Builder
+		b.WriteString("{\n")
+		for _, f := range s.fields {
+			b.WriteString(strings.Repeat("  ", depth+1) + bicepKey(f.name) + ": " + f.val.bicep(depth+1) + "\n")
+		}
+		return b.String() + strings.Repeat("  ", depth) + "}"
+	}
+	return bicepJSON(s.literal)
+}
+
+// json renders s as indented JSON at the given depth.
+func (s sample) json(depth int) string {
+	switch {
+	case s.array:
+		return "[]"
+	case s.object:
+		if len(s.fields) == 0 {
+			return "{}"
+		}
+		var b strings.Builder
+		b.WriteString("{\n")
+		for i, f := range s.fields {
+			k, _ := json.Marshal(f.name)
+			b.WriteString(strings.Repeat("  ", depth+1) + string(k) + ": " + f.val.json(depth+1))
+			if i < len(s.fields)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		return b.String() + strings.Repeat("  ", depth) + "}"
+	}
+	return compactJSON(s.literal)
+}
+
+// bicepJSON converts a JSON literal to a Bicep expression: strings in
+// single quotes, non-integer numbers through json(), objects and arrays on
+// one line.
+func bicepJSON(raw json.RawMessage) string {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return "null"
+	}
+	return bicepValue(v)
+}
+
+func bicepValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return fmt.Sprint(x)
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return x.String()
+		}
+		return "json('" + x.String() + "')"
+	case string:
+		return bicepString(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = bicepValue(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = bicepKey(k) + ": " + bicepValue(x[k])
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	return "null"
+}
+
+func bicepString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "${", `\${`)
+	return "'" + r.Replace(s) + "'"
+}
+
+func bicepKey(k string) string {
+	if k == "" {
+		return "''"
+	}
+	for i, r := range k {
+		if !(r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')) {
+			return bicepString(k)
+		}
+	}
+	return k
+}
+
+// snippets builds the snippets of version v of t; goNames are t's Go names.
+func snippets(t *Type, v string, schema json.RawMessage, goNames naming.GoType, importPrefix string) Snippets {
+	root := parseNode(schema)
+	body := sampleOf(root)
+	segs := strings.Split(t.Name, "/")
+	ext := naming.BicepExtension(t.Namespace)
+	s := Snippets{BicepExtension: ext, GoType: goNames}
+
+	name := strings.TrimSuffix(strings.Repeat("example/", len(segs)), "/")
+	var b strings.Builder
+	b.WriteString("extension " + ext + "\n\n")
+	b.WriteString("resource example '" + t.FullName + "@" + v + "' = {\n")
+	b.WriteString("  name: '" + name + "'\n")
+	if len(body.fields) > 0 {
+		b.WriteString("  properties: " + body.bicep(1) + "\n")
+	}
+	b.WriteString("}\n")
+	s.Bicep = b.String()
+
+	// The resource ID of a child type names its parents.
+	var id strings.Builder
+	id.WriteString("/planes/radius/local/resourceGroups/default/providers/" + t.Namespace)
+	for _, seg := range segs {
+		id.WriteString("/" + seg + "/example")
+	}
+	s.Request = "PUT " + id.String() + "?api-version=" + v
+	s.JSON = "{\n  \"properties\": " + body.json(1) + "\n}\n"
+
+	pkg := naming.GoVersionPackage(v)
+	if importPrefix == "" {
+		importPrefix = DefaultGoImportPrefix
+	}
+	s.GoPackage = importPrefix + "/go/" + naming.GoPackageDir(t.Namespace) + "/" + pkg
+	args := strings.TrimSuffix(strings.Repeat(`"example", `, len(segs)), ", ")
+	// As the Go client: an object schema has a properties struct, an
+	// undeclared one ({}) a map[string]any.
+	props := "map[string]any{}"
+	switch {
+	case root.isMap():
+		props = "nil /* a map: see the property table */"
+	case root.str("type") == "object" && root.str("$ref") == "":
+		props = "&" + pkg + "." + goNames.Properties() + "{ /* " + requiredComment(root) + " */ }"
+	}
+	var g strings.Builder
+	fmt.Fprintf(&g, "import %s %q\n\n", pkg, s.GoPackage)
+	fmt.Fprintf(&g, "id := %s.%s(\"/planes/radius/local/resourceGroups/default\", %s)\n", pkg, goNames.NewID, args)
+	fmt.Fprintf(&g, "resourceID, resourceType := id.String(), %s.%s\n", pkg, goNames.TypeConst)
+	fmt.Fprintf(&g, "res := %s.%s{\n", pkg, goNames.Name)
+	g.WriteString("\tID:         &resourceID,\n")
+	g.WriteString("\tType:       &resourceType,\n")
+	fmt.Fprintf(&g, "\tProperties: %s,\n}\n", props)
+	g.WriteString("if err := res.Validate(); err != nil {\n\treturn err // every violation, each with its JSON path\n}\n")
+	fmt.Fprintf(&g, "body, err := json.Marshal(res) // PUT body to id.String() with api-version %s.%s\n", pkg, goNames.APIConst)
+	s.Go = g.String()
+	return s
+}
+
+// requiredComment lists the required writable properties of an object.
+func requiredComment(root node) string {
+	req := root.required()
+	var names []string
+	for _, n := range root.order {
+		if req[n] && !root.property(n).flag("readOnly") {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return "no required properties"
+	}
+	return "required: " + strings.Join(names, ", ")
+}

@@ -1,0 +1,181 @@
+package server
+
+import (
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/catalog"
+)
+
+// catalogRoutes registers the catalog pages (registry/catalog) of the
+// plane "local": HTML for browsers, the same data as JSON for
+// Accept: application/json. Every other path still falls to noRoute.
+func (s *Server) catalogRoutes() {
+	s.mux.HandleFunc("GET /{$}", s.catalogHome)
+	s.mux.HandleFunc("GET /types/{namespace}/{type}", s.catalogTypeDefault)
+	s.mux.HandleFunc("GET /types/{namespace}/{type}/{version}", s.catalogType)
+	s.mux.HandleFunc("GET /types/{namespace}/{type}/changes/{from}/{to}", s.catalogChanges)
+	s.mux.HandleFunc("GET "+catalog.AssetsDir+"{name}", s.catalogAsset)
+}
+
+// loadCatalog builds the catalog from the provider summaries: one store
+// query per page.
+func (s *Server) loadCatalog(r *http.Request) (*catalog.Catalog, error) {
+	sums, err := s.store.Summaries(r.Context(), DefaultPlane, "")
+	if err != nil {
+		return nil, err
+	}
+	wire := make([]api.ProviderSummary, len(sums))
+	for i, sum := range sums {
+		wire[i] = summaryToWire(sum)
+	}
+	return catalog.New(wire), nil
+}
+
+// wantsJSON reports whether the request asks for a page's JSON twin: its
+// Accept header names application/json (or a +json type) and not text/html.
+func wantsJSON(r *http.Request) bool {
+	json, html := false, false
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch {
+		case mt == "text/html":
+			html = true
+		case mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")):
+			json = true
+		}
+	}
+	return json && !html
+}
+
+// pageHeaders are the headers of every catalog response.
+func pageHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", catalog.ContentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Add("Vary", "Accept")
+}
+
+// writePage answers with the page's JSON twin or its HTML.
+func (s *Server) writePage(w http.ResponseWriter, r *http.Request, data any, html func() ([]byte, error)) {
+	pageHeaders(w)
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, data)
+		return
+	}
+	b, err := html()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// pageNotFound answers 404: the ARM error envelope for JSON, a page for
+// browsers.
+func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	pageHeaders(w)
+	if wantsJSON(r) {
+		writeErrorBody(w, http.StatusNotFound, api.ErrorDetail{Code: api.CodeNotFound, Message: msg})
+		return
+	}
+	b, err := catalog.RenderNotFound(catalog.ServerLinks(), msg)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write(b)
+}
+
+func (s *Server) catalogHome(w http.ResponseWriter, r *http.Request) {
+	c, err := s.loadCatalog(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	home := c.Home(r.URL.Query().Get("q"))
+	s.writePage(w, r, home, func() ([]byte, error) { return catalog.RenderHome(catalog.ServerLinks(), home) })
+}
+
+// catalogType finds the type of the request's path, or answers 404.
+func (s *Server) catalogTypeOf(w http.ResponseWriter, r *http.Request) (*catalog.Catalog, *catalog.Type, bool) {
+	c, err := s.loadCatalog(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return nil, nil, false
+	}
+	ns, name := r.PathValue("namespace"), catalog.UnescapeType(r.PathValue("type"))
+	t := c.Lookup(ns, name)
+	if t == nil {
+		s.pageNotFound(w, r, "resource type %s/%s is not registered", ns, name)
+		return nil, nil, false
+	}
+	return c, t, true
+}
+
+// catalogTypeDefault redirects to the page of the type's default (else
+// newest) API version.
+func (s *Server) catalogTypeDefault(w http.ResponseWriter, r *http.Request) {
+	_, t, ok := s.catalogTypeOf(w, r)
+	if !ok {
+		return
+	}
+	if t.Page == "" {
+		s.pageNotFound(w, r, "resource type %s has no API versions", t.FullName)
+		return
+	}
+	http.Redirect(w, r, t.Page, http.StatusFound)
+}
+
+func (s *Server) catalogType(w http.ResponseWriter, r *http.Request) {
+	c, t, ok := s.catalogTypeOf(w, r)
+	if !ok {
+		return
+	}
+	v := r.PathValue("version")
+	page, ok := c.TypePage(t, v, catalog.Options{})
+	if !ok {
+		s.pageNotFound(w, r, "resource type %s has no API version %s", t.FullName, v)
+		return
+	}
+	s.writePage(w, r, page, func() ([]byte, error) { return catalog.RenderType(catalog.ServerLinks(), page) })
+}
+
+func (s *Server) catalogChanges(w http.ResponseWriter, r *http.Request) {
+	c, t, ok := s.catalogTypeOf(w, r)
+	if !ok {
+		return
+	}
+	from, to := r.PathValue("from"), r.PathValue("to")
+	ch, ok := c.Changes(t, from, to)
+	if !ok {
+		s.pageNotFound(w, r, "resource type %s does not have both API versions %s and %s", t.FullName, from, to)
+		return
+	}
+	s.writePage(w, r, ch, func() ([]byte, error) { return catalog.RenderChanges(catalog.ServerLinks(), ch) })
+}
+
+func (s *Server) catalogAsset(w http.ResponseWriter, r *http.Request) {
+	b, typ, ok := catalog.Asset(r.PathValue("name"))
+	if !ok {
+		s.writeError(w, r, &httpError{status: http.StatusNotFound, code: api.CodeNotFound,
+			message: fmt.Sprintf("no asset %s", r.URL.Path)})
+		return
+	}
+	pageHeaders(w)
+	w.Header().Set("Content-Type", typ)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(b)
+}

@@ -1,0 +1,265 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/udtc/udtc/registry/catalog"
+	"github.com/udtc/udtc/registry/server"
+)
+
+const xss = `<script>alert(1)</script>`
+
+// inlineAttr finds event handler and style attributes, which the
+// Content-Security-Policy would block.
+var inlineAttr = regexp.MustCompile(`(?i)<[^>]+\s(on[a-z]+|style)\s*=`)
+
+// seedCatalog registers Contoso.Data with postgresDatabases at two versions
+// (one preview), a child type, and a description that tries script
+// injection.
+func (f *fixture) seedCatalog() {
+	f.t.Helper()
+	data := rp + "/Contoso.Data"
+	pg := data + "/resourceTypes/postgresDatabases"
+	f.must(201, "PUT", data, `{"location":"global","properties":{}}`)
+	f.must(201, "PUT", pg, `{"properties":{"defaultApiVersion":"2025-06-01","description":"A PostgreSQL database. `+xss+`","capabilities":["SupportsRecipes"]}}`)
+	f.must(201, "PUT", pg+"/apiVersions/2025-01-01-preview", `{"properties":{"schema":{"type":"object","properties":{
+		"size":{"type":"string","enum":["S","M","L"]},
+		"legacy":{"type":"boolean"}},"required":["size"]}}}`)
+	f.must(201, "PUT", pg+"/apiVersions/2025-06-01", `{"properties":{"schema":{"type":"object","properties":{
+		"name":{"type":"string","description":"The database name. `+xss+`","minLength":3,"maxLength":63,"pattern":"^[a-z]+$","default":"orders","format":"hostname"},
+		"size":{"type":"string","enum":["S","M","L","XL"]},
+		"replicas":{"type":"integer","minimum":1,"maximum":5},
+		"server":{"type":"string","x-resource-type":"Contoso.Data/postgresDatabases/databases"},
+		"password":{"type":"string","x-radius-sensitive":true,"writeOnly":true},
+		"status":{"type":"object","readOnly":true,"properties":{"host":{"type":"string"}}}},
+		"required":["name","size"]}}}`)
+	f.must(201, "PUT", pg+"_databases", `{"properties":{"defaultApiVersion":"2025-06-01","description":"A database on the server."}}`)
+	f.must(201, "PUT", pg+"_databases/apiVersions/2025-06-01", `{"properties":{"schema":{}}}`)
+}
+
+func TestCatalogHome(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedCatalog()
+	r := f.must(200, "GET", "!/", "")
+	body := string(r.body)
+	if ct := r.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	csp := r.header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("Content-Security-Policy %q allows inline code", csp)
+	}
+	if r.header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("X-Content-Type-Options = %q", r.header.Get("X-Content-Type-Options"))
+	}
+	for _, want := range []string{
+		`href="/types/Contoso.Data/postgresDatabases/2025-06-01"`,
+		`href="/types/Contoso.Data/postgresDatabases/2025-01-01-preview"`,
+		`href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01"`,
+		"Contoso.Data/postgresDatabases/databases",
+		`<span class="tag tag-preview"`, `<span class="tag tag-default"`,
+		"&lt;script&gt;alert(1)&lt;/script&gt;",
+		`<script src="/assets/catalog.js" defer></script>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("home page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, xss) {
+		t.Errorf("home page contains the description's script unescaped")
+	}
+	if strings.Count(body, "<script") != 1 || strings.Contains(body, "<style") || inlineAttr.MatchString(body) {
+		t.Errorf("home page has inline script or style")
+	}
+
+	// Without JavaScript the form asks the server: ?q= narrows the list.
+	r = f.must(200, "GET", "!/?q=DATABASE+ON", "")
+	if b := string(r.body); !strings.Contains(b, "postgresDatabases_databases/2025-06-01") || strings.Contains(b, `href="/types/Contoso.Data/postgresDatabases/2025-06-01"`) {
+		t.Errorf("?q=DATABASE+ON does not narrow the list to the child type:\n%s", b)
+	}
+	if r = f.must(200, "GET", "!/?q=nothing-matches", ""); !strings.Contains(string(r.body), "No type matches") {
+		t.Errorf("an unmatched filter does not say so")
+	}
+}
+
+func TestCatalogJSONTwin(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedCatalog()
+	r := f.must(200, "GET", "!/", "", "Accept: application/json")
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type = %q", ct)
+	}
+	if !strings.Contains(r.header.Get("Vary"), "Accept") {
+		t.Errorf("Vary = %q, want Accept", r.header.Get("Vary"))
+	}
+	var home catalog.Home
+	if err := json.Unmarshal(r.body, &home); err != nil {
+		t.Fatal(err)
+	}
+	if home.Types != 2 || len(home.Namespaces) != 1 || home.Namespaces[0].Types[0].DefaultAPIVersion != "2025-06-01" {
+		t.Errorf("home JSON = %s", r.body)
+	}
+	if !strings.Contains(string(r.body), xss) {
+		t.Errorf("the JSON twin should carry the description as data, unescaped: %s", r.body)
+	}
+
+	r = f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases/2025-06-01", "", "Accept: application/json")
+	var page catalog.TypePage
+	if err := json.Unmarshal(r.body, &page); err != nil {
+		t.Fatal(err)
+	}
+	if page.APIVersion.Name != "2025-06-01" || !page.APIVersion.Default || len(page.Properties) != 7 {
+		t.Errorf("type page JSON = %s", r.body)
+	}
+	// The HTML shows what the JSON says: every property path.
+	html := string(f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases/2025-06-01", "").body)
+	for _, p := range page.Properties {
+		if !strings.Contains(html, `data-path="`+p.Path+`"`) {
+			t.Errorf("HTML lacks the row of %s", p.Path)
+		}
+	}
+	// A browser's Accept gets HTML.
+	r = f.must(200, "GET", "!/", "", "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+	if !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+		t.Errorf("a browser's Accept got %q", r.header.Get("Content-Type"))
+	}
+}
+
+func TestCatalogTypePage(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedCatalog()
+	r := f.must(200, "GET", "!/types/contoso.data/POSTGRESDATABASES/2025-06-01", "")
+	body := string(r.body)
+	for _, want := range []string{
+		`<tr data-path="name">`,
+		`data-keyword="minLength">minLength: <code>3</code>`,
+		`data-keyword="maxLength">maxLength: <code>63</code>`,
+		`data-keyword="pattern">pattern: <code>^[a-z]&#43;$</code>`,
+		`data-keyword="format">format: <code>hostname</code>`,
+		`data-keyword="minimum">minimum: <code>1</code>`,
+		`<code>&#34;orders&#34;</code>`,
+		`<code>&#34;XL&#34;</code>`,
+		`<span class="tag tag-sensitive">sensitive</span>`,
+		`<span class="tag">write-only</span>`,
+		`<span class="tag">read-only</span>`,
+		`<tr data-path="status.host">`,
+		`References <a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
+		`<a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
+		`href="/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01"`,
+		"extension contosodata",
+		"resource example &#39;Contoso.Data/postgresDatabases@2025-06-01&#39;",
+		"v20250601.NewPostgresDatabaseID(",
+		"v20250601.PostgresDatabaseProperties{",
+		"SupportsRecipes",
+		"The database name. &lt;script&gt;alert(1)&lt;/script&gt;",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("type page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, xss) {
+		t.Errorf("type page contains the description's script unescaped")
+	}
+	// The child type links its parent and has an undeclared schema.
+	child := string(f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases_databases/2025-06-01", "").body)
+	for _, want := range []string{`<dt>Parent type</dt>`, `href="/types/Contoso.Data/postgresDatabases/2025-06-01"`, "The schema is undeclared", "NewPostgresDatabaseDatabaseID(&#34;/planes/radius/local/resourceGroups/default&#34;, &#34;example&#34;, &#34;example&#34;)", "name: &#39;example/example&#39;"} {
+		if !strings.Contains(child, want) {
+			t.Errorf("child type page lacks %s", want)
+		}
+	}
+	// /types/{ns}/{type} redirects to the default version.
+	req, _ := http.NewRequest("GET", f.url+"/types/Contoso.Data/postgresDatabases", nil)
+	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 302 || resp.Header.Get("Location") != "/types/Contoso.Data/postgresDatabases/2025-06-01" {
+		t.Errorf("GET /types/Contoso.Data/postgresDatabases = %d Location %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+}
+
+func TestCatalogChanges(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedCatalog()
+	r := f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01", "", "Accept: application/json")
+	var ch catalog.Changes
+	if err := json.Unmarshal(r.body, &ch); err != nil {
+		t.Fatal(err)
+	}
+	paths := func(ps []catalog.Property) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Path)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := paths(ch.Added); got != "name replicas server password status status.host" {
+		t.Errorf("added = %q", got)
+	}
+	if got := paths(ch.Removed); got != "legacy" {
+		t.Errorf("removed = %q", got)
+	}
+	if len(ch.Changed) != 1 || ch.Changed[0].Path != "size" || strings.Join(ch.Changed[0].Differences, "; ") != `enum: added "XL"` {
+		t.Errorf("changed = %+v", ch.Changed)
+	}
+	html := string(f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01", "").body)
+	for _, want := range []string{`<h2 id="added">`, `<h2 id="removed">`, `enum: added &#34;XL&#34;`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("changes page lacks %s", want)
+		}
+	}
+}
+
+func TestCatalogNotFoundAndMethods(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seedCatalog()
+	for _, p := range []string{
+		"/types/Contoso.Data/nope/2025-06-01",
+		"/types/Nope.Data/postgresDatabases/2025-06-01",
+		"/types/Contoso.Data/postgresDatabases/2030-01-01",
+		"/types/Contoso.Data/postgresDatabases/changes/2025-06-01/2030-01-01",
+		"/types/Contoso.Data/nope",
+	} {
+		r := f.must(404, "GET", "!"+p, "")
+		if !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") || !strings.Contains(string(r.body), "Not found") {
+			t.Errorf("GET %s (HTML) = %s %s", p, r.header.Get("Content-Type"), r.body)
+		}
+		if r := f.must(404, "GET", "!"+p, "", "Accept: application/json"); r.errorCode(t) != "NotFound" {
+			t.Errorf("GET %s (JSON) = %s", p, r.body)
+		}
+	}
+	// Paths the catalog does not own still get the API's 404 and 405.
+	if r := f.must(404, "GET", "!/nope", ""); r.errorCode(t) != "NotFound" {
+		t.Errorf("GET /nope = %s", r.body)
+	}
+	f.must(404, "GET", "!/assets/nope.js", "")
+	if r := f.must(405, "PUT", "!/", "{}"); r.header.Get("Allow") != "GET" {
+		t.Errorf("PUT / Allow = %q", r.header.Get("Allow"))
+	}
+	for _, a := range catalog.Assets {
+		r := f.must(200, "GET", "!/assets/"+a, "")
+		if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/") || len(r.body) == 0 {
+			t.Errorf("GET /assets/%s = %q, %d bytes", a, ct, len(r.body))
+		}
+	}
+}
+
+func TestCatalogAuthReads(t *testing.T) {
+	f := newFixture(t, server.Options{Tokens: []server.Token{{Value: "s3cret"}}})
+	f.must(200, "GET", "!/", "") // reads are open without --auth-reads
+	g := newFixture(t, server.Options{Tokens: []server.Token{{Value: "s3cret"}}, AuthReads: true})
+	for _, p := range []string{"/", "/types/Contoso.Data/postgresDatabases/2025-06-01", "/assets/catalog.css"} {
+		g.must(401, "GET", "!"+p, "")
+	}
+	g.must(200, "GET", "!/", "", "Authorization: Bearer s3cret")
+}
