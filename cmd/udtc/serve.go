@@ -47,8 +47,9 @@ func serveCommand(e *env) *cli.Command {
 	f := &serveFlags{}
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "serve the resource type registry (UCP-compatible registration APIs)",
-		Description: "Serves /planes/radius/{plane}/providers/System.Resources/... on --addr until SIGINT/SIGTERM.\n" +
+		Usage: "serve the resource type registry (UCP-compatible registration APIs) and resources of its types",
+		Description: "Serves /planes/radius/{plane}/providers/System.Resources/... (registrations) and\n" +
+			"/planes/radius/{plane}/resourceGroups/... (resources of the registered types) on --addr until SIGINT/SIGTERM.\n" +
 			"Stores: sqlite:PATH (default: " + displayDefaultStore() + ") or postgres://... .",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},
