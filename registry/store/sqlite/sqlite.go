@@ -33,6 +33,7 @@ var dialect = sqlstore.Dialect{
 		sqlstore.ProviderIndex,
 		sqlstore.ResourceTables("INTEGER PRIMARY KEY", "INTEGER", "", "BLOB"),
 	},
+	SerializeWrites:       true,
 	IsForeignKeyViolation: func(err error) bool { return code(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY },
 	IsUniqueViolation: func(err error) bool {
 		c := code(err)

@@ -85,10 +85,11 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 	if err != nil {
 		return registry.Group{}, false, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, done, err := s.beginWrite(ctx)
 	if err != nil {
-		return registry.Group{}, false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+		return registry.Group{}, false, err
 	}
+	defer done()
 	defer tx.Rollback()
 	plane, found, err := s.lookup(ctx, tx, registry.PlaneID(g.ID.Plane))
 	if err != nil {
@@ -178,10 +179,11 @@ func (s *Store) DeleteGroup(ctx context.Context, id registry.GroupID, cond regis
 // deleteRow deletes the row that sel finds (id, etag) with del, checking
 // cond in the same transaction.
 func (s *Store) deleteRow(ctx context.Context, what string, cond registry.Precondition, sel string, args []any, del string) (bool, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, done, err := s.beginWrite(ctx)
 	if err != nil {
-		return false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+		return false, err
 	}
+	defer done()
 	defer tx.Rollback()
 	var (
 		rowID int64
@@ -290,10 +292,11 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	if props == "" {
 		props = "{}"
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, done, err := s.beginWrite(ctx)
 	if err != nil {
-		return registry.Instance{}, false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+		return registry.Instance{}, false, err
 	}
+	defer done()
 	defer tx.Rollback()
 
 	// The owners, taking their stored names: the group (top-level
@@ -506,16 +509,17 @@ func (s *Store) ListInstances(ctx context.Context, q registry.InstanceQuery, opt
 // racing with the delete either commits before the count (and is counted)
 // or waits and then fails its foreign key check: the count is exact.
 func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond registry.Precondition, force bool) (bool, int, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, done, err := s.beginWrite(ctx)
 	if err != nil {
-		return false, 0, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+		return false, 0, err
 	}
+	defer done()
 	defer tx.Rollback()
 	var (
 		rowID int64
 		etag  string
 	)
-	err = s.queryRow(ctx, tx, `SELECT id, etag FROM resources WHERE `+keyWhere, keyArgs(id)...).Scan(&rowID, &etag)
+	err = s.queryRow(ctx, tx, qDeleteLookup, keyArgs(id)...).Scan(&rowID, &etag)
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, 0, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
@@ -533,7 +537,7 @@ func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond reg
 	if n > 0 && !force {
 		return false, 0, &registry.InUseError{ID: id, Count: n}
 	}
-	if _, err := s.exec(ctx, tx, `DELETE FROM resources WHERE id = ?`, rowID); err != nil {
+	if _, err := s.exec(ctx, tx, qDelete, rowID); err != nil {
 		return false, 0, s.writeErr(id, err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -33,6 +33,12 @@ type Dialect struct {
 	// LockMigrations, when set, runs first in the migration transaction so
 	// that concurrent starts apply migrations once.
 	LockMigrations string
+	// SerializeWrites makes the store run one write transaction at a time
+	// in this process, queueing the others in Go. SQLite has one writer;
+	// without it every waiting connection polls the lock with the busy
+	// handler's growing sleeps, and a write waits up to 100 ms after the
+	// lock is free.
+	SerializeWrites bool
 	// IsForeignKeyViolation and IsUniqueViolation classify driver errors.
 	IsForeignKeyViolation func(error) bool
 	IsUniqueViolation     func(error) bool
@@ -48,6 +54,9 @@ type Store struct {
 	d  Dialect
 	// stmts caches prepared statements by query text.
 	stmts sync.Map
+	// writing holds a token while a write transaction runs, when the
+	// dialect serialises writes; nil otherwise.
+	writing chan struct{}
 }
 
 var _ registry.Store = (*Store)(nil)
@@ -56,8 +65,17 @@ var _ registry.Store = (*Store)(nil)
 // of db: Close closes it.
 func Open(ctx context.Context, db *sql.DB, d Dialect) (*Store, error) {
 	s := &Store{db: db, d: d}
+	if d.SerializeWrites {
+		s.writing = make(chan struct{}, 1)
+	}
 	if err := s.migrate(ctx); err != nil {
 		return nil, err
+	}
+	for _, q := range txStatements {
+		if _, err := s.prepared(ctx, q); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("%s: prepare: %w", s.d.Name, err)
+		}
 	}
 	return s, nil
 }
@@ -80,7 +98,10 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 // prepared returns the prepared statement for query (written with ?
 // placeholders), preparing it once per store: parsing SQL was half the cost
 // of a GET. *sql.Stmt is safe for concurrent use and re-prepares itself on
-// each pooled connection as needed.
+// each pooled connection as needed. It must not be called inside a
+// transaction for a statement that is not cached yet: preparing takes a
+// second pool connection, and on SQLite every other connection may be
+// waiting for the write lock the transaction holds (see inTx).
 func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := s.stmts.Load(query); ok {
 		return st.(*sql.Stmt), nil
@@ -96,19 +117,45 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// inTx returns the cached statement for query bound to tx's connection
+// (tx.StmtContext prepares it there when needed), or nil when the query is
+// not cached: the caller then runs it unprepared on tx. Either way only the
+// transaction's own connection is used.
+func (s *Store) inTx(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
+	st, ok := s.stmts.Load(query)
+	if !ok {
+		return nil
+	}
+	return tx.StmtContext(ctx, st.(*sql.Stmt))
+}
+
+// txStatements are the statements used inside write transactions; Open
+// prepares them so that a transaction never needs a second connection.
+var txStatements = []string{qLookup, qCurrent, qUpdate, qInsert, qDeleteLookup, qDelete}
+
+// Statements run inside write transactions.
+const (
+	qLookup       = `SELECT id, plane, provider, type FROM resources WHERE ` + keyWhere
+	qCurrent      = `SELECT id, etag, name, created_at, created_by FROM resources WHERE ` + keyWhere
+	qUpdate       = `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`
+	qInsert       = `INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qDeleteLookup = `SELECT id, etag FROM resources WHERE ` + keyWhere
+	qDelete       = `DELETE FROM resources WHERE id = ?`
+)
+
 // queryRow runs a single-row query through the statement cache, in tx when
 // tx is not nil.
 func (s *Store) queryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	if tx != nil {
+		if st := s.inTx(ctx, tx, query); st != nil {
+			return st.QueryRowContext(ctx, args...)
+		}
+		return tx.QueryRowContext(ctx, s.q(query), args...)
+	}
 	st, err := s.prepared(ctx, query)
 	if err != nil {
 		// Let the error surface from Scan, through an unprepared query.
-		if tx != nil {
-			return tx.QueryRowContext(ctx, s.q(query), args...)
-		}
 		return s.db.QueryRowContext(ctx, s.q(query), args...)
-	}
-	if tx != nil {
-		st = tx.StmtContext(ctx, st)
 	}
 	return st.QueryRowContext(ctx, args...)
 }
@@ -124,11 +171,31 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 
 // exec runs a statement in tx through the statement cache.
 func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return nil, err
+	if st := s.inTx(ctx, tx, query); st != nil {
+		return st.ExecContext(ctx, args...)
 	}
-	return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	return tx.ExecContext(ctx, s.q(query), args...)
+}
+
+// beginWrite starts a write transaction, first waiting (as long as ctx
+// allows) for this process's previous write to finish when the dialect
+// serialises writes. done ends the wait; call it after Commit or Rollback.
+func (s *Store) beginWrite(ctx context.Context) (tx *sql.Tx, done func(), err error) {
+	done = func() {}
+	if s.writing != nil {
+		select {
+		case s.writing <- struct{}{}:
+			done = func() { <-s.writing }
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("%s: waiting to write: %w", s.d.Name, ctx.Err())
+		}
+	}
+	tx, err = s.db.BeginTx(ctx, nil)
+	if err != nil {
+		done()
+		return nil, nil, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+	}
+	return tx, done, nil
 }
 
 func (s *Store) q(query string) string {
@@ -276,7 +343,7 @@ type parentRow struct {
 
 func (s *Store) lookup(ctx context.Context, tx *sql.Tx, id registry.ID) (parentRow, bool, error) {
 	var p parentRow
-	err := s.queryRow(ctx, tx, `SELECT id, plane, provider, type FROM resources WHERE `+keyWhere, keyArgs(id)...).
+	err := s.queryRow(ctx, tx, qLookup, keyArgs(id)...).
 		Scan(&p.id, &p.plane, &p.provider, &p.typ)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, false, nil
@@ -302,10 +369,11 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 	if err := id.Validate(); err != nil {
 		return registry.Resource{}, false, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, done, err := s.beginWrite(ctx)
 	if err != nil {
-		return registry.Resource{}, false, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+		return registry.Resource{}, false, err
 	}
+	defer done()
 	defer tx.Rollback()
 
 	// Resolve the parent, taking its stored names.
@@ -346,7 +414,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		oldETag, oldName     string
 		createdAt, createdBy string
 	)
-	err = s.queryRow(ctx, tx, `SELECT id, etag, name, created_at, created_by FROM resources WHERE `+keyWhere, keyArgs(id)...).
+	err = s.queryRow(ctx, tx, qCurrent, keyArgs(id)...).
 		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -382,7 +450,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		default:
 			stored.Name = oldName
 		}
-		res, err := s.exec(ctx, tx, `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`,
+		res, err := s.exec(ctx, tx, qUpdate,
 			r.Location, tags, props, etag, now, w.Actor, rowID)
 		if err != nil {
 			return registry.Resource{}, false, s.writeErr(id, err)
@@ -393,8 +461,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 	} else {
 		createdAt, createdBy = now, w.Actor
 		p, k, pr, t, n := keys(id)
-		_, err := s.exec(ctx, tx, `INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := s.exec(ctx, tx, qInsert,
 			parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
 			r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor)
 		if err != nil {
