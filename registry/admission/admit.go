@@ -354,8 +354,8 @@ func known(names []string) string {
 	switch {
 	case len(names) == 0:
 		return ": it declares none"
-	case len(names) > 20:
-		return fmt.Sprintf("; it declares %d, such as %s", len(names), strings.Join(names[:20], ", "))
+	case len(names) > 10:
+		return fmt.Sprintf("; it declares %d, such as %s", len(names), strings.Join(names[:10], ", "))
 	}
 	return "; it declares " + strings.Join(names, ", ")
 }
