@@ -28,6 +28,7 @@ var instanceTests = []struct {
 	{"InstanceLists", testInstanceLists},
 	{"UnregisterInUse", testUnregisterInUse},
 	{"ConcurrentParentDeleteAndChildCreate", testConcurrentParentDelete},
+	{"ConcurrentUnregisterAndCreate", testConcurrentUnregister},
 }
 
 const ver = "2024-01-01"
@@ -387,4 +388,64 @@ func testConcurrentParentDelete(t *testing.T, s registry.Store) {
 			}
 		}
 	}
+}
+
+// testConcurrentUnregister races an unforced API version delete against
+// resource creates: the delete may only succeed when no create was
+// acknowledged (a create either is counted, and the delete refused, or
+// fails after it), so an acknowledged resource is never deleted silently.
+func testConcurrentUnregister(t *testing.T, s registry.Store) {
+	ctx := context.Background()
+	seedTypes(t, s)
+	const rounds, creates = 15, 4
+	var deletes, refusals int
+	for i := range rounds {
+		v := fmt.Sprintf("2025-01-%02d", i+1)
+		vid := registry.APIVersionID(plane, "Aa.Bb", "widgets", v)
+		put(t, s, vid, `{"schema":{}}`)
+		var (
+			wg      sync.WaitGroup
+			acked   []string
+			deleted bool
+		)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for j := range creates {
+				id := fmt.Sprintf("%s/widgets/r%dv%d", rgPrefix, j, i)
+				pid, _ := api.ParseResourceID(id)
+				_, _, err := s.PutInstance(ctx, registry.InstanceWrite{Instance: registry.Instance{ID: pid, APIVersion: v, Properties: json.RawMessage(`{}`)}, Now: t0})
+				switch {
+				case err == nil:
+					acked = append(acked, id)
+				case errors.Is(err, registry.ErrParentNotFound) && !errors.Is(err, registry.ErrGroupNotFound), errors.Is(err, registry.ErrConflict):
+				default:
+					t.Errorf("PutInstance: %v (the group exists: only the API version can be missing)", err)
+				}
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			ok, err := s.Delete(ctx, vid, registry.Precondition{})
+			switch {
+			case err == nil:
+				deleted = ok
+			case errors.Is(err, registry.ErrInUse), errors.Is(err, registry.ErrConflict):
+				refusals++
+			default:
+				t.Errorf("Delete: %v", err)
+			}
+		}()
+		wg.Wait()
+		if deleted {
+			deletes++
+			if len(acked) > 0 {
+				t.Errorf("round %d: the unforced delete succeeded although %v were created", i, acked)
+			}
+		}
+		for _, id := range acked {
+			instanceExists(t, s, id, true)
+		}
+	}
+	t.Logf("%d unforced deletes succeeded, %d refused", deletes, refusals)
 }

@@ -377,7 +377,7 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 		_, err = s.exec(ctx, tx, `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`,
 			version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID)
 		if err != nil {
-			return registry.Instance{}, false, s.instanceWriteErr(id, err)
+			return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
 		}
 	} else {
 		createdAt, createdBy = now, w.Actor
@@ -386,11 +386,11 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 			groupID, parentID, version.id, key, gpk, strings.ToLower(id.Namespace), strings.ToLower(id.TypeName()), stored.String(),
 			in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor)
 		if err != nil {
-			return registry.Instance{}, false, s.instanceWriteErr(id, err)
+			return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return registry.Instance{}, false, s.instanceWriteErr(id, err)
+		return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
 	}
 	out := in
 	out.ID = stored
@@ -411,15 +411,18 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 
 // instanceWriteErr classifies a failed resource write. A foreign key
 // violation means an owner was deleted after it was looked up (PostgreSQL,
-// another process): the parent resource for a child, else the group (or,
-// rarely, the API version: both are 404s).
-func (s *Store) instanceWriteErr(id api.ResourceID, err error) error {
+// another transaction): the API version (unregistered), else the parent
+// resource of a child, else the group; which one is looked up again.
+func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid registry.ID, err error) error {
 	switch {
 	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
+		if _, found, lerr := s.lookup(ctx, nil, vid); lerr == nil && !found {
+			return fmt.Errorf("%s %s was unregistered concurrently: %w", vid.Kind, vid, registry.ErrParentNotFound)
+		}
 		if _, ok := id.Parent(); ok {
 			return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentResourceNotFound)
 		}
-		return fmt.Errorf("owner of %s was deleted concurrently: %w", id, registry.ErrGroupNotFound)
+		return fmt.Errorf("resource group of %s was deleted concurrently: %w", id, registry.ErrGroupNotFound)
 	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
 		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
 	}
