@@ -200,9 +200,9 @@ func TestMapping(t *testing.T) {
 		desc  string
 	}{
 		{"size", `{"$type":"UnionType","elements":[{"$ref":"#/13"},{"$ref":"#/14"},{"$ref":"#/15"},{"$ref":"#/16"}]}`, flagRequired, "The size of database to provision"},
-		{"replicas", `{"$type":"IntegerType","maxValue":9,"minValue":0}`, 0, "Default: 1."},
+		{"replicas", `{"$type":"IntegerType","maxValue":9,"minValue":0}`, 0, "Defaults to 1."},
 		{"port", `{"$type":"IntegerType","maxValue":5433,"minValue":5432}`, 0, "Allowed values: 5432, 5433."},
-		{"ratio", `{"$type":"AnyType"}`, 0, "Type: number (Bicep has no floating-point type). Minimum: 0. Maximum: 1."},
+		{"ratio", `{"$type":"AnyType"}`, 0, "Type: number (Bicep has no floating-point type). Must be at least 0. Must be at most 1."},
 		{"name", `{"$type":"StringType","maxLength":63,"minLength":1,"pattern":"^[a-z\"]+$"}`, 0, ""},
 		{"tags", `{"$type":"ArrayType","itemType":{"$ref":"#/0"},"maxLength":5}`, 0, "Items must be unique. Each item: Format: uuid."},
 		{"labels", `{"$type":"ObjectType","additionalProperties":{"$ref":"#/0"},"name":"PostgresDatabasesPropertiesLabels","properties":{}}`, 0, ""},
@@ -313,7 +313,7 @@ func itoa(v int64) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestUnsafeBoundStaysInWords(t *testing.T) {
 	s := &model.Schema{Kind: model.Integer, Format: "int64", Maximum: jn("9223372036854775807")}
-	if got := describe(s); got != "Format: int64. Maximum: 9223372036854775807." {
+	if got := describe(s); got != "Must be at most 9223372036854775807. Format: int64." {
 		t.Errorf("describe = %q", got)
 	}
 }

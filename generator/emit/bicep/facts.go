@@ -2,7 +2,6 @@ package bicep
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"strings"
 
@@ -11,7 +10,7 @@ import (
 
 // Fact is one constraint or property of a schema node, in words.
 type Fact struct {
-	// Text is a short sentence, e.g. "Default: 'M'." or "Minimum: 0 (exclusive).".
+	// Text is a short sentence, e.g. "Defaults to 'M'." or "Must be greater than 0.".
 	Text string
 	// Bicep reports whether the Bicep type the emitter builds for the node
 	// already expresses the fact (a string pattern, integer bounds, an
@@ -32,77 +31,56 @@ func safe(v int64) bool { return v >= -maxSafe && v <= maxSafe }
 
 // Facts returns everything the schema node s says besides its kind, title,
 // description, flags (read-only, write-only, sensitive) and children, in a
-// fixed order.
-// The docs emitter shows all of them; the Bicep emitter appends the ones
-// whose Bicep field is false to the description.
+// fixed order: the sentences of model.Constraints (values as Bicep
+// literals; the example is left out), then deprecation. The docs emitter
+// shows all of them; the Bicep emitter appends the ones whose Bicep field
+// is false to the description.
 func Facts(s *model.Schema) []Fact {
 	var fs []Fact
-	add := func(bicep bool, format string, args ...any) {
-		fs = append(fs, Fact{Text: fmt.Sprintf(format, args...), Bicep: bicep})
-	}
 	if s.Kind == model.Number {
 		fs = append(fs, Fact{Text: "Type: number (Bicep has no floating-point type).", Mapping: true})
 	}
-	if s.Format != "" {
-		add(s.Kind == model.Integer && s.Format == "int32", "Format: %s.", s.Format)
-	}
-	if len(s.Enum) > 0 {
-		vals := make([]string, len(s.Enum))
-		for i, v := range s.Enum {
-			vals[i] = literal(v)
+	lo, hi := integerBounds(s)
+	for _, c := range model.Constraints(s, literal) {
+		if c.Keywords[0] == "example" {
+			continue
 		}
-		add(s.Kind == model.String, "Allowed values: %s.", strings.Join(vals, ", "))
-	}
-	stringBounds := s.Kind == model.String && len(s.Enum) == 0
-	lengthFact := func(label string, v *int64, expressible bool) {
-		if v != nil {
-			add(expressible && safe(*v), "%s: %d.", label, *v)
+		bicep := true
+		for _, k := range c.Keywords {
+			bicep = bicep && expresses(s, k, lo, hi)
 		}
-	}
-	lengthFact("Minimum length", s.MinLength, stringBounds || len(s.Enum) > 0)
-	lengthFact("Maximum length", s.MaxLength, stringBounds || len(s.Enum) > 0)
-	if s.Pattern != "" {
-		add(s.Kind == model.String, "Pattern: `%s`.", s.Pattern)
-	}
-	if s.Minimum != nil || s.Maximum != nil {
-		lo, hi := integerBounds(s)
-		if s.Minimum != nil {
-			ok := s.Kind == model.Integer && lo != nil
-			if s.ExclusiveMinimum {
-				add(ok, "Minimum: %s (exclusive).", *s.Minimum)
-			} else {
-				add(ok, "Minimum: %s.", *s.Minimum)
-			}
-		}
-		if s.Maximum != nil {
-			ok := s.Kind == model.Integer && hi != nil
-			if s.ExclusiveMaximum {
-				add(ok, "Maximum: %s (exclusive).", *s.Maximum)
-			} else {
-				add(ok, "Maximum: %s.", *s.Maximum)
-			}
-		}
-	}
-	if s.MultipleOf != nil {
-		add(false, "Multiple of: %s.", *s.MultipleOf)
-	}
-	lengthFact("Minimum items", s.MinItems, true)
-	lengthFact("Maximum items", s.MaxItems, true)
-	if s.UniqueItems {
-		add(false, "Items must be unique.")
-	}
-	lengthFact("Minimum properties", s.MinProperties, false)
-	lengthFact("Maximum properties", s.MaxProperties, false)
-	if s.Nullable {
-		add(false, "May be null.")
-	}
-	if s.Default != nil {
-		add(false, "Default: %s.", literal(*s.Default))
+		fs = append(fs, Fact{Text: c.Text, Bicep: bicep})
 	}
 	if s.Deprecated {
-		add(false, "Deprecated.")
+		fs = append(fs, Fact{Text: "Deprecated."})
 	}
 	return fs
+}
+
+// expresses reports whether the Bicep type built for s (integer bounds lo
+// and hi) already carries the schema keyword.
+func expresses(s *model.Schema, keyword string, lo, hi *int64) bool {
+	switch keyword {
+	case "format":
+		return s.Kind == model.Integer && s.Format == "int32"
+	case "enum":
+		return s.Kind == model.String
+	case "minLength":
+		return s.Kind == model.String && safe(*s.MinLength)
+	case "maxLength":
+		return s.Kind == model.String && safe(*s.MaxLength)
+	case "pattern":
+		return s.Kind == model.String
+	case "minimum", "exclusiveMinimum":
+		return s.Kind == model.Integer && lo != nil
+	case "maximum", "exclusiveMaximum":
+		return s.Kind == model.Integer && hi != nil
+	case "minItems":
+		return safe(*s.MinItems)
+	case "maxItems":
+		return safe(*s.MaxItems)
+	}
+	return false // multipleOf, uniqueItems, property counts, nullable, default
 }
 
 // literal writes a schema literal as Bicep would: strings in single

@@ -132,66 +132,16 @@ func fill(s string) []string {
 	return lines
 }
 
-// constraints describes a schema node's constraints, default and flags in
-// words, one sentence each, in a fixed order.
+// constraints describes a schema node's constraints, default and example
+// in words (model.Constraints, values as JSON), leaving out a format the Go
+// type already states (time.Time, int32, int64).
 func constraints(s *model.Schema) []string {
 	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	if len(s.Enum) > 0 {
-		add("Allowed values: %s.", enumList(s))
-	}
-	switch {
-	case s.MinLength != nil && s.MaxLength != nil:
-		add("Must be %d to %d characters long.", *s.MinLength, *s.MaxLength)
-	case s.MinLength != nil:
-		add("Must be at least %d characters long.", *s.MinLength)
-	case s.MaxLength != nil:
-		add("Must be at most %d characters long.", *s.MaxLength)
-	}
-	if s.Pattern != "" {
-		add("Must match the regular expression %s.", "`"+s.Pattern+"`")
-	}
-	if s.Minimum != nil {
-		if s.ExclusiveMinimum {
-			add("Must be greater than %s.", *s.Minimum)
-		} else {
-			add("Must be at least %s.", *s.Minimum)
+	for _, c := range model.Constraints(s, nil) {
+		if c.Keywords[0] == "format" && (s.Format == "date-time" || s.Format == "int32" || s.Format == "int64") {
+			continue
 		}
-	}
-	if s.Maximum != nil {
-		if s.ExclusiveMaximum {
-			add("Must be less than %s.", *s.Maximum)
-		} else {
-			add("Must be at most %s.", *s.Maximum)
-		}
-	}
-	if s.MultipleOf != nil {
-		add("Must be a multiple of %s.", *s.MultipleOf)
-	}
-	unit := "items"
-	min, max := s.MinItems, s.MaxItems
-	if s.Kind == model.Map || s.Kind == model.Object {
-		unit, min, max = "entries", s.MinProperties, s.MaxProperties
-	}
-	switch {
-	case min != nil && max != nil:
-		add("Must have %d to %d %s.", *min, *max, unit)
-	case min != nil:
-		add("Must have at least %d %s.", *min, unit)
-	case max != nil:
-		add("Must have at most %d %s.", *max, unit)
-	}
-	if s.UniqueItems {
-		add("Items must be unique.")
-	}
-	if s.Format != "" && s.Format != "date-time" && s.Format != "int32" && s.Format != "int64" {
-		add("Format: %s.", s.Format)
-	}
-	if s.Default != nil {
-		add("Defaults to %s.", s.Default.JSON)
-	}
-	if s.Example != nil {
-		add("Example: %s.", s.Example.JSON)
+		out = append(out, c.Text)
 	}
 	return out
 }

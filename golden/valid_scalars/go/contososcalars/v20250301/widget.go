@@ -123,7 +123,7 @@ type WidgetProperties struct {
 
 	// Nickname is the "nickname" property.
 	//
-	// Defaults to null.
+	// May be null. Defaults to null.
 	Nickname *string `json:"nickname,omitempty"`
 }
 

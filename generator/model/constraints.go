@@ -1,0 +1,110 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Constraint is one thing a schema node says besides its kind, title,
+// description, flags and children, as one sentence.
+type Constraint struct {
+	// Keywords are the schema keywords the sentence states, e.g.
+	// ["minLength", "maxLength"] for "Must be 3 to 24 characters long.".
+	Keywords []string
+	// Text is one sentence ending in a period.
+	Text string
+}
+
+// Constraints returns what s requires or declares beyond its kind, one
+// sentence each, in a fixed order: enum, lengths, pattern, bounds,
+// multipleOf, item or entry counts, uniqueItems, format, nullable, default,
+// example. It is the one wording of constraints: the Go client's doc
+// comments, the Bicep descriptions and the docs pages all show these
+// sentences, and each emitter only chooses which to leave out (one its
+// target's types already express). lit renders values (enum members, the
+// default, the example) in the target's syntax; nil means JSON.
+func Constraints(s *Schema, lit func(Value) string) []Constraint {
+	if lit == nil {
+		lit = func(v Value) string { return string(v.JSON) }
+	}
+	var out []Constraint
+	add := func(keywords []string, format string, args ...any) {
+		out = append(out, Constraint{Keywords: keywords, Text: fmt.Sprintf(format, args...)})
+	}
+	if len(s.Enum) > 0 {
+		vals := make([]string, len(s.Enum))
+		for i, v := range s.Enum {
+			vals[i] = lit(v)
+		}
+		add([]string{"enum"}, "Allowed values: %s.", strings.Join(vals, ", "))
+	}
+	counted(&out, s.MinLength, s.MaxLength, "minLength", "maxLength", "Must be %s long.", "character")
+	if s.Pattern != "" {
+		add([]string{"pattern"}, "Must match the regular expression `%s`.", s.Pattern)
+	}
+	if s.Minimum != nil {
+		if s.ExclusiveMinimum {
+			add([]string{"minimum", "exclusiveMinimum"}, "Must be greater than %s.", *s.Minimum)
+		} else {
+			add([]string{"minimum"}, "Must be at least %s.", *s.Minimum)
+		}
+	}
+	if s.Maximum != nil {
+		if s.ExclusiveMaximum {
+			add([]string{"maximum", "exclusiveMaximum"}, "Must be less than %s.", *s.Maximum)
+		} else {
+			add([]string{"maximum"}, "Must be at most %s.", *s.Maximum)
+		}
+	}
+	if s.MultipleOf != nil {
+		add([]string{"multipleOf"}, "Must be a multiple of %s.", *s.MultipleOf)
+	}
+	counted(&out, s.MinItems, s.MaxItems, "minItems", "maxItems", "Must have %s.", "item")
+	counted(&out, s.MinProperties, s.MaxProperties, "minProperties", "maxProperties", "Must have %s.", "entry")
+	if s.UniqueItems {
+		add([]string{"uniqueItems"}, "Items must be unique.")
+	}
+	if s.Format != "" {
+		add([]string{"format"}, "Format: %s.", s.Format)
+	}
+	if s.Nullable {
+		add([]string{"nullable"}, "May be null.")
+	}
+	if s.Default != nil {
+		add([]string{"default"}, "Defaults to %s.", lit(*s.Default))
+	}
+	if s.Example != nil {
+		add([]string{"example"}, "Example: %s.", lit(*s.Example))
+	}
+	return out
+}
+
+// counted adds the sentence for a min/max count pair: "3 to 24 items",
+// "at least 1 item" or "at most 24 items" (unit is singular).
+func counted(out *[]Constraint, lo, hi *int64, loName, hiName, format, unit string) {
+	var n string
+	var keywords []string
+	last := int64(0)
+	switch {
+	case lo != nil && hi != nil:
+		n, keywords, last = fmt.Sprintf("%d to %d", *lo, *hi), []string{loName, hiName}, *hi
+	case lo != nil:
+		n, keywords, last = fmt.Sprintf("at least %d", *lo), []string{loName}, *lo
+	case hi != nil:
+		n, keywords, last = fmt.Sprintf("at most %d", *hi), []string{hiName}, *hi
+	default:
+		return
+	}
+	*out = append(*out, Constraint{Keywords: keywords, Text: fmt.Sprintf(format, n+" "+plural(last, unit))})
+}
+
+// plural returns unit for a count of 1 and its plural otherwise.
+func plural(n int64, unit string) string {
+	switch {
+	case n == 1:
+		return unit
+	case strings.HasSuffix(unit, "y"):
+		return strings.TrimSuffix(unit, "y") + "ies"
+	}
+	return unit + "s"
+}
