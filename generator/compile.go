@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -23,6 +24,9 @@ import (
 type Options struct {
 	// Strict turns every warning into an error.
 	Strict bool
+	// FilePrefix is put in front of every file name in spans (CompileFS
+	// only), e.g. "HEAD~1:" for the files of a git revision.
+	FilePrefix string
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
@@ -37,7 +41,33 @@ func Compile(ctx context.Context, paths []string, opts Options) (*model.Catalog,
 	if err != nil {
 		return nil, nil, err
 	}
-	results, diags, err := loadAndCheck(ctx, inputs)
+	return compileInputs(ctx, inputs, readLimited, opts)
+}
+
+// CompileFS is Compile over a file system other than the disk (a git
+// revision, see generator/source): paths are slash-separated and relative to
+// fsys's root, walked as ExpandFS describes. Spans name each file as
+// opts.FilePrefix + its path in fsys.
+func CompileFS(ctx context.Context, fsys fs.FS, paths []string, opts Options) (*model.Catalog, diag.List, error) {
+	inputs, err := ExpandFS(fsys, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	read := func(path string) ([]byte, error) {
+		data, err := readLimitedFrom(fsys, strings.TrimPrefix(path, opts.FilePrefix))
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+		}
+		return data, nil
+	}
+	for i := range inputs {
+		inputs[i].Path = opts.FilePrefix + inputs[i].Path
+	}
+	return compileInputs(ctx, inputs, read, opts)
+}
+
+func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byte, error), opts Options) (*model.Catalog, diag.List, error) {
+	results, diags, err := loadAndCheck(ctx, inputs, read)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,15 +118,13 @@ func Expand(paths []string) ([]Input, error) {
 			if err != nil {
 				return err
 			}
-			name := d.Name()
 			if d.IsDir() {
-				if path != p && (strings.HasPrefix(name, ".") || name == "node_modules" || isOutputDir(path)) {
+				if path != p && (skipDir(d.Name()) || isOutputDir(path)) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			switch strings.ToLower(filepath.Ext(name)) {
-			case ".yaml", ".yml", ".json":
+			if isInput(d.Name()) {
 				files = append(files, Input{Path: filepath.Clean(path)})
 			}
 			return nil
@@ -108,8 +136,71 @@ func Expand(paths []string) ([]Input, error) {
 			return nil, fmt.Errorf("%s holds no manifests (*.yaml, *.yml, *.json)", p)
 		}
 	}
-	// Sort by path, a named file before the same file found by a walk, and
-	// keep the first of each path.
+	return sortInputs(files), nil
+}
+
+// skipDir reports the directories a walk never enters (besides output
+// directories): hidden ones and node_modules.
+func skipDir(name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" }
+
+// isInput reports whether a file found by a walk is read: *.yaml, *.yml, *.json.
+func isInput(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// ExpandFS is Expand over fsys: paths are slash-separated, relative to the
+// root of fsys ("." for all of it), and the walk skips the same files.
+func ExpandFS(fsys fs.FS, paths []string) ([]Input, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no manifest paths given")
+	}
+	var files []Input
+	for _, p := range paths {
+		st, err := fs.Stat(fsys, p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
+		}
+		if !st.IsDir() {
+			files = append(files, Input{Path: path.Clean(p), Named: true})
+			continue
+		}
+		if isOutputDirFS(fsys, p) {
+			return nil, fmt.Errorf("%s is the output of udtc gen (it holds %s), not manifests", p, emit.OutputMarker)
+		}
+		err = fs.WalkDir(fsys, p, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if name != p && (skipDir(d.Name()) || isOutputDirFS(fsys, name)) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if isInput(d.Name()) {
+				files = append(files, Input{Path: path.Clean(name)})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
+		}
+	}
+	return sortInputs(files), nil
+}
+
+func isOutputDirFS(fsys fs.FS, dir string) bool {
+	_, err := fs.Stat(fsys, path.Join(dir, emit.OutputMarker))
+	return err == nil
+}
+
+// sortInputs sorts by path, a named file before the same file found by a
+// walk, and keeps the first of each path.
+func sortInputs(files []Input) []Input {
 	slices.SortFunc(files, func(a, b Input) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c
@@ -122,7 +213,7 @@ func Expand(paths []string) ([]Input, error) {
 		}
 		return 1
 	})
-	return slices.CompactFunc(files, func(a, b Input) bool { return a.Path == b.Path }), nil
+	return slices.CompactFunc(files, func(a, b Input) bool { return a.Path == b.Path })
 }
 
 // isOutputDir reports whether dir holds the marker of `udtc gen` output.
@@ -141,7 +232,7 @@ func unwrapPath(err error) error {
 // loadAndCheck reads, parses and checks files concurrently, one worker per
 // core, each taking a whole file through every step so its syntax tree is
 // garbage as soon as the file is checked. Results keep the files' order.
-func loadAndCheck(ctx context.Context, files []Input) ([]*check.FileResult, diag.List, error) {
+func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte, error)) ([]*check.FileResult, diag.List, error) {
 	results := make([]*check.FileResult, len(files))
 	diags := make([]diag.List, len(files))
 	errs := make([]error, len(files))
@@ -155,7 +246,7 @@ func loadAndCheck(ctx context.Context, files []Input) ([]*check.FileResult, diag
 					errs[i] = ctx.Err()
 					continue
 				}
-				data, err := readLimited(files[i].Path)
+				data, err := read(files[i].Path)
 				if err != nil {
 					errs[i] = err
 					continue
@@ -189,6 +280,16 @@ func loadAndCheck(ctx context.Context, files []Input) ([]*check.FileResult, diag
 		}
 	}
 	return checked, all, nil
+}
+
+// readLimitedFrom reads a file of fsys, stopping just past the size limit.
+func readLimitedFrom(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, manifest.MaxFileSize+1))
 }
 
 // readLimited reads a file, stopping just past the size limit so a huge file

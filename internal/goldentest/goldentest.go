@@ -43,8 +43,32 @@ func Root(t testing.TB) string {
 	}
 }
 
+// PairPrefix starts the names of fixture cases that are not one set of
+// manifests but a pair, fixtures/<case>/old and fixtures/<case>/new (the
+// golden tests of `udtc breaking`); the other harnesses skip them.
+const PairPrefix = "breaking_"
+
+// PairCases lists the fixture cases named PairPrefix*.
+func PairCases(t testing.TB) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(Root(t), "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), PairPrefix) {
+			cases = append(cases, e.Name())
+		}
+	}
+	if len(cases) == 0 {
+		t.Fatal("no fixture pairs found")
+	}
+	return cases
+}
+
 // ValidCases lists the fixture cases whose manifests compile: every
-// directory under fixtures/ not named error_*.
+// directory under fixtures/ not named error_* (nor PairPrefix*).
 func ValidCases(t testing.TB) []string {
 	t.Helper()
 	entries, err := os.ReadDir(filepath.Join(Root(t), "fixtures"))
@@ -53,7 +77,7 @@ func ValidCases(t testing.TB) []string {
 	}
 	var cases []string
 	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), "error_") {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), "error_") && !strings.HasPrefix(e.Name(), PairPrefix) {
 			cases = append(cases, e.Name())
 		}
 	}
