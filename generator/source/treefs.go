@@ -1,0 +1,179 @@
+package source
+
+import (
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// TreeFS is a git tree as an fs.FS (also fs.ReadDirFS and fs.StatFS).
+// Modification times are the zero time.
+type TreeFS struct {
+	root *object.Tree
+}
+
+var (
+	_ fs.ReadDirFS = (*TreeFS)(nil)
+	_ fs.StatFS    = (*TreeFS)(nil)
+)
+
+// lookup finds name; a nil entry with a nil error is the root.
+func (t *TreeFS) lookup(op, name string) (*object.TreeEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	if name == "." {
+		return nil, nil
+	}
+	e, err := t.root.FindEntry(name)
+	if err != nil || !(e.Mode == filemode.Dir || e.Mode.IsFile()) || e.Mode == filemode.Symlink {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	}
+	return e, nil
+}
+
+// Stat implements fs.StatFS.
+func (t *TreeFS) Stat(name string) (fs.FileInfo, error) {
+	e, err := t.lookup("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return t.info(name, e)
+}
+
+func (t *TreeFS) info(name string, e *object.TreeEntry) (*fileInfo, error) {
+	fi := &fileInfo{name: path.Base(name), dir: true}
+	if e == nil || e.Mode == filemode.Dir {
+		return fi, nil
+	}
+	fi.dir = false
+	if f, err := t.root.TreeEntryFile(e); err == nil {
+		fi.size = f.Size
+	}
+	fi.exec = e.Mode == filemode.Executable
+	return fi, nil
+}
+
+// Open implements fs.FS.
+func (t *TreeFS) Open(name string) (fs.File, error) {
+	e, err := t.lookup("open", name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := t.info(name, e)
+	if err != nil {
+		return nil, err
+	}
+	if fi.dir {
+		entries, err := t.ReadDir(name)
+		if err != nil {
+			return nil, err
+		}
+		return &dirFile{info: fi, entries: entries}, nil
+	}
+	f, err := t.root.File(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	rc, err := f.Reader()
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &blobFile{info: fi, rc: rc}, nil
+}
+
+// ReadDir implements fs.ReadDirFS: entries sorted by name.
+func (t *TreeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	e, err := t.lookup("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	dir := t.root
+	if e != nil {
+		if e.Mode != filemode.Dir {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+		}
+		if dir, err = t.root.Tree(name); err != nil {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+		}
+	}
+	sub := &TreeFS{root: dir}
+	var out []fs.DirEntry
+	for i := range dir.Entries {
+		ent := &dir.Entries[i]
+		if !(ent.Mode == filemode.Dir || ent.Mode.IsFile()) || ent.Mode == filemode.Symlink {
+			continue
+		}
+		fi, err := sub.info(ent.Name, ent)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs.FileInfoToDirEntry(fi))
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+type fileInfo struct {
+	name string
+	size int64
+	dir  bool
+	exec bool
+}
+
+func (fi *fileInfo) Name() string       { return fi.name }
+func (fi *fileInfo) Size() int64        { return fi.size }
+func (fi *fileInfo) ModTime() time.Time { return time.Time{} }
+func (fi *fileInfo) IsDir() bool        { return fi.dir }
+func (fi *fileInfo) Sys() any           { return nil }
+func (fi *fileInfo) Mode() fs.FileMode {
+	switch {
+	case fi.dir:
+		return fs.ModeDir | 0o755
+	case fi.exec:
+		return 0o755
+	}
+	return 0o644
+}
+
+type blobFile struct {
+	info *fileInfo
+	rc   io.ReadCloser
+}
+
+func (f *blobFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *blobFile) Read(p []byte) (int, error) { return f.rc.Read(p) }
+func (f *blobFile) Close() error               { return f.rc.Close() }
+
+type dirFile struct {
+	info    *fileInfo
+	entries []fs.DirEntry
+}
+
+func (d *dirFile) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *dirFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.name, Err: fs.ErrInvalid}
+}
+func (d *dirFile) Close() error { return nil }
+
+// ReadDir implements fs.ReadDirFile.
+func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	if n <= 0 {
+		out := d.entries
+		d.entries = nil
+		return out, nil
+	}
+	if len(d.entries) == 0 {
+		return nil, io.EOF
+	}
+	n = min(n, len(d.entries))
+	out := d.entries[:n]
+	d.entries = d.entries[n:]
+	return out, nil
+}
