@@ -1,0 +1,618 @@
+// Package compat compares two checked catalogs (model vs model, never YAML)
+// and reports what changed for clients of the resource types: breaks within
+// an existing API version, warnings, compatible additions, and breaks of the
+// generated Go client. `udtc breaking` runs it; the rules are in Rules.
+//
+// Types are matched by namespace and name (case-insensitively, as the
+// registry looks them up), so moving a type between files is no change.
+// Direction matters: a change to what clients write (writable properties) is
+// judged differently from a change to what they read (read-only ones).
+package compat
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit/goclient"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// Finding is one change between the old and the new catalog.
+type Finding struct {
+	Rule     string
+	Severity diag.Severity
+	Category Category
+	// Namespace, Type and Version locate the change; Version is "" for a
+	// change of the whole type.
+	Namespace string
+	Type      string
+	Version   string
+	// Path is the property path inside the version's schema
+	// ("status.binding.hostname", "tags[*]"); "" for the schema root.
+	Path    string
+	Message string
+	// New is the position in the new manifests, Old the one in the old
+	// manifests; either is zero when the thing does not exist there.
+	New, Old diag.Span
+}
+
+// Compare reports every finding between old and new, sorted (see Sort).
+// Both catalogs must be valid (nil means empty). The error is a bug in the
+// Go client's planner, never a property of the input.
+func Compare(old, new *model.Catalog) ([]Finding, error) {
+	c := &comparer{}
+	oldTypes, newTypes := typesOf(old), typesOf(new)
+	newProv := providersOf(new)
+	for _, key := range sortedKeys(oldTypes) {
+		o := oldTypes[key]
+		n := newTypes[key]
+		if n == nil {
+			f := c.at(o, nil, "")
+			f.New = newProv[strings.ToLower(o.Namespace)]
+			c.add(f, RuleTypeRemoved, "type %s removed (with API versions %s)", o.FullName(), versionNames(o))
+			continue
+		}
+		c.compareType(o, n)
+	}
+	for _, key := range sortedKeys(newTypes) {
+		if n := newTypes[key]; oldTypes[key] == nil {
+			c.add(c.at(n, nil, ""), RuleTypeAdded, "type %s added with API versions %s", n.FullName(), versionNames(n))
+		}
+	}
+	if err := c.compareGo(old, new, oldTypes, newTypes); err != nil {
+		return nil, err
+	}
+	Sort(c.out)
+	return c.out, nil
+}
+
+// Sort orders findings by position in the new files (then the old ones),
+// rule and message; findings without a new position come last.
+func Sort(fs []Finding) {
+	slices.SortFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(zero(a.New), zero(b.New)),
+			cmp.Compare(a.New.File, b.New.File), cmp.Compare(a.New.Line, b.New.Line), cmp.Compare(a.New.Column, b.New.Column),
+			cmp.Compare(a.Old.File, b.Old.File), cmp.Compare(a.Old.Line, b.Old.Line), cmp.Compare(a.Old.Column, b.Old.Column),
+			cmp.Compare(a.Severity, b.Severity), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
+	})
+}
+
+func zero(s diag.Span) int {
+	if s.IsZero() {
+		return 1
+	}
+	return 0
+}
+
+// Diagnostic converts a finding for the diagnostic printers: the span is the
+// new position, else the old one; the message names the old position too.
+func (f Finding) Diagnostic() diag.Diagnostic {
+	d := diag.Diagnostic{Span: f.New, Severity: f.Severity, Rule: f.Rule, Path: f.Path, Message: f.Message}
+	switch {
+	case f.New.IsZero():
+		d.Span = f.Old
+	case !f.Old.IsZero():
+		d.Message += fmt.Sprintf(" (was %s:%d:%d)", f.Old.File, f.Old.Line, f.Old.Column)
+	}
+	return d
+}
+
+// Diagnostics converts findings in order.
+func Diagnostics(fs []Finding) diag.List {
+	out := make(diag.List, len(fs))
+	for i, f := range fs {
+		out[i] = f.Diagnostic()
+	}
+	return out
+}
+
+type comparer struct {
+	out []Finding
+	// into, when set, collects findings instead of out (the summary of a
+	// new API version).
+	into *[]Finding
+}
+
+// at starts a finding for type t (new or old) at version v.
+func (c *comparer) at(o, n *model.ResourceType, version string) Finding {
+	t := n
+	if t == nil {
+		t = o
+	}
+	f := Finding{Namespace: t.Namespace, Type: t.Name, Version: version}
+	if o != nil {
+		f.Old = o.Span
+	}
+	if n != nil {
+		f.New = n.Span
+	}
+	return f
+}
+
+func (c *comparer) add(f Finding, rule, format string, args ...any) {
+	r, ok := ruleByID[rule]
+	if !ok {
+		panic("compat: rule " + rule + " is not in Rules")
+	}
+	f.Rule, f.Severity, f.Category = rule, r.Severity, r.Category
+	f.Message = fmt.Sprintf(format, args...)
+	if c.into != nil {
+		*c.into = append(*c.into, f)
+		return
+	}
+	c.out = append(c.out, f)
+}
+
+func (c *comparer) compareType(o, n *model.ResourceType) {
+	if o.DefaultAPIVersion != n.DefaultAPIVersion {
+		c.add(c.at(o, n, ""), RuleDefaultAPIVersionChanged, "default API version of %s changed from %s to %s", n.FullName(), o.DefaultAPIVersion, n.DefaultAPIVersion)
+	}
+	for _, ov := range o.APIVersions {
+		nv := n.Version(ov.Name)
+		if nv == nil {
+			f := c.at(o, n, ov.Name)
+			f.Old = ov.Span
+			c.add(f, RuleAPIVersionRemoved, "API version %s of %s removed", ov.Name, n.FullName())
+			continue
+		}
+		f := c.at(o, n, ov.Name)
+		c.schema(f, ov.Schema, nv.Schema, node{oldSpan: ov.Schema.Span, newSpan: nv.Schema.Span})
+	}
+	for i, nv := range n.APIVersions {
+		if o.Version(nv.Name) != nil {
+			continue
+		}
+		f := c.at(nil, n, nv.Name)
+		f.New = nv.Span
+		if i == 0 {
+			c.add(f, RuleAPIVersionAdded, "API version %s of %s added", nv.Name, n.FullName())
+			continue
+		}
+		prev := n.APIVersions[i-1]
+		c.add(f, RuleAPIVersionAdded, "API version %s of %s added; compared with %s: %s", nv.Name, n.FullName(), prev.Name, c.summary(n, prev, nv))
+	}
+}
+
+// summary describes how version nv differs from prev (same type).
+func (c *comparer) summary(t *model.ResourceType, prev, nv *model.APIVersion) string {
+	var fs []Finding
+	sub := &comparer{into: &fs}
+	sub.schema(sub.at(t, t, nv.Name), prev.Schema, nv.Schema, node{})
+	if len(fs) == 0 {
+		return "the same schema"
+	}
+	var parts []string
+	for _, f := range fs {
+		where := f.Path
+		if where == "" {
+			where = "properties"
+		}
+		parts = append(parts, f.Rule+" "+where)
+	}
+	slices.Sort(parts)
+	parts = slices.Compact(parts)
+	const most = 12
+	if len(parts) > most {
+		parts = append(parts[:most], fmt.Sprintf("and %d more", len(parts)-most))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// node is the context of a schema comparison: the property path, whether an
+// ancestor is read-only (old and new), and the spans to report at.
+type node struct {
+	path             string
+	oldRO, newRO     bool
+	oldSpan, newSpan diag.Span
+	element          bool // the node is a map value or array item
+}
+
+func (n node) describe() string {
+	if n.path == "" {
+		return "the schema"
+	}
+	return "property " + n.path
+}
+
+func (c *comparer) schema(base Finding, o, n *model.Schema, at node) {
+	f := base
+	f.Path, f.Old, f.New = at.path, at.oldSpan, at.newSpan
+	where := f.Namespace + "/" + f.Type + "@" + f.Version + ": " + at.describe()
+	oldRO, newRO := at.oldRO || o.ReadOnly, at.newRO || n.ReadOnly
+	writable := !newRO
+
+	if o.Kind != n.Kind {
+		rule := RuleTypeChanged
+		if at.element {
+			rule = RuleElementTypeChanged
+		}
+		c.add(f, rule, "%s changed type from %s to %s", where, o.Kind, n.Kind)
+		return
+	}
+	if o.Format != n.Format {
+		c.add(f, RuleFormatChanged, "%s changed format from %s to %s", where, orNone(o.Format), orNone(n.Format))
+	}
+	if !oldRO && newRO {
+		c.add(f, RuleMadeReadOnly, "%s became read-only", where)
+	}
+	if !jsonEqual(o.Default, n.Default) {
+		c.add(f, RuleDefaultChanged, "%s changed default from %s to %s", where, literal(o.Default), literal(n.Default))
+	}
+	if o.Sensitive && !n.Sensitive {
+		c.add(f, RuleSensitiveRemoved, "%s is no longer x-radius-sensitive", where)
+	}
+	c.enum(f, where, o, n, writable)
+	if writable && !oldRO {
+		c.bounds(f, where, o, n)
+	}
+
+	switch n.Kind {
+	case model.Object:
+		c.properties(base, o, n, at, oldRO, newRO)
+	case model.Map:
+		c.schema(base, o.AdditionalProperties, n.AdditionalProperties, node{
+			path: at.path + "[*]", oldRO: oldRO, newRO: newRO, element: true,
+			oldSpan: o.AdditionalProperties.Span, newSpan: n.AdditionalProperties.Span,
+		})
+	case model.Array:
+		c.schema(base, o.Items, n.Items, node{
+			path: at.path + "[*]", oldRO: oldRO, newRO: newRO, element: true,
+			oldSpan: o.Items.Span, newSpan: n.Items.Span,
+		})
+	}
+}
+
+func (c *comparer) enum(f Finding, where string, o, n *model.Schema, writable bool) {
+	if len(o.Enum) == 0 && len(n.Enum) == 0 {
+		return
+	}
+	if len(o.Enum) == 0 {
+		if writable {
+			c.add(f, RuleEnumAdded, "%s now only accepts %s", where, values(n.Enum))
+		}
+		return
+	}
+	if len(n.Enum) == 0 {
+		return // any value is accepted now
+	}
+	var removed, added []model.Value
+	for _, v := range o.Enum {
+		if !containsValue(n.Enum, v) {
+			removed = append(removed, v)
+		}
+	}
+	for _, v := range n.Enum {
+		if !containsValue(o.Enum, v) {
+			added = append(added, v)
+		}
+	}
+	if len(removed) > 0 && writable {
+		c.add(f, RuleEnumValueRemoved, "%s no longer accepts %s", where, values(removed))
+	}
+	if len(added) > 0 {
+		if writable {
+			c.add(f, RuleEnumValueAdded, "%s accepts new values %s", where, values(added))
+		} else {
+			c.add(f, RuleEnumValueAddedReadOnly, "%s (read-only) may now hold %s", where, values(added))
+		}
+	}
+}
+
+// bounds reports tightened constraints of a writable node.
+func (c *comparer) bounds(f Finding, where string, o, n *model.Schema) {
+	type intBound struct {
+		name   string
+		o, n   *int64
+		isMax  bool
+		active bool
+	}
+	for _, b := range []intBound{
+		{"maxLength", o.MaxLength, n.MaxLength, true, true},
+		{"maxItems", o.MaxItems, n.MaxItems, true, true},
+		{"maxProperties", o.MaxProperties, n.MaxProperties, true, true},
+		{"minLength", o.MinLength, n.MinLength, false, true},
+		{"minItems", o.MinItems, n.MinItems, false, true},
+		{"minProperties", o.MinProperties, n.MinProperties, false, true},
+	} {
+		if b.n == nil {
+			continue
+		}
+		switch {
+		case b.isMax && (b.o == nil || *b.n < *b.o):
+			c.add(f, RuleMaxDecreased, "%s: %s lowered from %s to %d", where, b.name, intText(b.o), *b.n)
+		case !b.isMax && (b.o == nil || *b.n > *b.o):
+			c.add(f, RuleMinIncreased, "%s: %s raised from %s to %d", where, b.name, intText(b.o), *b.n)
+		}
+	}
+	if n.Maximum != nil {
+		cmpv := compareNumbers(n.Maximum, o.Maximum)
+		if o.Maximum == nil || cmpv < 0 || (cmpv == 0 && n.ExclusiveMaximum && !o.ExclusiveMaximum) {
+			c.add(f, RuleMaxDecreased, "%s: maximum lowered from %s to %s", where, bound(o.Maximum, o.ExclusiveMaximum), bound(n.Maximum, n.ExclusiveMaximum))
+		}
+	}
+	if n.Minimum != nil {
+		cmpv := compareNumbers(n.Minimum, o.Minimum)
+		if o.Minimum == nil || cmpv > 0 || (cmpv == 0 && n.ExclusiveMinimum && !o.ExclusiveMinimum) {
+			c.add(f, RuleMinIncreased, "%s: minimum raised from %s to %s", where, bound(o.Minimum, o.ExclusiveMinimum), bound(n.Minimum, n.ExclusiveMinimum))
+		}
+	}
+	if n.Pattern != "" && n.Pattern != o.Pattern {
+		if o.Pattern == "" {
+			c.add(f, RulePatternChanged, "%s: pattern %q added", where, n.Pattern)
+		} else {
+			c.add(f, RulePatternChanged, "%s: pattern changed from %q to %q", where, o.Pattern, n.Pattern)
+		}
+	}
+}
+
+func (c *comparer) properties(base Finding, o, n *model.Schema, at node, oldRO, newRO bool) {
+	child := func(p *model.Property) string {
+		if at.path == "" {
+			return p.Name
+		}
+		return at.path + "." + p.Name
+	}
+	var removed, added []*model.Property
+	for _, op := range o.Properties {
+		if n.Property(op.Name) == nil {
+			removed = append(removed, op)
+		}
+	}
+	for _, np := range n.Properties {
+		if o.Property(np.Name) == nil {
+			added = append(added, np)
+		}
+	}
+	// A removed and an added property with the same schema: one finding.
+	for i, op := range removed {
+		for j, np := range added {
+			if np == nil || op.Required != np.Required || fingerprint(op.Schema) != fingerprint(np.Schema) {
+				continue
+			}
+			f := base
+			f.Path, f.Old, f.New = child(op), op.Span, np.Span
+			c.add(f, RulePropertyRenamed, "%s/%s@%s: property %s removed and %s added with the same schema: possibly renamed", base.Namespace, base.Type, base.Version, child(op), child(np))
+			removed[i], added[j] = nil, nil
+			break
+		}
+	}
+	for _, op := range removed {
+		if op == nil {
+			continue
+		}
+		f := base
+		f.Path, f.Old, f.New = child(op), op.Span, at.newSpan
+		if oldRO || op.Schema.ReadOnly {
+			c.add(f, RuleReadOnlyPropertyRemoved, "%s/%s@%s: read-only property %s removed", base.Namespace, base.Type, base.Version, child(op))
+		} else {
+			c.add(f, RulePropertyRemoved, "%s/%s@%s: property %s removed", base.Namespace, base.Type, base.Version, child(op))
+		}
+	}
+	for _, np := range added {
+		if np == nil {
+			continue
+		}
+		f := base
+		f.Path, f.Old, f.New = child(np), at.oldSpan, np.Span
+		if np.Required && !newRO && !np.Schema.ReadOnly {
+			c.add(f, RuleRequiredPropertyAdded, "%s/%s@%s: new required property %s", base.Namespace, base.Type, base.Version, child(np))
+		} else {
+			c.add(f, RulePropertyAdded, "%s/%s@%s: property %s added", base.Namespace, base.Type, base.Version, child(np))
+		}
+	}
+	for _, op := range o.Properties {
+		np := n.Property(op.Name)
+		if np == nil {
+			continue
+		}
+		f := base
+		f.Path, f.Old, f.New = child(np), op.Span, np.Span
+		what := fmt.Sprintf("%s/%s@%s: property %s", base.Namespace, base.Type, base.Version, child(np))
+		npRO := newRO || np.Schema.ReadOnly
+		opRO := oldRO || op.Schema.ReadOnly
+		switch {
+		case !op.Required && np.Required && !npRO:
+			c.add(f, RulePropertyBecameRequired, "%s became required", what)
+		case op.Required && !np.Required && opRO && npRO:
+			c.add(f, RuleReadOnlyPropertyOptional, "%s (read-only) became optional", what)
+		}
+		c.schema(base, op.Schema, np.Schema, node{path: child(np), oldRO: oldRO, newRO: newRO, oldSpan: op.Span, newSpan: np.Span})
+	}
+}
+
+// compareGo reports renamed identifiers and changed pointer-ness of the Go
+// client within API versions present in both catalogs.
+func (c *comparer) compareGo(old, new *model.Catalog, oldTypes, newTypes map[string]*model.ResourceType) error {
+	if old == nil || new == nil {
+		return nil
+	}
+	oldSyms, err := goclient.Surface(old)
+	if err != nil {
+		return err
+	}
+	newSyms, err := goclient.Surface(new)
+	if err != nil {
+		return err
+	}
+	type key struct {
+		typ, version, key string
+		kind              goclient.SymbolKind
+	}
+	keyOf := func(s goclient.Symbol) key {
+		return key{strings.ToLower(s.Namespace + "/" + s.Type), s.Version, s.Key, s.Kind}
+	}
+	newBy := map[key]goclient.Symbol{}
+	for _, s := range newSyms {
+		newBy[keyOf(s)] = s
+	}
+	for _, o := range oldSyms {
+		n, ok := newBy[keyOf(o)]
+		if !ok {
+			continue
+		}
+		ot, nt := oldTypes[strings.ToLower(o.Namespace+"/"+o.Type)], newTypes[strings.ToLower(n.Namespace+"/"+n.Type)]
+		f := c.at(ot, nt, n.Version)
+		f.Path, f.Old, f.New = n.Key, o.Span, n.Span
+		where := fmt.Sprintf("%s/%s@%s", n.Namespace, n.Type, n.Version)
+		if o.Name != n.Name {
+			switch o.Kind {
+			case goclient.Field:
+				c.add(f, RuleGoFieldRenamed, "%s: the Go field of property %s is renamed from %s to %s", where, n.Key, o.Name, n.Name)
+			case goclient.Const:
+				c.add(f, RuleGoConstantRenamed, "%s: the Go constant of %s is renamed from %s to %s", where, n.Key, o.Name, n.Name)
+			default:
+				c.add(f, RuleGoTypeRenamed, "%s: the Go type of %s is renamed from %s to %s", where, orRoot(n.Key), o.Name, n.Name)
+			}
+		}
+		if o.Kind == goclient.Field && strings.HasPrefix(o.GoType, "*") != strings.HasPrefix(n.GoType, "*") {
+			c.add(f, RuleGoPointerChanged, "%s: the Go field %s of property %s changes from %s to %s", where, n.Name, n.Key, o.GoType, n.GoType)
+		}
+	}
+	return nil
+}
+
+func orRoot(key string) string {
+	if key == "" {
+		return "the properties"
+	}
+	return key
+}
+
+func typesOf(cat *model.Catalog) map[string]*model.ResourceType {
+	m := map[string]*model.ResourceType{}
+	if cat == nil {
+		return m
+	}
+	for _, p := range cat.Providers {
+		for _, t := range p.Types {
+			m[strings.ToLower(t.FullName())] = t
+		}
+	}
+	return m
+}
+
+func providersOf(cat *model.Catalog) map[string]diag.Span {
+	m := map[string]diag.Span{}
+	if cat == nil {
+		return m
+	}
+	for _, p := range cat.Providers {
+		m[strings.ToLower(p.Namespace)] = p.Span
+	}
+	return m
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func versionNames(t *model.ResourceType) string {
+	var names []string
+	for _, v := range t.APIVersions {
+		names = append(names, v.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func jsonEqual(a, b *model.Value) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return bytes.Equal(a.JSON, b.JSON)
+}
+
+func literal(v *model.Value) string {
+	if v == nil {
+		return "none"
+	}
+	return string(v.JSON)
+}
+
+func containsValue(vs []model.Value, v model.Value) bool {
+	return slices.ContainsFunc(vs, func(w model.Value) bool { return bytes.Equal(w.JSON, v.JSON) })
+}
+
+func values(vs []model.Value) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = string(v.JSON)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func intText(p *int64) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
+}
+
+func bound(n *json.Number, exclusive bool) string {
+	if n == nil {
+		return "none"
+	}
+	if exclusive {
+		return string(*n) + " (exclusive)"
+	}
+	return string(*n)
+}
+
+// compareNumbers compares two bounds numerically (b nil sorts as equal).
+func compareNumbers(a, b *json.Number) int {
+	if a == nil || b == nil {
+		return 0
+	}
+	x, errx := a.Float64()
+	y, erry := b.Float64()
+	if errx != nil || erry != nil {
+		return strings.Compare(string(*a), string(*b))
+	}
+	return cmp.Compare(x, y)
+}
+
+// fingerprint is a node's schema without positions, paths and prose: two
+// properties with the same fingerprint accept and return the same values.
+func fingerprint(s *model.Schema) string {
+	var b strings.Builder
+	var walk func(*model.Schema)
+	walk = func(s *model.Schema) {
+		if s == nil {
+			b.WriteString("-")
+			return
+		}
+		fmt.Fprintf(&b, "{%s %s ro=%t wo=%t null=%t sens=%t", s.Kind, s.Format, s.ReadOnly, s.WriteOnly, s.Nullable, s.Sensitive)
+		fmt.Fprintf(&b, " def=%s enum=%s", literal(s.Default), values(s.Enum))
+		fmt.Fprintf(&b, " len=%s..%s pat=%q", intText(s.MinLength), intText(s.MaxLength), s.Pattern)
+		fmt.Fprintf(&b, " num=%s..%s mult=%s", bound(s.Minimum, s.ExclusiveMinimum), bound(s.Maximum, s.ExclusiveMaximum), bound(s.MultipleOf, false))
+		fmt.Fprintf(&b, " items=%s..%s uniq=%t props=%s..%s", intText(s.MinItems), intText(s.MaxItems), s.UniqueItems, intText(s.MinProperties), intText(s.MaxProperties))
+		for _, p := range s.Properties {
+			fmt.Fprintf(&b, " %q req=%t:", p.Name, p.Required)
+			walk(p.Schema)
+		}
+		b.WriteString(" ap=")
+		walk(s.AdditionalProperties)
+		b.WriteString(" it=")
+		walk(s.Items)
+		b.WriteString("}")
+	}
+	walk(s)
+	return b.String()
+}

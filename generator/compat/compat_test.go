@@ -1,0 +1,272 @@
+package compat_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/compat"
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
+)
+
+// compile checks one manifest given as text.
+func compile(t *testing.T, label, text string) *model.Catalog {
+	t.Helper()
+	fsys := fstest.MapFS{"m.yaml": {Data: []byte(text)}}
+	cat, diags, err := generator.CompileFS(context.Background(), fsys, []string{"."}, generator.Options{FilePrefix: label + ":"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat == nil {
+		t.Fatalf("%s does not compile: %v\n%s", label, diags, text)
+	}
+	return cat
+}
+
+// widget is a manifest with one type at one version whose schema's
+// properties are props (YAML, indented by 4 under "properties:").
+func widget(props string, required ...string) string {
+	var b strings.Builder
+	b.WriteString("namespace: Test.Compat\ntypes:\n  widgets:\n    apiVersions:\n      '2025-01-01':\n        schema:\n          type: object\n          properties:\n")
+	for _, l := range strings.Split(strings.Trim(props, "\n"), "\n") {
+		b.WriteString("            " + l + "\n")
+	}
+	if len(required) > 0 {
+		b.WriteString("          required: [" + strings.Join(required, ", ") + "]\n")
+	}
+	return b.String()
+}
+
+func rules(fs []compat.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Rule)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestRules(t *testing.T) {
+	const size = "size: {type: string}"
+	tests := []struct {
+		name      string
+		old, new  string
+		fwd, back []string // rules old→new and new→old
+	}{
+		{"no change", widget(size), widget(size), nil, nil},
+		{"property removed / added", widget(size + "\ncolor: {type: integer}"), widget(size),
+			[]string{"property-removed"}, []string{"property-added"}},
+		{"read-only property removed", widget(size + "\nhost: {type: string, readOnly: true}"), widget(size),
+			[]string{"read-only-property-removed"}, []string{"property-added"}},
+		{"property below a read-only object removed", widget("status:\n  type: object\n  readOnly: true\n  properties:\n    a: {type: string}\n    b: {type: integer}"),
+			widget("status:\n  type: object\n  readOnly: true\n  properties:\n    a: {type: string}"),
+			[]string{"read-only-property-removed"}, []string{"property-added"}},
+		{"possibly renamed", widget(size + "\ncolour: {type: string, maxLength: 5}"), widget(size + "\ncolor: {type: string, maxLength: 5}"),
+			[]string{"property-possibly-renamed"}, []string{"property-possibly-renamed"}},
+		{"not renamed when schemas differ", widget(size + "\ncolour: {type: string}"), widget(size + "\ncolor: {type: integer}"),
+			[]string{"property-added", "property-removed"}, []string{"property-added", "property-removed"}},
+		{"type changed", widget("size: {type: string}"), widget("size: {type: integer}"),
+			[]string{"type-changed"}, []string{"type-changed"}},
+		{"map value type changed", widget("tags: {type: object, additionalProperties: {type: string}}"), widget("tags: {type: object, additionalProperties: {type: integer}}"),
+			[]string{"element-type-changed"}, []string{"element-type-changed"}},
+		{"array item type changed", widget("ports: {type: array, items: {type: integer}}"), widget("ports: {type: array, items: {type: string}}"),
+			[]string{"element-type-changed"}, []string{"element-type-changed"}},
+		{"new required property", widget(size), widget(size+"\nzone: {type: string}", "zone"),
+			[]string{"required-property-added"}, []string{"property-removed"}},
+		{"new required read-only property is compatible", widget(size), widget(size+"\nzone: {type: string, readOnly: true}", "zone"),
+			[]string{"property-added"}, []string{"read-only-property-removed"}},
+		{"optional to required", widget(size), widget(size, "size"),
+			[]string{"go-pointer-changed", "property-became-required"}, []string{"go-pointer-changed"}},
+		{"read-only required to optional", widget("host: {type: string, readOnly: true}", "host"), widget("host: {type: string, readOnly: true}"),
+			[]string{"go-pointer-changed", "read-only-property-became-optional"}, []string{"go-pointer-changed"}},
+		{"enum value removed", widget("size: {type: string, enum: [S, M, L]}"), widget("size: {type: string, enum: [S, M]}"),
+			[]string{"enum-value-removed"}, []string{"enum-value-added"}},
+		{"read-only enum value removed / added", widget("state: {type: string, readOnly: true, enum: [a, b, c]}"), widget("state: {type: string, readOnly: true, enum: [a, b]}"),
+			nil, []string{"read-only-enum-value-added"}},
+		{"enum added", widget("size: {type: string}"), widget("size: {type: string, enum: [S]}"),
+			[]string{"enum-added"}, nil},
+		{"maxLength lowered", widget("name: {type: string, maxLength: 10}"), widget("name: {type: string, maxLength: 5}"),
+			[]string{"max-decreased"}, nil},
+		{"maxLength added", widget("name: {type: string}"), widget("name: {type: string, maxLength: 5}"),
+			[]string{"max-decreased"}, nil},
+		{"maximum lowered", widget("n: {type: number, maximum: 10}"), widget("n: {type: number, maximum: 9.5}"),
+			[]string{"max-decreased"}, nil},
+		{"maximum made exclusive", widget("n: {type: integer, maximum: 10}"), widget("n: {type: integer, maximum: 10, exclusiveMaximum: true}"),
+			[]string{"max-decreased"}, nil},
+		{"maxItems lowered", widget("l: {type: array, items: {type: string}, maxItems: 3}"), widget("l: {type: array, items: {type: string}, maxItems: 2}"),
+			[]string{"max-decreased"}, nil},
+		{"minLength raised", widget("name: {type: string, minLength: 1}"), widget("name: {type: string, minLength: 2}"),
+			[]string{"min-increased"}, nil},
+		{"minimum raised", widget("n: {type: number, minimum: 0}"), widget("n: {type: number, minimum: 1}"),
+			[]string{"min-increased"}, nil},
+		{"minItems added", widget("l: {type: array, items: {type: string}}"), widget("l: {type: array, items: {type: string}, minItems: 1}"),
+			[]string{"min-increased"}, nil},
+		{"bounds on read-only properties are compatible", widget("n: {type: integer, readOnly: true, maximum: 10}"), widget("n: {type: integer, readOnly: true, maximum: 5}"),
+			nil, nil},
+		{"pattern added", widget("name: {type: string}"), widget("name: {type: string, pattern: '^[a-z]+$'}"),
+			[]string{"pattern-changed"}, nil},
+		{"pattern changed", widget("name: {type: string, pattern: '^[a-z]+$'}"), widget("name: {type: string, pattern: '^[a-z0-9]+$'}"),
+			[]string{"pattern-changed"}, []string{"pattern-changed"}},
+		{"made read-only", widget("host: {type: string}"), widget("host: {type: string, readOnly: true}"),
+			[]string{"made-read-only"}, nil},
+		{"default changed", widget("size: {type: string, default: S}"), widget("size: {type: string, default: M}"),
+			[]string{"default-changed"}, []string{"default-changed"}},
+		{"sensitive removed", widget("secret: {type: string, x-radius-sensitive: true}"), widget("secret: {type: string}"),
+			[]string{"sensitive-removed"}, nil},
+		{"format changed", widget("n: {type: integer, format: int32}"), widget("n: {type: integer, format: int64}"),
+			[]string{"format-changed"}, []string{"format-changed"}},
+		{"nested property removed", widget("db:\n  type: object\n  properties:\n    a: {type: string}\n    b: {type: string}"), widget("db:\n  type: object\n  properties:\n    a: {type: string}"),
+			[]string{"property-removed"}, []string{"property-added"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, n := compile(t, "old", tc.old), compile(t, "new", tc.new)
+			fwd, err := compat.Compare(o, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.fwd, rules(fwd)); diff != "" {
+				t.Errorf("old→new rules (-want +got):\n%s\n%v", diff, fwd)
+			}
+			back, err := compat.Compare(n, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.back, rules(back)); diff != "" {
+				t.Errorf("new→old rules (-want +got):\n%s\n%v", diff, back)
+			}
+			for _, f := range append(fwd, back...) {
+				if f.New.IsZero() && f.Old.IsZero() || f.Namespace != "Test.Compat" || f.Type != "widgets" || f.Version != "2025-01-01" || f.Path == "" {
+					t.Errorf("finding lacks a position or location: %+v", f)
+				}
+			}
+		})
+	}
+}
+
+const twoVersions = `namespace: Test.Compat
+types:
+  widgets:
+    defaultApiVersion: '2025-01-01'
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            size: {type: string}
+      '2025-06-01':
+        schema:
+          type: object
+          properties:
+            size: {type: integer}
+            color: {type: string}
+  gadgets:
+    apiVersions:
+      '2025-01-01':
+        schema: {type: object, properties: {a: {type: string}}}
+`
+
+func TestTypesAndVersions(t *testing.T) {
+	one := `namespace: Test.Compat
+types:
+  widgets:
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            size: {type: string}
+`
+	o, n := compile(t, "old", one), compile(t, "new", twoVersions)
+	fwd, err := compat.Compare(o, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"api-version-added", "type-added"}, rules(fwd)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	for _, f := range fwd {
+		if f.Rule == "api-version-added" {
+			for _, want := range []string{"2025-06-01", "compared with 2025-01-01", "type-changed size", "property-added color"} {
+				if !strings.Contains(f.Message, want) {
+					t.Errorf("summary lacks %q: %s", want, f.Message)
+				}
+			}
+		}
+	}
+	back, err := compat.Compare(n, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"api-version-removed", "type-removed"}, rules(back)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The default API version: 2025-06-01 implicitly, then declared 2025-01-01.
+	n2 := compile(t, "new", strings.Replace(twoVersions, "defaultApiVersion: '2025-01-01'", "defaultApiVersion: '2025-06-01'", 1))
+	got, err := compat.Compare(n, n2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"default-api-version-changed"}, rules(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Namespaces and type names match case-insensitively; files do not matter.
+	moved := compile(t, "moved", strings.Replace(twoVersions, "namespace: Test.Compat", "namespace: test.compat", 1))
+	if got, _ := compat.Compare(n, moved); len(got) != 0 {
+		t.Errorf("a namespace spelled differently is the same namespace: %v", got)
+	}
+}
+
+// TestGoRenames: a property that collides in Go moves the numeric suffix
+// to another field when properties are reordered.
+func TestGoRenames(t *testing.T) {
+	o := compile(t, "old", widget("dnsName: {type: string}\ndns_name: {type: string}\nkind: {type: string, enum: [a-b, a_b]}"))
+	n := compile(t, "new", widget("dns_name: {type: string}\ndnsName: {type: string}\nkind: {type: string, enum: [a_b, a-b]}"))
+	got, err := compat.Compare(o, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"go-constant-renamed", "go-constant-renamed", "go-field-renamed", "go-field-renamed"}, rules(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s\n%v", diff, got)
+	}
+	for _, f := range got {
+		if f.Category != compat.Go || f.Severity != diag.Warning {
+			t.Errorf("category/severity: %+v", f)
+		}
+	}
+}
+
+func TestRuleTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range compat.Rules {
+		if r.ID == "" || r.Doc == "" || seen[r.ID] || (r.Category != compat.Wire && r.Category != compat.Go) {
+			t.Errorf("bad or duplicate rule %+v", r)
+		}
+		seen[r.ID] = true
+	}
+}
+
+func TestDiagnostic(t *testing.T) {
+	o, n := compile(t, "old", widget("a: {type: string}\nb: {type: string}")), compile(t, "new", widget("a: {type: integer}"))
+	fs, err := compat.Compare(o, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, d := range compat.Diagnostics(fs) {
+		text = append(text, d.Span.File+" "+d.Rule+" "+d.Message)
+	}
+	want := []string{
+		"new:m.yaml property-removed Test.Compat/widgets@2025-01-01: property b removed (was old:m.yaml:10:13)",
+		"new:m.yaml type-changed Test.Compat/widgets@2025-01-01: property a changed type from string to integer (was old:m.yaml:9:13)",
+	}
+	if diff := cmp.Diff(want, text); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
