@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/emit/goclient"
@@ -11,9 +12,9 @@ import (
 
 // Rules returns every rule a diagnostic of udtc can name: the loader's and
 // the checker's (check.Rules), then the emitters' (bicep.Rules,
-// goclient.Rules), in the order docs/rules.md lists them. It is the one
+// goclient.Rules), then those of `udtc breaking` (compat.Rules), in the order docs/rules.md lists them. It is the one
 // table behind docs/rules.md, SARIF's tool.driver.rules and the printers;
 // a test keeps every reported diagnostic's rule in it.
 func Rules() []diag.Rule {
-	return slices.Concat(check.Rules, bicep.Rules, goclient.Rules)
+	return slices.Concat(check.Rules, bicep.Rules, goclient.Rules, compat.Rules)
 }

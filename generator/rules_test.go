@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/emit/docs"
@@ -29,8 +30,24 @@ func rulesMarkdown() []byte {
 	b.WriteString("error; notes never fail a run. The last rules are reported by the emitters of `udtc gen`\n")
 	b.WriteString("(see [bicep.md](bicep.md) and [go-client.md](go-client.md)).\n\n")
 	b.WriteString("| rule | severity | what it requires |\n|---|---|---|\n")
+	breaking := map[string]bool{}
+	for _, r := range compat.Rules {
+		breaking[r.ID] = true
+	}
 	for _, r := range generator.Rules() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Doc, "|", "\\|"))
+		if !breaking[r.ID] {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Doc, "|", "\\|"))
+		}
+	}
+	b.WriteString("\n## `udtc breaking`\n\n")
+	b.WriteString("The findings of `udtc breaking` (see [git.md](git.md)). Severity `note` is shown as `info` in\n")
+	b.WriteString("its JSON output and accepted as `--fail-on info`. The `go-*` rules form the Go category: breaks of\n")
+	b.WriteString("the generated Go client only (see [go-client.md](go-client.md)); the others are the wire category.\n\n")
+	b.WriteString("| rule | severity | what changed |\n|---|---|---|\n")
+	for _, r := range generator.Rules() {
+		if breaking[r.ID] {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Doc, "|", "\\|"))
+		}
 	}
 	return b.Bytes()
 }

@@ -140,7 +140,7 @@ func (c *comparer) add(f Finding, rule, format string, args ...any) {
 	if !ok {
 		panic("compat: rule " + rule + " is not in Rules")
 	}
-	f.Rule, f.Severity, f.Category = rule, r.Severity, r.Category
+	f.Rule, f.Severity, f.Category = rule, r.Severity, CategoryOf(rule)
 	f.Message = fmt.Sprintf(format, args...)
 	if c.into != nil {
 		*c.into = append(*c.into, f)

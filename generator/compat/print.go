@@ -75,12 +75,3 @@ func WriteJSON(w io.Writer, base Base, fs []Finding) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
-
-// RuleInfos lists Rules for diag.WriteSARIF.
-func RuleInfos() []diag.RuleInfo {
-	out := make([]diag.RuleInfo, len(Rules))
-	for i, r := range Rules {
-		out[i] = diag.RuleInfo{ID: r.ID, Severity: r.Severity, Doc: r.Doc}
-	}
-	return out
-}

@@ -1,16 +1,10 @@
 package compat
 
-import "github.com/udtc/udtc/generator/diag"
+import (
+	"strings"
 
-// Rule is one rule of `udtc breaking`: a stable id, its severity (Note is
-// shown as "info"), its category and the line that documents it
-// (docs/rules.md is generated from this table).
-type Rule struct {
-	ID       string
-	Severity diag.Severity
-	Category Category
-	Doc      string
-}
+	"github.com/udtc/udtc/generator/diag"
+)
 
 // Category separates breaks of the wire API (what clients send and read)
 // from breaks of the generated Go client only, as buf separates wire from
@@ -22,6 +16,14 @@ const (
 	Wire Category = "wire"
 	Go   Category = "go"
 )
+
+// CategoryOf returns the category of a rule: Go for the rules named go-*.
+func CategoryOf(rule string) Category {
+	if strings.HasPrefix(rule, "go-") {
+		return Go
+	}
+	return Wire
+}
 
 // Rule ids.
 const (
@@ -57,46 +59,47 @@ const (
 )
 
 // Rules lists every rule of `udtc breaking`, in the order docs/rules.md
-// shows them. Rule ids are stable: tools may match on them.
-var Rules = []Rule{
+// shows them (generator.Rules joins them into the one rule table). Rule ids
+// are stable: tools may match on them. Note is the severity "info".
+var Rules = []diag.Rule{
 	// Breaks within an existing API version.
-	{RuleTypeRemoved, diag.Error, Wire, "A resource type is removed (every API version of it)."},
-	{RuleAPIVersionRemoved, diag.Error, Wire, "An API version of a resource type is removed."},
-	{RulePropertyRemoved, diag.Error, Wire, "A writable property is removed: requests that set it are rejected."},
-	{RuleReadOnlyPropertyRemoved, diag.Error, Wire, "A read-only property is removed: clients that read it break."},
-	{RulePropertyRenamed, diag.Error, Wire, "A property is removed and another with the same schema is added to the same object: reported once, as a possible rename (still a removal for clients)."},
-	{RuleTypeChanged, diag.Error, Wire, "A property's type changes (string → integer, object → map, ...)."},
-	{RuleElementTypeChanged, diag.Error, Wire, "A map's value type or an array's item type changes."},
-	{RuleRequiredPropertyAdded, diag.Error, Wire, "A new required writable property: existing requests lack it."},
-	{RulePropertyBecameRequired, diag.Error, Wire, "An optional writable property becomes required."},
-	{RuleEnumValueRemoved, diag.Error, Wire, "A value is removed from the enum of a writable property."},
-	{RuleEnumAdded, diag.Error, Wire, "An enum is added to a writable property that accepted any value."},
-	{RuleMaxDecreased, diag.Error, Wire, "maxLength, maximum, maxItems or maxProperties of a writable property is lowered or added (or the maximum made exclusive)."},
-	{RuleMinIncreased, diag.Error, Wire, "minLength, minimum, minItems or minProperties of a writable property is raised or added (or the minimum made exclusive)."},
-	{RulePatternChanged, diag.Error, Wire, "A pattern is added to a writable property, or its pattern changes."},
-	{RuleMadeReadOnly, diag.Error, Wire, "A writable property becomes read-only: requests that set it are rejected."},
-	{RuleDefaultChanged, diag.Warning, Wire, "A property's default value changes, appears or disappears: resources that omit it behave differently."},
-	{RuleSensitiveRemoved, diag.Warning, Wire, "`x-radius-sensitive` is removed: the value is no longer redacted."},
-	{RuleDefaultAPIVersionChanged, diag.Warning, Wire, "The type's default API version changes."},
-	{RuleFormatChanged, diag.Warning, Wire, "A property's format changes (int32 → int64, date → date-time, ...)."},
-	{RuleEnumValueAddedReadOnly, diag.Warning, Wire, "A value is added to the enum of a read-only property: clients that switch over the values may not handle it."},
-	{RuleReadOnlyPropertyOptional, diag.Warning, Wire, "A required read-only property becomes optional: clients may find it absent."},
+	{ID: RuleTypeRemoved, Severity: diag.Error, Doc: "A resource type is removed (every API version of it)."},
+	{ID: RuleAPIVersionRemoved, Severity: diag.Error, Doc: "An API version of a resource type is removed."},
+	{ID: RulePropertyRemoved, Severity: diag.Error, Doc: "A writable property is removed: requests that set it are rejected."},
+	{ID: RuleReadOnlyPropertyRemoved, Severity: diag.Error, Doc: "A read-only property is removed: clients that read it break."},
+	{ID: RulePropertyRenamed, Severity: diag.Error, Doc: "A property is removed and another with the same schema is added to the same object: reported once, as a possible rename (still a removal for clients)."},
+	{ID: RuleTypeChanged, Severity: diag.Error, Doc: "A property's type changes (string → integer, object → map, ...)."},
+	{ID: RuleElementTypeChanged, Severity: diag.Error, Doc: "A map's value type or an array's item type changes."},
+	{ID: RuleRequiredPropertyAdded, Severity: diag.Error, Doc: "A new required writable property: existing requests lack it."},
+	{ID: RulePropertyBecameRequired, Severity: diag.Error, Doc: "An optional writable property becomes required."},
+	{ID: RuleEnumValueRemoved, Severity: diag.Error, Doc: "A value is removed from the enum of a writable property."},
+	{ID: RuleEnumAdded, Severity: diag.Error, Doc: "An enum is added to a writable property that accepted any value."},
+	{ID: RuleMaxDecreased, Severity: diag.Error, Doc: "maxLength, maximum, maxItems or maxProperties of a writable property is lowered or added (or the maximum made exclusive)."},
+	{ID: RuleMinIncreased, Severity: diag.Error, Doc: "minLength, minimum, minItems or minProperties of a writable property is raised or added (or the minimum made exclusive)."},
+	{ID: RulePatternChanged, Severity: diag.Error, Doc: "A pattern is added to a writable property, or its pattern changes."},
+	{ID: RuleMadeReadOnly, Severity: diag.Error, Doc: "A writable property becomes read-only: requests that set it are rejected."},
+	{ID: RuleDefaultChanged, Severity: diag.Warning, Doc: "A property's default value changes, appears or disappears: resources that omit it behave differently."},
+	{ID: RuleSensitiveRemoved, Severity: diag.Warning, Doc: "`x-radius-sensitive` is removed: the value is no longer redacted."},
+	{ID: RuleDefaultAPIVersionChanged, Severity: diag.Warning, Doc: "The type's default API version changes."},
+	{ID: RuleFormatChanged, Severity: diag.Warning, Doc: "A property's format changes (int32 → int64, date → date-time, ...)."},
+	{ID: RuleEnumValueAddedReadOnly, Severity: diag.Warning, Doc: "A value is added to the enum of a read-only property: clients that switch over the values may not handle it."},
+	{ID: RuleReadOnlyPropertyOptional, Severity: diag.Warning, Doc: "A required read-only property becomes optional: clients may find it absent."},
 
 	// Compatible changes and new versions.
-	{RuleTypeAdded, diag.Note, Wire, "A resource type is added."},
-	{RuleAPIVersionAdded, diag.Note, Wire, "An API version is added; the message summarises how it differs from the previous version (a new version is the place to break)."},
-	{RulePropertyAdded, diag.Note, Wire, "An optional property, or a read-only one, is added."},
-	{RuleEnumValueAdded, diag.Note, Wire, "A value is added to the enum of a writable property."},
+	{ID: RuleTypeAdded, Severity: diag.Note, Doc: "A resource type is added."},
+	{ID: RuleAPIVersionAdded, Severity: diag.Note, Doc: "An API version is added; the message summarises how it differs from the previous version (a new version is the place to break)."},
+	{ID: RulePropertyAdded, Severity: diag.Note, Doc: "An optional property, or a read-only one, is added."},
+	{ID: RuleEnumValueAdded, Severity: diag.Note, Doc: "A value is added to the enum of a writable property."},
 
 	// The generated Go client (see go-client.md), within an existing API version.
-	{RuleGoTypeRenamed, diag.Warning, Go, "The Go struct or enum type of a schema node gets another name (a name collision moved)."},
-	{RuleGoFieldRenamed, diag.Warning, Go, "The Go field of a property gets another name."},
-	{RuleGoConstantRenamed, diag.Warning, Go, "The Go constant of an enum value gets another name."},
-	{RuleGoPointerChanged, diag.Warning, Go, "A Go field changes between pointer and value (a property became required or optional)."},
+	{ID: RuleGoTypeRenamed, Severity: diag.Warning, Doc: "The Go struct or enum type of a schema node gets another name (a name collision moved)."},
+	{ID: RuleGoFieldRenamed, Severity: diag.Warning, Doc: "The Go field of a property gets another name."},
+	{ID: RuleGoConstantRenamed, Severity: diag.Warning, Doc: "The Go constant of an enum value gets another name."},
+	{ID: RuleGoPointerChanged, Severity: diag.Warning, Doc: "A Go field changes between pointer and value (a property became required or optional)."},
 }
 
-var ruleByID = func() map[string]Rule {
-	m := make(map[string]Rule, len(Rules))
+var ruleByID = func() map[string]diag.Rule {
+	m := make(map[string]diag.Rule, len(Rules))
 	for _, r := range Rules {
 		m[r.ID] = r
 	}

@@ -1,7 +1,7 @@
 // Package depcheck enforces the dependency direction of the house style:
 // cmd → generator, registry; generator may use registry/api; registry never
 // imports generator; only cmd imports urfave/cli; the model is standard
-// library only; the registry's domain, wire types and stores have no HTTP.
+// library only; generator/source is the one importer of go-git; the registry's domain, wire types and stores have no HTTP.
 package depcheck
 
 import (
@@ -42,6 +42,11 @@ func TestDependencyDirection(t *testing.T) {
 				if d == "net/http" {
 					t.Errorf("registry/admission imports net/http")
 				}
+			}
+		}
+		for _, d := range p.Imports {
+			if strings.HasPrefix(d, "github.com/go-git/") && name != "generator/source" {
+				t.Errorf("%s imports %s: generator/source is the one importer of go-git", name, d)
 			}
 		}
 		for _, d := range p.Deps {
