@@ -42,6 +42,7 @@ func usageErrorf(format string, args ...any) error {
 // commands is the composition root: every command, one line each.
 func commands(env *env) []*cli.Command {
 	return []*cli.Command{
+		breakingCommand(env),
 		checkCommand(env),
 		genCommand(env),
 		publishCommand(env),
