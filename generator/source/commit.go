@@ -281,4 +281,3 @@ func (r *Repo) writeTree(files map[string]entry, prefix string) (plumbing.Hash, 
 	}
 	return r.repo.Storer.SetEncodedObject(obj)
 }
-
