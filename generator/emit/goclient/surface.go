@@ -54,7 +54,7 @@ func Surface(cat *model.Catalog) ([]Symbol, error) {
 		if len(prov.Types) == 0 {
 			continue
 		}
-		dir, _ := dirs.claim(pkgDir(prov.Namespace))
+		dir, _ := dirs.Claim(pkgDir(prov.Namespace))
 		const prefix = "example.com/surface"
 		ns, err := planNamespace(prov, dir, prefix, &diags)
 		if err != nil {
