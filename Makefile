@@ -27,6 +27,7 @@ check:
 	cd golden && $(GO) vet ./... && $(GO) test ./...
 	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME)
 	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime $(FUZZTIME)
+	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime $(FUZZTIME)
 
 # Rewrite every golden file after an intended output change; review the diff.
 golden:
@@ -38,6 +39,7 @@ run: build
 fuzz:
 	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime 5m
 	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime 5m
+	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime 5m
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
