@@ -68,6 +68,8 @@ var Rules = []diag.Rule{
 	{ID: RuleFormatUnknown, Severity: diag.Warning, Doc: "`format` is one of the known formats."},
 	{ID: RuleReadWriteOnly, Severity: diag.Error, Doc: "A property is not both `readOnly` and `writeOnly`."},
 	{ID: RuleSensitive, Severity: diag.Error, Doc: "`x-radius-sensitive` is a boolean on a string or an object."},
+	{ID: RuleResourceReference, Severity: diag.Error, Doc: "`x-resource-type` names what a reference points at: a full resource type name `Namespace/type` (a child type as `Namespace/parent/child`), a non-empty list of them, each once, or `\"*\"` for any type."},
+	{ID: RuleResourceReferenceType, Severity: diag.Error, Doc: "`x-resource-type` applies to `type: string` only: a reference holds a resource ID."},
 	{ID: RuleUnknownKeyword, Severity: diag.Warning, Doc: "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed."},
 	{ID: RuleSchemaDepth, Severity: diag.Error, Doc: "A schema nests at most 32 levels."},
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // schemaKeywords are the keywords of the supported subset, from the wire struct.
@@ -282,6 +283,10 @@ func (c *schemaChecker) annotations(s *model.Schema, kw map[string]*entry, ext [
 func (c *schemaChecker) extensions(s *model.Schema, ext []*entry) {
 	r := c.r
 	for _, e := range ext {
+		if e.name == api.ExtensionResourceType {
+			c.resourceReference(s, e)
+			continue
+		}
 		if e.name == "x-radius-sensitive" {
 			v := resolve(e.value)
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {

@@ -31,6 +31,13 @@ func Constraints(s *Schema, lit func(Value) string) []Constraint {
 	add := func(keywords []string, format string, args ...any) {
 		out = append(out, Constraint{Keywords: keywords, Text: fmt.Sprintf(format, args...)})
 	}
+	if r := s.Reference; r != nil {
+		if len(r.Types) == 0 {
+			add([]string{"x-resource-type"}, "Resource ID of the referenced resource (any type).")
+		} else {
+			add([]string{"x-resource-type"}, "Resource ID of the referenced resource (type %s).", strings.Join(r.Types, " or "))
+		}
+	}
 	if len(s.Enum) > 0 {
 		vals := make([]string, len(s.Enum))
 		for i, v := range s.Enum {

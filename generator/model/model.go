@@ -217,7 +217,13 @@ type Schema struct {
 	MinProperties        *int64
 	MaxProperties        *int64
 
-	// Extensions are the x- keys other than x-radius-sensitive, in source order.
+	// Reference is x-resource-type (String nodes only): the value is the
+	// resource ID of a resource of one of Reference.Types; nil when the node
+	// is no reference.
+	Reference *Reference
+
+	// Extensions are the x- keys other than x-radius-sensitive and
+	// x-resource-type, in source order.
 	Extensions []Extension
 	Span       diag.Span
 }
@@ -238,6 +244,13 @@ func (s *Schema) Property(name string) *Property {
 		}
 	}
 	return nil
+}
+
+// Reference is what a reference-valued string points at.
+type Reference struct {
+	// Types are full resource type names ("Contoso.Data/postgresDatabases"),
+	// each once; empty for a generic reference (x-resource-type: "*").
+	Types []string
 }
 
 // Extension is an x- annotation kept for emitters that want it.

@@ -19,6 +19,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Schema converts a checked schema. Objects with declared properties are
@@ -86,16 +87,31 @@ func Schema(s *model.Schema) *openapi3.Schema {
 	if s.Example != nil {
 		o.Example = value(*s.Example)
 	}
-	if s.Sensitive || len(s.Extensions) > 0 {
+	if s.Sensitive || s.Reference != nil || len(s.Extensions) > 0 {
 		o.Extensions = map[string]any{}
 		if s.Sensitive {
 			o.Extensions["x-radius-sensitive"] = true
+		}
+		if s.Reference != nil {
+			o.Extensions[api.ExtensionResourceType] = ReferenceValue(s.Reference.Types)
 		}
 		for _, e := range s.Extensions {
 			o.Extensions[e.Name] = json.RawMessage(e.Value)
 		}
 	}
 	return o
+}
+
+// ReferenceValue is the canonical x-resource-type value for the allowed
+// types: "*" for none (any type), the name for one, else the list.
+func ReferenceValue(types []string) any {
+	switch len(types) {
+	case 0:
+		return api.AnyResourceType
+	case 1:
+		return types[0]
+	}
+	return types
 }
 
 func float(n *json.Number) *float64 {

@@ -406,7 +406,7 @@ func (a *admitter) checkString(n *node, s string, sensitive bool) {
 func (a *admitter) reference(n *node, s string, sensitive bool) {
 	want := "a resource ID"
 	if n.refTypes != nil {
-		want = "the resource ID of a " + strings.Join(n.refTypes, " or ")
+		want = "a resource ID of type " + strings.Join(n.refTypes, " or ")
 	}
 	id, err := api.ParseResourceID(s)
 	if err != nil {

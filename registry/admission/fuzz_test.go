@@ -20,6 +20,7 @@ func FuzzAdmit(f *testing.F) {
 		"valid_secrets/Contoso.Security/vaults@2025-01-01",
 		"valid_basic/MyCompany.Resources/postgresDatabases@2025-01-01-preview",
 		"valid_any/Contoso.Platform/extensions@2025-08-01-preview",
+		"valid_references/Contoso.Refs/apps@2025-01-01",
 	} {
 		schemas = append(schemas, schemaOf(f, key))
 	}

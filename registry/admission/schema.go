@@ -600,6 +600,16 @@ func (c *compiler) kinSchemas(n *node, m map[string]any, path string) error {
 		}
 		full.Extensions[k] = v
 	}
+	if n.reference { // canonical: "*", one name, or a list of several
+		switch len(n.refTypes) {
+		case 0:
+			full.Extensions[api.ExtensionResourceType] = api.AnyResourceType
+		case 1:
+			full.Extensions[api.ExtensionResourceType] = n.refTypes[0]
+		default:
+			full.Extensions[api.ExtensionResourceType] = n.refTypes
+		}
+	}
 	n.full = &full
 	attachChildren(n)
 	return nil
