@@ -16,7 +16,8 @@ type Constraint struct {
 }
 
 // Constraints returns what s requires or declares beyond its kind, one
-// sentence each, in a fixed order: enum, lengths, pattern, bounds,
+// sentence each, in a fixed order: reference (x-resource-type), enum,
+// lengths, pattern, bounds,
 // multipleOf, item or entry counts, uniqueItems, format, nullable, default,
 // example. It is the one wording of constraints: the Go client's doc
 // comments, the Bicep descriptions and the docs pages all show these

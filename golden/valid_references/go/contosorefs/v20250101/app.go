@@ -58,13 +58,19 @@ func (r *App) ResourceID() (AppID, error) {
 type AppProperties struct {
 	// The database the app connects to.
 	//
-	// Required.
+	// Required. Resource ID of the referenced resource (type
+	// Contoso.Data/postgresDatabases).
 	Database string `json:"database"`
 
 	// Cache is the "cache" property.
+	//
+	// Resource ID of the referenced resource (type Contoso.Data/redisCaches or
+	// Contoso.Data/memcachedCaches).
 	Cache *string `json:"cache,omitempty"`
 
 	// Environment is the "environment" property.
+	//
+	// Resource ID of the referenced resource (type Applications.Core/environments).
 	Environment *string `json:"environment,omitempty"`
 
 	// DependsOn is the "dependsOn" property.
