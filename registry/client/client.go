@@ -1,6 +1,6 @@
 // Package client is a typed Go client for the registry's HTTP API: every
-// registration resource (Get/Put/Delete/List), planes, and provider
-// summaries. It retries connection errors, 409, 429 and 5xx with bounded
+// registration resource (Get/Put/Delete/List), planes, provider summaries,
+// resource groups and the resources of the registered types. It retries connection errors, 409, 429 and 5xx with bounded
 // exponential backoff, honours ctx, sends a bearer token when given one, and
 // returns *Error carrying the ARM error code and HTTP status.
 package client
@@ -127,16 +127,21 @@ func retryable(status int) bool {
 }
 
 // do sends a request with retries and returns the final response with its
-// body read. target is a path (query added here) or an absolute URL.
+// body read. target is a path (with ?api-version added here unless it has a
+// query) or an absolute URL.
 func (c *Client) do(ctx context.Context, method, target string, body []byte, conds []Condition) (*http.Response, []byte, error) {
 	var u string
 	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
 		u = target
 	} else {
 		ref := *c.base
-		ref.Path = c.base.Path + target
+		path, query, ok := strings.Cut(target, "?")
+		if !ok {
+			query = "api-version=" + api.Version
+		}
+		ref.Path = c.base.Path + path
 		ref.RawPath = ""
-		ref.RawQuery = "api-version=" + api.Version
+		ref.RawQuery = query
 		u = ref.String()
 	}
 	var lastErr error

@@ -257,3 +257,76 @@ func TestNewRejectsBadURL(t *testing.T) {
 		}
 	}
 }
+
+func TestResourceRoutes(t *testing.T) {
+	ctx := context.Background()
+	ts := httptest.NewServer(newServer(t, server.Options{}))
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+	if _, err := c.PutProvider(ctx, "Contoso.Apps", api.ResourceProvider{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"apps", "apps/parts"} {
+		if _, err := c.PutResourceType(ctx, "Contoso.Apps", typ, api.ResourceType{}); err != nil {
+			t.Fatal(err)
+		}
+		schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","default":7}}}`)
+		if _, err := c.PutAPIVersion(ctx, "Contoso.Apps", typ, "2024-08-01", api.APIVersion{Properties: api.APIVersionProperties{Schema: schema}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.PutLocation(ctx, "Contoso.Apps", "global", api.Location{Properties: api.LocationProperties{ResourceTypes: map[string]api.LocationResourceType{
+		"apps": {APIVersions: map[string]api.LocationAPIVersion{"2024-08-01": {}}}, "apps/parts": {APIVersions: map[string]api.LocationAPIVersion{"2024-08-01": {}}},
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.PutResourceGroup(ctx, "rg", api.ResourceGroup{Location: "global"})
+	if err != nil || g.ETag == "" || g.Type != api.TypeResourceGroup {
+		t.Fatalf("PutResourceGroup = %+v, %v", g, err)
+	}
+	id, err := api.ParseResourceID("/planes/radius/local/resourceGroups/rg/providers/Contoso.Apps/apps/a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := c.PutInstance(ctx, id, "2024-08-01", api.Instance{Properties: json.RawMessage(`{}`)})
+	if err != nil || in.ETag == "" || string(in.Properties) != `{"n":7,"provisioningState":"Succeeded"}` {
+		t.Fatalf("PutInstance = %+v (%s), %v", in, in.Properties, err)
+	}
+	_, err = c.PutInstance(ctx, id, "2024-08-01", api.Instance{Properties: json.RawMessage(`{"n":"x"}`)})
+	var e *client.Error
+	if !errors.As(err, &e) || e.StatusCode != 400 || len(e.Details) != 1 || e.Details[0].Target != "properties.n" {
+		t.Errorf("invalid PutInstance = %v", err)
+	}
+	child := id
+	child.Types = append([]string{}, "apps", "parts")
+	child.Names = append([]string{}, "a1", "p1")
+	if _, err := c.PutInstance(ctx, child, "2024-08-01", api.Instance{}, client.IfNoneMatch()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.GetInstance(ctx, id, "2024-08-01"); err != nil || got.ETag != in.ETag {
+		t.Errorf("GetInstance = %+v, %v", got, err)
+	}
+	list, err := c.ListInstances(ctx, api.ResourceListID{Plane: "local", Group: "rg", Namespace: "Contoso.Apps", Type: "apps"}, "2024-08-01")
+	if err != nil || len(list) != 1 {
+		t.Errorf("ListInstances(group) = %+v, %v", list, err)
+	}
+	list, err = c.ListInstances(ctx, api.ResourceListID{Plane: "local", Group: "rg", Namespace: "Contoso.Apps", Type: "apps/parts", Parent: &id}, "2024-08-01")
+	if err != nil || len(list) != 1 || list[0].Name != "p1" {
+		t.Errorf("ListInstances(parent) = %+v, %v", list, err)
+	}
+	if groups, err := c.ListResourceGroups(ctx); err != nil || len(groups) != 1 {
+		t.Errorf("ListResourceGroups = %+v, %v", groups, err)
+	}
+	if deleted, err := c.DeleteInstance(ctx, id, "2024-08-01", client.IfMatch(in.ETag)); !deleted || err != nil {
+		t.Errorf("DeleteInstance = %v, %v", deleted, err)
+	}
+	if _, err := c.GetInstance(ctx, child, "2024-08-01"); !client.IsNotFound(err) {
+		t.Errorf("child after parent delete = %v", err)
+	}
+	if deleted, err := c.DeleteResourceGroup(ctx, "rg"); !deleted || err != nil {
+		t.Errorf("DeleteResourceGroup = %v, %v", deleted, err)
+	}
+	if _, err := c.GetResourceGroup(ctx, "rg"); !client.IsNotFound(err) {
+		t.Errorf("GetResourceGroup after delete = %v", err)
+	}
+}
