@@ -174,12 +174,23 @@ func (n node) typeWords() string {
 	return out
 }
 
+// compactJSON writes a JSON value on one line as a person would: without
+// the \u003c escapes of HTML-safe encoders (the page escapes for HTML), and
+// with numbers exactly as written (object keys sorted).
 func compactJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
 		return string(raw)
 	}
-	return b.String()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return string(raw)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func isObject(raw json.RawMessage) bool {

@@ -1,0 +1,405 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/generator/emit/goclient"
+	"github.com/udtc/udtc/registry/catalog"
+)
+
+// The catalog pages in a real browser: headless Chromium (Debian's chromium
+// package) driven by chromedp against `udtc serve` holding the fixtures.
+// Without Chromium the test skips, except in CI (CI=true), where it fails.
+// TestCatalogScreenshots (UDTC_SCREENSHOTS=DIR) writes the screenshots
+// docs/images holds.
+
+// chromium finds the browser: $UDTC_CHROMIUM, else chromium on PATH.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("UDTC_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no Chromium installed, and CI must run the browser tests: run .ci/install-chromium.sh")
+	}
+	t.Skip("no Chromium installed (apt-get install chromium, or set UDTC_CHROMIUM): skipping the browser tests")
+	return ""
+}
+
+// browser starts a headless Chromium with a fresh profile; it stops with
+// the test. listener gets the tab's events.
+func browser(t *testing.T, listener func(ev any)) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium(t)),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithListener(listener))
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	// The first Do starts the browser, which lives as long as ctx: no
+	// timeout on it, one per action instead (see browse).
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return ctx
+}
+
+// xssManifest is a type whose descriptions try to run script.
+const xssManifest = `namespace: Contoso.Xss
+types:
+  widgets:
+    description: '<script>alert(1)</script><img src=x onerror="alert(2)">'
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            name:
+              type: string
+              description: '<script>alert(3)</script>'
+              default: '</code><script>alert(4)</script>'
+`
+
+func TestCatalogInBrowser(t *testing.T) {
+	// Dialogs (alert) must never open: record any and dismiss them.
+	var mu sync.Mutex
+	var dialogs []string
+	var ctx context.Context
+	ctx = browser(t, func(ev any) {
+		if d, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			mu.Lock()
+			dialogs = append(dialogs, d.Message)
+			mu.Unlock()
+			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}
+	})
+	t.Chdir("../..")
+	xssDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(xssDir, "xss.yaml"), []byte(xssManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs, _ := filepath.Glob("fixtures/valid_*")
+	inputs = append(inputs, xssDir)
+	cat, diags, err := generator.Compile(context.Background(), inputs, generator.Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("compile: %v %v", err, diags)
+	}
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	if code, _, stderr := runCLI(t, append([]string{"publish", "--server", url}, inputs...)...); code != 0 {
+		t.Fatalf("publish = %d: %s", code, stderr)
+	}
+
+	var all []string
+	for _, p := range cat.Providers {
+		for _, rt := range p.Types {
+			all = append(all, rt.FullName())
+		}
+	}
+	slices.Sort(all)
+
+	t.Run("home lists every type", func(t *testing.T) {
+		browse(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.CSS("#filter")))
+		got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("li.type .type-name")).map(e => e.textContent)`)
+		slices.Sort(got)
+		if !slices.Equal(got, all) {
+			t.Errorf("home lists %v\nwant %v", got, all)
+		}
+		var twin catalog.Home
+		getJSON(t, url+"/", &twin)
+		if twin.Types != len(all) {
+			t.Errorf("JSON twin lists %d types, the page %d", twin.Types, len(got))
+		}
+	})
+
+	t.Run("the filter narrows the list as you type", func(t *testing.T) {
+		var want []string
+		for _, p := range cat.Providers {
+			for _, rt := range p.Types {
+				text := strings.ToLower(rt.FullName() + " " + rt.Description + " " + strings.Join(rt.Capabilities, " "))
+				if strings.Contains(text, "queue") {
+					want = append(want, rt.FullName())
+				}
+			}
+		}
+		if len(want) == 0 || len(want) == len(all) {
+			t.Fatalf("the fixtures do not make a useful filter: %v", want)
+		}
+		browse(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.CSS("#filter")),
+			chromedp.SendKeys(chromedp.CSS("#filter"), "QUEUE"))
+		visible := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("li.type")).filter(e => e.offsetParent !== null).map(e => e.querySelector(".type-name").textContent)`)
+		count := eval[string](t, ctx, `document.getElementById("filter-count").textContent`)
+		slices.Sort(visible)
+		slices.Sort(want)
+		if !slices.Equal(visible, want) {
+			t.Errorf("after typing QUEUE the page shows %v, want %v", visible, want)
+		}
+		if wantCount := fmt.Sprintf("%d types", len(want)); len(want) > 1 && count != wantCount {
+			t.Errorf("count says %q, want %q", count, wantCount)
+		}
+	})
+
+	t.Run("keyboard: the first Tab reaches the skip link", func(t *testing.T) {
+		browse(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.CSS("#filter")), chromedp.KeyEvent("\t"))
+		if cls := eval[string](t, ctx, `document.activeElement.className`); cls != "skip" {
+			t.Errorf("the first Tab focuses %q, want the skip link", cls)
+		}
+	})
+
+	t.Run("a type page shows each constraint of a property", func(t *testing.T) {
+		p := url + "/types/Contoso.Scalars/widgets/2025-03-01"
+		browse(t, ctx, chromedp.Navigate(p), chromedp.WaitVisible(chromedp.CSS(`tr[data-path="name"]`)))
+		for path, wants := range map[string][]string{
+			"name":     {"name", "string", "required", "minLength: 3", "maxLength: 24", "pattern: ^[a-z][a-z0-9-]*$", "A short name."},
+			"replicas": {"integer", "2", "format: int32", "minimum: 1", "maximum: 10"},
+			"port":     {"integer", "minimum: 1024", "exclusiveMinimum: true", "maximum: 65536", "exclusiveMaximum: true"},
+			"ratio":    {"number", "0.5", "format: double", "minimum: 0", "maximum: 1", "multipleOf: 0.05"},
+			"tier":     {"required", `"free", "standard", "premium"`},
+		} {
+			text := eval[string](t, ctx, `document.querySelector('tr[data-path="`+path+`"]').innerText`)
+			for _, w := range wants {
+				if !strings.Contains(text, w) {
+					t.Errorf("row %q lacks %q", text, w)
+				}
+			}
+		}
+		paths := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("tr[data-path]")).map(e => e.dataset.path)`)
+		var twin catalog.TypePage
+		getJSON(t, p, &twin)
+		var twinPaths []string
+		for _, pr := range twin.Properties {
+			twinPaths = append(twinPaths, pr.Path)
+		}
+		if !slices.Equal(paths, twinPaths) {
+			t.Errorf("the page shows %v, its JSON twin %v", paths, twinPaths)
+		}
+		scheme := func(v string) {
+			t.Helper()
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		scheme("dark")
+		if bg := eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(13, 17, 23)" {
+			t.Errorf("dark scheme background = %s", bg)
+		}
+		scheme("light")
+		if bg := eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(255, 255, 255)" {
+			t.Errorf("light scheme background = %s", bg)
+		}
+	})
+
+	t.Run("snippets use the generated Bicep and Go names", func(t *testing.T) {
+		gofiles, _, err := goclient.Emit(cat, goclient.Options{ImportPrefix: catalog.DefaultGoImportPrefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bicepFiles, _, err := bicep.Emit(cat, bicep.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ ns, typ, version string }{
+			{"Contoso.Messaging", "contosoBuses/queues", "2025-01-01"},
+			{"MyCompany.Resources", "postgresDatabases", "2025-01-01-preview"},
+			{"Contoso.Scalars", "widgets", "2025-03-01"},
+		} {
+			browse(t, ctx, chromedp.Navigate(url+catalog.TypePath(c.ns, c.typ, c.version)), chromedp.WaitVisible(chromedp.CSS("#code-go")))
+			checkBicepSnippet(t, eval[string](t, ctx, `document.getElementById("code-bicep").innerText`), bicepFiles, c.ns+"/"+c.typ+"@"+c.version)
+			checkGoSnippet(t, eval[string](t, ctx, `document.getElementById("code-go").innerText`), gofiles, c.ns)
+		}
+	})
+
+	t.Run("script in descriptions is text and never runs", func(t *testing.T) {
+		for _, p := range []string{"/", "/types/Contoso.Xss/widgets/2025-01-01"} {
+			browse(t, ctx, chromedp.Navigate(url+p), chromedp.WaitReady(chromedp.CSS("main")))
+			text := eval[string](t, ctx, `document.querySelector("main").innerText`)
+			if !strings.Contains(text, `<script>alert(1)</script><img src=x onerror="alert(2)">`) {
+				t.Errorf("%s does not show the description as text:\n%s", p, text)
+			}
+			if n := eval[int](t, ctx, `document.querySelectorAll("script").length + document.querySelectorAll("img").length`); n != 1 {
+				t.Errorf("%s has %d script or img elements, want only catalog.js", p, n)
+			}
+		}
+		row := eval[string](t, ctx, `document.querySelector('tr[data-path="name"]').innerText`)
+		if !strings.Contains(row, "<script>alert(3)</script>") || !strings.Contains(row, `"</code><script>alert(4)</script>"`) {
+			t.Errorf("the property row does not show its description and default as text: %q", row)
+		}
+		time.Sleep(200 * time.Millisecond) // let a dialog event arrive, if any
+		mu.Lock()
+		defer mu.Unlock()
+		if len(dialogs) > 0 {
+			t.Errorf("script ran: dialogs %q", dialogs)
+		}
+	})
+}
+
+// browse runs steps in the tab, with a time limit.
+func browse(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the tab.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("browser: %s: %v", expr, err)
+	}
+	return v
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	code, body := httpGet(t, url, "Accept: application/json")
+	if code != 200 {
+		t.Fatalf("GET %s (JSON) = %d %s", url, code, body)
+	}
+	if err := json.Unmarshal([]byte(body), v); err != nil {
+		t.Fatalf("GET %s (JSON): %v", url, err)
+	}
+}
+
+// TestCatalogScreenshots takes the README's screenshots of the examples'
+// catalog when UDTC_SCREENSHOTS names a directory:
+//
+//	UDTC_SCREENSHOTS=$PWD/docs/images go test ./cmd/udtc -run TestCatalogScreenshots
+func TestCatalogScreenshots(t *testing.T) {
+	dir := os.Getenv("UDTC_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("set UDTC_SCREENSHOTS=DIR to write the catalog screenshots")
+	}
+	ctx := browser(t, func(any) {})
+	t.Chdir("../..")
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"), "--bootstrap", "examples")
+	defer stop()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if code, _ := httpGet(t, url+"/readyz"); code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the bootstrap did not finish")
+		}
+	}
+	dark := func(on bool) {
+		v := "light"
+		if on {
+			v = "dark"
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	browse(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.CSS("#filter")))
+	screenshot(t, ctx, filepath.Join(dir, "catalog-home.png"))
+	browse(t, ctx, chromedp.Navigate(url+"/types/Contoso.Data/postgresDatabases/2025-06-01"), chromedp.WaitVisible(chromedp.CSS("table")))
+	screenshot(t, ctx, filepath.Join(dir, "catalog-type.png"))
+	dark(true)
+	screenshot(t, ctx, filepath.Join(dir, "catalog-type-dark.png"))
+}
+
+// screenshot saves the viewport as a PNG file.
+func screenshot(t *testing.T, ctx context.Context, file string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkBicepSnippet checks the extension line names an extension the Bicep
+// emitter wrote and the resource type is one of its types.
+func checkBicepSnippet(t *testing.T, snippet string, files []emit.File, resourceType string) {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^extension (\w+)$`).FindStringSubmatch(snippet)
+	if m == nil {
+		t.Fatalf("Bicep snippet has no extension line:\n%s", snippet)
+	}
+	var types string
+	for _, f := range files {
+		if f.Path == "bicep/"+m[1]+"/types.json" {
+			types = string(f.Data)
+		}
+	}
+	if types == "" {
+		t.Errorf("the snippet's extension %s is not one the Bicep emitter writes", m[1])
+	}
+	if !strings.Contains(snippet, "'"+resourceType+"'") || !strings.Contains(types, `"`+resourceType+`"`) {
+		t.Errorf("resource type %s is not in the snippet or in bicep/%s/types.json:\n%s", resourceType, m[1], snippet)
+	}
+}
+
+// checkGoSnippet checks the snippet imports a package the Go emitter wrote
+// and every identifier it takes from it is declared there.
+func checkGoSnippet(t *testing.T, snippet string, files []emit.File, ns string) {
+	t.Helper()
+	m := regexp.MustCompile(`import (\w+) "([^"]+)"`).FindStringSubmatch(snippet)
+	if m == nil {
+		t.Fatalf("Go snippet has no import:\n%s", snippet)
+	}
+	pkg, dir := m[1], strings.TrimPrefix(m[2], catalog.DefaultGoImportPrefix+"/")
+	var src strings.Builder
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, dir+"/") {
+			src.Write(f.Data)
+		}
+	}
+	if src.Len() == 0 {
+		t.Fatalf("the Go emitter wrote no package %s for %s", dir, ns)
+	}
+	used := regexp.MustCompile(`\b`+pkg+`\.(\w+)`).FindAllStringSubmatch(snippet, -1)
+	if len(used) < 5 {
+		t.Errorf("the Go snippet uses only %d names of %s:\n%s", len(used), pkg, snippet)
+	}
+	for _, u := range used {
+		decl := regexp.MustCompile(`(?m)^(func|type|const|var) ` + u[1] + `\b|^\t` + u[1] + `\s`)
+		if !decl.MatchString(src.String()) {
+			t.Errorf("the Go snippet names %s.%s, which %s does not declare", pkg, u[1], dir)
+		}
+	}
+}
