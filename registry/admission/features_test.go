@@ -2,9 +2,11 @@ package admission_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/registry/admission"
@@ -182,5 +184,47 @@ func TestReadOnlyDropped(t *testing.T) {
 	out, vs = s.Admit(json.RawMessage(`{"spec":{"a":"x","b":"y"},"list":[{"c":1},{}]}`))
 	if len(vs) != 0 || string(out) != `{"list":[{},{}],"spec":{"a":"x"}}` {
 		t.Errorf("%s %+v", out, vs)
+	}
+}
+
+// TestNoGlobalFormats: kin-openapi's package-level format registries do not
+// change admission: a format registered there is neither used in place of
+// admission's own validators nor applied to formats admission leaves
+// unchecked.
+func TestNoGlobalFormats(t *testing.T) {
+	reject := openapi3.NewCallbackValidator(func(string) error { return errors.New("rejected by the global registry") })
+	saved, had := openapi3.SchemaStringFormats["email"]
+	openapi3.DefineStringFormatValidator("email", reject)
+	openapi3.DefineStringFormatValidator("made-up", reject)
+	t.Cleanup(func() {
+		delete(openapi3.SchemaStringFormats, "made-up")
+		if had {
+			openapi3.SchemaStringFormats["email"] = saved
+		} else {
+			delete(openapi3.SchemaStringFormats, "email")
+		}
+	})
+	s := mustCompile(t, `{"type":"object","properties":{"e":{"type":"string","format":"email"},"m":{"type":"string","format":"made-up"}}}`)
+	if _, vs := s.Admit(json.RawMessage(`{"e":"a@example.com","m":"anything"}`)); len(vs) != 0 {
+		t.Errorf("violations: %+v", vs)
+	}
+	if _, vs := s.Admit(json.RawMessage(`{"e":"not an email"}`)); len(vs) != 1 {
+		t.Errorf("violations: %+v", vs)
+	}
+}
+
+// TestNoGlobalPatternCache: compiling a schema leaves kin-openapi's
+// process-wide pattern cache alone: a later kin-openapi validation with its
+// default (RE2) engine still fails to compile a lookahead, instead of
+// finding admission's ECMA-262 matcher in the cache.
+func TestNoGlobalPatternCache(t *testing.T) {
+	const pattern = `^(?!udtc-admission-cache-probe$)[a-z-]+$`
+	s := mustCompile(t, `{"type":"object","properties":{"p":{"type":"string","pattern":"`+pattern+`"}}}`)
+	if _, vs := s.Admit(json.RawMessage(`{"p":"udtc-admission-cache-probe"}`)); len(vs) != 1 {
+		t.Fatalf("violations: %+v", vs)
+	}
+	err := (&openapi3.Schema{Type: &openapi3.Types{"string"}, Pattern: pattern}).VisitJSON("abc")
+	if err == nil {
+		t.Errorf("kin-openapi's default engine found a cached matcher: err = %v", err)
 	}
 }

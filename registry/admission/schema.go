@@ -154,7 +154,9 @@ func Compile(schema json.RawMessage) (*Schema, error) {
 			return nil, fmt.Errorf("schema: the root must be `type: object`, not %s", root.kind)
 		}
 	}
-	if err := root.full.Validate(context.Background(), openapi3.SetRegexCompiler(kinRegex)); err != nil {
+	// Patterns were compiled above as ECMA-262; kin-openapi would compile
+	// them again and keep them in its process-wide cache.
+	if err := root.full.Validate(context.Background(), openapi3.DisableSchemaPatternValidation()); err != nil {
 		return nil, fmt.Errorf("schema: not a well-formed OpenAPI 3 schema: %w", err)
 	}
 	s := &Schema{root: root, opts: validationOptions()}
@@ -635,23 +637,6 @@ func attachChildren(n *node) {
 
 // anyNode is the implicit schema of values anything goes for.
 func anyNode() *node { return &node{kind: kindAny, full: &openapi3.Schema{}} }
-
-// kinRegex compiles patterns as ECMA-262 for kin-openapi's schema check.
-func kinRegex(expr string) (openapi3.RegexMatcher, error) {
-	re, err := regexp2.Compile(expr, regexp2.ECMAScript)
-	if err != nil {
-		return nil, err
-	}
-	re.MatchTimeout = PatternTimeout
-	return ecmaMatcher{re}, nil
-}
-
-type ecmaMatcher struct{ re *regexp2.Regexp }
-
-func (m ecmaMatcher) MatchString(s string) bool {
-	ok, err := m.re.MatchString(s)
-	return err == nil && ok
-}
 
 func jsonText(v any) string {
 	b, err := json.Marshal(v)
