@@ -17,6 +17,41 @@ import (
 // Resource groups and the resources of user-defined types (the tables of
 // migration 3, see resourcesTemplate).
 
+// instanceTxStatements are the statements of resource group and resource
+// write transactions; Open prepares them with txStatements.
+var instanceTxStatements = []string{
+	qGroupCurrent,
+	qGroupUpdate,
+	qGroupOwner,
+	qInstanceParent,
+	qInstanceCurrent,
+	qInstanceUpdate,
+	qCountVersion,
+	qGroupInsert,
+	qInstanceInsert,
+	qGroupDeleteLookup,
+	qGroupDelete,
+	qInstanceDeleteLookup,
+	qInstanceDelete,
+}
+
+// Statements run inside resource group and resource write transactions.
+const (
+	qGroupCurrent         = `SELECT id, etag, name, created_at, created_by FROM resource_groups WHERE plane_key = ? AND name_key = ?`
+	qGroupUpdate          = `UPDATE resource_groups SET location = ?, tags = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`
+	qGroupOwner           = `SELECT id, plane, name FROM resource_groups WHERE plane_key = ? AND name_key = ?`
+	qInstanceParent       = `SELECT id, rid FROM instances WHERE id_key = ?`
+	qInstanceCurrent      = `SELECT id, etag, rid, created_at, created_by FROM instances WHERE id_key = ?`
+	qInstanceUpdate       = `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`
+	qCountVersion         = `SELECT COUNT(*) FROM instances WHERE version_id = ?`
+	qGroupInsert          = `INSERT INTO resource_groups (plane_id, plane_key, name_key, plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qInstanceInsert       = `INSERT INTO instances (group_id, parent_id, version_id, id_key, plane_key, provider_key, type_key, rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qGroupDeleteLookup    = `SELECT id, etag FROM resource_groups WHERE plane_key = ? AND name_key = ?`
+	qGroupDelete          = `DELETE FROM resource_groups WHERE id = ?`
+	qInstanceDeleteLookup = `SELECT id, etag FROM instances WHERE id_key = ?`
+	qInstanceDelete       = `DELETE FROM instances WHERE id = ?`
+)
+
 func groupKey(id registry.GroupID) (plane, name string) {
 	return strings.ToLower(id.Plane), strings.ToLower(id.Name)
 }
@@ -107,7 +142,7 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 		etag, now                 = newETag(), formatTime(w.Now)
 		exists               bool = true
 	)
-	err = s.queryRow(ctx, tx, `SELECT id, etag, name, created_at, created_by FROM resource_groups WHERE plane_key = ? AND name_key = ?`, pk, nk).
+	err = s.queryRow(ctx, tx, qGroupCurrent, pk, nk).
 		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
 	if errors.Is(err, sql.ErrNoRows) {
 		exists = false
@@ -119,12 +154,11 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 	}
 	if exists {
 		stored.Name = oldName
-		_, err = s.exec(ctx, tx, `UPDATE resource_groups SET location = ?, tags = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`,
+		_, err = s.exec(ctx, tx, qGroupUpdate,
 			g.Location, tags, etag, now, w.Actor, rowID)
 	} else {
 		createdAt, createdBy = now, w.Actor
-		_, err = s.exec(ctx, tx, `INSERT INTO resource_groups (plane_id, plane_key, name_key, plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err = s.exec(ctx, tx, qGroupInsert,
 			plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, createdAt, createdBy, now, w.Actor)
 	}
 	if err != nil {
@@ -172,8 +206,7 @@ func (s *Store) GetGroup(ctx context.Context, id registry.GroupID) (registry.Gro
 func (s *Store) DeleteGroup(ctx context.Context, id registry.GroupID, cond registry.Precondition) (bool, error) {
 	pk, nk := groupKey(id)
 	return s.deleteRow(ctx, id.String(), cond,
-		`SELECT id, etag FROM resource_groups WHERE plane_key = ? AND name_key = ?`, []any{pk, nk},
-		`DELETE FROM resource_groups WHERE id = ?`)
+		qGroupDeleteLookup, []any{pk, nk}, qGroupDelete)
 }
 
 // deleteRow deletes the row that sel finds (id, etag) with del, checking
@@ -309,7 +342,7 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 		stored   api.ResourceID
 	)
 	var gPlane, gName string
-	err = s.queryRow(ctx, tx, `SELECT id, plane, name FROM resource_groups WHERE plane_key = ? AND name_key = ?`, gpk, gnk).Scan(&groupID, &gPlane, &gName)
+	err = s.queryRow(ctx, tx, qGroupOwner, gpk, gnk).Scan(&groupID, &gPlane, &gName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return registry.Instance{}, false, fmt.Errorf("resource group %s: %w", gid, registry.ErrGroupNotFound)
 	}
@@ -319,7 +352,7 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	if pid, ok := id.Parent(); ok {
 		var prid string
 		var p int64
-		err := s.queryRow(ctx, tx, `SELECT id, rid FROM instances WHERE id_key = ?`, idKey(pid)).Scan(&p, &prid)
+		err := s.queryRow(ctx, tx, qInstanceParent, idKey(pid)).Scan(&p, &prid)
 		if errors.Is(err, sql.ErrNoRows) {
 			return registry.Instance{}, false, fmt.Errorf("parent resource %s: %w", pid, registry.ErrParentResourceNotFound)
 		}
@@ -354,7 +387,7 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 		etag, now            = newETag(), formatTime(w.Now)
 		exists               = true
 	)
-	err = s.queryRow(ctx, tx, `SELECT id, etag, rid, created_at, created_by FROM instances WHERE id_key = ?`, key).
+	err = s.queryRow(ctx, tx, qInstanceCurrent, key).
 		Scan(&rowID, &oldETag, &oldRID, &createdAt, &createdBy)
 	if errors.Is(err, sql.ErrNoRows) {
 		exists = false
@@ -374,15 +407,14 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 			return registry.Instance{}, false, fmt.Errorf("stored resource ID: %w", err)
 		}
 		stored.Names[len(stored.Names)-1] = old.Name() // keep the name as created
-		_, err = s.exec(ctx, tx, `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`,
+		_, err = s.exec(ctx, tx, qInstanceUpdate,
 			version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID)
 		if err != nil {
 			return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
 		}
 	} else {
 		createdAt, createdBy = now, w.Actor
-		_, err = s.exec(ctx, tx, `INSERT INTO instances (group_id, parent_id, version_id, id_key, plane_key, provider_key, type_key, rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err = s.exec(ctx, tx, qInstanceInsert,
 			groupID, parentID, version.id, key, gpk, strings.ToLower(id.Namespace), strings.ToLower(id.TypeName()), stored.String(),
 			in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor)
 		if err != nil {
@@ -444,8 +476,7 @@ func (s *Store) GetInstance(ctx context.Context, id api.ResourceID) (registry.In
 // DeleteInstance implements registry.ResourceStore: one DELETE, cascading
 // to the resource's children.
 func (s *Store) DeleteInstance(ctx context.Context, id api.ResourceID, cond registry.Precondition) (bool, error) {
-	return s.deleteRow(ctx, id.String(), cond, `SELECT id, etag FROM instances WHERE id_key = ?`, []any{idKey(id)},
-		`DELETE FROM instances WHERE id = ?`)
+	return s.deleteRow(ctx, id.String(), cond, qInstanceDeleteLookup, []any{idKey(id)}, qInstanceDelete)
 }
 
 // ListInstances implements registry.ResourceStore.
@@ -570,7 +601,7 @@ func (s *Store) countInstances(ctx context.Context, tx *sql.Tx, id registry.ID, 
 			}
 		}
 		var n int
-		if err := s.queryRow(ctx, tx, `SELECT COUNT(*) FROM instances WHERE version_id = ?`, rowID).Scan(&n); err != nil {
+		if err := s.queryRow(ctx, tx, qCountVersion, rowID).Scan(&n); err != nil {
 			return 0, fmt.Errorf("%s: count resources of %s: %w", s.d.Name, id, err)
 		}
 		return n, nil

@@ -131,7 +131,7 @@ func (s *Store) inTx(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
 
 // txStatements are the statements used inside write transactions; Open
 // prepares them so that a transaction never needs a second connection.
-var txStatements = []string{qLookup, qCurrent, qUpdate, qInsert, qDeleteLookup, qDelete}
+var txStatements = append([]string{qLookup, qCurrent, qUpdate, qInsert, qDeleteLookup, qDelete}, instanceTxStatements...)
 
 // Statements run inside write transactions.
 const (
