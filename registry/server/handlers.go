@@ -292,7 +292,11 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "store unavailable"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	body := map[string]string{"status": "ready"}
+	if sync := s.syncReadiness(); sync != "" {
+		body["sync"] = sync
+	}
+	writeJSON(w, http.StatusOK, body)
 }
 
 // noRoute answers every request no route matched: 405 with Allow when the

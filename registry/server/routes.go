@@ -25,6 +25,7 @@ func (s *Server) routes() {
 
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.mux.HandleFunc("GET /sync/status", s.syncStatus) // sync.go
 
 	s.mux.HandleFunc("GET /planes/radius", versioned(s.list(registry.KindPlane)))
 	s.mux.HandleFunc("GET /planes/radius/{plane}", versioned(s.get(registry.KindPlane)))
@@ -41,8 +42,8 @@ func (s *Server) routes() {
 	} {
 		s.mux.HandleFunc("GET "+r.collection, versioned(s.list(r.kind)))
 		s.mux.HandleFunc("GET "+r.item, versioned(s.get(r.kind)))
-		s.mux.HandleFunc("PUT "+r.item, versioned(s.put(r.kind)))
-		s.mux.HandleFunc("DELETE "+r.item, versioned(s.delete(r.kind)))
+		s.mux.HandleFunc("PUT "+r.item, versioned(s.syncGuard(s.put(r.kind))))
+		s.mux.HandleFunc("DELETE "+r.item, versioned(s.syncGuard(s.delete(r.kind))))
 	}
 
 	// Resource groups and the resources of the registered types

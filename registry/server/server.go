@@ -50,6 +50,8 @@ type Options struct {
 	AuthReads bool
 	// MaxBodyBytes limits request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// Sync, when set, is the git sync that owns some namespaces (sync.go).
+	Sync Sync
 }
 
 // Server is the registry HTTP handler.
@@ -65,6 +67,7 @@ type Server struct {
 	mux         *http.ServeMux
 	handler     http.Handler
 	ready       atomic.Bool
+	sync        Sync
 }
 
 // New returns a server over opts.Store and makes sure the plane "local"
@@ -81,6 +84,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		tokens:      opts.Tokens,
 		authReads:   opts.AuthReads,
 		maxBody:     opts.MaxBodyBytes,
+		sync:        opts.Sync,
 		schemas:     newSchemaCache(),
 		mux:         http.NewServeMux(),
 	}
