@@ -41,6 +41,7 @@ type serveFlags struct {
 	insecure  bool
 	logFormat string
 	maxBody   int64
+	sync      syncFlags // sync.go
 }
 
 func serveCommand(e *env) *cli.Command {
@@ -51,7 +52,7 @@ func serveCommand(e *env) *cli.Command {
 		Description: "Serves /planes/radius/{plane}/providers/System.Resources/... (registrations) and\n" +
 			"/planes/radius/{plane}/resourceGroups/... (resources of the registered types) on --addr until SIGINT/SIGTERM.\n" +
 			"Stores: sqlite:PATH (default: " + displayDefaultStore() + ") or postgres://... .",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},
 			&cli.StringFlag{Name: "store", EnvVars: []string{"UDTC_STORE"}, Usage: "`STORE`: sqlite:PATH or postgres://user@host/db (default sqlite in the user's data directory)", Destination: &f.store},
 			&cli.StringFlag{Name: "bootstrap", Usage: "check and register every manifest in `DIR` at start", Destination: &f.bootstrap},
@@ -60,7 +61,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
 			&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
 			&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
-		},
+		}, f.sync.flags()...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usageErrorf("serve takes no arguments")
@@ -95,6 +96,11 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		logger = slog.New(slog.NewJSONHandler(e.stderr, nil))
 	}
 
+	syncer, err := f.sync.newSyncer(logger)
+	if err != nil {
+		return err
+	}
+
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -110,6 +116,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		Tokens:       tokens,
 		AuthReads:    f.authReads,
 		MaxBodyBytes: f.maxBody,
+		Sync:         syncer.asServerSync(),
 	})
 	if err != nil {
 		return fail(exitFail, err)
@@ -133,6 +140,10 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {
 		shutdown(httpSrv, logger)
 		return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
+	}
+	if err := syncer.start(ctx, baseURL, token); err != nil {
+		shutdown(httpSrv, logger)
+		return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
 	}
 	srv.SetReady(true)
 
