@@ -244,6 +244,26 @@ func TestCatalogInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("the static site works from disk", func(t *testing.T) {
+		out := t.TempDir()
+		if code, _, stderr := runCLI(t, append([]string{"gen", "--target", "site", "--out", out}, inputs...)...); code != 0 {
+			t.Fatalf("gen --target site = %d: %s", code, stderr)
+		}
+		browse(t, ctx, chromedp.Navigate("file://"+filepath.Join(out, "site", "index.html")), chromedp.WaitVisible(chromedp.CSS("#filter")))
+		// The stylesheet applies (the header has its panel colour) and the
+		// script runs: typing narrows the list.
+		if bg := eval[string](t, ctx, `getComputedStyle(document.querySelector("header.top")).backgroundColor`); bg != "rgb(246, 248, 250)" {
+			t.Errorf("the static page's stylesheet did not apply: header background %s", bg)
+		}
+		browse(t, ctx, chromedp.SendKeys(chromedp.CSS("#filter"), "scalars"))
+		visible := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("li.type")).filter(e => e.offsetParent !== null).map(e => e.querySelector(".type-name").textContent)`)
+		if !slices.Equal(visible, []string{"Contoso.Scalars/widgets"}) {
+			t.Errorf("the static filter shows %v", visible)
+		}
+		// Following a link reaches the type page.
+		browse(t, ctx, chromedp.Click(chromedp.CSS(`a[href="types/Contoso.Scalars/widgets/2025-03-01.html"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-path="port"]`)))
+	})
+
 	t.Run("script in descriptions is text and never runs", func(t *testing.T) {
 		for _, p := range []string{"/", "/types/Contoso.Xss/widgets/2025-01-01"} {
 			browse(t, ctx, chromedp.Navigate(url+p), chromedp.WaitReady(chromedp.CSS("main")))

@@ -56,6 +56,7 @@ var emitters = []emitter{
 	{"registration", func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
 		return registration.Emit(cat, registration.Options{})
 	}},
+	{"site", siteFiles}, // site.go: the registry's catalog pages as static files
 }
 
 // emitterNames names emitters, by default all of them.

@@ -69,6 +69,9 @@ type Options struct {
 	// GoImportPrefix is the --go-import-prefix of the Go snippets; ""
 	// means DefaultGoImportPrefix.
 	GoImportPrefix string
+	// BicepExtension is the --extension-name of the Bicep snippets; ""
+	// means each namespace's default extension name.
+	BicepExtension string
 }
 
 // TypePage returns the page of API version v of t, and false when t has no
@@ -86,7 +89,7 @@ func (c *Catalog) TypePage(t *Type, v string, opts Options) (TypePage, bool) {
 		Undeclared:  len(root.kw) == 0,
 		Description: strings.TrimSpace(root.str("description")),
 		Properties:  c.properties(schema),
-		Snippets:    snippets(t, ver.Name, schema, c.goNames(t), opts.GoImportPrefix),
+		Snippets:    snippets(t, ver.Name, schema, c.goNames(t), opts),
 		Schema:      schema,
 	}
 	if p.Properties == nil {

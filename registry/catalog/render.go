@@ -69,6 +69,9 @@ func staticLinks(from string) Linker {
 	return Linker{static: true, root: strings.Repeat("../", depth)}
 }
 
+// Static reports whether the links are those of a static copy.
+func (l Linker) Static() bool { return l.static }
+
 // Href is the link to the page at canonical path p.
 func (l Linker) Href(p string) string {
 	if !l.static {

@@ -200,11 +200,14 @@ func bicepKey(k string) string {
 }
 
 // snippets builds the snippets of version v of t; goNames are t's Go names.
-func snippets(t *Type, v string, schema json.RawMessage, goNames naming.GoType, importPrefix string) Snippets {
+func snippets(t *Type, v string, schema json.RawMessage, goNames naming.GoType, opts Options) Snippets {
 	root := parseNode(schema)
 	body := sampleOf(root)
 	segs := strings.Split(t.Name, "/")
-	ext := naming.BicepExtension(t.Namespace)
+	ext := opts.BicepExtension
+	if ext == "" {
+		ext = naming.BicepExtension(t.Namespace)
+	}
 	s := Snippets{BicepExtension: ext, GoType: goNames}
 
 	name := strings.TrimSuffix(strings.Repeat("example/", len(segs)), "/")
@@ -228,6 +231,7 @@ func snippets(t *Type, v string, schema json.RawMessage, goNames naming.GoType, 
 	s.JSON = "{\n  \"properties\": " + body.json(1) + "\n}\n"
 
 	pkg := naming.GoVersionPackage(v)
+	importPrefix := opts.GoImportPrefix
 	if importPrefix == "" {
 		importPrefix = DefaultGoImportPrefix
 	}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/catalog"
+)
+
+// siteFiles is the site target: the registry's catalog pages as static files
+// under site/, for hosting anywhere (GitHub Pages). The compiled manifests
+// become the registration documents `udtc publish` sends, and those the
+// catalog's view model, so the pages are the ones `udtc serve` renders for
+// the same manifests once published. Go snippets use --go-import-prefix, by
+// default derived from the go.mod above --out as for the go target; Bicep
+// snippets use --extension-name when it is given.
+func siteFiles(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+	prefix := f.goImportPrefix
+	if prefix == "" {
+		prefix = importPrefixFor(f.out)
+	}
+	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
+	pages, err := c.Site(catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName})
+	if err != nil {
+		return nil, nil, err
+	}
+	files := make([]emit.File, len(pages))
+	for i, p := range pages {
+		files[i] = emit.File{Path: "site/" + p.Path, Data: p.Data}
+	}
+	return files, nil, nil
+}
