@@ -47,6 +47,7 @@ func Merge(files []*FileResult) (*model.Catalog, diag.List) {
 		decls[i] = f.decl
 	}
 	cat := merge(decls, &diags)
+	diags = append(diags, referenceTargets(cat)...)
 	diags = diags.Sorted()
 	if diags.HasErrors() {
 		return nil, diags

@@ -6,14 +6,16 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 )
 
 // Rule ids of the x-resource-type extension (references between resources).
 const (
-	RuleResourceReference     = "resource-reference"
-	RuleResourceReferenceType = "resource-reference-type"
+	RuleResourceReference        = "resource-reference"
+	RuleResourceReferenceType    = "resource-reference-type"
+	RuleResourceReferenceUnknown = "resource-reference-unknown"
 )
 
 // resourceReference checks an x-resource-type extension on s and records
@@ -34,18 +36,18 @@ func (c *schemaChecker) resourceReference(s *model.Schema, e *entry) {
 			return
 		}
 		if v.Value == api.AnyResourceType {
-			s.Reference = &model.Reference{}
+			s.Reference = &model.Reference{Span: r.span(v)}
 			return
 		}
 		if c.referenceType(v, e.ptr(), v.Value) {
-			s.Reference = &model.Reference{Types: []string{v.Value}}
+			s.Reference = &model.Reference{Types: []string{v.Value}, Span: r.span(v), TypeSpans: []diag.Span{r.span(v)}}
 		}
 	case yaml.SequenceNode:
 		if len(v.Content) == 0 {
 			r.report(v, RuleResourceReference, e.ptr(), hint, "`%s` lists no type", api.ExtensionResourceType)
 			return
 		}
-		ref := &model.Reference{}
+		ref := &model.Reference{Span: r.span(v)}
 		ok := true
 		seen := map[string]int{}
 		for i, item := range v.Content {
@@ -73,6 +75,7 @@ func (c *schemaChecker) resourceReference(s *model.Schema, e *entry) {
 			}
 			seen[strings.ToLower(item.Value)] = i
 			ref.Types = append(ref.Types, item.Value)
+			ref.TypeSpans = append(ref.TypeSpans, r.span(item))
 		}
 		if ok {
 			s.Reference = ref
@@ -90,4 +93,70 @@ func (c *schemaChecker) referenceType(n *yaml.Node, path, name string) bool {
 		return false
 	}
 	return true
+}
+
+// referenceTargets warns about references to a type of a namespace the
+// catalog declares that the namespace does not declare: most likely a typo
+// (the namespace is complete only when every file of it is checked
+// together, hence a warning).
+func referenceTargets(cat *model.Catalog) diag.List {
+	declared := map[string]map[string]bool{} // lower-cased namespace → lower-cased type names
+	for _, p := range cat.Providers {
+		names := map[string]bool{}
+		for _, t := range p.Types {
+			names[strings.ToLower(t.Name)] = true
+		}
+		declared[strings.ToLower(p.Namespace)] = names
+	}
+	var out diag.List
+	for _, p := range cat.Providers {
+		for _, t := range p.Types {
+			for _, v := range t.APIVersions {
+				model.Walk(v.Schema, func(s *model.Schema) bool {
+					if s.Reference == nil {
+						return true
+					}
+					for i, full := range s.Reference.Types {
+						ns, name, _ := strings.Cut(full, "/")
+						types, ok := declared[strings.ToLower(ns)]
+						if !ok || types[strings.ToLower(name)] {
+							continue
+						}
+						hint := fmt.Sprintf("declare %s in namespace %s, or check the spelling", name, ns)
+						if sug := suggest(name, providerTypes(cat, ns)); sug != "" {
+							hint = fmt.Sprintf("did you mean `%s/%s`?", ns, sug)
+						}
+						out.Add(diag.Diagnostic{Span: s.Reference.TypeSpans[i], Severity: severityOf[RuleResourceReferenceUnknown],
+							Rule: RuleResourceReferenceUnknown, Path: referencePath(s, i), Hint: hint,
+							Message: fmt.Sprintf("referenced type %s is not declared: namespace %s declares no type %q", full, ns, name)})
+					}
+					return true
+				})
+			}
+		}
+	}
+	return out
+}
+
+// providerTypes lists the type names of namespace ns (case-insensitive).
+func providerTypes(cat *model.Catalog, ns string) []string {
+	for _, p := range cat.Providers {
+		if strings.EqualFold(p.Namespace, ns) {
+			names := make([]string, len(p.Types))
+			for i, t := range p.Types {
+				names[i] = t.Name
+			}
+			return names
+		}
+	}
+	return nil
+}
+
+// referencePath is the JSON pointer of the i-th referenced type of s.
+func referencePath(s *model.Schema, i int) string {
+	p := pointer(s.Path, api.ExtensionResourceType)
+	if len(s.Reference.Types) > 1 {
+		p = fmt.Sprintf("%s/%d", p, i)
+	}
+	return p
 }

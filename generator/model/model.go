@@ -251,6 +251,10 @@ type Reference struct {
 	// Types are full resource type names ("Contoso.Data/postgresDatabases"),
 	// each once; empty for a generic reference (x-resource-type: "*").
 	Types []string
+	// Span is the position of the x-resource-type value, TypeSpans that of
+	// each of Types.
+	Span      diag.Span
+	TypeSpans []diag.Span
 }
 
 // Extension is an x- annotation kept for emitters that want it.
