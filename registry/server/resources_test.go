@@ -454,3 +454,24 @@ func TestSecretsStoredApart(t *testing.T) {
 		t.Errorf("secrets after a PUT without them = %q", in.Secrets)
 	}
 }
+
+// TestResourceRoutesNeedTheToken: the resource routes are behind the same
+// auth as the registrations.
+func TestResourceRoutesNeedTheToken(t *testing.T) {
+	f := newFixture(t, server.Options{Tokens: []server.Token{{Name: "ci", Value: "s3cret"}}})
+	auth := "Authorization: Bearer s3cret"
+	f.must(401, "PUT", rg, `{}`)
+	f.must(201, "PUT", provider, `{}`, auth)
+	f.must(201, "PUT", buses, `{}`, auth)
+	f.must(201, "PUT", version, `{"properties":{"schema":{}}}`, auth)
+	f.must(201, "PUT", location, `{"properties":{"resourceTypes":{"contosoBuses":{"apiVersions":{"2024-08-01":{}}}}}}`, auth)
+	f.must(201, "PUT", rg, `{}`, auth)
+	f.must(401, "PUT", bus1+typeVer, `{}`)
+	r := f.must(201, "PUT", bus1+typeVer, `{}`, auth)
+	if sd := r.json(t)["systemData"].(map[string]any); sd["createdBy"] != "ci" {
+		t.Errorf("systemData = %v", sd)
+	}
+	f.must(200, "GET", bus1+typeVer, "") // reads are open without --auth-reads
+	f.must(401, "DELETE", bus1+typeVer, "")
+	f.must(401, "DELETE", rg, "")
+}
