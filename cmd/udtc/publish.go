@@ -119,6 +119,7 @@ type publishFlags struct {
 	dryRun   bool
 	location string
 	address  string
+	git      gitPublishFlags // publishgit.go
 }
 
 func publishCommand(e *env) *cli.Command {
@@ -131,13 +132,15 @@ func publishCommand(e *env) *cli.Command {
 			"namespaces, prints the plan (create, update with a field diff, unchanged, delete) and applies\n" +
 			"it in dependency order. Nothing unchanged is written. --prune deletes types, API versions and\n" +
 			"locations of the published namespaces that the manifests no longer declare; other namespaces\n" +
-			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.",
-		Flags: append(append(f.compileFlags.flags(), f.serverFlags.flags()...),
+			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.\n" +
+			"With --git REPO the manifests and their Bicep extension are committed on a branch of a local git\n" +
+			"repository instead (replacing --git-dir), for review as a pull request; no registry is contacted.",
+		Flags: append(append(append(f.compileFlags.flags(), f.serverFlags.flags()...),
 			&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
 			&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
 			&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
-		),
+		), f.git.flags()...),
 		Action: func(c *cli.Context) error { return f.run(c, e) },
 	}
 }
@@ -161,6 +164,9 @@ type failedChangeDoc struct {
 func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if err := f.compileFlags.validate(); err != nil {
 		return err
+	}
+	if f.git.repo != "" {
+		return f.publishGit(c, e)
 	}
 	reg, err := f.serverFlags.client()
 	if err != nil {
