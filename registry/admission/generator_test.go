@@ -2,13 +2,14 @@ package admission_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/openapi"
 	"github.com/udtc/udtc/internal/goldentest"
 	"github.com/udtc/udtc/registry/admission"
@@ -17,33 +18,63 @@ import (
 // TestSameAsGenerator: for every valid fixture, the registry's conversion of
 // the registered schema JSON (Compile, then OpenAPI) is the generator's
 // conversion of the checked model (generator/openapi), built-in `$ref`s
-// included. The generator is imported by this test only.
+// included, and the empty document admits. The generator is imported by
+// this test only.
 func TestSameAsGenerator(t *testing.T) {
 	for _, name := range goldentest.ValidCases(t) {
-		cat := goldentest.Compile(t, name)
-		for _, reg := range registration.Registrations(cat, registration.Options{}) {
-			for _, rt := range reg.Types {
-				for i, v := range rt.APIVersions {
-					key := name + "/" + reg.Namespace + "/" + rt.Type.Name + "@" + v.Name
-					s, err := admission.Compile(v.Properties.Schema)
-					if err != nil {
-						t.Errorf("%s: %v", key, err)
-						continue
-					}
-					var model any
-					for _, p := range cat.Providers {
-						for _, mt := range p.Types {
-							if p.Namespace == reg.Namespace && mt.Name == rt.Type.Name {
-								model = openapi.Schema(mt.APIVersions[i].Schema)
-							}
-						}
-					}
-					if diff := cmp.Diff(asJSON(t, model), asJSON(t, s.OpenAPI())); diff != "" {
-						t.Errorf("%s (-generator +admission):\n%s", key, diff)
-					}
+		sameAsGenerator(t, name, goldentest.Compile(t, name))
+	}
+}
+
+// TestCorpus: the same for every schema of the real manifests in the
+// shared corpus.
+func TestCorpus(t *testing.T) {
+	corpus := goldentest.Corpus(t)
+	cat := goldentest.CompilePaths(t, filepath.Join(corpus, "resource-types-contrib"), filepath.Join(corpus, "radius-built-in"))
+	if n := sameAsGenerator(t, "corpus", cat); n < 10 {
+		t.Errorf("only %d corpus schemas", n)
+	}
+}
+
+// sameAsGenerator checks every schema of cat and returns how many it checked.
+func sameAsGenerator(t *testing.T, name string, cat *model.Catalog) int {
+	n := 0
+	for _, p := range cat.Providers {
+		for _, rt := range p.Types {
+			for _, v := range rt.APIVersions {
+				key := name + "/" + p.Namespace + "/" + rt.Name + "@" + v.Name
+				s, err := admission.Compile(v.Source)
+				if err != nil {
+					t.Errorf("%s: %v", key, err)
+					continue
 				}
+				n++
+				if diff := cmp.Diff(asJSON(t, openapi.Schema(v.Schema)), asJSON(t, s.OpenAPI())); diff != "" {
+					t.Errorf("%s (-generator +admission):\n%s", key, diff)
+				}
+				admitEmpty(t, key, s)
 			}
 		}
+	}
+	return n
+}
+
+// admitEmpty admits {}: only MissingProperty violations; without any, the
+// result (the defaults) re-admits unchanged.
+func admitEmpty(t *testing.T, key string, s *admission.Schema) {
+	t.Helper()
+	out, vs := s.Admit(json.RawMessage(`{}`))
+	for _, v := range vs {
+		if v.Code != admission.CodeMissingProperty {
+			t.Errorf("%s: admitting {}: %+v", key, v)
+		}
+	}
+	if len(vs) > 0 {
+		return
+	}
+	again, vs := s.Admit(out)
+	if len(vs) != 0 || string(again) != string(out) {
+		t.Errorf("%s: re-admitting %s: %s %+v", key, out, again, vs)
 	}
 }
 
