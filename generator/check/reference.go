@@ -88,8 +88,11 @@ func (c *schemaChecker) resourceReference(s *model.Schema, e *entry) {
 // referenceType checks one referenced type name.
 func (c *schemaChecker) referenceType(n *yaml.Node, path, name string) bool {
 	if p := api.FullTypeNameProblem(name); p != "" {
-		c.r.report(n, RuleResourceReference, path, "a full type name is Namespace/type, like Contoso.Data/postgresDatabases",
-			"referenced type %q %s", name, p)
+		hint := ""
+		if !strings.Contains(p, "like Contoso.Data/postgresDatabases") {
+			hint = "a full type name is Namespace/type, like Contoso.Data/postgresDatabases"
+		}
+		c.r.report(n, RuleResourceReference, path, hint, "referenced type %q %s", name, p)
 		return false
 	}
 	return true
