@@ -144,3 +144,35 @@ func TestFromRegistrations(t *testing.T) {
 		t.Errorf("type = %+v", tp)
 	}
 }
+
+func TestReferences(t *testing.T) {
+	c := New([]api.ProviderSummary{{Name: "Contoso.Apps", ResourceTypes: map[string]api.ResourceTypeSummary{
+		"apps": {APIVersions: map[string]api.APIVersionSummary{"2025-01-01": {Schema: json.RawMessage(`{"type":"object","properties":{
+			"db":{"type":"string","x-resource-type":"Contoso.Apps/dbs"},
+			"cache":{"type":"string","x-resource-type":["Contoso.Apps/dbs","Other.Ns/caches"]},
+			"deps":{"type":"array","items":{"type":"string","x-resource-type":"*"}}}}`)}}},
+		"dbs": {APIVersions: map[string]api.APIVersionSummary{"2025-01-01": {Schema: json.RawMessage(`{}`)}}},
+	}}})
+	p, _ := c.TypePage(c.Lookup("Contoso.Apps", "apps"), "2025-01-01", Options{})
+	got := map[string][]Reference{}
+	for _, pr := range p.Properties {
+		got[pr.Path] = pr.References
+	}
+	db := Reference{Type: "Contoso.Apps/dbs", Page: "/types/Contoso.Apps/dbs/2025-01-01"}
+	want := map[string][]Reference{
+		"db":     {db},
+		"cache":  {db, {Type: "Other.Ns/caches"}},
+		"deps":   nil,
+		"deps[]": {{Type: "*"}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("references (-want +got):\n%s", d)
+	}
+	html, err := RenderType(ServerLinks(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "The ID of a resource of any type.") {
+		t.Error(`"*" does not read "any type"`)
+	}
+}

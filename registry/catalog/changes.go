@@ -98,11 +98,19 @@ func differences(a, b Property) []string {
 	for _, k := range constraintKeywords {
 		diff(k, ca[k], cb[k])
 	}
-	diff("references", a.References, b.References)
+	diff("references", refNames(a.References), refNames(b.References))
 	if a.Description != b.Description {
 		out = append(out, "description changed")
 	}
 	return out
+}
+
+func refNames(refs []Reference) string {
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.Type
+	}
+	return strings.Join(names, ", ")
 }
 
 func constraintMap(p Property) map[string]string {

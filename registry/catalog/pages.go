@@ -56,6 +56,28 @@ type TypePage struct {
 	Snippets    Snippets        `json:"snippets"`
 	Compare     []Version       `json:"compare,omitempty"` // other versions to compare with
 	Schema      json.RawMessage `json:"schema"`
+	// Resources of the type, at any API version; the server sets them, a
+	// static copy has none.
+	Resources *Resources `json:"resources,omitempty"`
+}
+
+// Resources are resources of a type that the registry holds.
+type Resources struct {
+	Items []Resource `json:"items"`
+	// More is true when the type has more resources than Items.
+	More bool `json:"more,omitempty"`
+}
+
+// Resource is one resource of a type. Properties are as the registry
+// stores them, which never includes sensitive values: the registry keeps
+// those sealed apart and never returns them.
+type Resource struct {
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	Group      string          `json:"resourceGroup"`
+	APIVersion string          `json:"apiVersion"`
+	Location   string          `json:"location,omitempty"`
+	Properties json.RawMessage `json:"properties"`
 }
 
 // TypeLink links to a type's page.

@@ -50,6 +50,7 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 	"plus":  func(a, b int) int { return a + b },
 	"join":  strings.Join,
 	"lower": strings.ToLower,
+	"json":  func(raw json.RawMessage) string { return compactJSON(raw) },
 }).ParseFS(templates.FS, "catalog.html.tmpl"))
 
 // Linker turns canonical page paths ("/types/...") into the links of one

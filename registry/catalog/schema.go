@@ -31,11 +31,16 @@ type Property struct {
 	Description string       `json:"description,omitempty"`
 	// Ref is the name of a built-in $ref schema ("RecipeStatus").
 	Ref string `json:"ref,omitempty"`
-	// References is the x-resource-type annotation: the type whose ID the
-	// value holds ("Contoso.Data/postgresDatabases"), with its page when the
-	// type is registered.
-	References     string `json:"references,omitempty"`
-	ReferencesPage string `json:"referencesPage,omitempty"`
+	// References is the x-resource-type annotation: the types whose IDs
+	// the value may hold ("Contoso.Data/postgresDatabases", or "*" for any
+	// type), each with its page when the type is registered.
+	References []Reference `json:"references,omitempty"`
+}
+
+// Reference is a type a property refers to.
+type Reference struct {
+	Type string `json:"type"`
+	Page string `json:"page,omitempty"`
 }
 
 // Constraint is a validation keyword and its value as written.
@@ -236,14 +241,18 @@ func (c *Catalog) row(path string, depth int, n node, required bool) Property {
 		}
 		p.Constraints = append(p.Constraints, Constraint{Keyword: k, Value: v})
 	}
-	if ref := n.str("x-resource-type"); ref != "" {
-		p.References = ref
-		typ, _, _ := strings.Cut(ref, "@")
-		if ns, name, ok := strings.Cut(typ, "/"); ok {
+	var refs []string
+	if raw, ok := n.kw["x-resource-type"]; ok && json.Unmarshal(raw, &refs) != nil {
+		refs = []string{n.str("x-resource-type")}
+	}
+	for _, ref := range refs {
+		r := Reference{Type: ref}
+		if ns, name, ok := strings.Cut(ref, "/"); ok {
 			if t := c.Lookup(ns, name); t != nil {
-				p.ReferencesPage = t.Page
+				r.Page = t.Page
 			}
 		}
+		p.References = append(p.References, r)
 	}
 	return p
 }
@@ -283,7 +292,7 @@ func (c *Catalog) properties(schema json.RawMessage) []Property {
 // descends into it.
 func (c *Catalog) value(out *[]Property, path string, depth int, n node, walk func(string, int, node)) {
 	r := c.row(path, depth, n, false)
-	if r.Description != "" || r.ReadOnly || r.WriteOnly || r.Sensitive || len(r.Enum) > 0 || len(r.Constraints) > 0 || r.References != "" {
+	if r.Description != "" || r.ReadOnly || r.WriteOnly || r.Sensitive || len(r.Enum) > 0 || len(r.Constraints) > 0 || len(r.References) > 0 {
 		*out = append(*out, r)
 		depth++
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
 )
@@ -150,7 +151,32 @@ func (s *Server) catalogType(w http.ResponseWriter, r *http.Request) {
 		s.pageNotFound(w, r, "resource type %s has no API version %s", t.FullName, v)
 		return
 	}
+	var err error
+	if page.Resources, err = s.typeResources(r, t); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	s.writePage(w, r, page, func() ([]byte, error) { return catalog.RenderType(catalog.ServerLinks(), page) })
+}
+
+// catalogResourceLimit is the most resources a type page lists.
+const catalogResourceLimit = 100
+
+// typeResources lists the first resources of t in the plane, at any API
+// version. Stored properties hold no sensitive values (they are sealed
+// apart), so nothing here can show one.
+func (s *Server) typeResources(r *http.Request, t *catalog.Type) (*catalog.Resources, error) {
+	pg, err := s.store.ListInstances(r.Context(), registry.InstanceQuery{Plane: DefaultPlane, Namespace: t.Namespace, Type: t.Name},
+		registry.ListOptions{Top: catalogResourceLimit})
+	if err != nil {
+		return nil, err
+	}
+	out := &catalog.Resources{Items: make([]catalog.Resource, 0, len(pg.Items)), More: pg.Next != ""}
+	for _, in := range pg.Items {
+		out.Items = append(out.Items, catalog.Resource{ID: in.ID.String(), Name: in.ID.Name(), Group: in.ID.Group,
+			APIVersion: in.APIVersion, Location: in.Location, Properties: in.Properties})
+	}
+	return out, nil
 }
 
 func (s *Server) catalogChanges(w http.ResponseWriter, r *http.Request) {

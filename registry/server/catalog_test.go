@@ -34,6 +34,7 @@ func (f *fixture) seedCatalog() {
 		"size":{"type":"string","enum":["S","M","L","XL"]},
 		"replicas":{"type":"integer","minimum":1,"maximum":5},
 		"server":{"type":"string","x-resource-type":"Contoso.Data/postgresDatabases/databases"},
+		"cache":{"type":"string","x-resource-type":["Contoso.Data/redisCaches","Contoso.Data/postgresDatabases"]},
 		"password":{"type":"string","x-radius-sensitive":true,"writeOnly":true},
 		"status":{"type":"object","readOnly":true,"properties":{"host":{"type":"string"}}}},
 		"required":["name","size"]}}}`)
@@ -117,7 +118,7 @@ func TestCatalogJSONTwin(t *testing.T) {
 	if err := json.Unmarshal(r.body, &page); err != nil {
 		t.Fatal(err)
 	}
-	if page.APIVersion.Name != "2025-06-01" || !page.APIVersion.Default || len(page.Properties) != 7 {
+	if page.APIVersion.Name != "2025-06-01" || !page.APIVersion.Default || len(page.Properties) != 8 {
 		t.Errorf("type page JSON = %s", r.body)
 	}
 	// The HTML shows what the JSON says: every property path.
@@ -152,9 +153,10 @@ func TestCatalogTypePage(t *testing.T) {
 		`<span class="tag">write-only</span>`,
 		`<span class="tag">read-only</span>`,
 		`<tr data-path="status.host">`,
-		`References <a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
+		`The ID of a resource of <a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
 		`<a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
 		`href="/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01"`,
+		`The ID of a resource of Contoso.Data/redisCaches or <a href="/types/Contoso.Data/postgresDatabases/2025-06-01">Contoso.Data/postgresDatabases</a>.`,
 		"extension contosodata",
 		"resource example &#39;Contoso.Data/postgresDatabases@2025-06-01&#39;",
 		"v20250601.NewPostgresDatabaseID(",
@@ -203,7 +205,7 @@ func TestCatalogChanges(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got := paths(ch.Added); got != "name replicas server password status status.host" {
+	if got := paths(ch.Added); got != "name replicas server cache password status status.host" {
 		t.Errorf("added = %q", got)
 	}
 	if got := paths(ch.Removed); got != "legacy" {
@@ -262,4 +264,31 @@ func TestCatalogAuthReads(t *testing.T) {
 		g.must(401, "GET", "!"+p, "")
 	}
 	g.must(200, "GET", "!/", "", "Authorization: Bearer s3cret")
+}
+
+func TestCatalogListsResourcesWithoutSecrets(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.registerTypes(map[string]string{"apps": appsSchema})
+	page := "!/types/Contoso.Apps/apps/2024-08-01"
+	if html := string(f.must(200, "GET", page, "").body); !strings.Contains(html, "No resources of this type yet.") {
+		t.Errorf("an unused type does not say it has no resources")
+	}
+	f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`)
+	html := string(f.must(200, "GET", page, "").body)
+	for _, want := range []string{`<tr data-id="/planes/radius/local/resourceGroups/rg/providers/Contoso.Apps/apps/a1">`, "&#34;image&#34;:&#34;nginx&#34;", "<td>rg</td>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("type page lacks %s", want)
+		}
+	}
+	r := f.must(200, "GET", page, "", "Accept: application/json")
+	var p catalog.TypePage
+	if err := json.Unmarshal(r.body, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Resources == nil || len(p.Resources.Items) != 1 || p.Resources.Items[0].Name != "a1" || p.Resources.Items[0].APIVersion != "2024-08-01" {
+		t.Errorf("resources = %s", r.body)
+	}
+	if strings.Contains(html+string(r.body), "hunter2") {
+		t.Error("a sensitive value is on the page")
+	}
 }
