@@ -220,3 +220,52 @@ func FromRegistrations(regs []api.Registration) []api.ProviderSummary {
 	}
 	return out
 }
+
+// ReferencedNamespaces lists the namespaces other than t's that the
+// x-resource-type annotations of t's schemas name, sorted. A page of t
+// needs only t's namespace and these, so the server can load those
+// summaries instead of the whole plane.
+func (t *Type) ReferencedNamespaces() []string {
+	seen := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if k != "x-resource-type" {
+					walk(e)
+					continue
+				}
+				var refs []any
+				switch r := e.(type) {
+				case string:
+					refs = []any{r}
+				case []any:
+					refs = r
+				}
+				for _, r := range refs {
+					s, _ := r.(string)
+					if ns, _, ok := strings.Cut(s, "/"); ok && !strings.EqualFold(ns, t.Namespace) {
+						seen[ns] = true
+					}
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, raw := range t.schemas {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			walk(v)
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for ns := range seen {
+		out = append(out, ns)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -34,12 +34,16 @@ func (f *fixture) seedCatalog() {
 		"size":{"type":"string","enum":["S","M","L","XL"]},
 		"replicas":{"type":"integer","minimum":1,"maximum":5},
 		"server":{"type":"string","x-resource-type":"Contoso.Data/postgresDatabases/databases"},
-		"cache":{"type":"string","x-resource-type":["Contoso.Data/redisCaches","Contoso.Data/postgresDatabases"]},
+		"cache":{"type":"string","x-resource-type":["Contoso.Data/redisCaches","Contoso.Data/postgresDatabases","Contoso.Other/things"]},
 		"password":{"type":"string","x-radius-sensitive":true,"writeOnly":true},
 		"status":{"type":"object","readOnly":true,"properties":{"host":{"type":"string"}}}},
 		"required":["name","size"]}}}`)
 	f.must(201, "PUT", pg+"_databases", `{"properties":{"defaultApiVersion":"2025-06-01","description":"A database on the server."}}`)
 	f.must(201, "PUT", pg+"_databases/apiVersions/2025-06-01", `{"properties":{"schema":{}}}`)
+	// Another namespace, which a reference names.
+	f.must(201, "PUT", rp+"/Contoso.Other", `{}`)
+	f.must(201, "PUT", rp+"/Contoso.Other/resourceTypes/things", `{"properties":{"description":"Things."}}`)
+	f.must(201, "PUT", rp+"/Contoso.Other/resourceTypes/things/apiVersions/2025-01-01", `{"properties":{"schema":{}}}`)
 }
 
 func TestCatalogHome(t *testing.T) {
@@ -106,7 +110,7 @@ func TestCatalogJSONTwin(t *testing.T) {
 	if err := json.Unmarshal(r.body, &home); err != nil {
 		t.Fatal(err)
 	}
-	if home.Types != 2 || len(home.Namespaces) != 1 || home.Namespaces[0].Types[0].DefaultAPIVersion != "2025-06-01" {
+	if home.Types != 3 || len(home.Namespaces) != 2 || home.Namespaces[0].Types[0].DefaultAPIVersion != "2025-06-01" {
 		t.Errorf("home JSON = %s", r.body)
 	}
 	if !strings.Contains(string(r.body), xss) {
@@ -156,7 +160,7 @@ func TestCatalogTypePage(t *testing.T) {
 		`The ID of a resource of <a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
 		`<a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
 		`href="/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01"`,
-		`The ID of a resource of Contoso.Data/redisCaches or <a href="/types/Contoso.Data/postgresDatabases/2025-06-01">Contoso.Data/postgresDatabases</a>.`,
+		`The ID of a resource of Contoso.Data/redisCaches or <a href="/types/Contoso.Data/postgresDatabases/2025-06-01">Contoso.Data/postgresDatabases</a> or <a href="/types/Contoso.Other/things/2025-01-01">Contoso.Other/things</a>.`,
 		"extension contosodata",
 		"resource example &#39;Contoso.Data/postgresDatabases@2025-06-01&#39;",
 		"v20250601.NewPostgresDatabaseID(",
@@ -231,6 +235,8 @@ func TestCatalogNotFoundAndMethods(t *testing.T) {
 		"/types/Contoso.Data/postgresDatabases/2030-01-01",
 		"/types/Contoso.Data/postgresDatabases/changes/2025-06-01/2030-01-01",
 		"/types/Contoso.Data/nope",
+		"/types/not-a-namespace/x/2025-06-01",
+		"/types/Contoso.Data/bad_type_/2025-06-01",
 	} {
 		r := f.must(404, "GET", "!"+p, "")
 		if !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") || !strings.Contains(string(r.body), "Not found") {
