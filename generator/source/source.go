@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -142,4 +143,4 @@ func (s *Snapshot) Hash() string { return s.Commit.Hash.String() }
 
 // FS returns the commit's tree as a read-only file system: regular files and
 // directories; symbolic links and submodules are absent.
-func (s *Snapshot) FS() *TreeFS { return &TreeFS{root: s.tree} }
+func (s *Snapshot) FS() *TreeFS { return &TreeFS{root: s.tree, mu: &sync.Mutex{}} }

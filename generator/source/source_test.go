@@ -2,10 +2,13 @@ package source_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -170,4 +173,46 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestTreeFSConcurrent: the compiler reads files from several goroutines;
+// go-git's trees are not safe for that, TreeFS must be (run with -race).
+func TestTreeFSConcurrent(t *testing.T) {
+	r, err := source.Init(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []source.File
+	for i := range 20 {
+		files = append(files, source.File{Path: fmt.Sprintf("d%d/f%d.yaml", i%3, i), Data: []byte(strings.Repeat("x", i+1))})
+	}
+	commit(t, r, "main", "many", files...)
+	s, err := r.Resolve("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := s.FS()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20 {
+				f := files[(i+g)%len(files)]
+				b, err := fs.ReadFile(fsys, f.Path)
+				if err != nil || len(b) != len(f.Data) {
+					t.Errorf("%s: %d bytes, %v", f.Path, len(b), err)
+				}
+				if _, err := fs.ReadDir(fsys, path.Dir(f.Path)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	fsys.ReadLimit = 4
+	if b, err := fs.ReadFile(fsys, files[10].Path); err != nil || len(b) != 4 {
+		t.Errorf("ReadLimit: %d bytes, %v", len(b), err)
+	}
+	if st, err := fs.Stat(fsys, files[10].Path); err != nil || st.Size() != 11 {
+		t.Errorf("Stat keeps the real size: %v %v", st, err)
+	}
 }

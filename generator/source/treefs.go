@@ -1,21 +1,34 @@
 package source
 
 import (
+	"bytes"
 	"io"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// TreeFS is a git tree as an fs.FS (also fs.ReadDirFS and fs.StatFS).
+// DefaultReadLimit is how much of one file TreeFS reads unless told
+// otherwise: more than a manifest may hold (10 MiB), so the compiler still
+// sees that a larger file is too large, without reading a huge blob whole.
+const DefaultReadLimit = 16 << 20
+
+// TreeFS is a git tree as an fs.FS (also fs.ReadDirFS and fs.StatFS), safe
+// for concurrent use (go-git's trees and object storage are not: every
+// access is serialised, and a file's contents are read when it is opened).
 // Modification times are the zero time.
 type TreeFS struct {
 	root *object.Tree
+	// ReadLimit is the most bytes Open reads of one file; a longer file
+	// reads as its first ReadLimit bytes (Stat reports the real size).
+	ReadLimit int64
+	mu        *sync.Mutex
 }
 
 var (
@@ -40,6 +53,8 @@ func (t *TreeFS) lookup(op, name string) (*object.TreeEntry, error) {
 
 // Stat implements fs.StatFS.
 func (t *TreeFS) Stat(name string) (fs.FileInfo, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	e, err := t.lookup("stat", name)
 	if err != nil {
 		return nil, err
@@ -62,6 +77,8 @@ func (t *TreeFS) info(name string, e *object.TreeEntry) (*fileInfo, error) {
 
 // Open implements fs.FS.
 func (t *TreeFS) Open(name string) (fs.File, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	e, err := t.lookup("open", name)
 	if err != nil {
 		return nil, err
@@ -71,7 +88,7 @@ func (t *TreeFS) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	if fi.dir {
-		entries, err := t.ReadDir(name)
+		entries, err := t.readDir(name)
 		if err != nil {
 			return nil, err
 		}
@@ -85,11 +102,26 @@ func (t *TreeFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	return &blobFile{info: fi, rc: rc}, nil
+	defer rc.Close()
+	limit := t.ReadLimit
+	if limit <= 0 {
+		limit = DefaultReadLimit
+	}
+	data, err := io.ReadAll(io.LimitReader(rc, limit))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return &blobFile{info: fi, r: bytes.NewReader(data)}, nil
 }
 
 // ReadDir implements fs.ReadDirFS: entries sorted by name.
 func (t *TreeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.readDir(name)
+}
+
+func (t *TreeFS) readDir(name string) ([]fs.DirEntry, error) {
 	e, err := t.lookup("readdir", name)
 	if err != nil {
 		return nil, err
@@ -103,7 +135,7 @@ func (t *TreeFS) ReadDir(name string) ([]fs.DirEntry, error) {
 			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 		}
 	}
-	sub := &TreeFS{root: dir}
+	sub := &TreeFS{root: dir, mu: t.mu}
 	var out []fs.DirEntry
 	for i := range dir.Entries {
 		ent := &dir.Entries[i]
@@ -144,12 +176,12 @@ func (fi *fileInfo) Mode() fs.FileMode {
 
 type blobFile struct {
 	info *fileInfo
-	rc   io.ReadCloser
+	r    *bytes.Reader
 }
 
 func (f *blobFile) Stat() (fs.FileInfo, error) { return f.info, nil }
-func (f *blobFile) Read(p []byte) (int, error) { return f.rc.Read(p) }
-func (f *blobFile) Close() error               { return f.rc.Close() }
+func (f *blobFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f *blobFile) Close() error               { return nil }
 
 type dirFile struct {
 	info    *fileInfo
