@@ -69,13 +69,6 @@ func invalid(what, name, problem string) error {
 	return fmt.Errorf("%w: %s %q %s", ErrInvalid, what, name, problem)
 }
 
-// EscapeTypeName turns a child type name into its URL segment form:
-// "contosoBuses/queues" → "contosoBuses_queues" (the Radius convention).
-func EscapeTypeName(s string) string { return strings.ReplaceAll(s, "/", "_") }
-
-// UnescapeTypeName is the inverse of EscapeTypeName.
-func UnescapeTypeName(s string) string { return strings.ReplaceAll(s, "_", "/") }
-
 // ID identifies a registry resource. Which fields are used depends on Kind:
 //
 //	KindPlane         Plane
@@ -213,7 +206,7 @@ func (id ID) String() string {
 	switch id.Kind {
 	case KindResourceType, KindAPIVersion:
 		b.WriteString("/resourceTypes/")
-		b.WriteString(EscapeTypeName(id.Type))
+		b.WriteString(api.EscapeTypeName(id.Type))
 		if id.Kind == KindAPIVersion {
 			b.WriteString("/apiVersions/")
 			b.WriteString(id.Name)

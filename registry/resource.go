@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Resource is a stored registry resource.
@@ -55,19 +57,36 @@ type LocationType struct {
 	APIVersions map[string]json.RawMessage `json:"apiVersions,omitempty"`
 }
 
-// Validate checks the names a TypeProperties refers to.
+// Validate checks the names a TypeProperties refers to and its
+// capabilities, with the rules udtc check applies (registry/api).
 func (p TypeProperties) Validate() error {
 	if p.DefaultAPIVersion != "" {
 		if err := ValidateAPIVersion(p.DefaultAPIVersion); err != nil {
 			return fmt.Errorf("properties.defaultApiVersion: %w", err)
 		}
 	}
+	if probs := api.CapabilitiesProblems(p.Capabilities); len(probs) > 0 {
+		q := probs[0]
+		return fmt.Errorf("%w: properties.capabilities[%d] %.80q %s (capabilities are PascalCase names, like SupportsRecipes, each listed once)",
+			ErrInvalid, q.Index, p.Capabilities[q.Index], q.Problem)
+	}
 	return nil
 }
 
-// Validate checks the names a LocationProperties refers to.
+// Validate checks the names a LocationProperties refers to and its
+// addresses (absolute http(s) URLs, the rule udtc check applies).
 func (p LocationProperties) Validate() error {
+	if p.Address != "" {
+		if msg := api.AddressProblem(p.Address); msg != "" {
+			return fmt.Errorf("%w: properties.address %.200q %s", ErrInvalid, p.Address, msg)
+		}
+	}
 	for t, lt := range p.ResourceTypes {
+		if lt.Address != "" {
+			if msg := api.AddressProblem(lt.Address); msg != "" {
+				return fmt.Errorf("%w: properties.resourceTypes.%s.address %.200q %s", ErrInvalid, t, lt.Address, msg)
+			}
+		}
 		if err := ValidateTypeName(t); err != nil {
 			return fmt.Errorf("properties.resourceTypes: %w", err)
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/publish"
 )
@@ -36,7 +36,7 @@ type serverFlags struct {
 func (f *serverFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "server", Value: DefaultServer, EnvVars: []string{"UDTC_SERVER"}, Usage: "registry URL", Destination: &f.server},
-		&cli.StringFlag{Name: "plane", Value: "local", Usage: "radius plane", Destination: &f.plane},
+		&cli.StringFlag{Name: "plane", Value: api.DefaultPlane, Usage: "radius plane", Destination: &f.plane},
 		&cli.StringFlag{Name: "token-file", EnvVars: []string{"UDTC_TOKEN_FILE"}, Usage: "file holding the bearer token for servers that require auth", Destination: &f.tokenFile},
 		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
 		&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output},
@@ -48,9 +48,8 @@ func (f *serverFlags) client() (*client.Client, error) {
 	if f.output != "text" && f.output != "json" {
 		return nil, usageErrorf("--output must be text or json, not %q", f.output)
 	}
-	u, err := url.Parse(f.server)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usageErrorf("--server must be an http(s) URL like %s, not %q", DefaultServer, f.server)
+	if p := api.AddressProblem(f.server); p != "" {
+		return nil, usageErrorf("--server must be an http(s) URL like %s, not %q: it %s", DefaultServer, f.server, p)
 	}
 	opts := []client.Option{client.WithPlane(f.plane)}
 	if f.tokenFile != "" {
@@ -173,8 +172,8 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		return err
 	}
 	if f.address != "" {
-		if u, err := url.Parse(f.address); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErrorf("--address must be an absolute http(s) URL, not %q", f.address)
+		if p := api.AddressProblem(f.address); p != "" {
+			return usageErrorf("--address must be an absolute http(s) URL, not %q: it %s", f.address, p)
 		}
 	}
 	cat, err := f.compile(c, e, c.Args().Slice(), false)

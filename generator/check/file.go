@@ -136,7 +136,7 @@ func checkLocations(r *reporter, e *entry) []*locationDecl {
 		if !ok {
 			continue
 		}
-		if msg := addressProblem(addr); msg != "" {
+		if msg := api.AddressProblem(addr); msg != "" {
 			r.report(l.value, RuleLocationAddress, l.ptr(), "for example http://localhost:8080", "location address %q %s", addr, msg)
 			continue
 		}
@@ -217,22 +217,31 @@ func checkCapabilities(r *reporter, e *entry) []string {
 		r.report(n, RuleValueType, e.ptr(), "for example: capabilities: [SupportsRecipes]", "`capabilities` must be a list, not %s", kindName(n))
 		return nil
 	}
-	var out []string
-	seen := map[string]bool{}
+	// The strings are judged by the registry's rule (api.CapabilitiesProblems).
+	var (
+		caps  []string
+		nodes []*yaml.Node
+		paths []string
+	)
 	for i, c := range n.Content {
 		path := fmt.Sprintf("%s/%d", e.ptr(), i)
-		s, ok := r.str(c, path, "a capability")
-		if !ok {
-			continue
+		if s, ok := r.str(c, path, "a capability"); ok {
+			caps, nodes, paths = append(caps, s), append(nodes, c), append(paths, path)
 		}
-		switch {
-		case !capabilityRE.MatchString(s):
-			r.report(c, RuleCapability, path, "capabilities are PascalCase, like SupportsRecipes", "capability %q is not a PascalCase name", s)
-		case seen[s]:
-			r.report(c, RuleCapability, path, "", "capability %q is listed twice", s)
-		default:
-			seen[s] = true
-			out = append(out, s)
+	}
+	bad := map[int]bool{}
+	for _, p := range api.CapabilitiesProblems(caps) {
+		bad[p.Index] = true
+		hint := "capabilities are PascalCase, like SupportsRecipes"
+		if p.Problem == "is listed twice" {
+			hint = ""
+		}
+		r.report(nodes[p.Index], RuleCapability, paths[p.Index], hint, "capability %q %s", caps[p.Index], p.Problem)
+	}
+	var out []string
+	for i, c := range caps {
+		if !bad[i] {
+			out = append(out, c)
 		}
 	}
 	return out

@@ -206,9 +206,7 @@ func decodeObject(raw []byte) (map[string]any, error) {
 
 type compiler struct{}
 
-func ptr(path, key string) string {
-	return path + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
-}
+func ptr(path, key string) string { return api.AppendPointer(path, key) }
 
 func at(path string) string {
 	if path == "" {

@@ -159,6 +159,7 @@ const (
 	CodeConflict              = "Conflict"
 	CodePreconditionFailed    = "PreconditionFailed"
 	CodeRequestTooLarge       = "RequestEntityTooLarge"
+	CodeHeadersTooLarge       = "RequestHeaderFieldsTooLarge"
 	CodeUnsupportedMediaType  = "UnsupportedMediaType"
 	CodeUnauthorized          = "Unauthorized"
 	CodeInternal              = "InternalServerError"

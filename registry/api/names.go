@@ -73,7 +73,13 @@ func TypeNameProblem(name string) string {
 	return ""
 }
 
-// APIVersionProblem explains why v is not a valid API version.
+// MinAPIVersionDate is the earliest date an API version may carry. Go's
+// date parser accepts year 0000, which is no calendar date anyone means;
+// ARM API versions start in the 2010s, so anything before 2000 is a typo.
+const MinAPIVersionDate = "2000-01-01"
+
+// APIVersionProblem explains why v is not a valid API version: a date that
+// exists, not before MinAPIVersionDate, optionally followed by "-preview".
 func APIVersionProblem(v string) string {
 	m := versionRE.FindStringSubmatch(v)
 	if m == nil {
@@ -81,6 +87,9 @@ func APIVersionProblem(v string) string {
 	}
 	if _, err := time.Parse(time.DateOnly, m[1]); err != nil {
 		return fmt.Sprintf("date %s does not exist", m[1])
+	}
+	if m[1] < MinAPIVersionDate {
+		return fmt.Sprintf("date %s is before %s", m[1], MinAPIVersionDate)
 	}
 	return ""
 }

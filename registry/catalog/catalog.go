@@ -37,12 +37,8 @@ func ChangesPath(namespace, typ, from, to string) string {
 	return "/types/" + namespace + "/" + escapeType(typ) + "/changes/" + from + "/" + to
 }
 
-// escapeType and UnescapeType are the registry's child type convention
-// (registry.EscapeTypeName), which this package may not import.
-func escapeType(t string) string { return strings.ReplaceAll(t, "/", "_") }
-
-// UnescapeType turns a type's URL segment back into its name.
-func UnescapeType(seg string) string { return strings.ReplaceAll(seg, "_", "/") }
+// escapeType is the registry's child type convention (api.EscapeTypeName).
+func escapeType(t string) string { return api.EscapeTypeName(t) }
 
 // Catalog is every registered namespace with its types.
 type Catalog struct {

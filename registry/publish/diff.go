@@ -158,7 +158,7 @@ func jsonDiff(path string, a, b any, out *[]string) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		p := path + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+		p := api.AppendPointer(path, k)
 		va, inA := ma[k]
 		vb, inB := mb[k]
 		switch {

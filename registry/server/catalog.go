@@ -125,7 +125,7 @@ func (s *Server) catalogHome(w http.ResponseWriter, r *http.Request) {
 // references name, so only their summaries are read, not the whole plane's
 // (on a 1,000-type catalog that is most of a page's time).
 func (s *Server) catalogTypeOf(w http.ResponseWriter, r *http.Request) (*catalog.Catalog, *catalog.Type, bool) {
-	ns, name := r.PathValue("namespace"), catalog.UnescapeType(r.PathValue("type"))
+	ns, name := r.PathValue("namespace"), api.UnescapeTypeName(r.PathValue("type"))
 	c, err := s.catalogOf(r, ns)
 	if errors.Is(err, registry.ErrNotFound) || errors.Is(err, registry.ErrInvalid) {
 		s.pageNotFound(w, r, "resource type %s/%s is not registered", ns, name)

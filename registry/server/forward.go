@@ -54,7 +54,7 @@ func newForwarder(transport http.RoundTripper, log *slog.Logger) *forwarder {
 // it answers 502 with the ARM envelope naming the address.
 func (f *forwarder) forward(w http.ResponseWriter, r *http.Request, address string, body []byte) {
 	target, err := url.Parse(address)
-	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+	if err != nil || api.AddressProblem(address) != "" {
 		writeErrorBody(w, http.StatusBadGateway, api.ErrorDetail{
 			Code:    api.CodeBadGateway,
 			Message: fmt.Sprintf("the provider's location address %q is not an absolute http(s) URL", address),

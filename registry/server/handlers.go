@@ -31,7 +31,7 @@ func idFromRequest(r *http.Request, kind registry.Kind) (registry.ID, error) {
 		Kind:     kind,
 		Plane:    r.PathValue("plane"),
 		Provider: r.PathValue("namespace"),
-		Type:     registry.UnescapeTypeName(typ),
+		Type:     api.UnescapeTypeName(typ),
 		Name:     r.PathValue("name"),
 	}
 	if err := id.Validate(); err != nil {
@@ -618,7 +618,7 @@ var wireTypes = map[registry.Kind]string{
 func toWire(res registry.Resource) (api.Resource[any], error) {
 	out := api.Resource[any]{
 		ID:       res.ID.String(),
-		Name:     registry.EscapeTypeName(res.ID.Leaf()),
+		Name:     api.EscapeTypeName(res.ID.Leaf()),
 		Type:     wireTypes[res.ID.Kind],
 		Location: res.Location,
 		Tags:     res.Tags,

@@ -88,10 +88,6 @@ func compact(src json.RawMessage) json.RawMessage {
 	return b.Bytes()
 }
 
-// EscapeType escapes a type name for a URL segment: "/" becomes "_"
-// (the registry's convention for child types).
-func EscapeType(name string) string { return strings.ReplaceAll(name, "/", "_") }
-
 // Emit renders the registration documents as files under
 // registration/<namespace>/: provider.json, types/<type>.json,
 // types/<type>/apiVersions/<version>.json and locations/<location>.json,
@@ -112,7 +108,7 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 			return nil, nil, err
 		}
 		for _, t := range reg.Types {
-			tdir := dir + "types/" + EscapeType(t.Type.Name)
+			tdir := dir + "types/" + api.EscapeTypeName(t.Type.Name)
 			if err := add(tdir+".json", body(t.Type)); err != nil {
 				return nil, nil, err
 			}
