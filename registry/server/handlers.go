@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -408,16 +410,74 @@ func badRequest(format string, args ...any) error {
 
 // decodeStrict decodes one JSON value into v, rejecting unknown fields and
 // trailing data.
+// Its errors speak of JSON, never of Go types (see jsonProblem).
 func decodeStrict(data []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return err
+		return jsonProblem(err)
 	}
 	if _, err := d.Token(); err != io.EOF {
 		return errors.New("unexpected data after the JSON value")
 	}
 	return nil
+}
+
+// jsonProblem translates an encoding/json error into the user's terms: the
+// field and the JSON kinds involved, without the server's Go type names.
+func jsonProblem(err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return fmt.Errorf("expected %s, got a JSON %s", jsonKind(te.Type), te.Value)
+		}
+		return fmt.Errorf("%s must be %s, not a JSON %s", te.Field, jsonKind(te.Type), te.Value)
+	case errors.As(err, &se):
+		return fmt.Errorf("not valid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("the JSON text ends early")
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if strings.HasPrefix(msg, "unknown field ") {
+		return errors.New(msg)
+	}
+	if strings.Contains(msg, "Go ") {
+		return errors.New("the JSON value does not have the expected shape")
+	}
+	return errors.New(msg)
+}
+
+// jsonKind names the JSON value a Go type accepts.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 && t.Name() == "RawMessage" {
+			return "a JSON value"
+		}
+		return "a list"
+	case reflect.Map:
+		if t.Elem().Kind() == reflect.String {
+			return "an object of strings"
+		}
+		return "an object"
+	case reflect.Struct:
+		return "an object"
+	}
+	return "another kind of value"
 }
 
 func isObject(raw json.RawMessage) bool {
@@ -450,8 +510,20 @@ func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvel
 	if len(bytes.TrimSpace(body)) == 0 {
 		return env, badRequest("the request body is empty; send a JSON object")
 	}
+	if !isObject(body) {
+		// null, a list or a scalar: never read as {}.
+		return env, badRequest("the request body must be a JSON object")
+	}
 	if err := decodeStrict(body, &env); err != nil {
 		return env, badRequest("invalid request body: %v", err)
+	}
+	if p := api.ResourceLocationProblem(env.Location); p != "" {
+		return env, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent, target: "location",
+			message: fmt.Sprintf("location %.80q %s", env.Location, p)}
+	}
+	if p := api.TagsProblem(env.Tags); p != "" {
+		return env, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent, target: "tags",
+			message: "tags: " + p}
 	}
 	return env, nil
 }
@@ -503,7 +575,7 @@ func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id regis
 		if err := decodeStrict(props, &p); err != nil {
 			return res, badRequest("invalid properties: %v", err)
 		}
-		schema, err := s.validSchema(p.Schema)
+		schema, err := s.validSchema(r.Context(), p.Schema)
 		if err != nil {
 			return res, err
 		}
@@ -514,11 +586,6 @@ func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id regis
 			return res, badRequest("invalid properties: %v", err)
 		}
 		lp := registry.LocationProperties{Address: p.Address}
-		if p.Address != "" {
-			if u, err := url.Parse(p.Address); err != nil || u.Scheme == "" || u.Host == "" {
-				return res, badRequest("properties.address %q is not an absolute URL", p.Address)
-			}
-		}
 		if len(p.ResourceTypes) > 0 {
 			lp.ResourceTypes = map[string]registry.LocationType{}
 			for t, lt := range p.ResourceTypes {
@@ -548,7 +615,11 @@ func tooLarge(limit int64) error {
 }
 
 // validSchema compacts and checks an API version schema.
-func (s *Server) validSchema(raw json.RawMessage) (json.RawMessage, error) {
+// At most checkSlots schemas are checked at a time: a check costs memory
+// in proportion to the schema, so this bounds the server's memory under
+// many large requests; the others wait for a slot as long as their
+// context allows.
+func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
 	if len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		raw = json.RawMessage(`{}`)
 	}
@@ -563,8 +634,15 @@ func (s *Server) validSchema(raw json.RawMessage) (json.RawMessage, error) {
 	if s.checkSchema == nil {
 		return schema, nil
 	}
+	select {
+	case s.checkSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	diags := s.checkSchema(schema)
+	<-s.checkSlots
 	var details []api.ErrorDetail
-	for _, d := range s.checkSchema(schema) {
+	for _, d := range diags {
 		if !d.IsError() {
 			continue
 		}
@@ -576,7 +654,8 @@ func (s *Server) validSchema(raw json.RawMessage) (json.RawMessage, error) {
 	}
 	if len(details) > 0 {
 		return nil, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent,
-			message: fmt.Sprintf("properties.schema is not valid: %d error(s)", len(details)), target: "properties.schema", details: details}
+			message: fmt.Sprintf("properties.schema is not valid: %d error(s)", len(details)), target: "properties.schema",
+			details: api.CapDetails(details)}
 	}
 	return schema, nil
 }

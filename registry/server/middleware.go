@@ -18,6 +18,8 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 	chain := []func(http.Handler) http.Handler{
 		s.logRequests,
 		s.recoverPanics,
+		limitHeaders,
+		rejectUncleanPaths,
 		normalizePath,
 		s.authenticate,
 	}
@@ -85,6 +87,55 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 				s.writeError(w, r, fmt.Errorf("panic: %v", v))
 			}
 		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// rejectUncleanPaths answers 400 for a path the registry would have to
+// clean ("." or ".." segments, also percent-encoded; an encoded '/' inside
+// a segment; "//"), before the mux could redirect it to the cleaned path:
+// a client following that redirect would act on another resource (DELETE
+// .../resourceTypes/.. would delete the provider).
+func rejectUncleanPaths(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		esc := r.URL.EscapedPath()
+		if p := api.PathProblem(esc); p != "" {
+			msg := fmt.Sprintf("the path %s %s", esc, p)
+			if strings.Contains(p, "escaped '/'") {
+				msg += " (child resource types are addressed with '_' in place of '/')"
+			}
+			writeErrorBody(w, http.StatusBadRequest, api.ErrorDetail{Code: api.CodeInvalidRequestContent, Message: msg})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// MaxHeaderBytes is the most request header bytes (names, values and the
+// request line) a request may carry; larger requests get 431 with the ARM
+// envelope. HTTPServer lets net/http read headers up to
+// HTTPMaxHeaderBytes so that this check, not net/http's plain-text answer,
+// decides.
+const (
+	MaxHeaderBytes     = 64 << 10
+	HTTPMaxHeaderBytes = 1 << 20
+)
+
+// limitHeaders answers 431 for requests whose headers exceed MaxHeaderBytes.
+func limitHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+		for k, vs := range r.Header {
+			for _, v := range vs {
+				n += len(k) + len(v) + 4
+			}
+		}
+		if n > MaxHeaderBytes {
+			w.Header().Set("Connection", "close")
+			writeErrorBody(w, http.StatusRequestHeaderFieldsTooLarge, api.ErrorDetail{Code: api.CodeHeadersTooLarge,
+				Message: fmt.Sprintf("the request headers are %d bytes; the limit is %d", n, MaxHeaderBytes)})
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }

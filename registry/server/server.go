@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -25,7 +26,7 @@ import (
 const DefaultMaxBodyBytes = 4 << 20
 
 // DefaultPlane is the plane that exists from the start.
-const DefaultPlane = "local"
+const DefaultPlane = api.DefaultPlane
 
 // Token is a bearer token the server accepts; Name identifies the caller in
 // systemData.
@@ -64,6 +65,7 @@ type Server struct {
 	authReads   bool
 	maxBody     int64
 	schemas     *schemaCache
+	checkSlots  chan struct{} // see validSchema
 	mux         *http.ServeMux
 	handler     http.Handler
 	ready       atomic.Bool
@@ -87,6 +89,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		sync:        opts.Sync,
 		schemas:     newSchemaCache(),
 		mux:         http.NewServeMux(),
+		checkSlots:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -127,6 +130,7 @@ func HTTPServer(addr string, h http.Handler) *http.Server {
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    HTTPMaxHeaderBytes, // limitHeaders enforces MaxHeaderBytes
+
 	}
 }

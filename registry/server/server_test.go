@@ -348,7 +348,7 @@ func TestChildTypes(t *testing.T) {
 	f.must(201, "PUT", queues+"/apiVersions/2024-08-01", `{"properties":{"schema":{}}}`)
 	f.must(404, "GET", provider+"/resourceTypes/contosoBuses/queues", "")
 	f.must(404, "PUT", provider+"/resourceTypes/contosoBuses/queues", `{}`)
-	f.must(404, "GET", provider+"/resourceTypes/contosoBuses%2Fqueues", "")
+	f.must(400, "GET", provider+"/resourceTypes/contosoBuses%2Fqueues", "")
 	sum := f.must(200, "GET", "/planes/radius/local/providers/Contoso.Platform", "")
 	var s api.ProviderSummary
 	json.Unmarshal(sum.body, &s)
