@@ -42,7 +42,7 @@ func WithToken(token string) Option { return func(c *Client) { c.token = token }
 // WithHTTPClient replaces http.DefaultClient.
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
 
-// WithPlane selects the radius plane (default "local").
+// WithPlane selects the radius plane (default api.DefaultPlane, "local").
 func WithPlane(plane string) Option { return func(c *Client) { c.plane = plane } }
 
 // WithRetry sets the number of attempts per call (1 disables retries) and
@@ -56,11 +56,14 @@ func WithRetry(attempts int, base, maxDelay time.Duration) Option {
 
 // New returns a client for the server at baseURL ("http://127.0.0.1:7443").
 func New(baseURL string, opts ...Option) (*Client, error) {
-	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("client: base URL %q must be an absolute http(s) URL", baseURL)
+	if p := api.AddressProblem(baseURL); p != "" {
+		return nil, fmt.Errorf("client: base URL %q %s", baseURL, p)
 	}
-	c := &Client{base: u, hc: http.DefaultClient, plane: "local", maxAttempts: 5, baseDelay: 100 * time.Millisecond, maxDelay: 3 * time.Second}
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("client: base URL %q: %w", baseURL, err)
+	}
+	c := &Client{base: u, hc: http.DefaultClient, plane: api.DefaultPlane, maxAttempts: 5, baseDelay: 100 * time.Millisecond, maxDelay: 3 * time.Second}
 	for _, o := range opts {
 		o(c)
 	}
@@ -237,8 +240,11 @@ func decode[T any](resp *http.Response, data []byte) (T, error) {
 	return v, nil
 }
 
-func getResource[P any](ctx context.Context, c *Client, path string) (api.Resource[P], error) {
-	resp, data, err := c.do(ctx, http.MethodGet, path, nil, nil)
+func getResource[P any](ctx context.Context, c *Client, t target) (api.Resource[P], error) {
+	if t.err != nil {
+		return api.Resource[P]{}, t.err
+	}
+	resp, data, err := c.do(ctx, http.MethodGet, t.path, nil, nil)
 	if err != nil {
 		return api.Resource[P]{}, err
 	}
@@ -250,7 +256,11 @@ func getResource[P any](ctx context.Context, c *Client, path string) (api.Resour
 	return r, err
 }
 
-func putResource[P any](ctx context.Context, c *Client, path string, body api.Resource[P], conds []Condition) (api.Resource[P], error) {
+func putResource[P any](ctx context.Context, c *Client, t target, body api.Resource[P], conds []Condition) (api.Resource[P], error) {
+	if t.err != nil {
+		return api.Resource[P]{}, t.err
+	}
+	path := t.path
 	b, err := json.Marshal(body)
 	if err != nil {
 		return api.Resource[P]{}, fmt.Errorf("registry: encoding %s: %w", path, err)
@@ -269,8 +279,11 @@ func putResource[P any](ctx context.Context, c *Client, path string, body api.Re
 
 // deleteResource reports whether something was deleted (200) rather than
 // absent (204).
-func (c *Client) deleteResource(ctx context.Context, path string, conds []Condition) (bool, error) {
-	resp, data, err := c.do(ctx, http.MethodDelete, path, nil, conds)
+func (c *Client) deleteResource(ctx context.Context, t target, conds []Condition) (bool, error) {
+	if t.err != nil {
+		return false, t.err
+	}
+	resp, data, err := c.do(ctx, http.MethodDelete, t.path, nil, conds)
 	if err != nil {
 		return false, err
 	}
@@ -284,9 +297,12 @@ func (c *Client) deleteResource(ctx context.Context, path string, conds []Condit
 }
 
 // listAll follows nextLink until the last page.
-func listAll[T any](ctx context.Context, c *Client, path string) ([]T, error) {
+func listAll[T any](ctx context.Context, c *Client, t target) ([]T, error) {
+	if t.err != nil {
+		return nil, t.err
+	}
 	out := []T{}
-	target := path
+	path, target := t.path, t.path
 	for pages := 0; target != ""; pages++ {
 		if pages > 10000 {
 			return nil, fmt.Errorf("registry: listing %s: too many pages", path)
@@ -310,130 +326,196 @@ func listAll[T any](ctx context.Context, c *Client, path string) ([]T, error) {
 
 func seg(s string) string { return url.PathEscape(s) }
 
-func (c *Client) planePath() string { return "/planes/radius/" + seg(c.plane) }
+// ErrInvalidName is wrapped by the error of a call given a name the
+// registry's rules refuse; such a call sends nothing.
+var ErrInvalidName = errors.New("invalid name")
 
-func (c *Client) providerPath(ns string) string {
-	return c.planePath() + "/providers/System.Resources/resourceProviders/" + seg(ns)
+// target is a request path built from names checked with the registry's
+// rules (registry/api) before anything is sent: an invalid name ("..", a
+// '/' in a namespace, a malformed API version) is an error here, never a
+// request the server might resolve to another resource.
+type target struct {
+	path string
+	err  error
 }
 
-func (c *Client) typePath(ns, typ string) string {
-	return c.providerPath(ns) + "/resourceTypes/" + seg(strings.ReplaceAll(typ, "/", "_"))
+// checked returns the target of path with its names checked: pairs of a
+// description and a problem from registry/api.
+func checked(path string, problems ...[2]string) target {
+	for _, p := range problems {
+		if p[1] != "" {
+			return target{err: fmt.Errorf("registry: %w: %s %s", ErrInvalidName, p[0], p[1])}
+		}
+	}
+	return target{path: path}
+}
+
+// join appends fixed segments to t.
+func (t target) join(s string) target { t.path += s; return t }
+
+func nameProblem(what, name, problem string) [2]string {
+	if problem == "" {
+		return [2]string{}
+	}
+	return [2]string{what, fmt.Sprintf("%q %s", name, problem)}
+}
+
+func planeTarget(name string) target {
+	return checked("/planes/radius/"+seg(name), nameProblem("plane name", name, api.SegmentProblem(name)))
+}
+
+func (c *Client) providerTarget(ns string) target {
+	t := planeTarget(c.plane)
+	if t.err != nil {
+		return t
+	}
+	return checked(t.path+"/providers/System.Resources/resourceProviders/"+seg(ns),
+		nameProblem("resource provider namespace", ns, api.NamespaceProblem(ns)))
+}
+
+func (c *Client) typeTarget(ns, typ string) target {
+	t := c.providerTarget(ns)
+	if t.err != nil {
+		return t
+	}
+	return checked(t.path+"/resourceTypes/"+seg(api.EscapeTypeName(typ)),
+		nameProblem("resource type name", typ, api.TypeNameProblem(typ)))
+}
+
+func (c *Client) versionTarget(ns, typ, version string) target {
+	t := c.typeTarget(ns, typ)
+	if t.err != nil {
+		return t
+	}
+	return checked(t.path+"/apiVersions/"+seg(version), nameProblem("API version", version, api.APIVersionProblem(version)))
+}
+
+func (c *Client) locationTarget(ns, location string) target {
+	t := c.providerTarget(ns)
+	if t.err != nil {
+		return t
+	}
+	return checked(t.path+"/locations/"+seg(location), nameProblem("location name", location, api.SegmentProblem(location)))
 }
 
 // Planes.
 
 // GetPlane returns a plane.
 func (c *Client) GetPlane(ctx context.Context, name string) (api.Plane, error) {
-	return getResource[api.PlaneProperties](ctx, c, "/planes/radius/"+seg(name))
+	return getResource[api.PlaneProperties](ctx, c, planeTarget(name))
 }
 
 // PutPlane creates or updates a plane.
 func (c *Client) PutPlane(ctx context.Context, name string, body api.Plane, conds ...Condition) (api.Plane, error) {
-	return putResource(ctx, c, "/planes/radius/"+seg(name), body, conds)
+	return putResource(ctx, c, planeTarget(name), body, conds)
 }
 
 // ListPlanes lists every radius plane.
 func (c *Client) ListPlanes(ctx context.Context) ([]api.Plane, error) {
-	return listAll[api.Plane](ctx, c, "/planes/radius")
+	return listAll[api.Plane](ctx, c, target{path: "/planes/radius"})
 }
 
 // Resource providers.
 
 // GetProvider returns a resource provider.
 func (c *Client) GetProvider(ctx context.Context, namespace string) (api.ResourceProvider, error) {
-	return getResource[api.ResourceProviderProperties](ctx, c, c.providerPath(namespace))
+	return getResource[api.ResourceProviderProperties](ctx, c, c.providerTarget(namespace))
 }
 
 // PutProvider creates or updates a resource provider.
 func (c *Client) PutProvider(ctx context.Context, namespace string, body api.ResourceProvider, conds ...Condition) (api.ResourceProvider, error) {
-	return putResource(ctx, c, c.providerPath(namespace), body, conds)
+	return putResource(ctx, c, c.providerTarget(namespace), body, conds)
 }
 
 // DeleteProvider deletes a resource provider and everything under it; it
 // reports whether the provider existed.
 func (c *Client) DeleteProvider(ctx context.Context, namespace string, conds ...Condition) (bool, error) {
-	return c.deleteResource(ctx, c.providerPath(namespace), conds)
+	return c.deleteResource(ctx, c.providerTarget(namespace), conds)
 }
 
 // ListProviders lists the plane's resource providers.
 func (c *Client) ListProviders(ctx context.Context) ([]api.ResourceProvider, error) {
-	return listAll[api.ResourceProvider](ctx, c, c.planePath()+"/providers/System.Resources/resourceProviders")
+	return listAll[api.ResourceProvider](ctx, c, planeTarget(c.plane).join("/providers/System.Resources/resourceProviders"))
 }
 
 // Resource types. Child types are named with "/" ("contosoBuses/queues").
 
 // GetResourceType returns a resource type.
 func (c *Client) GetResourceType(ctx context.Context, namespace, typ string) (api.ResourceType, error) {
-	return getResource[api.ResourceTypeProperties](ctx, c, c.typePath(namespace, typ))
+	return getResource[api.ResourceTypeProperties](ctx, c, c.typeTarget(namespace, typ))
 }
 
 // PutResourceType creates or updates a resource type.
 func (c *Client) PutResourceType(ctx context.Context, namespace, typ string, body api.ResourceType, conds ...Condition) (api.ResourceType, error) {
-	return putResource(ctx, c, c.typePath(namespace, typ), body, conds)
+	return putResource(ctx, c, c.typeTarget(namespace, typ), body, conds)
 }
 
 // DeleteResourceType deletes a resource type, its API versions and its
 // child types; it reports whether the type existed.
 func (c *Client) DeleteResourceType(ctx context.Context, namespace, typ string, conds ...Condition) (bool, error) {
-	return c.deleteResource(ctx, c.typePath(namespace, typ), conds)
+	return c.deleteResource(ctx, c.typeTarget(namespace, typ), conds)
 }
 
 // ListResourceTypes lists a provider's resource types.
 func (c *Client) ListResourceTypes(ctx context.Context, namespace string) ([]api.ResourceType, error) {
-	return listAll[api.ResourceType](ctx, c, c.providerPath(namespace)+"/resourceTypes")
+	return listAll[api.ResourceType](ctx, c, c.providerTarget(namespace).join("/resourceTypes"))
 }
 
 // API versions.
 
 // GetAPIVersion returns an API version of a resource type.
 func (c *Client) GetAPIVersion(ctx context.Context, namespace, typ, version string) (api.APIVersion, error) {
-	return getResource[api.APIVersionProperties](ctx, c, c.typePath(namespace, typ)+"/apiVersions/"+seg(version))
+	return getResource[api.APIVersionProperties](ctx, c, c.versionTarget(namespace, typ, version))
 }
 
 // PutAPIVersion creates or updates an API version; a schema the server's
 // checker rejects is an *Error with status 400 and the diagnostics in
 // Details.
 func (c *Client) PutAPIVersion(ctx context.Context, namespace, typ, version string, body api.APIVersion, conds ...Condition) (api.APIVersion, error) {
-	return putResource(ctx, c, c.typePath(namespace, typ)+"/apiVersions/"+seg(version), body, conds)
+	return putResource(ctx, c, c.versionTarget(namespace, typ, version), body, conds)
 }
 
 // DeleteAPIVersion deletes an API version; it reports whether it existed.
 func (c *Client) DeleteAPIVersion(ctx context.Context, namespace, typ, version string, conds ...Condition) (bool, error) {
-	return c.deleteResource(ctx, c.typePath(namespace, typ)+"/apiVersions/"+seg(version), conds)
+	return c.deleteResource(ctx, c.versionTarget(namespace, typ, version), conds)
 }
 
 // ListAPIVersions lists a resource type's API versions, by name.
 func (c *Client) ListAPIVersions(ctx context.Context, namespace, typ string) ([]api.APIVersion, error) {
-	return listAll[api.APIVersion](ctx, c, c.typePath(namespace, typ)+"/apiVersions")
+	return listAll[api.APIVersion](ctx, c, c.typeTarget(namespace, typ).join("/apiVersions"))
 }
 
 // Locations.
 
 // GetLocation returns a provider location.
 func (c *Client) GetLocation(ctx context.Context, namespace, location string) (api.Location, error) {
-	return getResource[api.LocationProperties](ctx, c, c.providerPath(namespace)+"/locations/"+seg(location))
+	return getResource[api.LocationProperties](ctx, c, c.locationTarget(namespace, location))
 }
 
 // PutLocation creates or updates a provider location.
 func (c *Client) PutLocation(ctx context.Context, namespace, location string, body api.Location, conds ...Condition) (api.Location, error) {
-	return putResource(ctx, c, c.providerPath(namespace)+"/locations/"+seg(location), body, conds)
+	return putResource(ctx, c, c.locationTarget(namespace, location), body, conds)
 }
 
 // DeleteLocation deletes a provider location; it reports whether it existed.
 func (c *Client) DeleteLocation(ctx context.Context, namespace, location string, conds ...Condition) (bool, error) {
-	return c.deleteResource(ctx, c.providerPath(namespace)+"/locations/"+seg(location), conds)
+	return c.deleteResource(ctx, c.locationTarget(namespace, location), conds)
 }
 
 // ListLocations lists a provider's locations.
 func (c *Client) ListLocations(ctx context.Context, namespace string) ([]api.Location, error) {
-	return listAll[api.Location](ctx, c, c.providerPath(namespace)+"/locations")
+	return listAll[api.Location](ctx, c, c.providerTarget(namespace).join("/locations"))
 }
 
 // Summaries.
 
 // ProviderSummaries returns the summary of every provider of the plane.
 func (c *Client) ProviderSummaries(ctx context.Context) ([]api.ProviderSummary, error) {
-	resp, data, err := c.do(ctx, http.MethodGet, c.planePath()+"/providers", nil, nil)
+	t := planeTarget(c.plane)
+	if t.err != nil {
+		return nil, t.err
+	}
+	resp, data, err := c.do(ctx, http.MethodGet, t.path+"/providers", nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +528,13 @@ func (c *Client) ProviderSummaries(ctx context.Context) ([]api.ProviderSummary, 
 
 // ProviderSummary returns one provider's summary.
 func (c *Client) ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error) {
-	resp, data, err := c.do(ctx, http.MethodGet, c.planePath()+"/providers/"+seg(namespace), nil, nil)
+	t := checked("/planes/radius/"+seg(c.plane)+"/providers/"+seg(namespace),
+		nameProblem("plane name", c.plane, api.SegmentProblem(c.plane)),
+		nameProblem("resource provider namespace", namespace, api.NamespaceProblem(namespace)))
+	if t.err != nil {
+		return api.ProviderSummary{}, t.err
+	}
+	resp, data, err := c.do(ctx, http.MethodGet, t.path, nil, nil)
 	if err != nil {
 		return api.ProviderSummary{}, err
 	}

@@ -137,8 +137,8 @@ func TestEveryRoute(t *testing.T) {
 	if !errors.As(err, &e) || e.StatusCode != 404 || e.Code != api.CodeNotFound || !client.IsNotFound(err) {
 		t.Errorf("GetProvider after delete = %#v", err)
 	}
-	if _, err := c.PutResourceType(ctx, "Bad Name", "x", api.ResourceType{}); client.StatusCode(err) != 400 {
-		t.Errorf("bad name = %v", err)
+	if _, err := c.PutResourceType(ctx, "Bad Name", "x", api.ResourceType{}); !errors.Is(err, client.ErrInvalidName) || client.StatusCode(err) != 0 {
+		t.Errorf("bad name = %v; want ErrInvalidName before sending", err)
 	}
 }
 
@@ -328,5 +328,78 @@ func TestResourceRoutes(t *testing.T) {
 	}
 	if _, err := c.GetResourceGroup(ctx, "rg"); !client.IsNotFound(err) {
 		t.Errorf("GetResourceGroup after delete = %v", err)
+	}
+}
+
+// TestInvalidNamesAreNotSent: the client refuses names the registry's rules
+// refuse before sending anything, so that DeleteResourceType(ctx,
+// "Victim.Ns", "..") can never reach (or be redirected to) the provider.
+func TestInvalidNamesAreNotSent(t *testing.T) {
+	ctx := context.Background()
+	srv := newServer(t, server.Options{})
+	var requests atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			requests.Add(1)
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	c, err := client.New(ts.URL, client.WithRetry(1, time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutProvider(ctx, "Victim.Ns", api.ResourceProvider{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutResourceType(ctx, "Victim.Ns", "things", api.ResourceType{}); err != nil {
+		t.Fatal(err)
+	}
+	sent := requests.Load()
+	calls := map[string]func() error{
+		`DeleteResourceType("..")`: func() error { _, err := c.DeleteResourceType(ctx, "Victim.Ns", ".."); return err },
+		`DeleteResourceType(".")`:  func() error { _, err := c.DeleteResourceType(ctx, "Victim.Ns", "."); return err },
+		`DeleteResourceType("things/..")`: func() error {
+			_, err := c.DeleteResourceType(ctx, "Victim.Ns", "things/..")
+			return err
+		},
+		`DeleteProvider("Victim.Ns/..")`: func() error { _, err := c.DeleteProvider(ctx, "Victim.Ns/.."); return err },
+		`DeleteLocation("..")`:           func() error { _, err := c.DeleteLocation(ctx, "Victim.Ns", ".."); return err },
+		`DeleteAPIVersion("../..")`: func() error {
+			_, err := c.DeleteAPIVersion(ctx, "Victim.Ns", "things", "../..")
+			return err
+		},
+		`PutAPIVersion("0000-01-01")`: func() error {
+			_, err := c.PutAPIVersion(ctx, "Victim.Ns", "things", "0000-01-01", api.APIVersion{})
+			return err
+		},
+		`GetResourceType("a%2Fb")`:  func() error { _, err := c.GetResourceType(ctx, "Victim.Ns", "a%2Fb"); return err },
+		`ListResourceTypes("..")`:   func() error { _, err := c.ListResourceTypes(ctx, ".."); return err },
+		`ProviderSummary("..")`:     func() error { _, err := c.ProviderSummary(ctx, ".."); return err },
+		`DeleteResourceGroup("..")`: func() error { _, err := c.DeleteResourceGroup(ctx, ".."); return err },
+		`DeleteInstance(.. name)`: func() error {
+			id := api.ResourceID{Plane: "local", Group: "rg", Namespace: "Victim.Ns", Types: []string{"things"}, Names: []string{".."}}
+			_, err := c.DeleteInstance(ctx, id, "2025-01-01")
+			return err
+		},
+		`WithPlane("..")`: func() error {
+			pc, err := client.New(ts.URL, client.WithPlane(".."))
+			if err != nil {
+				return err
+			}
+			_, err = pc.DeleteProvider(ctx, "Victim.Ns")
+			return err
+		},
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, client.ErrInvalidName) {
+			t.Errorf("%s = %v, want ErrInvalidName", name, err)
+		}
+	}
+	if n := requests.Load() - sent; n != 0 {
+		t.Errorf("%d write requests were sent for invalid names", n)
+	}
+	if _, err := c.GetResourceType(ctx, "Victim.Ns", "things"); err != nil {
+		t.Errorf("the provider's type is gone: %v", err)
 	}
 }
