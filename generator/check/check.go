@@ -159,21 +159,34 @@ func merge(decls []*fileDecl, diags *diag.List) *model.Catalog {
 	return cat
 }
 
+// MaxSchemaErrors is the most errors Schema records; it counts the rest
+// and reports their number in one RuleTooManyErrors diagnostic, so that a
+// hostile schema costs bounded memory. `udtc check` reports every error.
+const MaxSchemaErrors = 1000
+
 // Schema checks one API version's schema given as JSON (the registry's
-// input), with the same rules `udtc check` applies. Paths in the diagnostics
-// are JSON pointers relative to the schema; file is used in spans.
+// input), with the same rules `udtc check` applies. The text is read as
+// JSON (manifest.LoadJSON), not as YAML. Paths in the diagnostics are JSON
+// pointers relative to the schema; file is used in spans. At most
+// MaxSchemaErrors errors are recorded.
 func Schema(file string, schema json.RawMessage) (*model.Schema, diag.List) {
-	doc, diags := manifest.Load(file, schema)
+	doc, diags := manifest.LoadJSON(file, schema)
 	if doc == nil {
 		return nil, diags
 	}
-	r := &reporter{file: file}
+	r := &reporter{file: file, maxErrors: MaxSchemaErrors}
 	if doc.Root == nil {
 		r.report(nil, RuleSchemaRoot, "", "send a JSON object: {} or {\"type\":\"object\",...}", "the schema is empty")
 		return nil, r.diags
 	}
 	sc := &schemaChecker{r: r}
 	s, _ := sc.root(nil, doc.Root, "")
+	if r.dropped > 0 {
+		r.diags.Add(diag.Diagnostic{Span: diag.Span{File: file, Line: 1, Column: 1, EndLine: 1, EndColumn: 1},
+			Severity: diag.Error, Rule: RuleTooManyErrors,
+			Message: fmt.Sprintf("the schema has %d errors; the first %d are reported", r.errors+r.dropped, r.errors),
+			Hint:    "fix the reported errors and check again"})
+	}
 	diags = r.diags.Sorted()
 	if diags.HasErrors() {
 		return nil, diags

@@ -15,6 +15,7 @@ var Rules = []diag.Rule{
 	// Files and YAML.
 	{ID: manifest.RuleFileTooLarge, Severity: diag.Error, Doc: "A manifest file is at most 10 MiB."},
 	{ID: manifest.RuleYAMLSyntax, Severity: diag.Error, Doc: "The file is valid UTF-8 text and valid YAML (or JSON)."},
+	{ID: manifest.RuleJSONSyntax, Severity: diag.Error, Doc: "A schema sent to the registry is valid UTF-8 text and valid JSON (read as JSON, not YAML)."},
 	{ID: manifest.RuleMultipleDocuments, Severity: diag.Error, Doc: "A file holds exactly one YAML document (no `---` separators between documents)."},
 	{ID: manifest.RuleYAMLLimit, Severity: diag.Error, Doc: "A document nests at most 256 levels and expands to at most 1,000,000 nodes, aliases included."},
 	{ID: RuleEmptyFile, Severity: diag.Error, Doc: "A manifest file is not empty."},
@@ -47,6 +48,7 @@ var Rules = []diag.Rule{
 	// Schemas.
 	{ID: RuleSchemaUndeclared, Severity: diag.Warning, Doc: "`schema: {}` declares no schema: accepted (built-in Radius types use it), but nothing is validated or typed."},
 	{ID: RuleSchemaRoot, Severity: diag.Error, Doc: "The root of a schema is `type: object` with declared properties, or a map."},
+	{ID: RuleTooManyErrors, Severity: diag.Error, Doc: "A schema sent to the registry is checked up to 1,000 errors; past that the rest are counted, not listed."},
 	{ID: RuleTypeMissing, Severity: diag.Error, Doc: "Every schema node declares its `type`: each property, `items` and `additionalProperties`."},
 	{ID: RuleTypeInvalid, Severity: diag.Error, Doc: "`type` is one of " + strings.Join(model.TypeNames(), ", ") + "; type lists such as [string, 'null'] are not allowed (use `nullable`)."},
 	{ID: RuleItemsMissing, Severity: diag.Error, Doc: "An array declares `items`."},
@@ -98,6 +100,7 @@ const (
 	RuleDefaultAPIVersion = "default-api-version"
 	RuleSchemaUndeclared  = "schema-undeclared"
 	RuleSchemaRoot        = "schema-root"
+	RuleTooManyErrors     = "too-many-errors"
 	RuleTypeMissing       = "type-missing"
 	RuleTypeInvalid       = "type-invalid"
 	RuleItemsMissing      = "items-missing"

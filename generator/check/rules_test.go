@@ -2,8 +2,10 @@ package check_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,7 +66,9 @@ func TestSchema(t *testing.T) {
 		{"object", `{"type":"object","properties":{"size":{"type":"string","enum":["S","M"]}},"required":["size"]}`, nil, true},
 		{"not an object", `[]`, []string{"value-type"}, false},
 		{"root string", `{"type":"string"}`, []string{"schema-root"}, false},
-		{"bad JSON", `{"type":`, []string{"yaml-syntax"}, false},
+		{"bad JSON", `{"type":`, []string{"json-syntax"}, false},
+		{"JSON escapes", `{"type":"object","properties":{"a\/b":{"type":"string","description":"\ud83d\ude00 \u00e9"}}}`, nil, true},
+		{"YAML is not JSON", "type: object\nproperties: {}\n", []string{"json-syntax"}, false},
 		{"empty body", ``, []string{"schema-root"}, false},
 		{"several problems", `{"type":"object","properties":{"a":{"type":"array"},"b":{"anyOf":[]}}}`, []string{"items-missing", "type-missing", "polymorphism"}, false},
 	}
@@ -88,8 +92,48 @@ func TestSchema(t *testing.T) {
 			}
 		})
 	}
+	sch, _ := check.Schema("s.json", []byte(`{"type":"object","properties":{"a\/b":{"type":"string","description":"\ud83d\ude00"}}}`))
+	if p := sch.Property("a/b"); p == nil || p.Schema.Description != "\U0001F600" {
+		t.Errorf("JSON escapes are read as JSON: %+v", sch.Properties)
+	}
 	_, diags := check.Schema("s.json", []byte(`{"type":"object","properties":{"a":{"type":"array"}}}`))
 	if len(diags) != 1 || diags[0].Path != "/properties/a" {
 		t.Errorf("paths are relative to the schema: %+v", diags)
+	}
+}
+
+// TestSchemaErrorLimit: a schema sent to the registry costs bounded work
+// and memory however many errors it has; the total is still reported.
+func TestSchemaErrorLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{"a":{"type":"string"}},"required":[`)
+	const n = 300_000
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d"`, i)
+	}
+	b.WriteString("]}")
+	_, diags := check.Schema("s.json", []byte(b.String()))
+	if len(diags) != check.MaxSchemaErrors+1 {
+		t.Fatalf("%d diagnostics, want %d", len(diags), check.MaxSchemaErrors+1)
+	}
+	var summary []string
+	for _, d := range diags {
+		if d.Rule == check.RuleTooManyErrors {
+			summary = append(summary, d.Message)
+		}
+	}
+	if want := fmt.Sprintf("the schema has %d errors; the first %d are reported", n, check.MaxSchemaErrors); len(summary) != 1 || summary[0] != want {
+		t.Errorf("summary %q, want %q", summary, want)
+	}
+}
+
+// TestSchemaJSONPositions: diagnostics of a JSON schema point into its text.
+func TestSchemaJSONPositions(t *testing.T) {
+	_, diags := check.Schema("s.json", []byte("{\"type\": \"object\",\n  \"properties\": {\n    \"tags\": {\"type\": \"array\"}}}"))
+	if len(diags) != 1 || diags[0].Span.Line != 3 || diags[0].Span.Column < 5 {
+		t.Errorf("diagnostics %+v, want one on line 3 from column 5", diags)
 	}
 }

@@ -15,12 +15,16 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // reporter collects the diagnostics of one file.
 type reporter struct {
 	file  string
 	diags diag.List
+	// maxErrors, when positive, stops recording errors after that many;
+	// further errors are only counted in dropped (see Schema).
+	maxErrors, errors, dropped int
 	// patterns, shared by every file of a run, caches compiled patterns:
 	// catalogs repeat the same few. Nil compiles every time.
 	patterns *Patterns
@@ -71,6 +75,13 @@ func (r *reporter) report(n *yaml.Node, rule, path, hint, format string, args ..
 	if !ok {
 		panic("check: unregistered rule " + rule) // a bug in this package, caught by tests
 	}
+	if sev == diag.Error {
+		if r.maxErrors > 0 && r.errors >= r.maxErrors {
+			r.dropped++
+			return
+		}
+		r.errors++
+	}
 	r.diags.Add(diag.Diagnostic{Span: r.span(n), Severity: sev, Rule: rule, Path: path,
 		Message: fmt.Sprintf(format, args...), Hint: hint})
 }
@@ -95,11 +106,7 @@ type entry struct {
 func (e *entry) ptr() string { return pointer(e.parent, e.name) }
 
 // pointer appends a JSON pointer token to path.
-func pointer(path, token string) string {
-	token = strings.ReplaceAll(token, "~", "~0")
-	token = strings.ReplaceAll(token, "/", "~1")
-	return path + "/" + token
-}
+func pointer(path, token string) string { return api.AppendPointer(path, token) }
 
 // kindName describes a YAML node for messages.
 func kindName(n *yaml.Node) string {
