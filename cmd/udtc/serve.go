@@ -104,7 +104,18 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	store, storeName, err := openStore(ctx, f.store)
+	// Bind first: on a port in use, fail before the store (a new SQLite
+	// file) is created.
+	openStore, storeName, err := storeOpener(f.store)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fail(exitFail, fmt.Errorf("listen: %w", err))
+	}
+	defer ln.Close()
+	store, err := openStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -121,18 +132,14 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return fail(exitFail, err)
 	}
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return fail(exitFail, fmt.Errorf("listen: %w", err))
-	}
 	httpSrv := server.HTTPServer(f.addr, srv)
 	httpSrv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
 	baseURL := "http://" + ln.Addr().String()
-	logger.Info("listening", "url", baseURL, "store", storeName, "auth", len(tokens) > 0)
-	fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, storeName)
 
+	// The bootstrap registers through the server itself (not ready yet);
+	// only when it succeeded does the server announce itself.
 	token := ""
 	if len(tokens) > 0 {
 		token = tokens[0].Value
@@ -145,6 +152,8 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		shutdown(httpSrv, logger)
 		return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
 	}
+	logger.Info("listening", "url", baseURL, "store", storeName, "auth", len(tokens) > 0)
+	fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, storeName)
 	srv.SetReady(true)
 
 	select {
@@ -227,36 +236,40 @@ func isLoopbackAddr(addr string) (bool, error) {
 	return ip.IsLoopback(), nil
 }
 
-// openStore opens the store named by spec: "sqlite:PATH", "postgres://..."
-// (or "postgresql://..."), or "" for the default SQLite file.
-func openStore(ctx context.Context, spec string) (registry.Store, string, error) {
+// storeOpener checks a --store spec and returns the function that opens
+// it and the store's name for messages (never a DSN, which may hold a
+// password). Nothing is created until open is called.
+func storeOpener(spec string) (open func(context.Context) (registry.Store, error), name string, err error) {
+	sqliteAt := func(path string) func(context.Context) (registry.Store, error) {
+		return func(ctx context.Context) (registry.Store, error) {
+			s, err := sqlite.Open(ctx, path)
+			if err != nil {
+				return nil, fail(exitFail, err)
+			}
+			return s, nil
+		}
+	}
 	switch {
 	case spec == "":
 		path, err := defaultStorePath()
 		if err != nil {
 			return nil, "", fail(exitUsage, fmt.Errorf("no --store given and %w", err))
 		}
-		s, err := sqlite.Open(ctx, path)
-		if err != nil {
-			return nil, "", fail(exitFail, err)
-		}
-		return s, "sqlite:" + path, nil
+		return sqliteAt(path), "sqlite:" + path, nil
 	case strings.HasPrefix(spec, "sqlite:"):
 		path := strings.TrimPrefix(spec, "sqlite:")
 		if path == "" {
 			return nil, "", usageErrorf("--store sqlite: needs a path, e.g. sqlite:./registry.db")
 		}
-		s, err := sqlite.Open(ctx, path)
-		if err != nil {
-			return nil, "", fail(exitFail, err)
-		}
-		return s, spec, nil
+		return sqliteAt(path), spec, nil
 	case strings.HasPrefix(spec, "postgres://"), strings.HasPrefix(spec, "postgresql://"):
-		s, err := postgres.Open(ctx, spec)
-		if err != nil {
-			return nil, "", fail(exitFail, err)
-		}
-		return s, "postgres", nil // the DSN may hold a password: never log it
+		return func(ctx context.Context) (registry.Store, error) {
+			s, err := postgres.Open(ctx, spec)
+			if err != nil {
+				return nil, fail(exitFail, err)
+			}
+			return s, nil
+		}, "postgres", nil
 	}
 	return nil, "", usageErrorf("--store must be sqlite:PATH or postgres://..., not %q", spec)
 }

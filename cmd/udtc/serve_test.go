@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -191,5 +193,67 @@ func TestServeShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	}
 	if code := <-exited; code != 0 {
 		t.Errorf("exit code = %d", code)
+	}
+}
+
+// TestServeBootstrapFailureNeverAnnounces: a failing --bootstrap exits 1
+// without ever printing "listening".
+func TestServeBootstrapFailureNeverAnnounces(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "manifests")
+	os.MkdirAll(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "bad.yaml"), []byte("namespace: Contoso.Bad\ntypes:\n  things:\n    apiVersions:\n      '0000-01-01':\n        schema: {}\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"udtc", "serve", "--addr", "127.0.0.1:0", "--store", "sqlite:" + filepath.Join(dir, "r.db"), "--bootstrap", bad},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != exitFail {
+		t.Errorf("exit code %d, want %d; stderr %s", code, exitFail, stderr.String())
+	}
+	if strings.Contains(stdout.String()+stderr.String(), "listening") {
+		t.Errorf("announced listening before the bootstrap failed:\nstdout %s\nstderr %s", stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "bootstrap") {
+		t.Errorf("stderr does not name the bootstrap: %s", stderr.String())
+	}
+}
+
+// TestServeBootstrapThenListening: with a good --bootstrap, "listening" is
+// printed once the registrations are in, so a client that waits for it
+// finds them.
+func TestServeBootstrapThenListening(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "manifests")
+	os.MkdirAll(good, 0o755)
+	os.WriteFile(filepath.Join(good, "good.yaml"), []byte("namespace: Contoso.Good\ntypes:\n  things:\n    apiVersions:\n      '2025-01-01':\n        schema:\n          type: object\n          properties:\n            size: {type: string}\n"), 0o644)
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(dir, "r.db"), "--bootstrap", good)
+	defer stop()
+	if code, body := httpGet(t, url+"/planes/radius/local/providers/Contoso.Good"); code != 200 || !strings.Contains(body, "things") {
+		t.Errorf("right after listening: GET summary = %d %s", code, body)
+	}
+	if code, _ := httpGet(t, url+"/readyz"); code != 200 {
+		t.Errorf("/readyz = %d", code)
+	}
+}
+
+// TestServePortInUseCreatesNoStore: on a port in use, serve fails before
+// creating the SQLite file.
+func TestServePortInUseCreatesNoStore(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	db := filepath.Join(t.TempDir(), "sub", "r.db")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"udtc", "serve", "--addr", ln.Addr().String(), "--store", "sqlite:" + db},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != exitFail || !strings.Contains(stderr.String(), "listen") {
+		t.Errorf("exit %d, stderr %q; want %d and a listen error", code, stderr.String(), exitFail)
+	}
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the store was created although the port is in use: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(db)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the store's directory was created although the port is in use: %v", err)
 	}
 }
