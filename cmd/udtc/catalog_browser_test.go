@@ -224,6 +224,19 @@ func TestCatalogInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("on a phone the pages do not scroll sideways", func(t *testing.T) {
+		browse(t, ctx, chromedp.EmulateViewport(375, 800, chromedp.EmulateMobile))
+		defer browse(t, ctx, chromedp.ResetViewport())
+		for _, p := range []string{"/", "/types/Contoso.Scalars/widgets/2025-03-01"} {
+			browse(t, ctx, chromedp.Navigate(url+p), chromedp.WaitVisible(chromedp.CSS("h1")))
+			// A mobile browser widens the layout viewport to fit wide
+			// content, so compare with the device's width.
+			if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 375 {
+				t.Errorf("%s is %d px wide on a 375 px wide phone", p, w)
+			}
+		}
+	})
+
 	t.Run("snippets use the generated Bicep and Go names", func(t *testing.T) {
 		gofiles, _, err := goclient.Emit(cat, goclient.Options{ImportPrefix: catalog.DefaultGoImportPrefix})
 		if err != nil {
@@ -358,6 +371,9 @@ func TestCatalogScreenshots(t *testing.T) {
 	screenshot(t, ctx, filepath.Join(dir, "catalog-type.png"))
 	dark(true)
 	screenshot(t, ctx, filepath.Join(dir, "catalog-type-dark.png"))
+	dark(false)
+	browse(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("table")))
+	screenshot(t, ctx, filepath.Join(dir, "catalog-type-phone.png"))
 }
 
 // screenshot saves the viewport as a PNG file.
