@@ -1,0 +1,59 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/server"
+)
+
+// fakeSync manages Contoso.Git; requests with "X-Test-Sync: yes" are its own.
+type fakeSync struct{ status api.SyncStatus }
+
+func (fakeSync) Repository() string                { return "https://git.example/types.git" }
+func (fakeSync) Manages(ns string) bool            { return strings.EqualFold(ns, "Contoso.Git") }
+func (fakeSync) IsSyncWriter(r *http.Request) bool { return r.Header.Get("X-Test-Sync") == "yes" }
+func (s *fakeSync) Status() api.SyncStatus         { return s.status }
+
+func TestSyncHooks(t *testing.T) {
+	sync := &fakeSync{status: api.SyncStatus{Repository: "https://git.example/types.git", State: "synced", Namespaces: []string{"Contoso.Git"}}}
+	f := newFixture(t, server.Options{Sync: sync})
+	f.srv.SetReady(true)
+
+	// Other writers get 409 naming the repository, in any case of the namespace.
+	for _, p := range []string{rp + "/Contoso.Git", rp + "/contoso.git/resourceTypes/things", rp + "/Contoso.Git/locations/global"} {
+		r := f.must(409, "PUT", p, `{"properties":{}}`, "Content-Type: application/json")
+		if !strings.Contains(string(r.body), "https://git.example/types.git") || !strings.Contains(string(r.body), `"code":"Conflict"`) {
+			t.Errorf("PUT %s: %s", p, r.body)
+		}
+		f.must(409, "DELETE", p, "")
+	}
+	// The sync itself, and other namespaces, may write.
+	f.must(201, "PUT", rp+"/Contoso.Git", `{"properties":{}}`, "Content-Type: application/json", "X-Test-Sync: yes")
+	f.must(201, "PUT", rp+"/Contoso.Other", `{"properties":{}}`, "Content-Type: application/json")
+	// Reads are not guarded.
+	f.must(200, "GET", rp+"/Contoso.Git", "")
+
+	var st api.SyncStatus
+	if err := json.Unmarshal(f.must(200, "GET", "!/sync/status", "").body, &st); err != nil || st.State != "synced" || st.Repository != sync.Repository() {
+		t.Errorf("/sync/status: %+v %v", st, err)
+	}
+	if r := f.must(200, "GET", "!/readyz", ""); !strings.Contains(string(r.body), `"sync":"synced"`) {
+		t.Errorf("/readyz: %s", r.body)
+	}
+	sync.status.State = "refused"
+	sync.status.LastAppliedCommit = "1111111111111111111111111111111111111111"
+	sync.status.Refused = &api.SyncRefusal{Commit: "2222222222222222222222222222222222222222", Diagnostics: []api.Diagnostic{{Rule: "type-invalid"}}}
+	r := f.must(200, "GET", "!/readyz", "")
+	if !strings.Contains(string(r.body), "refused commit 222222222222 of https://git.example/types.git (1 diagnostics, see /sync/status); serving 111111111111") {
+		t.Errorf("/readyz with a refused commit: %s", r.body)
+	}
+
+	// Without a sync there is no status and nothing is guarded.
+	plain := newFixture(t, server.Options{})
+	plain.must(404, "GET", "!/sync/status", "")
+	plain.must(201, "PUT", rp+"/Contoso.Git", `{"properties":{}}`, "Content-Type: application/json")
+}
