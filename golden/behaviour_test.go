@@ -8,7 +8,7 @@ package golden_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -23,6 +23,7 @@ import (
 	collections "github.com/udtc/udtc/golden/valid_collections/go/contosocollections/v20250101"
 	jsonfix "github.com/udtc/udtc/golden/valid_json/go/contosojson/v20250201"
 	multidata "github.com/udtc/udtc/golden/valid_multi_file/go/contosodata/v20250101"
+	required "github.com/udtc/udtc/golden/valid_required/go/contosorequired/v20250101"
 	scalars "github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/v20250301"
 	secrets "github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/v20250101"
 	undeclared "github.com/udtc/udtc/golden/valid_undeclared/go/applicationstest/v20231001preview"
@@ -69,8 +70,8 @@ var instances = []instance{
 	{"scalars/bounds", func() validatable { return new(scalars.Widget) },
 		`{"properties": {"name": "abcdefghijklmnopqrstuvwxyz", "tier": "free", "replicas": 11, "port": 65536, "ratio": 1.05}}`,
 		[]string{"properties.name", "properties.port", "properties.ratio", "properties.replicas"}},
-	{"scalars/missing-required", func() validatable { return new(scalars.WidgetProperties) },
-		`{}`, []string{"properties.name", "properties.tier"}},
+	{"scalars/missing-required", func() validatable { return new(scalars.Widget) },
+		`{"properties": {}}`, []string{"properties.name", "properties.tier"}},
 
 	// valid_collections
 	{"collections/valid", func() validatable { return new(collections.Queue) },
@@ -80,14 +81,24 @@ var instances = []instance{
 	{"collections/nested-violations", func() validatable { return new(collections.Queue) },
 		`{"properties": {"subscriptions": [{"endpoint": "https://a.example"}, {"filters": []}, {"endpoint": "https://a.example"}],
 		  "routing": {"primary": {}}, "limits": {"b": {"burst": 1}, "a": {}}}}`,
-		// Required integers and objects are Go value types: Validate cannot
-		// tell a missing limits[*].max or routing.primary.region from zero.
-		[]string{"properties.subscriptions", "properties.subscriptions[1].endpoint"}},
+		// Required integers and objects are pointers: a missing limits[*].max
+		// or routing.primary.region is reported.
+		[]string{"properties.subscriptions", "properties.subscriptions[1].endpoint", `properties.limits["a"].max`, `properties.limits["b"].max`, "properties.routing.primary.region"}},
 	{"collections/counts", func() validatable { return new(collections.Queue) },
 		`{"properties": {"subscriptions": [], "tags": {"a":"","b":"","c":"","d":"","e":"","f":"","g":"","h":"","i":"","j":"","k":"","l":"","m":"","n":"","o":"","p":"","q":""}}}`,
 		[]string{"properties.subscriptions", "properties.tags"}},
 	{"collections/missing-subscriptions", func() validatable { return new(collections.Queue) },
 		`{"properties": {}}`, []string{"properties.subscriptions"}},
+
+	// valid_required: present and zero is present, absent is missing, for
+	// every kind of property.
+	{"required/zero-values", func() validatable { return new(required.Gauge) },
+		`{"properties": {"label": "", "count": 0, "ratio": 0, "enabled": false, "since": "0001-01-01T00:00:00Z",
+		  "mode": "", "settings": {}, "labels": {}, "steps": [], "extra": 0}}`, nil},
+	{"required/absent", func() validatable { return new(required.Gauge) },
+		`{"properties": {}}`,
+		[]string{"properties.count", "properties.enabled", "properties.extra", "properties.label", "properties.labels",
+			"properties.mode", "properties.ratio", "properties.settings", "properties.since", "properties.steps"}},
 
 	// valid_child_types
 	{"child/queue", func() validatable { return new(msg20250101.ContosoBusQueue) },
@@ -172,43 +183,14 @@ func violationPaths(t *testing.T, v validatable) []string {
 	return paths
 }
 
-// validationPath extracts the Path of any package's *ValidationError.
+// validationPath extracts the Path of a *ValidationError. Each golden case
+// has its own runtime package, so each its own ValidationError type.
 func validationPath(err error) (string, bool) {
-	var targets = []any{
-		new(*basic.ValidationError), new(*scalars.ValidationError), new(*collections.ValidationError),
-		new(*msg20250101.ValidationError), new(*secrets.ValidationError), new(*undeclared.ValidationError),
-		new(*names.ValidationError), new(*namesrules.ValidationError), new(*anyfix.ValidationError),
-		new(*jsonfix.ValidationError), new(*multidata.ValidationError),
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || v.Elem().Type().Name() != "ValidationError" {
+		return "", false
 	}
-	for _, target := range targets {
-		if errors.As(err, target) {
-			switch ve := target.(type) {
-			case **basic.ValidationError:
-				return (*ve).Path, true
-			case **scalars.ValidationError:
-				return (*ve).Path, true
-			case **collections.ValidationError:
-				return (*ve).Path, true
-			case **msg20250101.ValidationError:
-				return (*ve).Path, true
-			case **secrets.ValidationError:
-				return (*ve).Path, true
-			case **undeclared.ValidationError:
-				return (*ve).Path, true
-			case **names.ValidationError:
-				return (*ve).Path, true
-			case **namesrules.ValidationError:
-				return (*ve).Path, true
-			case **anyfix.ValidationError:
-				return (*ve).Path, true
-			case **jsonfix.ValidationError:
-				return (*ve).Path, true
-			case **multidata.ValidationError:
-				return (*ve).Path, true
-			}
-		}
-	}
-	return "", false
+	return v.Elem().FieldByName("Path").String(), true
 }
 
 func TestValidate(t *testing.T) {
@@ -264,7 +246,7 @@ func TestRoundTrip(t *testing.T) {
 
 // TestValidationErrorMessages pins the text of a few violations.
 func TestValidationErrorMessages(t *testing.T) {
-	w := scalars.WidgetProperties{Name: "ab", Tier: scalars.WidgetTier("gold")}
+	w := scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("ab"), Tier: scalars.Ptr(scalars.WidgetTier("gold"))}}
 	err := w.Validate()
 	for _, want := range []string{
 		"properties.name: must be at least 3 characters long",
@@ -274,17 +256,28 @@ func TestValidationErrorMessages(t *testing.T) {
 			t.Errorf("Validate() = %v, want a line %q", err, want)
 		}
 	}
-	if err := (&scalars.WidgetProperties{Name: "abc", Tier: scalars.WidgetTierFree}).Validate(); err != nil {
+	ok := scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("abc"), Tier: scalars.Ptr(scalars.WidgetTierFree)}}
+	if err := ok.Validate(); err != nil {
 		t.Errorf("valid widget: %v", err)
 	}
 }
 
-// TestEnums checks Values and IsValid of generated enums.
-func TestEnums(t *testing.T) {
-	if got, want := scalars.WidgetTier("").Values(), []scalars.WidgetTier{"free", "standard", "premium"}; !slices.Equal(got, want) {
-		t.Errorf("Values() = %v, want %v", got, want)
+// TestRequiredZeroMarshal: a required field set to its zero value is sent;
+// a nil one is left out (the server then reports it missing).
+func TestRequiredZeroMarshal(t *testing.T) {
+	g := required.GaugeProperties{Label: required.Ptr(""), Count: required.Ptr(int64(0)), Enabled: required.Ptr(false)}
+	b, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, v := range scalars.WidgetTier("").Values() {
+	if got, want := string(b), `{"label":"","count":0,"enabled":false}`; got != want {
+		t.Errorf("Marshal = %s, want %s", got, want)
+	}
+}
+
+// TestEnums checks IsValid of generated enums.
+func TestEnums(t *testing.T) {
+	for _, v := range []scalars.WidgetTier{scalars.WidgetTierFree, scalars.WidgetTierStandard, scalars.WidgetTierPremium} {
 		if !v.IsValid() {
 			t.Errorf("%q.IsValid() = false", v)
 		}

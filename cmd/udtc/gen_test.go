@@ -26,14 +26,14 @@ func TestGenWritesOnlyWhatChanged(t *testing.T) {
 	}
 	for _, p := range []string{
 		"bicep/contosodata.tgz", "bicep/contosodata/types.json", "bicep/contosodata/index.json", "bicep/contosodata/index.md",
-		"go/contosodata/v20250601/postgresdatabase.go", "docs/contosodata.md",
+		"go/contosodata/v20250601/postgresdatabase_gen.go", "docs/contosodata.md",
 		"registration/Contoso.Data/types/postgresDatabases/apiVersions/2025-06-01.json",
 	} {
 		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
 			t.Errorf("missing %s: %v", p, err)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(out, "go/contosodata/v20250601/udtc-ids.go")); err == nil && !strings.Contains(string(b), "example.com/gentest/go/contosodata/resourceids") {
+	if b, err := os.ReadFile(filepath.Join(out, "go/contosodata/v20250601/common_gen.go")); err != nil || !strings.Contains(string(b), "example.com/gentest/go/contosodata/resourceids") {
 		t.Errorf("import prefix not derived from %s/go.mod", out)
 	}
 	st, _ := os.Stat(filepath.Join(out, "bicep/contosodata/types.json"))

@@ -470,9 +470,6 @@ func (c *comparer) compareGo(old, new *model.Catalog, oldTypes, newTypes map[str
 				c.add(f, RuleGoTypeRenamed, "%s: the Go type of %s is renamed from %s to %s", where, orRoot(n.Key), o.Name, n.Name)
 			}
 		}
-		if o.Kind == goclient.Field && strings.HasPrefix(o.GoType, "*") != strings.HasPrefix(n.GoType, "*") {
-			c.add(f, RuleGoPointerChanged, "%s: the Go field %s of property %s changes from %s to %s", where, n.Name, n.Key, o.GoType, n.GoType)
-		}
 	}
 	return nil
 }

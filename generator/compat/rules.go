@@ -55,7 +55,6 @@ const (
 	RuleGoTypeRenamed            = "go-type-renamed"
 	RuleGoFieldRenamed           = "go-field-renamed"
 	RuleGoConstantRenamed        = "go-constant-renamed"
-	RuleGoPointerChanged         = "go-pointer-changed"
 )
 
 // Rules lists every rule of `udtc breaking`, in the order docs/rules.md
@@ -95,7 +94,6 @@ var Rules = []diag.Rule{
 	{ID: RuleGoTypeRenamed, Severity: diag.Warning, Doc: "The Go struct or enum type of a schema node gets another name (a name collision moved)."},
 	{ID: RuleGoFieldRenamed, Severity: diag.Warning, Doc: "The Go field of a property gets another name."},
 	{ID: RuleGoConstantRenamed, Severity: diag.Warning, Doc: "The Go constant of an enum value gets another name."},
-	{ID: RuleGoPointerChanged, Severity: diag.Warning, Doc: "A Go field changes between pointer and value (a property became required or optional)."},
 }
 
 var ruleByID = func() map[string]diag.Rule {

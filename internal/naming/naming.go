@@ -233,8 +233,9 @@ func (n *Namer) Claim(want string) (string, bool) {
 }
 
 // GoReserved are the exported names every generated version package
-// declares itself.
-var GoReserved = []string{"SystemData", "ValidationError"}
+// declares itself (aliases of the shared runtime's).
+var GoReserved = []string{"SystemData", "ValidationError", "ClientOptions", "ResponseError", "ErrorDetail",
+	"ResourceID", "ParseResourceID", "Ptr"}
 
 // GoType holds the version-independent Go names of one resource type, the
 // same in every version package of its namespace.
@@ -245,6 +246,8 @@ type GoType struct {
 	ParseID   string // "ParsePostgresDatabaseID"
 	TypeConst string // "PostgresDatabaseResourceType"
 	APIConst  string // "PostgresDatabaseAPIVersion"
+	Client    string // "PostgresDatabaseClient"
+	NewClient string // "NewPostgresDatabaseClient"
 	// Renames lists the names that were taken and got a suffix.
 	Renames []Rename
 }
@@ -279,6 +282,8 @@ func GoTypes(types []string) ([]GoType, *Namer) {
 		t.ParseID = claim("Parse"+t.ID, "function name")
 		t.TypeConst = claim(t.Name+"ResourceType", "constant name")
 		t.APIConst = claim(t.Name+"APIVersion", "constant name")
+		t.Client = claim(t.Name+"Client", "client type name")
+		t.NewClient = claim("New"+t.Client, "function name")
 	}
 	return out, n
 }

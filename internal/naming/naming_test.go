@@ -21,10 +21,10 @@ func TestBicepExtension(t *testing.T) {
 func TestGoTypesRenameLaterClaimants(t *testing.T) {
 	got, n := GoTypes([]string{"bus", "buses", "buses/queues"})
 	want := []GoType{
-		{Name: "Bus", ID: "BusID", NewID: "NewBusID", ParseID: "ParseBusID", TypeConst: "BusResourceType", APIConst: "BusAPIVersion"},
-		{Name: "Bus2", ID: "Bus2ID", NewID: "NewBus2ID", ParseID: "ParseBus2ID", TypeConst: "Bus2ResourceType", APIConst: "Bus2APIVersion",
+		{Name: "Bus", ID: "BusID", NewID: "NewBusID", ParseID: "ParseBusID", TypeConst: "BusResourceType", APIConst: "BusAPIVersion", Client: "BusClient", NewClient: "NewBusClient"},
+		{Name: "Bus2", ID: "Bus2ID", NewID: "NewBus2ID", ParseID: "ParseBus2ID", TypeConst: "Bus2ResourceType", APIConst: "Bus2APIVersion", Client: "Bus2Client", NewClient: "NewBus2Client",
 			Renames: []Rename{{What: "type name", Want: "Bus", Got: "Bus2"}}},
-		{Name: "BusQueue", ID: "BusQueueID", NewID: "NewBusQueueID", ParseID: "ParseBusQueueID", TypeConst: "BusQueueResourceType", APIConst: "BusQueueAPIVersion"},
+		{Name: "BusQueue", ID: "BusQueueID", NewID: "NewBusQueueID", ParseID: "ParseBusQueueID", TypeConst: "BusQueueResourceType", APIConst: "BusQueueAPIVersion", Client: "BusQueueClient", NewClient: "NewBusQueueClient"},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("GoTypes (-want +got):\n%s", d)

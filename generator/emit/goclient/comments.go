@@ -177,40 +177,56 @@ func enumList(s *model.Schema) string {
 	return strings.Join(vals, ", ")
 }
 
-// schemaDoc is the comment for a declaration or field describing s: lead
-// sentence, description, constraints, flags, deprecation.
-func schemaDoc(lead string, s *model.Schema) string {
-	var text []string
-	if s.Title != "" {
-		text = append(text, s.Title+".")
-	}
-	if s.Description != "" {
-		text = append(text, s.Description)
+// schemaDoc is the comment for a declaration describing s: lead sentence,
+// description, constraints, flags, deprecation.
+// A node that is a property's schema has its description and constraints
+// on the field already (own is false): its declaration gets the lead only.
+func schemaDoc(lead string, s *model.Schema, own bool) string {
+	if !own {
+		return comment(lead)
 	}
 	words := strings.Join(append(constraints(s), flags(s)...), " ")
-	return comment(lead, strings.Join(text, "\n\n"), words, deprecated(s))
+	return comment(lead, describe(s, words), deprecated(s))
 }
 
-// fieldDoc is a struct field's comment: the description (or a lead sentence
-// naming the JSON property when there is none), then constraints, flags and
-// deprecation. Required properties say so first among the constraints.
-func fieldDoc(fp *fieldPlan) string {
-	s := fp.prop.Schema
+// describe is s's title and description followed by words (constraints in
+// words), in the description's last paragraph when it is a single line of
+// text, else in a paragraph of their own.
+func describe(s *model.Schema, words string) string {
 	var text []string
 	if s.Title != "" {
 		text = append(text, s.Title+".")
 	}
-	renamed := fp.name != pascal(fp.prop.Name)
-	if renamed || s.Description == "" && s.Title == "" {
-		text = append([]string{fmt.Sprintf("%s is the %q property.", fp.name, fp.prop.Name)}, text...)
-	}
 	if s.Description != "" {
-		text = append(text, s.Description)
+		text = append(text, strings.TrimSpace(s.Description))
 	}
+	desc := strings.Join(text, "\n\n")
+	switch {
+	case words == "":
+		return desc
+	case desc == "":
+		return words
+	case !strings.Contains(desc, "\n") && !strings.Contains(desc, "```"):
+		if !strings.ContainsAny(desc[len(desc)-1:], ".!?") {
+			desc += "."
+		}
+		return desc + " " + words
+	}
+	return desc + "\n\n" + words
+}
+
+// fieldDoc is a struct field's comment: the description, then whether it
+// is required, constraints, flags and deprecation; nothing for a field
+// without any of them. A renamed field names its JSON property first.
+func fieldDoc(fp *fieldPlan) string {
+	s := fp.prop.Schema
 	var words []string
+	if fp.name != pascal(fp.prop.Name) {
+		words = append(words, fmt.Sprintf("The %q property.", fp.prop.Name))
+	}
 	if fp.prop.Required {
 		words = append(words, "Required.")
 	}
 	words = append(append(words, constraints(s)...), flags(s)...)
-	return comment(strings.Join(text, "\n\n"), strings.Join(words, " "), deprecated(s))
+	return comment(describe(s, strings.Join(words, " ")), deprecated(s))
 }

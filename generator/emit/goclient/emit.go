@@ -1,9 +1,11 @@
 package goclient
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
@@ -66,8 +68,33 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 			files, built = append(files, rendered...), nil
 		}
 	}
+	if len(files) > 0 {
+		files = append(files, runtimeFile())
+	}
 	emit.Sort(files)
 	return files, diags.Sorted(), nil
+}
+
+// runtimeSource is the shared runtime (package udtc), copied once into every
+// output as go/internal/udtc/udtc_gen.go.
+//
+//go:embed udtc/udtc.go
+var runtimeSource string
+
+// runtimeDir is where the runtime goes, relative to the output directory.
+const runtimeDir = "go/internal/udtc"
+
+// runtimePath is the import path of the runtime package.
+func runtimePath(importPrefix string) string { return importPrefix + "/" + runtimeDir }
+
+// runtimeFile is the runtime with the generated-code header in place of
+// everything before its package clause.
+func runtimeFile() emit.File {
+	src := runtimeSource[strings.Index(runtimeSource, "\npackage udtc\n")+1:]
+	doc := "// Package udtc is the runtime of the generated client: validation, errors,\n" +
+		"// HTTP requests and resource IDs. It is internal to the generated packages,\n" +
+		"// which export aliases of what their users need.\n"
+	return emit.File{Path: runtimeDir + "/udtc_gen.go", Data: []byte("// " + header + "\n\n" + doc + src)}
 }
 
 // versions lists every API version of a provider's types, oldest first.

@@ -43,9 +43,9 @@ type pending struct {
 	file *jen.File
 }
 
-// files builds the package's files: one per resource type, the shared
-// declarations and the ID aliases. Building mutates the plan; rendering
-// (the expensive part) does not and may run concurrently.
+// files builds the package's files: one per resource type and the shared
+// declarations. Building mutates the plan; rendering (the expensive part)
+// does not and may run concurrently.
 func (p *pkgPlan) files() []pending {
 	var out []pending
 	for _, vt := range p.types {
@@ -53,13 +53,12 @@ func (p *pkgPlan) files() []pending {
 		p.genType(f, vt)
 		out = append(out, pending{p.dir + "/" + vt.file, f})
 	}
-	// The common file last: generating the types decides which helpers it needs.
+	// The common file last: generating the types decides which patterns it
+	// compiles.
 	f := p.newFile()
 	p.genCommon(f)
-	out = append(out, pending{p.dir + "/udtc-common.go", f})
-	f = p.newFile()
 	p.genIDAliases(f)
-	return append(out, pending{p.dir + "/udtc-ids.go", f})
+	return append(out, pending{p.dir + "/common_gen.go", f})
 }
 
 // renderAll renders files concurrently, keeping their order.
@@ -83,15 +82,17 @@ func renderAll(files []pending) ([]emit.File, error) {
 	return out, errors.Join(errs...)
 }
 
+// rt is a qualified identifier of the shared runtime package.
+func (p *pkgPlan) rt(name string) *jen.Statement { return jen.Qual(p.runtime, name) }
+
 // genType declares one resource type: API version constant, envelope,
-// properties structs and enums.
+// Validate, client, properties structs and enums.
 func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	rt := vt.rt
 	f.Comment(fmt.Sprintf("// %s is the API version of %s in this package.", vt.apiConst, rt.FullName()))
 	f.Const().Id(vt.apiConst).Op("=").Lit(vt.av.Name)
 
-	var desc []string
-	desc = append(desc, fmt.Sprintf("%s is a %s resource at API version %s: the ARM-style envelope around its properties.", vt.goName, rt.FullName(), vt.av.Name))
+	desc := []string{fmt.Sprintf("%s is a %s resource at API version %s.", vt.goName, rt.FullName(), vt.av.Name)}
 	if rt.Description != "" {
 		desc = append(desc, rt.Description)
 	}
@@ -100,26 +101,21 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	propsType, propsTag := p.fieldType(&model.Property{Name: "properties", Schema: root})
 	str := func() *jen.Statement { return jen.Op("*").String() }
 	f.Type().Id(vt.goName).Struct(
-		jen.Comment("// ID is the resource ID; see "+vt.idName+" and ResourceID."),
+		jen.Comment("// ID, Name, Type and SystemData are set by the server."),
 		jen.Id("ID").Add(str()).Tag(map[string]string{"json": "id,omitempty"}),
-		jen.Comment("// Name is the resource name (the last segment of ID)."),
 		jen.Id("Name").Add(str()).Tag(map[string]string{"json": "name,omitempty"}),
-		jen.Comment("// Type is the resource type, "+vt.typeConst+"."),
 		jen.Id("Type").Add(str()).Tag(map[string]string{"json": "type,omitempty"}),
-		jen.Comment("// Location is the location of the resource."),
 		jen.Id("Location").Add(str()).Tag(map[string]string{"json": "location,omitempty"}),
-		jen.Comment("// Properties are the resource's properties, defined by its schema."),
+		jen.Id("Tags").Map(jen.String()).String().Tag(map[string]string{"json": "tags,omitzero"}),
 		jen.Id("Properties").Add(propsType).Tag(map[string]string{"json": propsTag}),
-		jen.Comment("// SystemData is set by the server."),
 		jen.Id("SystemData").Op("*").Id("SystemData").Tag(map[string]string{"json": "systemData,omitempty"}),
 	)
 
-	// Validate on the envelope.
-	f.Comment(comment(fmt.Sprintf("Validate checks r against the %s schema of API version %s and returns every violation at once (joined with errors.Join), each a *ValidationError naming its JSON path, e.g. \"properties.size\". It returns nil when r is valid.", rt.FullName(), vt.av.Name)))
+	f.Comment(comment(fmt.Sprintf("Validate checks r against the schema of API version %s and returns every violation (joined with errors.Join), each a *ValidationError naming its JSON path; nil when r is valid.", vt.av.Name)))
 	f.Func().Params(jen.Id("r").Op("*").Id(vt.goName)).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		g.Id("v").Op(":=").Op("&").Id("validator").Values()
+		g.Id("v").Op(":=").Op("&").Add(p.rt("Validator")).Values()
 		g.If(jen.Id("r").Dot("Type").Op("!=").Nil().Op("&&").Op("!").Qual("strings", "EqualFold").Call(jen.Op("*").Id("r").Dot("Type"), jen.Id(vt.typeConst))).Block(
-			jen.Id("v").Dot("check").Call(jen.False(), jen.Lit(""), jen.Lit("type"), jen.Lit(fmt.Sprintf("must be %q", rt.FullName()))),
+			jen.Id("v").Dot("Check").Call(jen.False(), jen.Lit(""), jen.Lit("type"), jen.Lit(fmt.Sprintf("must be %q", rt.FullName()))),
 		)
 		x := jen.Id("r").Dot("Properties")
 		l := loc{path: jen.Lit(""), name: "properties"}
@@ -128,14 +124,14 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 			call := x.Clone().Dot("validate").Call(jen.Id("v"), jen.Lit("properties"))
 			switch {
 			case required:
-				g.If(x.Clone().Op("==").Nil()).Block(l.check(jen.False(), "is required")).Else().Block(call)
+				g.If(x.Clone().Op("==").Nil()).Block(l.missing()).Else().Block(call)
 			case p.needs(root):
 				g.If(x.Clone().Op("!=").Nil()).Block(call)
 			}
 		} else if body := p.valueChecks(root, x, l, 0); len(body) > 0 {
 			g.If(x.Clone().Op("!=").Nil()).Block(body...)
 		}
-		g.Return(jen.Id("v").Dot("err").Call())
+		g.Return(jen.Id("v").Dot("Err").Call())
 	})
 
 	f.Comment(fmt.Sprintf("// ResourceID parses r.ID as a %s.", vt.idName))
@@ -146,6 +142,8 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 		jen.Return(jen.Id(vt.parseID).Call(jen.Op("*").Id("r").Dot("ID"))),
 	)
 
+	p.genClient(f, vt)
+
 	for _, st := range vt.structs {
 		p.genStruct(f, st)
 	}
@@ -154,33 +152,88 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	}
 }
 
-// genStruct declares one object schema's struct and its Validate.
+// genClient declares a type's client: CreateOrUpdate, Get, Delete, List
+// and, for types with sensitive properties, ListSecrets.
+func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
+	rt, x, id := vt.rt, jen.Id(vt.goName), jen.Id(vt.idName)
+	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
+	recv := func() *jen.Statement { return jen.Params(jen.Id("c").Op("*").Id(vt.client)) }
+	cc := func() *jen.Statement { return jen.Id("c").Dot("c") }
+	f.Comment(fmt.Sprintf("// %s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name))
+	f.Type().Id(vt.client).Struct(jen.Id("c").Op("*").Add(p.rt("Client")))
+	f.Comment(fmt.Sprintf("// %s returns a client of %s resources.", vt.newClient, rt.FullName()))
+	f.Func().Id(vt.newClient).Params(jen.Id("opts").Id("ClientOptions")).Op("*").Id(vt.client).Block(
+		jen.Return(jen.Op("&").Id(vt.client).Values(p.rt("NewClient").Call(jen.Id("opts"), jen.Id(vt.apiConst)))),
+	)
+	f.Comment(comment("CreateOrUpdate writes r at id and returns the resource as stored. It does not call Validate; a refusal is a *ResponseError with one detail per violation."))
+	f.Func().Add(recv()).Id("CreateOrUpdate").Params(ctx(), jen.Id("id").Add(id.Clone()), jen.Id("r").Op("*").Add(x.Clone())).Params(jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+		jen.Return(p.rt("Put").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call(), jen.Id("r"))),
+	)
+	f.Comment("// Get reads the resource at id.")
+	f.Func().Add(recv()).Id("Get").Params(ctx(), jen.Id("id").Add(id.Clone())).Params(jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+		jen.Return(p.rt("Get").Types(x.Clone()).Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call())),
+	)
+	f.Comment("// Delete deletes the resource at id and its children; an absent resource is no error.")
+	f.Func().Add(recv()).Id("Delete").Params(ctx(), jen.Id("id").Add(id.Clone())).Error().Block(
+		jen.Return(cc().Dot("Delete").Call(jen.Id("ctx"), jen.Id("id").Dot("String").Call())),
+	)
+	seq := jen.Qual("iter", "Seq2").Types(jen.Op("*").Add(x.Clone()), jen.Error())
+	if n := len(vt.ancestors); n > 0 {
+		parent := vt.ancestors[n-1]
+		f.Comment(comment("List yields the " + rt.FullName() + " resources of parent, following nextLink; it stops after the first error."))
+		f.Func().Add(recv()).Id("List").Params(ctx(), jen.Id("parent").Id(parent.idName)).Add(seq).Block(
+			jen.Return(p.rt("List").Types(x.Clone()).Call(jen.Id("ctx"), cc(), jen.Id("parent").Dot("String").Call().Op("+").Lit("/"+rt.Leaf()))),
+		)
+	} else {
+		f.Comment(comment("List yields the " + rt.FullName() + " resources in scope, following nextLink; it stops after the first error. scope is a resource group ID (\"/planes/radius/local/resourceGroups/rg\"), a resource group name of ClientOptions.Plane, or \"\" for the whole plane."))
+		f.Func().Add(recv()).Id("List").Params(ctx(), jen.Id("scope").String()).Add(seq).Block(
+			jen.Return(p.rt("List").Types(x.Clone()).Call(jen.Id("ctx"), cc(), cc().Dot("Scope").Call(jen.Id("scope")).Op("+").Lit("/providers/").Op("+").Id(vt.typeConst))),
+		)
+	}
+	if !hasSensitive(vt.av.Schema) {
+		return
+	}
+	elem := jen.Map(jen.String()).Any()
+	if st := p.structOf[vt.av.Schema]; st != nil {
+		elem = jen.Id(st.name)
+	}
+	f.Comment(comment("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null."))
+	f.Func().Add(recv()).Id("ListSecrets").Params(ctx(), jen.Id("id").Add(id.Clone())).Params(jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
+		jen.Return(p.rt("Post").Types(elem.Clone()).Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call().Op("+").Lit("/listSecrets"))),
+	)
+}
+
+// hasSensitive reports whether s or anything below it is x-radius-sensitive.
+func hasSensitive(s *model.Schema) bool {
+	found := false
+	model.Walk(s, func(n *model.Schema) bool {
+		found = found || n.Sensitive
+		return !found
+	})
+	return found
+}
+
+// genStruct declares one object schema's struct and, when there is
+// anything to check, its validate method.
 func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
-	f.Comment(schemaDoc(fmt.Sprintf("%s holds %s.", st.name, st.where), st.schema))
+	lead := fmt.Sprintf("%s is %s.", st.name, st.where)
+	if st.root != nil {
+		lead = fmt.Sprintf("%s holds %s.", st.name, st.where)
+	}
+	f.Comment(schemaDoc(lead, st.schema, st.own))
 	f.Type().Id(st.name).StructFunc(func(g *jen.Group) {
-		for i, fp := range st.fields {
-			if i > 0 {
-				g.Line()
-			}
+		for _, fp := range st.fields {
 			typ, tag := p.fieldType(fp.prop)
-			g.Comment(fieldDoc(fp))
+			if c := fieldDoc(fp); c != "" {
+				g.Comment(c)
+			}
 			g.Id(fp.name).Add(typ).Tag(map[string]string{"json": tag})
 		}
 	})
-
-	prefix, rel := "", "relative to o"
-	if st.root != nil {
-		prefix, rel = "properties", "starting with \"properties\""
+	if !p.needs(st.schema) {
+		return
 	}
-	f.Comment(fmt.Sprintf("// Validate returns every violation of o's schema (see ValidationError),\n// with JSON paths %s; nil when o is valid.", rel))
-	f.Func().Params(jen.Id("o").Op("*").Id(st.name)).Id("Validate").Params().Error().Block(
-		jen.Id("v").Op(":=").Op("&").Id("validator").Values(),
-		jen.Id("o").Dot("validate").Call(jen.Id("v"), jen.Lit(prefix)),
-		jen.Return(jen.Id("v").Dot("err").Call()),
-	)
-	f.Line()
-	f.Comment("// validate records o's violations in v; path is o's JSON path.")
-	f.Func().Params(jen.Id("o").Op("*").Id(st.name)).Id("validate").Params(jen.Id("v").Op("*").Id("validator"), jen.Id("path").String()).BlockFunc(func(g *jen.Group) {
+	f.Func().Params(jen.Id("o").Op("*").Id(st.name)).Id("validate").Params(jen.Id("v").Op("*").Add(p.rt("Validator")), jen.Id("path").String()).BlockFunc(func(g *jen.Group) {
 		for _, fp := range st.fields {
 			p.fieldChecks(g, fp)
 		}
@@ -190,9 +243,8 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 // genEnum declares a string enum: named type, constants, Values, IsValid.
 func (p *pkgPlan) genEnum(f *jen.File, e *enumPlan) {
 	s := e.schema
-	f.Comment(schemaDoc(fmt.Sprintf("%s is %s, one of the %s constants.", e.name, e.where, e.name), s))
+	f.Comment(schemaDoc(fmt.Sprintf("%s is %s, one of the %s constants.", e.name, e.where, e.name), s, e.own))
 	f.Type().Id(e.name).String()
-	f.Comment(fmt.Sprintf("// Values of %s.", e.name))
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for i, c := range e.consts {
 			g.Id(c).Id(e.name).Op("=").Lit(s.Enum[i].Str)
@@ -208,43 +260,32 @@ func (p *pkgPlan) genEnum(f *jen.File, e *enumPlan) {
 	)
 	f.Comment(fmt.Sprintf("// IsValid reports whether e is one of the %s values.", e.name))
 	f.Func().Params(jen.Id("e").Id(e.name)).Id("IsValid").Params().Bool().Block(
-		jen.Switch(jen.Id("e")).Block(
-			jen.CaseFunc(func(g *jen.Group) {
-				for _, c := range e.consts {
-					g.Id(c)
-				}
-			}).Block(jen.Return(jen.True())),
-		),
-		jen.Return(jen.False()),
+		jen.Return(jen.Qual("slices", "Contains").Call(jen.Id("e").Dot("Values").Call(), jen.Id("e"))),
 	)
 }
 
-// genCommon declares what every package shares: the package doc,
-// SystemData, ValidationError, the validation helpers the package uses,
-// shared ($ref) structs and enums, and compiled patterns.
+// runtimeAliases are the runtime's types every version package exports.
+var runtimeAliases = []string{"SystemData", "ValidationError", "ClientOptions", "ResponseError", "ErrorDetail", "ResourceID"}
+
+// genCommon declares what every package shares: the package doc, aliases
+// of the runtime's types, shared ($ref) structs and enums, and compiled
+// patterns.
 func (p *pkgPlan) genCommon(f *jen.File) {
 	f.PackageComment(comment(
 		fmt.Sprintf("Package %s is the Go client of the %s resource types at API version %s, generated by udtc from their manifests.", p.name, p.ns.prov.Namespace, p.version),
-		"Each resource type has an envelope struct (ID, Name, Type, Location, Properties, SystemData), one struct per object schema, named string types for enums, and a Validate method on every struct. Resource IDs are version-independent: the ID types are aliases of those in package resourceids.",
+		"Each resource type has an envelope struct, one struct per object schema, named string types for enums, a Validate method on the envelope and a client (CreateOrUpdate, Get, Delete, List). Resource IDs are version-independent: the ID types are aliases of those in package resourceids.",
 	))
-	str := func() *jen.Statement { return jen.Op("*").String() }
-	tm := func() *jen.Statement { return jen.Op("*").Qual("time", "Time") }
-	tag := func(n string) map[string]string { return map[string]string{"json": n + ",omitempty"} }
-	f.Comment("// SystemData is metadata the server records about a resource.")
-	f.Type().Id("SystemData").Struct(
-		jen.Comment("// CreatedBy is the identity that created the resource."),
-		jen.Id("CreatedBy").Add(str()).Tag(tag("createdBy")),
-		jen.Comment("// CreatedByType is the kind of identity that created the resource."),
-		jen.Id("CreatedByType").Add(str()).Tag(tag("createdByType")),
-		jen.Comment("// CreatedAt is when the resource was created."),
-		jen.Id("CreatedAt").Add(tm()).Tag(tag("createdAt")),
-		jen.Comment("// LastModifiedBy is the identity that last modified the resource."),
-		jen.Id("LastModifiedBy").Add(str()).Tag(tag("lastModifiedBy")),
-		jen.Comment("// LastModifiedByType is the kind of identity that last modified the resource."),
-		jen.Id("LastModifiedByType").Add(str()).Tag(tag("lastModifiedByType")),
-		jen.Comment("// LastModifiedAt is when the resource was last modified."),
-		jen.Id("LastModifiedAt").Add(tm()).Tag(tag("lastModifiedAt")),
+	f.Type().DefsFunc(func(g *jen.Group) {
+		for _, n := range runtimeAliases {
+			g.Id(n).Op("=").Add(p.rt(n))
+		}
+	})
+	f.Comment("// ParseResourceID parses the ID of a resource of any type.")
+	f.Func().Id("ParseResourceID").Params(jen.Id("s").String()).Params(jen.Id("ResourceID"), jen.Error()).Block(
+		jen.Return(p.rt("ParseResourceID").Call(jen.Id("s"))),
 	)
+	f.Comment("// Ptr returns a pointer to a copy of v, for optional fields.")
+	f.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))
 
 	for _, st := range p.structs {
 		p.genStruct(f, st)
@@ -252,20 +293,6 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 	for _, e := range p.sharedEnums {
 		p.genEnum(f, e)
 	}
-
-	f.Comment(comment("ValidationError is one violation found by Validate. Validate returns all of them joined with errors.Join; use errors.As for the first, or the Unwrap() []error method of the joined error for all."))
-	f.Type().Id("ValidationError").Struct(
-		jen.Comment("// Path is the JSON path of the offending value, e.g.\n// \"properties.status.binding.hostname\" or `properties.tags[\"env\"]`."),
-		jen.Id("Path").String(),
-		jen.Comment("// Message says what is wrong, e.g. \"is required\"."),
-		jen.Id("Message").String(),
-	)
-	f.Comment("// Error returns \"path: message\".")
-	f.Func().Params(jen.Id("e").Op("*").Id("ValidationError")).Id("Error").Params().String().Block(
-		jen.If(jen.Id("e").Dot("Path").Op("==").Lit("")).Block(jen.Return(jen.Id("e").Dot("Message"))),
-		jen.Return(jen.Id("e").Dot("Path").Op("+").Lit(": ").Op("+").Id("e").Dot("Message")),
-	)
-	p.genHelpers(f)
 
 	var pats []*patternPlan
 	for _, pp := range p.patterns {
@@ -275,89 +302,11 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 	}
 	slices.SortFunc(pats, func(a, b *patternPlan) int { return strings.Compare(a.varName, b.varName) })
 	if len(pats) > 0 {
-		f.Comment("// Compiled schema patterns, shared by every struct of the package.")
 		f.Var().DefsFunc(func(g *jen.Group) {
 			for _, pp := range pats {
 				g.Id(pp.varName).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(pp.src))
 			}
 		})
-	}
-}
-
-// genHelpers declares the validator and the helpers the package's Validate
-// methods call; unused helpers are left out.
-func (p *pkgPlan) genHelpers(f *jen.File) {
-	id := jen.Id
-	f.Comment("// validator collects violations.")
-	f.Type().Id("validator").Struct(id("errs").Index().Error())
-	f.Comment("// check records msg at path.name unless ok.")
-	f.Func().Params(id("v").Op("*").Id("validator")).Id("check").Params(id("ok").Bool(), id("path"), id("name"), id("msg").String()).Block(
-		jen.If(id("ok")).Block(jen.Return()),
-		id("v").Dot("errs").Op("=").Append(id("v").Dot("errs"), jen.Op("&").Id("ValidationError").Values(jen.Dict{
-			id("Path"):    id("join").Call(id("path"), id("name")),
-			id("Message"): id("msg"),
-		})),
-	)
-	f.Comment("// err joins the violations; nil when there are none.")
-	f.Func().Params(id("v").Op("*").Id("validator")).Id("err").Params().Error().Block(
-		jen.Return(jen.Qual("errors", "Join").Call(id("v").Dot("errs").Op("..."))),
-	)
-	f.Comment("// join appends a property name to a JSON path.")
-	f.Func().Id("join").Params(id("path"), id("name").String()).String().Block(
-		jen.Switch().Block(
-			jen.Case(id("path").Op("==").Lit("")).Block(jen.Return(id("name"))),
-			jen.Case(id("name").Op("==").Lit("")).Block(jen.Return(id("path"))),
-		),
-		jen.Return(id("path").Op("+").Lit(".").Op("+").Id("name")),
-	)
-	if p.helpers["key"] {
-		f.Comment("// key appends a map key to a JSON path.")
-		f.Func().Id("key").Params(id("path"), id("k").String()).String().Block(
-			jen.Return(id("path").Op("+").Lit("[").Op("+").Qual("strconv", "Quote").Call(id("k")).Op("+").Lit("]")),
-		)
-	}
-	if p.helpers["index"] {
-		f.Comment("// index appends an array index to a JSON path.")
-		f.Func().Id("index").Params(id("path").String(), id("i").Int()).String().Block(
-			jen.Return(id("path").Op("+").Lit("[").Op("+").Qual("strconv", "Itoa").Call(id("i")).Op("+").Lit("]")),
-		)
-	}
-	if p.helpers["sortedKeys"] {
-		f.Comment("// sortedKeys returns the keys of m in order, so violations come out in a stable order.")
-		f.Func().Id("sortedKeys").Types(id("V").Any()).Params(id("m").Map(jen.String()).Id("V")).Index().String().Block(
-			jen.Return(jen.Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(id("m")))),
-		)
-	}
-	if p.helpers["uniqueItems"] {
-		f.Comment("// uniqueItems reports whether xs has no duplicates.")
-		f.Func().Id("uniqueItems").Types(id("T").Comparable()).Params(id("xs").Index().Id("T")).Bool().Block(
-			id("seen").Op(":=").Make(jen.Map(id("T")).Struct(), jen.Len(id("xs"))),
-			jen.For(jen.List(id("_"), id("x")).Op(":=").Range().Id("xs")).Block(
-				jen.If(jen.List(id("_"), id("dup")).Op(":=").Id("seen").Index(id("x")), id("dup")).Block(jen.Return(jen.False())),
-				id("seen").Index(id("x")).Op("=").Struct().Values(),
-			),
-			jen.Return(jen.True()),
-		)
-	}
-	if p.helpers["uniqueJSON"] {
-		f.Comment("// uniqueJSON reports whether xs has no two items with the same JSON encoding.")
-		f.Func().Id("uniqueJSON").Types(id("T").Any()).Params(id("xs").Index().Id("T")).Bool().Block(
-			id("seen").Op(":=").Make(jen.Map(jen.String()).Struct(), jen.Len(id("xs"))),
-			jen.For(jen.List(id("_"), id("x")).Op(":=").Range().Id("xs")).Block(
-				jen.List(id("b"), id("err")).Op(":=").Qual("encoding/json", "Marshal").Call(id("x")),
-				jen.If(id("err").Op("!=").Nil()).Block(jen.Return(jen.False())),
-				jen.If(jen.List(id("_"), id("dup")).Op(":=").Id("seen").Index(jen.String().Call(id("b"))), id("dup")).Block(jen.Return(jen.False())),
-				id("seen").Index(jen.String().Call(id("b"))).Op("=").Struct().Values(),
-			),
-			jen.Return(jen.True()),
-		)
-	}
-	if p.helpers["multipleOf"] {
-		f.Comment("// multipleOf reports whether x is a multiple of m, allowing for rounding.")
-		f.Func().Id("multipleOf").Params(id("x"), id("m").Float64()).Bool().Block(
-			id("q").Op(":=").Id("x").Op("/").Id("m"),
-			jen.Return(jen.Qual("math", "Abs").Call(id("q").Op("-").Qual("math", "Round").Call(id("q"))).Op("<=").Lit(1e-9).Op("*").Qual("math", "Max").Call(jen.Lit(1.0), jen.Qual("math", "Abs").Call(id("q")))),
-		)
 	}
 }
 

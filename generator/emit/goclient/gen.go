@@ -17,6 +17,9 @@ import (
 type loc struct {
 	path jen.Code
 	name string
+	// ptr is set when the value is a scalar field's pointer: checks are
+	// then guarded by "ptr == nil ||" and need no if statement.
+	ptr *jen.Statement
 }
 
 // full is the expression of the whole path.
@@ -24,12 +27,20 @@ func (l loc) full(p *pkgPlan) jen.Code {
 	if l.name == "" {
 		return l.path
 	}
-	return jen.Id("join").Call(l.path, jen.Lit(l.name))
+	return p.rt("Join").Call(l.path, jen.Lit(l.name))
 }
 
-// check is `v.check(cond, path, name, msg)`.
+// check is `v.Check(cond, path, name, msg)`.
 func (l loc) check(cond jen.Code, msg string) jen.Code {
-	return jen.Id("v").Dot("check").Call(cond, l.path, jen.Lit(l.name), jen.Lit(msg))
+	if l.ptr != nil {
+		cond = l.ptr.Clone().Op("==").Nil().Op("||").Add(cond)
+	}
+	return jen.Id("v").Dot("Check").Call(cond, l.path, jen.Lit(l.name), jen.Lit(msg))
+}
+
+// missing is `v.Missing(path, name)`.
+func (l loc) missing() jen.Code {
+	return jen.Id("v").Dot("Missing").Call(l.path, jen.Lit(l.name))
 }
 
 func isTime(s *model.Schema) bool {
@@ -71,16 +82,16 @@ func (p *pkgPlan) goType(s *model.Schema) *jen.Statement {
 	return jen.Any()
 }
 
-// fieldType is the Go type and JSON tag of a property.
+// fieldType is the Go type and JSON tag of a property. Required or not, a
+// field is nil when the property is absent: scalars and objects are
+// pointers, maps, slices and any are nil. omitzero keeps an explicitly
+// empty map or array on a round trip.
 func (p *pkgPlan) fieldType(prop *model.Property) (*jen.Statement, string) {
 	s := prop.Schema
-	switch {
-	case prop.Required:
-		return p.goType(s), prop.Name
-	case s.Kind == model.Map || s.Kind == model.Array:
-		// omitzero keeps an explicitly empty map or array on a round trip.
+	switch s.Kind {
+	case model.Map, model.Array:
 		return p.goType(s), prop.Name + ",omitzero"
-	case s.Kind == model.Any:
+	case model.Any:
 		return p.goType(s), prop.Name + ",omitempty"
 	}
 	return jen.Op("*").Add(p.goType(s)), prop.Name + ",omitempty"
@@ -100,7 +111,7 @@ func (p *pkgPlan) needs(s *model.Schema) bool {
 		r = r || s.Minimum != nil || s.Maximum != nil || s.MultipleOf != nil
 	case model.Object:
 		for _, prop := range s.Properties {
-			if prop.Required && zeroTest(prop.Schema, jen.Id("x")) != nil || p.needs(prop.Schema) {
+			if prop.Required || p.needs(prop.Schema) {
 				r = true
 			}
 		}
@@ -111,21 +122,6 @@ func (p *pkgPlan) needs(s *model.Schema) bool {
 	}
 	p.needMemo[s] = r
 	return r
-}
-
-// zeroTest is the condition under which a required value of s counts as
-// missing, or nil when its zero value is a legitimate value (numbers,
-// booleans, objects).
-func zeroTest(s *model.Schema, x *jen.Statement) *jen.Statement {
-	switch {
-	case isTime(s):
-		return x.Clone().Dot("IsZero").Call()
-	case s.Kind == model.String:
-		return x.Clone().Op("==").Lit("")
-	case isNilable(s):
-		return x.Clone().Op("==").Nil()
-	}
-	return nil
 }
 
 // fieldChecks appends the checks of one struct field.
@@ -141,35 +137,32 @@ func (p *pkgPlan) fieldChecks(g *jen.Group, f *fieldPlan) {
 		}
 		return n == s || n.Kind != model.Object
 	})
-	switch {
-	case f.prop.Required:
-		body := p.valueChecks(s, x, l, 0)
-		if zero := zeroTest(s, x); zero != nil {
-			st := jen.If(zero).Block(l.check(jen.False(), "is required"))
-			if len(body) > 0 {
-				st.Else().Block(body...)
-			}
-			g.Add(st)
-		} else {
-			for _, c := range body {
-				g.Add(c) // one statement each: g.Add(body...) would join them
-			}
+	present := x.Clone().Op("!=").Nil()
+	if !isNilable(s) && s.Kind != model.Object {
+		// A scalar: one guarded line per check.
+		if f.prop.Required {
+			g.Id("v").Dot("Required").Call(present, l.path, jen.Lit(l.name))
 		}
-	case isNilable(s):
-		if body := p.valueChecks(s, x, l, 0); len(body) > 0 {
-			g.If(x.Clone().Op("!=").Nil()).Block(body...)
+		lp := l
+		lp.ptr = x
+		for _, c := range p.valueChecks(s, jen.Op("*").Add(x.Clone()), lp, 0) {
+			g.Add(c)
 		}
-	case s.Kind == model.Object:
-		if p.needs(s) {
-			g.If(x.Clone().Op("!=").Nil()).Block(x.Clone().Dot("validate").Call(jen.Id("v"), l.full(p)))
-		}
-	default:
-		if body := p.valueChecks(s, jen.Id("x"), l, 0); len(body) > 0 {
-			g.If(x.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("x").Op(":=").Op("*").Add(x.Clone())}, body...)...)
-		}
+		return
 	}
-	if l.name != "" && p.needs(s) {
-		p.helpers["join"] = true
+	var body []jen.Code
+	if isNilable(s) {
+		body = p.valueChecks(s, x, l, 0)
+	} else if p.needs(s) {
+		body = []jen.Code{x.Clone().Dot("validate").Call(jen.Id("v"), l.full(p))}
+	}
+	switch {
+	case f.prop.Required && len(body) == 0:
+		g.Id("v").Dot("Required").Call(present, l.path, jen.Lit(l.name))
+	case f.prop.Required:
+		g.If(x.Clone().Op("==").Nil()).Block(l.missing()).Else().Block(body...)
+	case len(body) > 0:
+		g.If(present).Block(body...)
 	}
 }
 
@@ -180,8 +173,12 @@ func (p *pkgPlan) valueChecks(s *model.Schema, x *jen.Statement, l loc, depth in
 	}
 	var out []jen.Code
 	check := func(cond jen.Code, msg string) { out = append(out, l.check(cond, msg)) }
+	recv := x
+	if l.ptr != nil {
+		recv = l.ptr
+	}
 	if e := p.enumOf[s]; e != nil {
-		check(x.Clone().Dot("IsValid").Call(), "must be one of "+enumList(s))
+		check(recv.Clone().Dot("IsValid").Call(), "must be one of "+enumList(s))
 	} else if len(s.Enum) > 0 {
 		vals := make([]jen.Code, len(s.Enum))
 		for i, v := range s.Enum {
@@ -198,22 +195,27 @@ func (p *pkgPlan) valueChecks(s *model.Schema, x *jen.Statement, l loc, depth in
 		if isTime(s) {
 			break
 		}
-		str := x
-		if p.enumOf[s] != nil {
-			str = jen.String().Call(x)
+		str := jen.Op("&").Add(x.Clone())
+		if l.ptr != nil {
+			str = l.ptr.Clone()
 		}
-		count := func() *jen.Statement { return jen.Qual("unicode/utf8", "RuneCountInString").Call(str.Clone()) }
+		if p.enumOf[s] != nil {
+			str = jen.Parens(jen.Op("*").String()).Call(str)
+		}
+		lo, hi := jen.Lit(-1), jen.Lit(-1)
 		if s.MinLength != nil {
-			check(count().Op(">=").Lit(int(*s.MinLength)), fmt.Sprintf("must be at least %d characters long", *s.MinLength))
+			lo = jen.Lit(int(*s.MinLength))
 		}
 		if s.MaxLength != nil {
-			check(count().Op("<=").Lit(int(*s.MaxLength)), fmt.Sprintf("must be at most %d characters long", *s.MaxLength))
+			hi = jen.Lit(int(*s.MaxLength))
 		}
-		if s.Pattern != "" {
-			// A pattern Go cannot compile is noted by fieldChecks instead.
-			if pp := p.pattern(s); pp.ok {
-				check(jen.Id(pp.varName).Dot("MatchString").Call(str.Clone()), "must match the pattern "+s.Pattern)
-			}
+		// A pattern Go cannot compile is noted by fieldChecks instead.
+		re := jen.Nil()
+		if s.Pattern != "" && p.pattern(s).ok {
+			re = jen.Id(p.pattern(s).varName)
+		}
+		if s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" && p.pattern(s).ok {
+			out = append(out, jen.Id("v").Dot("String").Call(str, l.path, jen.Lit(l.name), lo, hi, re))
 		}
 	case model.Integer, model.Number:
 		if s.Minimum != nil {
@@ -235,12 +237,11 @@ func (p *pkgPlan) valueChecks(s *model.Schema, x *jen.Statement, l loc, depth in
 			if n, ok := fitsInt(s, m); ok {
 				check(x.Clone().Op("%").Op(n).Op("==").Lit(0), "must be a multiple of "+m.String())
 			} else {
-				p.helpers["multipleOf"] = true
 				v := x.Clone()
 				if s.Kind == model.Integer {
 					v = jen.Float64().Call(x.Clone())
 				}
-				check(jen.Id("multipleOf").Call(v, jen.Op(numberText(m))), "must be a multiple of "+m.String())
+				check(p.rt("MultipleOf").Call(v, jen.Op(numberText(m))), "must be a multiple of "+m.String())
 			}
 		}
 	case model.Object:
@@ -249,39 +250,33 @@ func (p *pkgPlan) valueChecks(s *model.Schema, x *jen.Statement, l loc, depth in
 		count(s.MinProperties, ">=", "must have at least %d entries")(check, x)
 		count(s.MaxProperties, "<=", "must have at most %d entries")(check, x)
 		if p.needs(s.AdditionalProperties) {
-			p.helpers["sortedKeys"], p.helpers["key"] = true, true
 			k, e, pv := fmt.Sprintf("k%d", depth), fmt.Sprintf("e%d", depth), fmt.Sprintf("p%d", depth)
 			body := []jen.Code{
 				jen.Id(e).Op(":=").Add(x.Clone()).Index(jen.Id(k)),
-				jen.Id(pv).Op(":=").Id("key").Call(l.full(p), jen.Id(k)),
+				jen.Id(pv).Op(":=").Add(p.rt("Key")).Call(l.full(p), jen.Id(k)),
 			}
 			body = append(body, p.valueChecks(s.AdditionalProperties, jen.Id(e), loc{path: jen.Id(pv)}, depth+1)...)
-			out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id("sortedKeys").Call(x.Clone())).Block(body...))
+			out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(p.rt("SortedKeys")).Call(x.Clone())).Block(body...))
 		}
 	case model.Array:
 		count(s.MinItems, ">=", "must have at least %d items")(check, x)
 		count(s.MaxItems, "<=", "must have at most %d items")(check, x)
 		if s.UniqueItems {
-			fn := "uniqueJSON"
+			fn := "UniqueJSON"
 			switch s.Items.Kind {
 			case model.String, model.Integer, model.Number, model.Boolean:
 				if !isTime(s.Items) {
-					fn = "uniqueItems"
+					fn = "UniqueItems"
 				}
 			}
-			p.helpers[fn] = true
-			check(jen.Id(fn).Call(x.Clone()), "must not contain duplicate items")
+			check(p.rt(fn).Call(x.Clone()), "must not contain duplicate items")
 		}
 		if p.needs(s.Items) {
-			p.helpers["index"] = true
 			i, e, pv := fmt.Sprintf("i%d", depth), fmt.Sprintf("e%d", depth), fmt.Sprintf("p%d", depth)
-			body := []jen.Code{jen.Id(pv).Op(":=").Id("index").Call(l.full(p), jen.Id(i))}
+			body := []jen.Code{jen.Id(pv).Op(":=").Add(p.rt("Index")).Call(l.full(p), jen.Id(i))}
 			body = append(body, p.valueChecks(s.Items, jen.Id(e), loc{path: jen.Id(pv)}, depth+1)...)
 			out = append(out, jen.For(jen.List(jen.Id(i), jen.Id(e)).Op(":=").Range().Add(x.Clone())).Block(body...))
 		}
-	}
-	if l.name != "" && len(out) > 0 {
-		p.helpers["join"] = true
 	}
 	return out
 }

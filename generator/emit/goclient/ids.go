@@ -46,7 +46,7 @@ func (p *nsPlan) idsFile() pending {
 
 		f.Comment(comment(fmt.Sprintf("%s parses a %s resource ID. It returns an error when s does not start with \"/\" or does not end in the namespace and type names of %s (compared case-insensitively) with non-empty resource names.", t.parseID, rt.FullName(), t.typeConst)))
 		f.Func().Id(t.parseID).Params(id("s").String()).Params(id(t.idName), jen.Error()).Block(
-			jen.List(id("scope"), id("names"), id("err")).Op(":=").Id("parse").Call(id("s"), id(t.typeConst)),
+			jen.List(id("scope"), id("names"), id("err")).Op(":=").Qual(p.runtime, "Parse").Call(id("s"), id(t.typeConst)),
 			jen.If(id("err").Op("!=").Nil()).Block(jen.Return(id(t.idName).Values(), id("err"))),
 			jen.Return(id(t.idName).Values(jen.DictFunc(func(d jen.Dict) {
 				d[id("Scope")] = id("scope")
@@ -64,7 +64,7 @@ func (p *nsPlan) idsFile() pending {
 				call = append(call, id("id").Dot(a.nameField))
 			}
 			call = append(call, id("id").Dot("Name"))
-			g.Return(id("format").Call(call...))
+			g.Return(jen.Qual(p.runtime, "Format").Call(call...))
 		})
 
 		if n := len(t.ancestors); n > 0 {
@@ -81,47 +81,5 @@ func (p *nsPlan) idsFile() pending {
 			)
 		}
 	}
-	genIDHelpers(f)
-	return pending{"go/" + p.dir + "/resourceids/resourceids.go", f}
-}
-
-// genIDHelpers declares parse and format, shared by every ID type.
-func genIDHelpers(f *jen.File) {
-	id := jen.Id
-	str := jen.Qual
-	f.Comment(comment("parse splits s into its scope and resource names, checking the namespace and type segments of fullType (\"Namespace/type/child\")."))
-	f.Func().Id("parse").Params(id("s"), id("fullType").String()).Params(id("scope").String(), id("names").Index().String(), id("err").Error()).Block(
-		id("want").Op(":=").Add(str("strings", "Split")).Call(id("fullType"), jen.Lit("/")),
-		id("types").Op(":=").Id("want").Index(jen.Lit(1), jen.Empty()),
-		id("segs").Op(":=").Add(str("strings", "Split")).Call(id("s"), jen.Lit("/")),
-		id("n").Op(":=").Lit(2).Op("+").Lit(2).Op("*").Len(id("types")),
-		id("bad").Op(":=").Add(str("fmt", "Errorf")).Call(jen.Lit("resourceids: %q is not a %s resource ID"), id("s"), id("fullType")),
-		jen.If(jen.Op("!").Add(str("strings", "HasPrefix")).Call(id("s"), jen.Lit("/")).Op("||").Len(id("segs")).Op("<").Id("n").Op("+").Lit(1)).Block(
-			jen.Return(jen.Lit(""), jen.Nil(), id("bad")),
-		),
-		id("tail").Op(":=").Id("segs").Index(jen.Len(id("segs")).Op("-").Id("n"), jen.Empty()),
-		jen.If(jen.Op("!").Add(str("strings", "EqualFold")).Call(id("tail").Index(jen.Lit(0)), jen.Lit("providers")).Op("||").Op("!").Add(str("strings", "EqualFold")).Call(id("tail").Index(jen.Lit(1)), id("want").Index(jen.Lit(0)))).Block(
-			jen.Return(jen.Lit(""), jen.Nil(), id("bad")),
-		),
-		jen.For(jen.List(id("i"), id("t")).Op(":=").Range().Id("types")).Block(
-			id("name").Op(":=").Id("tail").Index(jen.Lit(3).Op("+").Lit(2).Op("*").Id("i")),
-			jen.If(jen.Op("!").Add(str("strings", "EqualFold")).Call(id("tail").Index(jen.Lit(2).Op("+").Lit(2).Op("*").Id("i")), id("t")).Op("||").Id("name").Op("==").Lit("")).Block(
-				jen.Return(jen.Lit(""), jen.Nil(), id("bad")),
-			),
-			id("names").Op("=").Append(id("names"), id("name")),
-		),
-		jen.Return(str("strings", "Join").Call(id("segs").Index(jen.Empty(), jen.Len(id("segs")).Op("-").Id("n")), jen.Lit("/")), id("names"), jen.Nil()),
-	)
-	f.Comment("// format builds an ID from its scope, the type's full name and the resource names.")
-	f.Func().Id("format").Params(id("scope"), id("fullType").String(), id("names").Op("...").String()).String().Block(
-		id("want").Op(":=").Add(str("strings", "Split")).Call(id("fullType"), jen.Lit("/")),
-		jen.Var().Id("b").Qual("strings", "Builder"),
-		id("b").Dot("WriteString").Call(id("scope")),
-		id("b").Dot("WriteString").Call(jen.Lit("/providers/")),
-		id("b").Dot("WriteString").Call(id("want").Index(jen.Lit(0))),
-		jen.For(jen.List(id("i"), id("t")).Op(":=").Range().Id("want").Index(jen.Lit(1), jen.Empty())).Block(
-			id("b").Dot("WriteString").Call(jen.Lit("/").Op("+").Id("t").Op("+").Lit("/").Op("+").Id("names").Index(id("i"))),
-		),
-		jen.Return(id("b").Dot("String").Call()),
-	)
+	return pending{"go/" + p.dir + "/resourceids/resourceids_gen.go", f}
 }

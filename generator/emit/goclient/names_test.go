@@ -145,6 +145,7 @@ func TestTypeNameCollision(t *testing.T) {
 	cat := &model.Catalog{Providers: []*model.Provider{{Namespace: "A.B", Types: []*model.ResourceType{
 		rtype("A.B", "widget", map[string]*model.Schema{"2025-01-01": obj()}),
 		rtype("A.B", "widgets", map[string]*model.Schema{"2025-01-01": obj()}),
+		rtype("A.B", "commons", map[string]*model.Schema{"2025-01-01": obj()}),
 	}}}}
 	files, diags, err := Emit(cat, Options{ImportPrefix: "example.com/gen"})
 	if err != nil {
@@ -154,12 +155,15 @@ func TestTypeNameCollision(t *testing.T) {
 	for _, f := range files {
 		paths = append(paths, f.Path)
 	}
+	// A type named like a shared file gets a suffix; no name has a
+	// hyphen, and every name ends in _gen.go.
 	wantFiles := []string{
-		"go/ab/resourceids/resourceids.go",
-		"go/ab/v20250101/udtc-common.go",
-		"go/ab/v20250101/udtc-ids.go",
-		"go/ab/v20250101/widget.go",
-		"go/ab/v20250101/widget2.go",
+		"go/ab/resourceids/resourceids_gen.go",
+		"go/ab/v20250101/common2_gen.go",
+		"go/ab/v20250101/common_gen.go",
+		"go/ab/v20250101/widget2_gen.go",
+		"go/ab/v20250101/widget_gen.go",
+		"go/internal/udtc/udtc_gen.go",
 	}
 	if diff := cmp.Diff(wantFiles, paths); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)

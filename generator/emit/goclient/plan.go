@@ -30,19 +30,21 @@ const (
 // Rules documents the warnings Emit reports (see generator.Rules).
 var Rules = []diag.Rule{
 	{ID: ruleNameCollision, Severity: diag.Warning, Doc: "Two declarations of a Go package (types, structs, enums, constants) want the same name, or two namespaces the same directory; the later one gets a numeric suffix (`udtc gen`, see go-client.md)."},
-	{ID: ruleFieldCollision, Severity: diag.Warning, Doc: "Two properties of one object differ only in case or separators (`fooBar`, `foo_bar`), or a property is called `validate`; the Go field names get suffixes (`udtc gen`)."},
+	{ID: ruleFieldCollision, Severity: diag.Warning, Doc: "Two properties of one object differ only in case or separators (`fooBar`, `foo_bar`), the Go field names get suffixes (`udtc gen`)."},
 	{ID: rulePatternUnsupported, Severity: diag.Warning, Doc: "A `pattern` Go's regexp package cannot compile (lookaround, backreferences): the Go client's `Validate` does not check it (`udtc gen`)."},
 	{ID: ruleJSONTag, Severity: diag.Warning, Doc: "A property name encoding/json cannot use as a tag name: encoding/json uses the Go field name instead (`udtc gen`)."},
 }
 
 // nsPlan holds the version-independent names of one provider namespace.
 type nsPlan struct {
-	prov  *model.Provider
-	dir   string // "mycompanyresources"
-	ids   string // import path of the resourceids package
-	types []*typeNames
-	by    map[string]*typeNames // by type name ("contosoBuses/queues")
-	names *namer
+	prov *model.Provider
+	dir  string // "mycompanyresources"
+	ids  string // import path of the resourceids package
+	// runtime is the import path of the shared runtime package.
+	runtime string
+	types   []*typeNames
+	by      map[string]*typeNames // by type name ("contosoBuses/queues")
+	names   *namer
 }
 
 // typeNames are the Go names of one resource type, the same in every
@@ -58,15 +60,18 @@ type typeNames struct {
 	ancestors []*typeNames
 	nameField string // this type's name field in its children's IDs: "PostgresDatabaseName"
 	nameParam string // the constructor parameter for nameField: "postgresDatabaseName"
-	file      string // "postgresdatabase.go"
+	file      string // "postgresdatabase_gen.go"
+	client    string // "PostgresDatabaseClient"
+	newClient string // "NewPostgresDatabaseClient"
 }
 
 func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.List) (*nsPlan, error) {
 	p := &nsPlan{
-		prov: prov,
-		dir:  dir,
-		ids:  importPrefix + "/go/" + dir + "/resourceids",
-		by:   map[string]*typeNames{},
+		prov:    prov,
+		dir:     dir,
+		ids:     importPrefix + "/go/" + dir + "/resourceids",
+		runtime: runtimePath(importPrefix),
+		by:      map[string]*typeNames{},
 	}
 	typeNamesIn := make([]string, len(prov.Types))
 	for i, rt := range prov.Types {
@@ -74,7 +79,7 @@ func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.L
 	}
 	goTypes, names := naming.GoTypes(typeNamesIn)
 	p.names = names
-	files := newNamer("udtc-common.go", "udtc-ids.go")
+	files := newNamer(reservedFiles...)
 	for i, rt := range prov.Types {
 		g := goTypes[i]
 		for _, r := range g.Renames {
@@ -86,10 +91,11 @@ func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.L
 			})
 		}
 		t := &typeNames{rt: rt, goName: g.Name, idName: g.ID, newID: g.NewID, parseID: g.ParseID,
-			typeConst: g.TypeConst, apiConst: g.APIConst}
+			typeConst: g.TypeConst, apiConst: g.APIConst, client: g.Client, newClient: g.NewClient}
 		t.nameField = t.goName + "Name"
 		t.nameParam = lowerFirst(t.goName) + "Name"
-		t.file, _ = files.Claim(strings.ToLower(t.goName) + ".go")
+		base, _ := files.Claim(strings.ToLower(t.goName))
+		t.file = base + "_gen.go"
 		if rt.Parent != "" {
 			parent := p.by[rt.Parent]
 			if parent == nil {
@@ -103,6 +109,10 @@ func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.L
 	}
 	return p, nil
 }
+
+// reservedFiles are the base names of the files every version package has
+// besides one per type ("common" is common_gen.go).
+var reservedFiles = []string{"common", "ids"}
 
 // lowerFirst lower-cases the leading initialism or letter: "DNSName" →
 // "dnsName", "Foo" → "foo".
@@ -131,15 +141,17 @@ type pkgPlan struct {
 	name     string // package name and directory: "v20250101preview"
 	dir      string // "go/mycompanyresources/v20250101preview"
 	path     string // import path
+	runtime  string // import path of the shared runtime package
 	names    *namer
+	vars     *namer // unexported package-level names (patterns)
 	types    []*verType
 	structs  []*structPlan // shared ($ref) structs, emitted in the common file
 	structOf map[*model.Schema]*structPlan
 	enumOf   map[*model.Schema]*enumPlan
 	refs     map[string]*model.Schema // canonical node per $ref name
 	patterns map[string]*patternPlan  // by source
+	patName  map[*model.Schema]string // the name a pattern's variable wants
 	needMemo map[*model.Schema]bool
-	helpers  map[string]bool // helpers the generated code calls
 	// sharedEnums are enums inside shared ($ref) schemas.
 	sharedEnums []*enumPlan
 	diags       *diag.List
@@ -161,6 +173,9 @@ type structPlan struct {
 	where string
 	root  *verType // set for a type's Properties struct
 	ref   string   // set for a shared $ref struct
+	// own: the schema is not directly a property's (whose field already
+	// carries its description), so the declaration documents it.
+	own bool
 }
 
 type fieldPlan struct {
@@ -173,6 +188,7 @@ type enumPlan struct {
 	schema *model.Schema
 	consts []string // parallel to schema.Enum
 	where  string
+	own    bool // as structPlan.own
 }
 
 type patternPlan struct {
@@ -193,8 +209,10 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
 		patterns: map[string]*patternPlan{},
+		patName:  map[*model.Schema]string{},
 		needMemo: map[*model.Schema]bool{},
-		helpers:  map[string]bool{},
+		vars:     newNamer(),
+		runtime:  runtimePath(importPrefix),
 		diags:    diags,
 	}
 	p.path = importPrefix + "/" + p.dir
@@ -240,8 +258,10 @@ func (p *pkgPlan) assignRoot(vt *verType) {
 }
 
 // assignNode names s (a node that is not a type's root) and below. owner is
-// nil inside shared $ref schemas. base+path is the enum name; structs of
-// resource types insert "Properties" after the base.
+// nil inside shared $ref schemas. Structs and enums alike are named base
+// plus the path of property names; an array item or map value takes the
+// singular of its property's name ("containers" → Container), or adds Item
+// or Value when the name has no singular form.
 func (p *pkgPlan) assignNode(s *model.Schema, owner *verType, base string, path []string, where string) {
 	if s.Ref != "" {
 		p.assignRef(s)
@@ -252,28 +272,46 @@ func (p *pkgPlan) assignNode(s *model.Schema, owner *verType, base string, path 
 		if len(s.Enum) > 0 {
 			p.newEnum(s, owner, base+strings.Join(path, ""), where)
 		}
+		if s.Pattern != "" {
+			p.patName[s] = lowerFirst(base+strings.Join(path, "")) + "Pattern"
+		}
 	case model.Object:
 		name := base + strings.Join(path, "")
-		if owner != nil {
-			name = base + "Properties" + strings.Join(path, "")
-		}
-		st := p.newStruct(s, name, "the "+where+" object")
+		st := p.newStruct(s, name, where)
 		if owner != nil {
 			owner.structs = append(owner.structs, st)
-			st.where = "the " + where + " object of a " + owner.rt.FullName() + " resource"
+			st.where = where + " of a " + owner.rt.FullName() + " resource"
 		} else {
 			p.structs = append(p.structs, st)
 		}
 		p.assignFields(st, owner, base, path, where)
 	case model.Map:
-		p.assignNode(s.AdditionalProperties, owner, base, append(slices.Clone(path), "Value"), where+"[*]")
+		p.assignNode(s.AdditionalProperties, owner, base, element(path, "Value"), where+"[*]")
 	case model.Array:
-		p.assignNode(s.Items, owner, base, append(slices.Clone(path), "Item"), where+"[*]")
+		p.assignNode(s.Items, owner, base, element(path, "Item"), where+"[*]")
 	}
 }
 
+// element is the path of an array item or map value below path: the last
+// word made singular ("Containers" → "Container"), or with suffix added
+// when it has no singular form and does not already end with it.
+func element(path []string, suffix string) []string {
+	out := slices.Clone(path)
+	if n := len(out); n > 0 {
+		last := out[n-1]
+		if one := naming.Singular(last); one != last {
+			out[n-1] = one
+			return out
+		}
+		if strings.HasSuffix(last, suffix) {
+			return out
+		}
+	}
+	return append(out, suffix)
+}
+
 func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path []string, where string) {
-	fields := newNamer("Validate")
+	fields := newNamer()
 	for _, prop := range st.schema.Properties {
 		name, renamed := fields.Claim(pascal(prop.Name))
 		if renamed {
@@ -281,10 +319,6 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 				Span: prop.Span, Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
 				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, pascal(prop.Name), name),
 				Hint:    "property names that differ only in case or separators are hard to use from most languages",
-			}
-			if pascal(prop.Name) == "Validate" {
-				d.Message = fmt.Sprintf("property %q of %s maps to Go field Validate, the name of the generated method; using %s", prop.Name, where, name)
-				d.Hint = ""
 			}
 			p.diags.Add(d)
 		}
@@ -349,13 +383,13 @@ func (p *pkgPlan) alias(a, b *model.Schema) {
 }
 
 func (p *pkgPlan) newStruct(s *model.Schema, want, where string) *structPlan {
-	st := &structPlan{name: p.claim(want, s, "struct name"), schema: s, where: where}
+	st := &structPlan{name: p.claim(want, s, "struct name"), schema: s, where: where, own: ownDoc(where)}
 	p.structOf[s] = st
 	return st
 }
 
 func (p *pkgPlan) newEnum(s *model.Schema, owner *verType, want, where string) {
-	e := &enumPlan{name: p.claim(want, s, "enum type name"), schema: s, where: where}
+	e := &enumPlan{name: p.claim(want, s, "enum type name"), schema: s, where: where, own: ownDoc(where)}
 	for _, v := range s.Enum {
 		e.consts = append(e.consts, p.claim(e.name+constPart(v.Str), s, "enum constant name"))
 	}
@@ -365,6 +399,12 @@ func (p *pkgPlan) newEnum(s *model.Schema, owner *verType, want, where string) {
 	} else {
 		p.sharedEnums = append(p.sharedEnums, e)
 	}
+}
+
+// ownDoc reports whether a declaration at where documents its schema: all
+// but those of a property's schema ("properties.a.b"), whose field does.
+func ownDoc(where string) bool {
+	return strings.HasSuffix(where, "]") || !strings.HasPrefix(where, "properties.")
 }
 
 // constPart turns an enum value into the tail of its constant name: words
@@ -382,7 +422,12 @@ func (p *pkgPlan) pattern(s *model.Schema) *patternPlan {
 	if pp, ok := p.patterns[s.Pattern]; ok {
 		return pp
 	}
-	pp := &patternPlan{src: s.Pattern, varName: fmt.Sprintf("pattern%08x", fnv32(s.Pattern))}
+	want := p.patName[s]
+	if want == "" {
+		want = "pattern"
+	}
+	pp := &patternPlan{src: s.Pattern}
+	pp.varName, _ = p.vars.Claim(want)
 	if _, err := regexp.Compile(s.Pattern); err == nil {
 		pp.ok = true
 	} else {
@@ -391,29 +436,8 @@ func (p *pkgPlan) pattern(s *model.Schema) *patternPlan {
 			Message: fmt.Sprintf("pattern %q is not supported by Go's regexp package (%v); the Go client does not check it", s.Pattern, err),
 		})
 	}
-	for p.patternVarTaken(pp.varName) {
-		pp.varName += "x" // a hash collision: practically never
-	}
 	p.patterns[s.Pattern] = pp
 	return pp
-}
-
-func (p *pkgPlan) patternVarTaken(name string) bool {
-	for _, other := range p.patterns {
-		if other.varName == name {
-			return true
-		}
-	}
-	return false
-}
-
-func fnv32(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
 }
 
 // validTag reports whether encoding/json accepts name as a tag name.
