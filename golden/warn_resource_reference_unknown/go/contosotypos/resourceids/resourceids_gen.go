@@ -10,10 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import (
-	"fmt"
-	"strings"
-)
+import udtc "github.com/udtc/udtc/golden/warn_resource_reference_unknown/go/internal/udtc"
 
 // AppResourceType is the full name of the Contoso.Typos/apps resource type.
 const AppResourceType = "Contoso.Typos/apps"
@@ -39,7 +36,7 @@ func NewAppID(scope, name string) AppID {
 // s does not start with "/" or does not end in the namespace and type names of
 // AppResourceType (compared case-insensitively) with non-empty resource names.
 func ParseAppID(s string) (AppID, error) {
-	scope, names, err := parse(s, AppResourceType)
+	scope, names, err := udtc.Parse(s, AppResourceType)
 	if err != nil {
 		return AppID{}, err
 	}
@@ -51,7 +48,7 @@ func ParseAppID(s string) (AppID, error) {
 
 // String returns the ID in its canonical form.
 func (id AppID) String() string {
-	return format(id.Scope, AppResourceType, id.Name)
+	return udtc.Format(id.Scope, AppResourceType, id.Name)
 }
 
 // BusResourceType is the full name of the Contoso.Typos/buses resource type.
@@ -78,7 +75,7 @@ func NewBusID(scope, name string) BusID {
 // s does not start with "/" or does not end in the namespace and type names of
 // BusResourceType (compared case-insensitively) with non-empty resource names.
 func ParseBusID(s string) (BusID, error) {
-	scope, names, err := parse(s, BusResourceType)
+	scope, names, err := udtc.Parse(s, BusResourceType)
 	if err != nil {
 		return BusID{}, err
 	}
@@ -90,7 +87,7 @@ func ParseBusID(s string) (BusID, error) {
 
 // String returns the ID in its canonical form.
 func (id BusID) String() string {
-	return format(id.Scope, BusResourceType, id.Name)
+	return udtc.Format(id.Scope, BusResourceType, id.Name)
 }
 
 // BusQueueResourceType is the full name of the Contoso.Typos/buses/queues resource type.
@@ -121,7 +118,7 @@ func NewBusQueueID(scope, busName, name string) BusQueueID {
 // type names of BusQueueResourceType (compared case-insensitively) with
 // non-empty resource names.
 func ParseBusQueueID(s string) (BusQueueID, error) {
-	scope, names, err := parse(s, BusQueueResourceType)
+	scope, names, err := udtc.Parse(s, BusQueueResourceType)
 	if err != nil {
 		return BusQueueID{}, err
 	}
@@ -134,7 +131,7 @@ func ParseBusQueueID(s string) (BusQueueID, error) {
 
 // String returns the ID in its canonical form.
 func (id BusQueueID) String() string {
-	return format(id.Scope, BusQueueResourceType, id.BusName, id.Name)
+	return udtc.Format(id.Scope, BusQueueResourceType, id.BusName, id.Name)
 }
 
 // Owner returns the ID of the owning Contoso.Typos/buses resource.
@@ -143,42 +140,4 @@ func (id BusQueueID) Owner() BusID {
 		Name:  id.BusName,
 		Scope: id.Scope,
 	}
-}
-
-// parse splits s into its scope and resource names, checking the namespace and
-// type segments of fullType ("Namespace/type/child").
-func parse(s, fullType string) (scope string, names []string, err error) {
-	want := strings.Split(fullType, "/")
-	types := want[1:]
-	segs := strings.Split(s, "/")
-	n := 2 + 2*len(types)
-	bad := fmt.Errorf("resourceids: %q is not a %s resource ID", s, fullType)
-	if !strings.HasPrefix(s, "/") || len(segs) < n+1 {
-		return "", nil, bad
-	}
-	tail := segs[len(segs)-n:]
-	if !strings.EqualFold(tail[0], "providers") || !strings.EqualFold(tail[1], want[0]) {
-		return "", nil, bad
-	}
-	for i, t := range types {
-		name := tail[3+2*i]
-		if !strings.EqualFold(tail[2+2*i], t) || name == "" {
-			return "", nil, bad
-		}
-		names = append(names, name)
-	}
-	return strings.Join(segs[:len(segs)-n], "/"), names, nil
-}
-
-// format builds an ID from its scope, the type's full name and the resource names.
-func format(scope, fullType string, names ...string) string {
-	want := strings.Split(fullType, "/")
-	var b strings.Builder
-	b.WriteString(scope)
-	b.WriteString("/providers/")
-	b.WriteString(want[0])
-	for i, t := range want[1:] {
-		b.WriteString("/" + t + "/" + names[i])
-	}
-	return b.String()
 }
