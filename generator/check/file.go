@@ -286,6 +286,11 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	return av
 }
 
+// Suggest returns the candidate closest to s (case-insensitive edit distance
+// at most a third of its length, at least 1), or "": the did-you-mean of
+// every diagnostic and of the CLI's unknown commands.
+func Suggest(s string, candidates []string) string { return suggest(s, candidates) }
+
 // suggest returns the candidate closest to s (case-insensitive edit
 // distance at most a third of its length, at least 1), or "".
 func suggest(s string, candidates []string) string {

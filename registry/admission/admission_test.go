@@ -3,6 +3,7 @@ package admission_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -230,6 +231,30 @@ func TestPatternIsECMA(t *testing.T) {
 	for doc, want := range map[string]int{`{"user":"alice"}`: 0, `{"user":"admin"}`: 1, `{"user":"admins"}`: 0} {
 		if _, vs := admit(t, s, doc); len(vs) != want {
 			t.Errorf("%s: %d violations, want %d: %+v", doc, len(vs), want, vs)
+		}
+	}
+}
+
+func TestParseTargetInvertsTarget(t *testing.T) {
+	for _, segs := range [][]any{
+		nil,
+		{"size"},
+		{"steps", 0, "name"},
+		{"tags", "a.b", "c d", 12},
+		{"x", `q"uote]`, "y-z_1"},
+	} {
+		target := admission.Target(segs...)
+		got, err := admission.ParseTarget(target)
+		if err != nil {
+			t.Fatalf("ParseTarget(%q): %v", target, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(segs) || len(got) != len(segs) {
+			t.Errorf("ParseTarget(%q) = %#v, want %#v", target, got, segs)
+		}
+	}
+	for _, bad := range []string{"props", "properties.", "properties[x]", `properties["a"`, "properties[1"} {
+		if _, err := admission.ParseTarget(bad); err == nil {
+			t.Errorf("ParseTarget(%q): no error", bad)
 		}
 	}
 }
