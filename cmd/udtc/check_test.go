@@ -168,7 +168,7 @@ func TestCheckSARIF(t *testing.T) {
 
 func TestSchemaCommand(t *testing.T) {
 	code, stdout, _ := runCLI(t, "schema")
-	if code != 0 || !strings.Contains(stdout, `"$id": "https://udtc.dev/schemas/manifest.schema.json"`) {
+	if code != 0 || !strings.Contains(stdout, `"$id": "https://raw.githubusercontent.com/udtc/udtc/main/docs/manifest.schema.json"`) {
 		t.Errorf("exit %d:\n%.300s", code, stdout)
 	}
 }

@@ -11,7 +11,7 @@ func schemaCommand(e *env) *cli.Command {
 		Name:  "schema",
 		Usage: "print the JSON Schema of the manifest format",
 		Description: "Prints the JSON Schema of udtc manifests, for editors. With the YAML language server add\n" +
-			"  # yaml-language-server: $schema=https://raw.githubusercontent.com/udtc/udtc/main/docs/manifest.schema.json\n" +
+			"  # yaml-language-server: $schema=" + manifest.SchemaID + "\n" +
 			"at the top of a manifest, or point it at a local copy: udtc schema > manifest.schema.json",
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {

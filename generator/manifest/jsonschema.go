@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaID is the $id of the manifest format's JSON Schema.
-const SchemaID = "https://udtc.dev/schemas/manifest.schema.json"
+const SchemaID = "https://raw.githubusercontent.com/udtc/udtc/main/docs/manifest.schema.json"
 
 // JSONSchema returns the JSON Schema of the manifest format, reflected from
 // the wire structs, indented, with a trailing newline. Schema keywords that
