@@ -44,11 +44,16 @@ func commands(env *env) []*cli.Command {
 	return []*cli.Command{
 		breakingCommand(env),
 		checkCommand(env),
+		completionCommand(env),
+		explainCommand(env),
 		genCommand(env),
+		initCommand(env),
 		publishCommand(env),
 		registryCommand(env),
 		schemaCommand(env),
 		serveCommand(env),
+		validateCommand(env),
+		versionCommand(env),
 	}
 }
 
@@ -63,16 +68,31 @@ type env struct {
 // run is the whole CLI, callable in-process by tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout)}
+	cmds := commands(e)
+	decorate(cmds, "")
 	app := &cli.App{
 		Name:                 "udtc",
 		Usage:                "compile, serve and publish user-defined resource types",
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		Reader:               stdin,
-		Commands:             commands(e),
+		Commands:             cmds,
 		EnableBashCompletion: true,
-		HideVersion:          true,
-		ExitErrHandler:       func(*cli.Context, error) {}, // run decides the exit code
+		HideVersion:          true, // --version below prints what `udtc version` prints
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "version", Usage: "print the version (udtc version)"},
+		},
+		// Runs when no command matched: --version, an unknown command, or none.
+		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				return printVersion(e, "text")
+			}
+			if c.Args().Present() {
+				return unknownCommand("udtc", c.Args().First(), cmds)
+			}
+			return cli.ShowAppHelp(c)
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run decides the exit code
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return fail(exitUsage, err)
 		},

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator/check"
+)
+
+// examples are the examples every command's --help ends with, by command
+// path. A test fails when a command has none.
+var examples = map[string][]string{
+	"breaking":        {"udtc breaking manifests --against main", "udtc breaking manifests --against ../old-manifests --format github"},
+	"check":           {"udtc check manifests", "udtc check --format sarif . > udtc.sarif"},
+	"completion":      {"source <(udtc completion bash)", "udtc completion zsh > \"${fpath[1]}/_udtc\"", "udtc completion fish > ~/.config/fish/completions/udtc.fish"},
+	"explain":         {"udtc explain Contoso.Data/postgresDatabases --manifests examples", "udtc explain Contoso.Data/postgresDatabases@2025-06-01.size --manifests examples", "udtc explain Contoso.Data/postgresDatabases --server http://127.0.0.1:7443"},
+	"gen":             {"udtc gen manifests --out out", "udtc gen manifests --out out --target bicep,go --extension-name acme_platform", "udtc gen manifests --out out --check"},
+	"init":            {"udtc init platform-types --namespace Contoso.Data --type postgresDatabases"},
+	"publish":         {"udtc publish manifests --server http://127.0.0.1:7443 --dry-run", "udtc publish manifests --server https://registry.internal --token-file token --prune --yes"},
+	"registry":        {"udtc registry list --server http://127.0.0.1:7443", "udtc registry show Contoso.Data/postgresDatabases"},
+	"registry list":   {"udtc registry list --server http://127.0.0.1:7443", "udtc registry list --output json"},
+	"registry show":   {"udtc registry show Contoso.Data", "udtc registry show Contoso.Data/postgresDatabases --output json"},
+	"schema":          {"udtc schema > manifest.schema.json"},
+	"serve":           {"udtc serve --addr 127.0.0.1:7443", "udtc serve --store sqlite:/var/lib/udtc/registry.db --token-file /etc/udtc/token --addr :7443"},
+	"validate":        {"udtc validate Contoso.Data/postgresDatabases@2025-06-01 db.yaml --manifests examples", "udtc validate Contoso.Data/postgresDatabases@2025-06-01 *.json --server http://127.0.0.1:7443"},
+	"version":         {"udtc version", "udtc version --output json"},
+	"completion bash": {"source <(udtc completion bash)"},
+	"completion zsh":  {"udtc completion zsh > \"${fpath[1]}/_udtc\""},
+	"completion fish": {"udtc completion fish > ~/.config/fish/completions/udtc.fish"},
+}
+
+// decorate walks the command tree: it appends each command's examples to its
+// description and gives every command group an action that refuses an
+// unknown subcommand with a did-you-mean.
+func decorate(cmds []*cli.Command, parent string) {
+	for _, c := range cmds {
+		path := strings.TrimSpace(parent + " " + c.Name)
+		if ex := examples[path]; len(ex) > 0 {
+			if c.Description != "" {
+				c.Description += "\n\n"
+			}
+			c.Description += "Examples:\n  " + strings.Join(ex, "\n  ")
+		}
+		if len(c.Subcommands) > 0 {
+			if c.Action == nil {
+				subs := c.Subcommands
+				c.Action = func(ctx *cli.Context) error {
+					if ctx.Args().Present() {
+						return unknownCommand("udtc "+path, ctx.Args().First(), subs)
+					}
+					return cli.ShowSubcommandHelp(ctx)
+				}
+			}
+			decorate(c.Subcommands, path)
+		}
+	}
+}
+
+// unknownCommand is the usage error for a command name that is not one,
+// with the closest command name when there is one.
+func unknownCommand(prefix, name string, cmds []*cli.Command) error {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	if s := check.Suggest(name, names); s != "" {
+		return usageErrorf("%q is not a udtc command: did you mean `%s %s`? (see %s --help)", name, prefix, s, prefix)
+	}
+	return usageErrorf("%q is not a udtc command (see %s --help)", name, prefix)
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/registry/api"
+)
+
+// initFlags are the flags of `udtc init`.
+type initFlags struct {
+	namespace string
+	typeName  string
+}
+
+func initCommand(e *env) *cli.Command {
+	f := &initFlags{}
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "start a project: a commented manifest, bicepconfig.json and a CI workflow",
+		ArgsUsage: "[DIR]",
+		Description: "Writes, under DIR (default: the current directory):\n" +
+			"  manifests/TYPE.yaml            a commented starter manifest (with the editor schema line)\n" +
+			"  bicepconfig.json               pointing at the Bicep extension `udtc gen manifests --out out` writes\n" +
+			"  .github/workflows/udtc.yaml    a CI workflow: check, gen --check, and breaking on pull requests\n" +
+			"It refuses to overwrite any existing file (and then writes nothing).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "namespace", Usage: "resource provider namespace, e.g. Contoso.Data (required)", Destination: &f.namespace},
+			&cli.StringFlag{Name: "type", Usage: "the first resource type, e.g. postgresDatabases (required)", Destination: &f.typeName},
+		},
+		Action: func(c *cli.Context) error { return f.run(c, e) },
+	}
+}
+
+func (f *initFlags) run(c *cli.Context, e *env) error {
+	if c.Args().Len() > 1 {
+		return usageErrorf("init takes at most one argument: the project directory")
+	}
+	dir := c.Args().First()
+	if dir == "" {
+		dir = "."
+	}
+	if f.namespace == "" || f.typeName == "" {
+		return usageErrorf("init needs --namespace and --type, e.g. udtc init %s --namespace Contoso.Data --type postgresDatabases", dir)
+	}
+	if p := api.NamespaceProblem(f.namespace); p != "" {
+		return usageErrorf("--namespace %q: %s", f.namespace, p)
+	}
+	if p := api.TypeNameProblem(f.typeName); p != "" || strings.Contains(f.typeName, "/") {
+		if p == "" {
+			p = "give a top-level type; add child types (parent/child) to the manifest afterwards"
+		}
+		return usageErrorf("--type %q: %s", f.typeName, p)
+	}
+	files := starterFiles(f.namespace, f.typeName)
+	var exist []string
+	for _, file := range files {
+		p := filepath.Join(dir, file.path)
+		if _, err := os.Lstat(p); err == nil {
+			exist = append(exist, p)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fail(exitUsage, err)
+		}
+	}
+	if len(exist) > 0 {
+		return usageErrorf("init writes nothing: %s already exist(s)", strings.Join(exist, ", "))
+	}
+	for _, file := range files {
+		p := filepath.Join(dir, file.path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fail(exitUsage, err)
+		}
+		if err := os.WriteFile(p, []byte(file.data), 0o644); err != nil {
+			return fail(exitUsage, err)
+		}
+		fmt.Fprintf(e.stderr, "wrote %s\n", p)
+	}
+	fmt.Fprintf(e.stderr, "next: cd %s && udtc check manifests && udtc gen manifests --out out\n", dir)
+	return nil
+}
+
+type starterFile struct{ path, data string }
+
+// starterFiles are the files `udtc init` writes, relative to the project.
+func starterFiles(namespace, typeName string) []starterFile {
+	ext := bicep.DefaultExtensionName(namespace)
+	return []starterFile{
+		{filepath.Join("manifests", typeName+".yaml"), fmt.Sprintf(starterManifest, manifest.SchemaID, namespace, typeName, namespace, typeName, typeName)},
+		{"bicepconfig.json", fmt.Sprintf(starterBicepConfig, ext, ext)},
+		{filepath.Join(".github", "workflows", "udtc.yaml"), starterCI},
+	}
+}
+
+const starterManifest = `# yaml-language-server: $schema=%s
+# A udtc manifest: one resource provider namespace and its resource types.
+# The format: https://github.com/udtc/udtc/blob/main/docs/manifest.md
+# Check it with ` + "`udtc check manifests`" + `, generate with ` + "`udtc gen manifests --out out`" + `.
+namespace: %s
+types:
+  # The resource type %s/%s. Child types are written parent/child.
+  %s:
+    # Shown in Bicep completion, in the generated docs and in the registry's catalog.
+    description: Describe what a %s provisions.
+    # SupportsRecipes: a Radius recipe deploys resources of this type.
+    capabilities: [SupportsRecipes]
+    apiVersions:
+      # A date, optionally -preview. Once published, an API version only changes compatibly
+      # (udtc breaking tells); add a new version for anything else.
+      '2025-01-01-preview':
+        # An OpenAPI 3.0 subset: https://github.com/udtc/udtc/blob/main/docs/schema-subset.md
+        schema:
+          type: object
+          properties:
+            environment:
+              type: string
+              description: The Radius environment ID.
+            size:
+              type: string
+              description: The size to provision.
+              enum: [S, M, L]
+              default: S
+          required: [environment]
+`
+
+const starterBicepConfig = `{
+  "extensions": {
+    "%s": "./out/bicep/%s.tgz"
+  }
+}
+`
+
+const starterCI = `# Checks the manifests, keeps the generated output up to date, and refuses
+# breaking changes to published API versions on pull requests.
+name: udtc
+on: [push, pull_request]
+jobs:
+  udtc:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
+      - uses: actions/setup-go@v5
+        with:
+          go-version: '1.26'
+      - run: go install github.com/udtc/udtc/cmd/udtc@latest
+      - run: udtc check manifests
+      - run: udtc gen manifests --out out
+      - if: github.event_name == 'pull_request'
+        run: udtc breaking manifests --against origin/${{ github.base_ref }} --format github
+`
