@@ -166,6 +166,12 @@ type ResourceStore interface {
 	// parent of the query does not exist.
 	ListInstances(ctx context.Context, q InstanceQuery, opts ListOptions) (InstancePage, error)
 
+	// AnySecrets returns one resource that has secrets, its ID and its
+	// sealed secrets as stored; found is false when no resource has any.
+	// The server opens it at start to check that it has the key the
+	// secrets were sealed with.
+	AnySecrets(ctx context.Context) (id api.ResourceID, sealed []byte, found bool, err error)
+
 	// DeleteRegistration is Store.Delete, with force: without it, deleting
 	// a provider, type (with its child types) or API version that still has
 	// resources returns an *InUseError; with it, those resources are

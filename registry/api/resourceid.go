@@ -184,6 +184,11 @@ func (id ResourceID) String() string {
 	return b.String()
 }
 
+// Key is the lower-cased ID: the one identity of a resource, whatever the
+// casing of a request (stores look resources up by it, and the server binds
+// a resource's sealed secrets to it).
+func (id ResourceID) Key() string { return strings.ToLower(id.String()) }
+
 // Parent returns the ID of the owning resource of a child resource; ok is
 // false for a top-level resource (its owner is the resource group).
 func (id ResourceID) Parent() (parent ResourceID, ok bool) {

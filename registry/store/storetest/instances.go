@@ -196,6 +196,9 @@ func testInstanceCasingAndUpdate(t *testing.T, s registry.Store) {
 	if diff := cmp.Diff(in, got); diff != "" {
 		t.Errorf("GetInstance after PutInstance (-put +get):\n%s", diff)
 	}
+	if sid, sealed, found, err := s.AnySecrets(ctx); err != nil || !found || sid.String() != want || string(sealed) != "sealed" {
+		t.Errorf("AnySecrets = %s %q %v %v, want %s \"sealed\"", sid, sealed, found, err, want)
+	}
 	// An update keeps the creation casing and data; no secrets is NULL.
 	up, created, err := s.PutInstance(ctx, registry.InstanceWrite{Instance: registry.Instance{
 		ID: rid(t, rgPrefix+"/widgets/MY-W.1"), APIVersion: ver, Properties: json.RawMessage(`{"size":"M"}`),
@@ -209,6 +212,9 @@ func testInstanceCasingAndUpdate(t *testing.T, s registry.Store) {
 	got, _ = s.GetInstance(ctx, id)
 	if diff := cmp.Diff(up, got); diff != "" {
 		t.Errorf("GetInstance after update (-put +get):\n%s", diff)
+	}
+	if _, _, found, err := s.AnySecrets(ctx); err != nil || found {
+		t.Errorf("AnySecrets with no secrets stored = %v, %v", found, err)
 	}
 	if _, _, err := s.PutInstance(ctx, registry.InstanceWrite{Instance: registry.Instance{ID: id, APIVersion: ver}, If: registry.Precondition{IfNoneMatch: []string{"*"}}, Now: t0}); !errors.Is(err, registry.ErrPrecondition) {
 		t.Errorf("If-None-Match * on an existing resource = %v", err)

@@ -57,7 +57,7 @@ func groupKey(id registry.GroupID) (plane, name string) {
 }
 
 // idKey is the lookup key of a resource: its lower-cased ID.
-func idKey(id api.ResourceID) string { return strings.ToLower(id.String()) }
+func idKey(id api.ResourceID) string { return id.Key() }
 
 func encodeTags(tags map[string]string) (string, error) {
 	if len(tags) == 0 {
@@ -471,6 +471,26 @@ func (s *Store) GetInstance(ctx context.Context, id api.ResourceID) (registry.In
 		return registry.Instance{}, fmt.Errorf("%s: get %s: %w", s.d.Name, id, err)
 	}
 	return in, nil
+}
+
+// AnySecrets implements registry.ResourceStore.
+func (s *Store) AnySecrets(ctx context.Context) (api.ResourceID, []byte, bool, error) {
+	var (
+		rid    string
+		sealed []byte
+	)
+	err := s.queryRow(ctx, nil, `SELECT rid, secrets FROM instances WHERE secrets IS NOT NULL ORDER BY id LIMIT 1`).Scan(&rid, &sealed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return api.ResourceID{}, nil, false, nil
+	}
+	if err != nil {
+		return api.ResourceID{}, nil, false, fmt.Errorf("%s: a resource with secrets: %w", s.d.Name, err)
+	}
+	id, err := api.ParseResourceID(rid)
+	if err != nil {
+		return api.ResourceID{}, nil, false, fmt.Errorf("stored resource ID: %w", err)
+	}
+	return id, sealed, true, nil
 }
 
 // DeleteInstance implements registry.ResourceStore: one DELETE, cascading
