@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/udtc/udtc/registry/secrets"
 	"io"
 	"log/slog"
 	"net/http"
@@ -120,7 +122,7 @@ func (f *syncFixture) start(storePath string) {
 	}
 	f.writes = &countWrites{}
 	sy.transport = f.writes
-	srv, err := server.New(ctx, server.Options{Store: store, CheckSchema: checkSchema, Sync: sy.asServerSync()})
+	srv, err := server.New(ctx, server.Options{Store: store, Secrets: testSealer(f.t), CheckSchema: checkSchema, Sync: sy.asServerSync()})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -306,4 +308,14 @@ func TestSyncFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
 		}
 	}
+}
+
+// testSealer seals with a fixed key (tests only).
+func testSealer(tb testing.TB) *secrets.Sealer {
+	tb.Helper()
+	s, err := secrets.New(bytes.Repeat([]byte{7}, secrets.KeySize))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }

@@ -1,9 +1,11 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/udtc/udtc/registry/secrets"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -25,6 +27,7 @@ func newServer(t *testing.T, opts server.Options) *server.Server {
 	}
 	t.Cleanup(func() { st.Close() })
 	opts.Store = st
+	opts.Secrets = testSealer(t)
 	srv, err := server.New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -402,4 +405,14 @@ func TestInvalidNamesAreNotSent(t *testing.T) {
 	if _, err := c.GetResourceType(ctx, "Victim.Ns", "things"); err != nil {
 		t.Errorf("the provider's type is gone: %v", err)
 	}
+}
+
+// testSealer seals with a fixed key (tests only).
+func testSealer(tb testing.TB) *secrets.Sealer {
+	tb.Helper()
+	s, err := secrets.New(bytes.Repeat([]byte{7}, secrets.KeySize))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }

@@ -61,7 +61,7 @@ func coldStart(t *testing.T, st registry.Store, p99Bound time.Duration) {
 	if testing.Short() {
 		t.Skip("a 10 s load test; skipped with -short")
 	}
-	srv, err := server.New(context.Background(), server.Options{Store: st})
+	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: testSealer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 package e2e_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"github.com/udtc/udtc/registry/secrets"
 	"net"
 	"os"
 	"testing"
@@ -43,7 +45,11 @@ func serve(db, addrFile string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(ctx, server.Options{Store: st})
+	sealer, err := secrets.New(testKey)
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(ctx, server.Options{Store: st, Secrets: sealer})
 	if err != nil {
 		return err
 	}
@@ -61,3 +67,16 @@ func serve(db, addrFile string) error {
 	srv.SetReady(true)
 	return server.HTTPServer("", srv).Serve(ln)
 }
+
+// testSealer seals with a fixed key (tests only).
+func testSealer(tb testing.TB) *secrets.Sealer {
+	tb.Helper()
+	s, err := secrets.New(bytes.Repeat([]byte{7}, secrets.KeySize))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// testKey is the key of every e2e server, also across restarts.
+var testKey = bytes.Repeat([]byte{7}, secrets.KeySize)

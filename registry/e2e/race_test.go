@@ -33,7 +33,7 @@ func TestTwoServersOnePostgresLeaveNoOrphans(t *testing.T) {
 		go func() {
 			defer start.Done()
 			if stores[i], errs[i] = postgres.Open(ctx, dsn); errs[i] == nil {
-				servers[i], errs[i] = server.New(ctx, server.Options{Store: stores[i]})
+				servers[i], errs[i] = server.New(ctx, server.Options{Store: stores[i], Secrets: testSealer(t)})
 			}
 		}()
 	}

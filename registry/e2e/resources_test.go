@@ -182,7 +182,7 @@ func TestResourcesEndToEnd(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) {
 			s := st.open(t)
 			defer s.Close()
-			srv, err := server.New(context.Background(), server.Options{Store: s})
+			srv, err := server.New(context.Background(), server.Options{Store: s, Secrets: testSealer(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -358,7 +358,7 @@ func TestResourceRaceLeavesNoOrphans(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer s.Close()
-				srv, err := server.New(context.Background(), server.Options{Store: s})
+				srv, err := server.New(context.Background(), server.Options{Store: s, Secrets: testSealer(t)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,8 +1,10 @@
 package publish_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/udtc/udtc/registry/secrets"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
@@ -67,7 +69,7 @@ func newRegistry(t *testing.T) *counting {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv, err := server.New(context.Background(), server.Options{Store: st})
+	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: testSealer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,4 +314,14 @@ func TestPublishPartOfANamespace(t *testing.T) {
 	if diff := cmp.Diff([]string{"redisCaches@2025-06-01"}, served()); diff != "" {
 		t.Errorf("location after prune (-want +got):\n%s", diff)
 	}
+}
+
+// testSealer seals with a fixed key (tests only).
+func testSealer(tb testing.TB) *secrets.Sealer {
+	tb.Helper()
+	s, err := secrets.New(bytes.Repeat([]byte{7}, secrets.KeySize))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }

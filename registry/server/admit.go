@@ -12,10 +12,12 @@ import (
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/secrets"
 )
 
 // admitted is a PUT's properties after admission, split for storage.
 type admitted struct {
+	doc    json.RawMessage // whole, secrets included: what a forwarded PUT sends
 	public json.RawMessage // stored, and returned by GET and LIST
 	sealed []byte          // the secret part as stored; nil when none
 }
@@ -43,22 +45,58 @@ func (s *Server) admit(ctx context.Context, id api.ResourceID, verRow registry.R
 	} else if len(details) > 0 {
 		return admitted{}, invalidContent(id, verRow.ID, details)
 	}
-	public, secrets := schema.SplitSecrets(doc)
-	sealed, err := s.sealSecrets(secrets)
-	if err != nil {
-		return admitted{}, err
-	}
-	return admitted{public: public, sealed: sealed}, nil
+	public, secret := schema.SplitSecrets(doc)
+	return admitted{doc: doc, public: public, sealed: s.sealSecrets(id, secret)}, nil
 }
 
-// sealSecrets is the seam for encryption at rest: it turns the secret part
-// of a document (nil when none) into the bytes stored in the secrets
-// column. For now the bytes are the JSON itself.
-func (s *Server) sealSecrets(secrets json.RawMessage) ([]byte, error) {
-	if len(secrets) == 0 {
-		return nil, nil
+// sealSecrets encrypts the secret part of a document (nil when none) for
+// the secrets column, bound to the resource's ID (its Key, whatever the
+// request's casing): a sealed value copied to another resource's row does
+// not open.
+func (s *Server) sealSecrets(id api.ResourceID, secret json.RawMessage) []byte {
+	if len(secret) == 0 {
+		return nil
 	}
-	return secrets, nil
+	return s.sealer.Seal(secret, []byte(id.Key()))
+}
+
+// openSecrets returns the secret part of a stored resource ({} when it has
+// none). A value the server's key cannot open is an error that says why
+// (another key, or tampered with) and names no content.
+func (s *Server) openSecrets(in registry.Instance) (json.RawMessage, error) {
+	if len(in.Secrets) == 0 {
+		return json.RawMessage(`{}`), nil
+	}
+	plain, err := s.sealer.Open(in.Secrets, []byte(in.ID.Key()))
+	if errors.Is(err, secrets.ErrWrongKey) {
+		return nil, &httpError{status: http.StatusInternalServerError, code: api.CodeInternal,
+			message: fmt.Sprintf("the secrets of %s were sealed with another key than this server's (%v); restart the server with the key they were sealed with (udtc serve --secret-key-file)", in.ID, err)}
+	}
+	if err != nil {
+		return nil, &httpError{status: http.StatusInternalServerError, code: api.CodeInternal,
+			message: fmt.Sprintf("the stored secrets of %s cannot be opened: %v", in.ID, err)}
+	}
+	return plain, nil
+}
+
+// checkSecretKey opens one stored secret, if any, with sealer: a server
+// started with another key than the one the store's secrets were sealed
+// with refuses to start instead of failing every listSecrets later.
+func checkSecretKey(ctx context.Context, store registry.Store, sealer *secrets.Sealer) error {
+	id, sealed, found, err := store.AnySecrets(ctx)
+	if err != nil {
+		return fmt.Errorf("server: checking the secret key: %w", err)
+	}
+	if !found {
+		return nil
+	}
+	if _, err := sealer.Open(sealed, []byte(id.Key())); err != nil {
+		if errors.Is(err, secrets.ErrWrongKey) {
+			return fmt.Errorf("server: the stored secrets (of %s, among others) were sealed with another key than the one given: %w; start with the key they were sealed with", id, err)
+		}
+		return fmt.Errorf("server: the stored secrets of %s do not open with the key given: %w", id, err)
+	}
+	return nil
 }
 
 func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {

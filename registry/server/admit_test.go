@@ -12,6 +12,7 @@ import (
 
 	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/store/sqlite"
 )
 
@@ -24,7 +25,11 @@ func TestSchemaCompiledOncePerRegistrationChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := New(ctx, Options{Store: st})
+	sealer, err := secrets.New(make([]byte, secrets.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(ctx, Options{Store: st, Secrets: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // of 20 types with 3 API versions each.
 func benchServer(b *testing.B) http.Handler {
 	b.Helper()
-	srv, err := server.New(context.Background(), server.Options{Store: newStore(b)})
+	srv, err := server.New(context.Background(), server.Options{Store: newStore(b), Secrets: testSealer(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func BenchmarkPutAPIVersion(b *testing.B) {
 // registry holding 1,000 providers (4,000 rows): the read must not scan the
 // other providers' rows.
 func BenchmarkGetSummaryManyProviders(b *testing.B) {
-	srv, err := server.New(context.Background(), server.Options{Store: newStore(b)})
+	srv, err := server.New(context.Background(), server.Options{Store: newStore(b), Secrets: testSealer(b)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -195,6 +195,10 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	path, item := groupResourcePath(r)
+	if r.Method == http.MethodPost {
+		s.resourceAction(w, r, path, item)
+		return
+	}
 	if !item {
 		if r.Method != http.MethodGet {
 			w.Header().Set("Allow", http.MethodGet)
@@ -223,6 +227,68 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request) {
 	case http.MethodDelete:
 		s.deleteResource(w, r, id)
 	}
+}
+
+// ActionListSecrets is the one action on a resource:
+// POST {resource ID}/listSecrets returns its sensitive values.
+const ActionListSecrets = "listSecrets"
+
+// resourceAction serves POST {resource ID}/{action}; path is the request's
+// path and item whether it names a resource (then it names no action).
+func (s *Server) resourceAction(w http.ResponseWriter, r *http.Request, path string, item bool) {
+	base, action, _ := cutLast(path)
+	if item || !strings.EqualFold(action, ActionListSecrets) {
+		allow := http.MethodGet
+		if item {
+			allow = "GET, PUT, DELETE"
+		}
+		w.Header().Set("Allow", allow)
+		s.writeError(w, r, &httpError{status: http.StatusMethodNotAllowed, code: api.CodeMethodNotAllowed,
+			message: fmt.Sprintf("method POST is not allowed on %s; the one action is POST {resource ID}/%s", r.URL.Path, ActionListSecrets)})
+		return
+	}
+	id, err := api.ParseResourceID(base)
+	if err != nil {
+		s.writeError(w, r, badRequest("%v", err))
+		return
+	}
+	s.listSecrets(w, r, id)
+}
+
+func cutLast(path string) (before, last string, ok bool) {
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 {
+		return path, "", false
+	}
+	return path[:i], path[i+1:], true
+}
+
+// listSecrets returns the sensitive values of a resource at their paths
+// in its properties ({} when it has none), as ARM's listSecrets does. It
+// is a POST, so it needs the token whenever the server has tokens, even
+// when reads are open.
+func (s *Server) listSecrets(w http.ResponseWriter, r *http.Request, id api.ResourceID) {
+	version, err := resourceAPIVersion(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := s.resolveType(r.Context(), id.Plane, id.Namespace, id.TypeName(), version); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	in, err := s.store.GetInstance(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	plain, err := s.openSecrets(in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, plain)
 }
 
 // planeResources serves the plane-wide list

@@ -23,7 +23,7 @@ func FuzzResourcePut(f *testing.F) {
 	} {
 		f.Add(body)
 	}
-	srv, err := server.New(f.Context(), server.Options{Store: newStore(f)})
+	srv, err := server.New(f.Context(), server.Options{Store: newStore(f), Secrets: testSealer(f)})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/server"
 )
 
@@ -432,12 +435,17 @@ func TestResourceReferences(t *testing.T) {
 }
 
 // TestSecretsStoredApart: the sensitive values go to the store's secret
-// part, never into the public properties.
+// part, sealed, never into the public properties; GET shows null, and
+// listSecrets gives them back. A PUT replaces them: one without them
+// leaves none.
 func TestSecretsStoredApart(t *testing.T) {
 	st := newStore(t)
 	f := newFixture(t, server.Options{Store: st})
 	f.registerTypes(map[string]string{"apps": appsSchema})
-	f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`)
+	r := f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`)
+	if p := r.json(t)["properties"].(map[string]any); p["password"] != nil || !hasKey(p, "password") {
+		t.Errorf("PUT response properties = %v, want password null", p)
+	}
 	id, err := api.ParseResourceID(appsPath + "/a1")
 	if err != nil {
 		t.Fatal(err)
@@ -446,12 +454,63 @@ func TestSecretsStoredApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(in.Properties), "hunter2") || !strings.Contains(string(in.Secrets), "hunter2hunter2") {
+	if strings.Contains(string(in.Properties), "hunter2") || strings.Contains(string(in.Secrets), "hunter2") || len(in.Secrets) == 0 {
 		t.Errorf("stored properties %s, secrets %q", in.Properties, in.Secrets)
+	}
+	if p := f.must(200, "GET", appsPath+"/a1"+typeVer, "").json(t)["properties"].(map[string]any); p["password"] != nil || !hasKey(p, "password") {
+		t.Errorf("GET properties = %v, want password null", p)
+	}
+	// Any casing of the ID opens them: the seal is bound to the ID's key.
+	r = f.must(200, "POST", strings.ToUpper(appsPath+"/a1/LISTSECRETS")+typeVer, "")
+	if diff := cmp.Diff(map[string]any{"password": "hunter2hunter2"}, r.json(t)); diff != "" || r.header.Get("Cache-Control") != "no-store" {
+		t.Errorf("listSecrets (-want +got):\n%s\nCache-Control %q", diff, r.header.Get("Cache-Control"))
+	}
+	// A GET body PUT back has password null: refused, the value must be resent.
+	get := f.must(200, "GET", appsPath+"/a1"+typeVer, "")
+	if r := f.do("PUT", appsPath+"/a1"+typeVer, string(get.body)); r.status != 400 || !strings.Contains(string(r.body), "properties.password") {
+		t.Errorf("PUT of a GET body = %d %s, want 400 naming properties.password", r.status, r.body)
 	}
 	f.must(200, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx"}}`)
 	if in, _ := st.GetInstance(context.Background(), id); in.Secrets != nil {
 		t.Errorf("secrets after a PUT without them = %q", in.Secrets)
+	}
+	if diff := cmp.Diff(map[string]any{}, f.must(200, "POST", appsPath+"/a1/listSecrets"+typeVer, "").json(t)); diff != "" {
+		t.Errorf("listSecrets without secrets (-want +got):\n%s", diff)
+	}
+	f.must(404, "POST", appsPath+"/nope/listSecrets"+typeVer, "")
+	if r := f.do("POST", "!"+appsPath+"/a1/listSecrets", ""); r.status != 400 || r.errorCode(t) != api.CodeInvalidAPIVersion {
+		t.Errorf("listSecrets without api-version = %d %s", r.status, r.body)
+	}
+	if r := f.do("POST", "!"+appsPath+"/a1/listKeys"+typeVer, ""); r.status != 405 || r.header.Get("Allow") != "GET" {
+		t.Errorf("POST of another action = %d Allow %q", r.status, r.header.Get("Allow"))
+	}
+}
+
+func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
+
+// TestSecretKeyMismatch: a server whose key does not open the stored
+// secrets refuses to start; one that started before they were written
+// answers listSecrets with a 500 that says why.
+func TestSecretKeyMismatch(t *testing.T) {
+	st := newStore(t)
+	other, err := secrets.New(bytes.Repeat([]byte{9}, secrets.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := newFixture(t, server.Options{Store: st, Secrets: other})
+	f := newFixture(t, server.Options{Store: st})
+	f.registerTypes(map[string]string{"apps": appsSchema})
+	f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`)
+	r := early.do("POST", appsPath+"/a1/listSecrets"+typeVer, "")
+	if r.status != 500 || !strings.Contains(string(r.body), "another key") || strings.Contains(string(r.body), "hunter2") {
+		t.Errorf("listSecrets with the wrong key = %d %s", r.status, r.body)
+	}
+	_, err = server.New(context.Background(), server.Options{Store: st, Secrets: other})
+	if !errors.Is(err, secrets.ErrWrongKey) {
+		t.Errorf("New with the wrong key = %v, want ErrWrongKey", err)
+	}
+	if _, err := server.New(context.Background(), server.Options{Store: st}); err == nil {
+		t.Error("New without Secrets succeeded")
 	}
 }
 
@@ -471,7 +530,9 @@ func TestResourceRoutesNeedTheToken(t *testing.T) {
 	if sd := r.json(t)["systemData"].(map[string]any); sd["createdBy"] != "ci" {
 		t.Errorf("systemData = %v", sd)
 	}
-	f.must(200, "GET", bus1+typeVer, "") // reads are open without --auth-reads
+	f.must(200, "GET", bus1+typeVer, "")                 // reads are open without --auth-reads
+	f.must(401, "POST", bus1+"/listSecrets"+typeVer, "") // but secrets are not
+	f.must(200, "POST", bus1+"/listSecrets"+typeVer, "", auth)
 	f.must(401, "DELETE", bus1+typeVer, "")
 	f.must(401, "DELETE", rg, "")
 }

@@ -52,7 +52,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /planes/radius/{plane}/resourceGroups/{group}", versioned(s.getGroup))
 	s.mux.HandleFunc("PUT /planes/radius/{plane}/resourceGroups/{group}", versioned(s.putGroup))
 	s.mux.HandleFunc("DELETE /planes/radius/{plane}/resourceGroups/{group}", versioned(s.deleteGroup))
-	for _, m := range []string{"GET ", "PUT ", "DELETE "} {
+	for _, m := range []string{"GET ", "PUT ", "DELETE ", "POST "} { // POST: {resource ID}/listSecrets
 		s.mux.HandleFunc(m+groupResourcePattern, s.resource)
 	}
 	// The plane-wide list has one segment more than a provider summary;

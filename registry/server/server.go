@@ -19,6 +19,7 @@ import (
 
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/secrets"
 )
 
 // DefaultMaxBodyBytes is the request body limit unless Options says
@@ -35,9 +36,15 @@ type Token struct {
 	Value string
 }
 
-// Options configure a Server. Store is required.
+// Options configure a Server. Store and Secrets are required.
 type Options struct {
 	Store registry.Store
+	// Secrets seals the sensitive values of resources before they are
+	// stored and opens them for listSecrets. Where its key comes from is
+	// the caller's business (udtc serve: --secret-key-file, or a key file
+	// beside an SQLite database); New checks that it opens what the store
+	// holds.
+	Secrets *secrets.Sealer
 	// CheckSchema checks an API version's schema; diagnostics of error
 	// severity reject the PUT with 400. Nil accepts any JSON object.
 	CheckSchema func(schema json.RawMessage) []api.Diagnostic
@@ -58,6 +65,7 @@ type Options struct {
 // Server is the registry HTTP handler.
 type Server struct {
 	store       registry.Store
+	sealer      *secrets.Sealer
 	checkSchema func(json.RawMessage) []api.Diagnostic
 	log         *slog.Logger
 	now         func() time.Time
@@ -73,13 +81,23 @@ type Server struct {
 }
 
 // New returns a server over opts.Store and makes sure the plane "local"
-// exists. The server reports ready on /readyz once SetReady(true) is called.
+// exists. It returns an error wrapping secrets.ErrWrongKey when the store
+// holds secrets that opts.Secrets cannot open because they were sealed with
+// another key. The server reports ready on /readyz once SetReady(true) is
+// called.
 func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Store == nil {
 		return nil, errors.New("server: no store")
 	}
+	if opts.Secrets == nil {
+		return nil, errors.New("server: no secrets sealer (Options.Secrets)")
+	}
+	if err := checkSecretKey(ctx, opts.Store, opts.Secrets); err != nil {
+		return nil, err
+	}
 	s := &Server{
 		store:       opts.Store,
+		sealer:      opts.Secrets,
 		checkSchema: opts.CheckSchema,
 		log:         opts.Logger,
 		now:         opts.Now,

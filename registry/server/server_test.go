@@ -1,10 +1,12 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/udtc/udtc/registry/secrets"
 	"io"
 	"log/slog"
 	"net/http"
@@ -46,6 +48,9 @@ func newFixture(t *testing.T, opts server.Options) *fixture {
 	t.Helper()
 	if opts.Store == nil {
 		opts.Store = newStore(t)
+	}
+	if opts.Secrets == nil {
+		opts.Secrets = testSealer(t)
 	}
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return clock }
@@ -768,4 +773,14 @@ func TestStoreErrorsMapToStatuses(t *testing.T) {
 			t.Errorf("internal error leaked to the client: %s", r.body)
 		}
 	}
+}
+
+// testSealer seals with a fixed key (tests only).
+func testSealer(tb testing.TB) *secrets.Sealer {
+	tb.Helper()
+	s, err := secrets.New(bytes.Repeat([]byte{7}, secrets.KeySize))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
