@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/store/postgres/pgtest"
 )
 
@@ -61,6 +63,9 @@ type serveProcess struct {
 func startServeProcess(t *testing.T, store string, extra ...string) *serveProcess {
 	t.Helper()
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--store", store, "--log-format", "text"}, extra...)
+	if strings.HasPrefix(store, "postgres") && !slices.Contains(extra, "--secret-key-file") {
+		args = append(args, "--secret-key-file", newKeyFile(t))
+	}
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "UDTC_TEST_AS_UDTC=1")
 	stdout, err := cmd.StdoutPipe()
@@ -419,4 +424,14 @@ func TestRegistryCommandsAndErrors(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(stdout), &sum) != nil || len(sum.ResourceTypes) != 2 {
 		t.Errorf("registry show --output json: exit %d\n%s", code, stdout)
 	}
+}
+
+// newKeyFile creates a secret key file for a server.
+func newKeyFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "secret.key")
+	if _, err := secrets.CreateKeyFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -19,6 +21,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/server"
 	"github.com/udtc/udtc/registry/store/postgres"
 	"github.com/udtc/udtc/registry/store/sqlite"
@@ -41,6 +44,7 @@ type serveFlags struct {
 	insecure  bool
 	logFormat string
 	maxBody   int64
+	secretKey string
 	sync      syncFlags // sync.go
 }
 
@@ -60,6 +64,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "auth-reads", Usage: "require the token on reads too", Destination: &f.authReads},
 			&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
 			&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
+			&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
 			&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
 		}, f.sync.flags()...),
 		Action: func(c *cli.Context) error {
@@ -77,6 +82,9 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	}
 	if f.authReads && f.tokenFile == "" {
 		return usageErrorf("--auth-reads needs --token-file")
+	}
+	if isPostgres(f.store) && f.secretKey == "" {
+		return usageErrorf("a postgres store needs --secret-key-file FILE (the key that encrypts sensitive values, the same for every server sharing the database); create one with: (umask 077; openssl rand -hex 32 > FILE)")
 	}
 	tokens, err := readTokens(f.tokenFile)
 	if err != nil {
@@ -120,8 +128,13 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
+	sealer, err := secretKey(f.secretKey, sqlitePath(f.store), logger)
+	if err != nil {
+		return err
+	}
 	srv, err := server.New(ctx, server.Options{
 		Store:        store,
+		Secrets:      sealer,
 		CheckSchema:  checkSchema,
 		Logger:       logger,
 		Tokens:       tokens,
@@ -262,7 +275,7 @@ func storeOpener(spec string) (open func(context.Context) (registry.Store, error
 			return nil, "", usageErrorf("--store sqlite: needs a path, e.g. sqlite:./registry.db")
 		}
 		return sqliteAt(path), spec, nil
-	case strings.HasPrefix(spec, "postgres://"), strings.HasPrefix(spec, "postgresql://"):
+	case isPostgres(spec):
 		return func(ctx context.Context) (registry.Store, error) {
 			s, err := postgres.Open(ctx, spec)
 			if err != nil {
@@ -272,6 +285,54 @@ func storeOpener(spec string) (open func(context.Context) (registry.Store, error
 		}, "postgres", nil
 	}
 	return nil, "", usageErrorf("--store must be sqlite:PATH or postgres://..., not %q", spec)
+}
+
+func isPostgres(spec string) bool {
+	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
+}
+
+// sqlitePath is the database file of an SQLite --store spec ("" for the
+// default one), "" for other stores.
+func sqlitePath(spec string) string {
+	if spec == "" {
+		path, _ := defaultStorePath() // storeOpener already refused an unknown one
+		return path
+	}
+	path, ok := strings.CutPrefix(spec, "sqlite:")
+	if !ok {
+		return ""
+	}
+	return path
+}
+
+// secretKey returns the sealer of resources' sensitive values: the key in
+// file (--secret-key-file), else, for an SQLite store, the key file
+// dbPath+".key" beside the database, created with mode 0600 on first
+// start. A PostgreSQL store needs the flag (run checks it before): its
+// database may be shared by several servers, which must use one key.
+func secretKey(file, dbPath string, logger *slog.Logger) (*secrets.Sealer, error) {
+	if file != "" {
+		s, err := secrets.LoadKeyFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, usageErrorf("--secret-key-file %s does not exist; create one with: (umask 077; openssl rand -hex 32 > %s)", file, file)
+		}
+		if err != nil {
+			return nil, fail(exitUsage, fmt.Errorf("--secret-key-file: %w", err))
+		}
+		return s, nil
+	}
+	if dbPath == "" {
+		return nil, usageErrorf("this store needs --secret-key-file FILE")
+	}
+	path := dbPath + ".key"
+	s, created, err := secrets.LoadOrCreateKeyFile(path)
+	if err != nil {
+		return nil, fail(exitFail, err)
+	}
+	if created {
+		logger.Info("created the secret key file", "path", path, "fingerprint", s.Fingerprint())
+	}
+	return s, nil
 }
 
 // defaultStorePath is $XDG_DATA_HOME/udtc/registry.db, else

@@ -131,6 +131,9 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--auth-reads", "--store", store}, "--auth-reads needs"},
 		{[]string{"--log-format", "xml", "--store", store}, "--log-format"},
 		{[]string{"--store", store, "extra"}, "no arguments"},
+		{[]string{"--store", "postgres://u@127.0.0.1:1/db"}, "--secret-key-file"},
+		{[]string{"--store", store, "--secret-key-file", filepath.Join(dir, "nokey")}, "openssl rand -hex 32"},
+		{[]string{"--store", store, "--secret-key-file", empty}, "64 hexadecimal digits"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), append([]string{"udtc", "serve"}, c.args...), strings.NewReader(""), &stdout, &stderr)
@@ -255,5 +258,57 @@ func TestServePortInUseCreatesNoStore(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Dir(db)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the store's directory was created although the port is in use: %v", err)
+	}
+}
+
+// TestServeSecretKeyFile: an SQLite store gets a key file of mode 0600
+// beside it on first start and keeps using it; a server started with
+// another key than the one the stored secrets were sealed with refuses
+// to start and says why.
+func TestServeSecretKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	url, stop := startServe(t, "--store", "sqlite:"+db, "--bootstrap", "../../fixtures/valid_secrets")
+	info, err := os.Stat(db + ".key")
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("key file beside the database: %v, %v", info, err)
+	}
+	key, _ := os.ReadFile(db + ".key")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) { // bootstrapped
+		if code, _ := httpGet(t, url+"/readyz"); code == 200 {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("/readyz = %d", code)
+		}
+	}
+	for _, c := range []struct{ path, body string }{
+		{"/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{}`},
+		{"/planes/radius/local/resourceGroups/rg/providers/Contoso.Security/vaults/v1?api-version=2025-01-01", `{"properties":{"adminPassword":"correct-horse-battery"}}`},
+	} {
+		req, _ := http.NewRequest("PUT", url+c.path, strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 201 {
+			t.Fatalf("PUT %s = %v, %v", c.path, resp.StatusCode, err)
+		}
+		resp.Body.Close()
+	}
+	stop()
+	_, stop = startServe(t, "--store", "sqlite:"+db) // the same key file again
+	stop()
+	if again, _ := os.ReadFile(db + ".key"); !bytes.Equal(key, again) {
+		t.Error("the key file changed on the second start")
+	}
+	other := filepath.Join(dir, "other.key")
+	os.WriteFile(other, []byte(strings.Repeat("ab", 32)+"\n"), 0o600)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"udtc", "serve", "--addr", "127.0.0.1:0", "--store", "sqlite:" + db, "--secret-key-file", other}, strings.NewReader(""), &stdout, &stderr)
+	if code == 0 || !strings.Contains(stderr.String(), "another key") {
+		t.Errorf("serve with another key = %d %q", code, stderr.String())
+	}
+	os.Chmod(other, 0o644)
+	code = run(context.Background(), []string{"udtc", "serve", "--addr", "127.0.0.1:0", "--store", "sqlite:" + db, "--secret-key-file", other}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "chmod 600") {
+		t.Errorf("serve with a key file others may read = %d %q", code, stderr.String())
 	}
 }
