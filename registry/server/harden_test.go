@@ -129,7 +129,7 @@ func TestJSONErrorsInUserTerms(t *testing.T) {
 // server.MaxHeaderBytes gets 431 with the ARM error envelope, through the
 // http.Server the registry really runs (server.HTTPServer).
 func TestHeadersTooLargeUseTheEnvelope(t *testing.T) {
-	srv, err := server.New(context.Background(), server.Options{Store: newStore(t)})
+	srv, err := server.New(context.Background(), server.Options{Store: newStore(t), Secrets: testSealer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
