@@ -1,0 +1,368 @@
+// End-to-end tests of the generated clients: TestMain builds udtc from this
+// repository, starts `udtc serve` on 127.0.0.1 with a temporary SQLite
+// store, publishes fixtures and the tests drive the generated clients
+// against it.
+package golden_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	msg20250101 "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20250101"
+	msg20250601preview "github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/v20250601preview"
+	scalars "github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/v20250301"
+	secrets "github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/v20250101"
+)
+
+// serverURL is the base URL of the udtc serve the tests use; empty when
+// skipReason says why there is none.
+var serverURL, skipReason string
+
+// published are the fixtures registered before the tests run.
+var published = []string{"valid_child_types", "valid_scalars", "valid_secrets", "valid_references", "valid_required"}
+
+func TestMain(m *testing.M) {
+	stop, err := startServer()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "golden: starting udtc serve:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	stop()
+	os.Exit(code)
+}
+
+// startServer builds ../cmd/udtc, starts it and publishes the fixtures. When
+// the repository is not next to this module it sets skipReason instead.
+func startServer() (stop func(), err error) {
+	stop = func() {}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return stop, err
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.HasPrefix(string(b), "module github.com/udtc/udtc\n") {
+		skipReason = "the udtc repository is not at " + root + " (the client tests build its cmd/udtc)"
+		return stop, nil
+	}
+	dir, err := os.MkdirTemp("", "udtc-golden-")
+	if err != nil {
+		return stop, err
+	}
+	stop = func() { os.RemoveAll(dir) }
+	bin := filepath.Join(dir, "udtc")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/udtc")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return stop, fmt.Errorf("go build ./cmd/udtc: %v\n%s", err, out)
+	}
+	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--store", "sqlite:"+filepath.Join(dir, "registry.db"), "--log-format", "text")
+	var logs strings.Builder
+	serve.Stderr = &logs
+	stdout, err := serve.StdoutPipe()
+	if err != nil {
+		return stop, err
+	}
+	if err := serve.Start(); err != nil {
+		return stop, err
+	}
+	stop = func() {
+		serve.Process.Kill()
+		serve.Wait()
+		os.RemoveAll(dir)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				addr <- strings.Fields(rest)[0]
+			}
+		}
+		close(addr)
+	}()
+	select {
+	case u, ok := <-addr:
+		if !ok {
+			return stop, fmt.Errorf("udtc serve exited before listening:\n%s", logs.String())
+		}
+		serverURL = u
+	case <-time.After(2 * time.Minute):
+		return stop, fmt.Errorf("udtc serve did not start:\n%s", logs.String())
+	}
+	args := []string{"publish", "--server", serverURL}
+	for _, f := range published {
+		args = append(args, filepath.Join(root, "fixtures", f))
+	}
+	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+		return stop, fmt.Errorf("udtc publish: %v\n%s", err, out)
+	}
+	return stop, nil
+}
+
+// testServer returns the server's URL with a resource group created for
+// the test, or skips the test when there is no server.
+func testServer(t *testing.T) (url, scope string) {
+	t.Helper()
+	if serverURL == "" {
+		t.Skip(skipReason)
+	}
+	group := strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())
+	scope = "/planes/radius/local/resourceGroups/" + group
+	req, err := http.NewRequest(http.MethodPut, serverURL+scope+"?api-version=2023-10-01-preview", strings.NewReader(`{"location":"global"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("PUT resource group %s: %s", group, resp.Status)
+	}
+	return serverURL, scope
+}
+
+// responseError returns err as a *ResponseError of valid_child_types (each
+// golden case has its own runtime, so its own ResponseError type), failing
+// the test otherwise.
+func responseError(t *testing.T, err error) *msg20250101.ResponseError {
+	t.Helper()
+	var re *msg20250101.ResponseError
+	if !errors.As(err, &re) {
+		t.Fatalf("error %v (%T) is not a *ResponseError", err, err)
+	}
+	return re
+}
+
+func TestClientLifecycle(t *testing.T) {
+	url, scope := testServer(t)
+	ctx := context.Background()
+	opts := msg20250101.ClientOptions{Endpoint: url}
+	buses := msg20250101.NewContosoBusClient(opts)
+	queues := msg20250101.NewContosoBusQueueClient(opts)
+	topics := msg20250601preview.NewContosoBusTopicClient(msg20250601preview.ClientOptions{Endpoint: url})
+
+	busID := msg20250101.NewContosoBusID(scope, "bus1")
+	bus, err := buses.CreateOrUpdate(ctx, busID, &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{
+		Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuBasic)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bus.ID == nil || *bus.ID != busID.String() || bus.Properties == nil || *bus.Properties.Sku != "basic" {
+		t.Fatalf("CreateOrUpdate returned %+v", bus)
+	}
+	if id, err := bus.ResourceID(); err != nil || id != busID {
+		t.Errorf("ResourceID() = %v, %v", id, err)
+	}
+
+	// A child type takes the child's ID; a child whose type has no API
+	// version in common with its parent's works the same.
+	qID := msg20250101.NewContosoBusQueueID(scope, "bus1", "q1")
+	if _, err := queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{Properties: &msg20250101.ContosoBusQueueProperties{
+		MaxSizeInMegabytes: msg20250101.Ptr(int64(1024))}}); err != nil {
+		t.Fatal(err)
+	}
+	tID := msg20250601preview.NewContosoBusTopicID(scope, "bus1", "t1")
+	if _, err := topics.CreateOrUpdate(ctx, tID, &msg20250601preview.ContosoBusTopic{Properties: &msg20250601preview.ContosoBusTopicProperties{
+		Partitions: msg20250601preview.Ptr(int64(0))}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := queues.Get(ctx, qID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *got.Name != "q1" || *got.Properties.MaxSizeInMegabytes != 1024 || *got.Type != msg20250101.ContosoBusQueueResourceType {
+		t.Errorf("Get = %+v", got)
+	}
+	topic, err := topics.Get(ctx, tID)
+	if err != nil || topic.Properties.Partitions == nil || *topic.Properties.Partitions != 0 {
+		t.Errorf("Get topic = %+v, %v; a required-or-not zero is kept", topic, err)
+	}
+	var names []string
+	for q, err := range queues.List(ctx, busID) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, *q.Name)
+	}
+	if strings.Join(names, ",") != "q1" {
+		t.Errorf("List(bus1) = %v, want [q1]", names)
+	}
+
+	// Deleting the parent deletes its children.
+	if err := buses.Delete(ctx, busID); err != nil {
+		t.Fatal(err)
+	}
+	for _, get := range []func() error{
+		func() error { _, err := buses.Get(ctx, busID); return err },
+		func() error { _, err := queues.Get(ctx, qID); return err },
+		func() error { _, err := topics.Get(ctx, tID); return err },
+	} {
+		if re := responseError(t, get()); re.StatusCode != http.StatusNotFound {
+			t.Errorf("Get after deleting the parent: %v, want 404", re)
+		}
+	}
+	if err := buses.Delete(ctx, busID); err != nil {
+		t.Errorf("Delete of an absent resource: %v, want nil", err)
+	}
+	// A child of a missing parent is refused.
+	_, err = queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{})
+	if re := responseError(t, err); re.StatusCode != http.StatusNotFound || re.Code != "ParentResourceNotFound" {
+		t.Errorf("queue without its bus: %v", re)
+	}
+}
+
+// pager adds $top=2 to list requests and counts them.
+type pager struct{ lists atomic.Int32 }
+
+func (p *pager) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet && !strings.Contains(r.URL.RawQuery, "top") && strings.HasSuffix(r.URL.Path, "/contosoBuses") {
+		r = r.Clone(r.Context())
+		q := r.URL.Query()
+		q.Set("$top", "2")
+		r.URL.RawQuery = q.Encode()
+	}
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/contosoBuses") {
+		p.lists.Add(1)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestClientListPages(t *testing.T) {
+	url, scope := testServer(t)
+	ctx := context.Background()
+	p := &pager{}
+	buses := msg20250101.NewContosoBusClient(msg20250101.ClientOptions{Endpoint: url, HTTPClient: &http.Client{Transport: p}})
+	want := map[string]bool{}
+	for i := range 5 {
+		name := fmt.Sprintf("bus%d", i)
+		want[name] = true
+		if _, err := buses.CreateOrUpdate(ctx, msg20250101.NewContosoBusID(scope, name), &msg20250101.ContosoBus{
+			Properties: &msg20250101.ContosoBusProperties{Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuStandard)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.lists.Store(0)
+	got := map[string]bool{}
+	for b, err := range buses.List(ctx, scope) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[*b.Name] = true
+	}
+	if len(got) != 5 || !got["bus0"] || !got["bus4"] {
+		t.Errorf("List = %v, want %v", got, want)
+	}
+	if n := p.lists.Load(); n != 3 {
+		t.Errorf("List sent %d requests, want 3 pages of at most 2", n)
+	}
+	// A resource group name is a scope of ClientOptions.Plane; stopping
+	// early sends no more requests.
+	p.lists.Store(0)
+	group := scope[strings.LastIndex(scope, "/")+1:]
+	for range buses.List(ctx, group) {
+		break
+	}
+	if n := p.lists.Load(); n != 1 {
+		t.Errorf("List stopped after one item sent %d requests, want 1", n)
+	}
+	// "" is the whole plane: at least this group's buses.
+	n := 0
+	for _, err := range buses.List(ctx, "") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n < 5 {
+		t.Errorf("plane-wide List = %d buses, want at least 5", n)
+	}
+}
+
+func TestClientRefusedWrite(t *testing.T) {
+	url, scope := testServer(t)
+	ctx := context.Background()
+	widgets := scalars.NewWidgetClient(scalars.ClientOptions{Endpoint: url})
+	id := scalars.NewWidgetID(scope, "w1")
+	bad := &scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("9"), Replicas: scalars.Ptr(int32(0))}}
+	if bad.Validate() == nil {
+		t.Fatal("Validate accepted an invalid widget")
+	}
+	_, err := widgets.CreateOrUpdate(ctx, id, bad) // the client does not validate first
+	var re *scalars.ResponseError
+	if !errors.As(err, &re) {
+		t.Fatalf("CreateOrUpdate: %v, want a *ResponseError", err)
+	}
+	if re.StatusCode != http.StatusBadRequest || re.Code != "InvalidRequestContent" {
+		t.Errorf("refusal = %d %s", re.StatusCode, re.Code)
+	}
+	targets := map[string]string{}
+	for _, d := range re.Details {
+		targets[d.Target] = d.Code
+	}
+	for target, code := range map[string]string{"properties.name": "", "properties.tier": "MissingProperty", "properties.replicas": "OutOfRange"} {
+		got, ok := targets[target]
+		if !ok || code != "" && got != code {
+			t.Errorf("details %v: want %s with code %q", targets, target, code)
+		}
+		if !strings.Contains(re.Error(), target) {
+			t.Errorf("Error() = %q does not name %s", re.Error(), target)
+		}
+	}
+	if _, err := widgets.Get(ctx, id); !errors.As(err, &re) || re.StatusCode != http.StatusNotFound {
+		t.Errorf("a refused write stored something: %v", err)
+	}
+	ok := &scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("web-01"), Tier: scalars.Ptr(scalars.WidgetTierFree)}}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := widgets.CreateOrUpdate(ctx, id, ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server applied the schema's defaults.
+	if got.Properties.Replicas == nil || *got.Properties.Replicas != 2 {
+		t.Errorf("replicas = %v, want the default 2", got.Properties.Replicas)
+	}
+}
+
+func TestClientSecrets(t *testing.T) {
+	url, scope := testServer(t)
+	ctx := context.Background()
+	vaults := secrets.NewVaultClient(secrets.ClientOptions{Endpoint: url})
+	id := secrets.NewVaultID(scope, "v1")
+	if _, err := vaults.CreateOrUpdate(ctx, id, &secrets.Vault{Properties: &secrets.VaultProperties{
+		AdminPassword: secrets.Ptr("correct horse battery"), Keys: map[string]string{"a": "b"}, Owner: secrets.Ptr("me")}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := vaults.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Properties.AdminPassword != nil || got.Properties.Keys != nil || *got.Properties.Owner != "me" {
+		t.Errorf("Get returned sensitive values: %+v", got.Properties)
+	}
+	s, err := vaults.ListSecrets(ctx, id)
+	var re *secrets.ResponseError
+	if errors.As(err, &re) && (re.StatusCode == http.StatusNotFound || re.StatusCode == http.StatusMethodNotAllowed) {
+		t.Skipf("the server does not serve listSecrets yet: %v", re)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.AdminPassword == nil || *s.AdminPassword != "correct horse battery" || s.Keys["a"] != "b" {
+		t.Errorf("ListSecrets = %+v", s)
+	}
+}
