@@ -129,6 +129,15 @@ func (s *Server) checkReferences(ctx context.Context, id api.ResourceID, refs []
 				return nil, err
 			}
 			ok = err == nil
+			if ok {
+				// A type served at an address: the registry does not
+				// store its resources, so it cannot tell whether one exists.
+				fwd, err := s.typeHasAddress(ctx, id.Plane, ref.ID.Namespace, ref.ID.TypeName())
+				if err != nil {
+					return nil, err
+				}
+				ok = !fwd
+			}
 			served[key] = ok
 		}
 		if !ok {
@@ -145,6 +154,25 @@ func (s *Server) checkReferences(ctx context.Context, id api.ResourceID, refs []
 		}
 	}
 	return details, nil
+}
+
+// typeHasAddress reports whether a location of namespace ns serves type
+// typ at an address (for any API version).
+func (s *Server) typeHasAddress(ctx context.Context, plane, ns, typ string) (bool, error) {
+	page, err := s.store.List(ctx, registry.ProviderID(plane, ns), registry.KindLocation, registry.ListOptions{Top: registry.MaxPageSize})
+	if err != nil {
+		return false, err
+	}
+	for _, res := range page.Items {
+		var lp registry.LocationProperties
+		if err := json.Unmarshal(res.Properties, &lp); err != nil {
+			return false, fmt.Errorf("stored properties of %s: %w", res.ID, err)
+		}
+		if lt, ok := lookupFold(lp.ResourceTypes, typ); ok && (lt.Address != "" || lp.Address != "") {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // schemaCache holds the compiled schema of each API version, keyed by the

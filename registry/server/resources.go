@@ -273,8 +273,7 @@ func (s *Server) listSecrets(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	if _, err := s.resolveType(r.Context(), id.Plane, id.Namespace, id.TypeName(), version); err != nil {
-		s.writeError(w, r, err)
+	if s.forwarded(w, r, id.Plane, id.Namespace, id.TypeName(), version) {
 		return
 	}
 	in, err := s.store.GetInstance(r.Context(), id)
@@ -325,8 +324,7 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request, q registr
 		s.writeError(w, r, err)
 		return
 	}
-	if _, err := s.resolveType(r.Context(), q.Plane, q.Namespace, q.Type, version); err != nil {
-		s.writeError(w, r, err)
+	if s.forwarded(w, r, q.Plane, q.Namespace, q.Type, version) {
 		return
 	}
 	opts, err := listOptions(r)
@@ -355,8 +353,7 @@ func (s *Server) getResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	if _, err := s.resolveType(r.Context(), id.Plane, id.Namespace, id.TypeName(), version); err != nil {
-		s.writeError(w, r, err)
+	if s.forwarded(w, r, id.Plane, id.Namespace, id.TypeName(), version) {
 		return
 	}
 	in, err := s.store.GetInstance(r.Context(), id)
@@ -373,8 +370,7 @@ func (s *Server) deleteResource(w http.ResponseWriter, r *http.Request, id api.R
 		s.writeError(w, r, err)
 		return
 	}
-	if _, err := s.resolveType(r.Context(), id.Plane, id.Namespace, id.TypeName(), version); err != nil {
-		s.writeError(w, r, err)
+	if s.forwarded(w, r, id.Plane, id.Namespace, id.TypeName(), version) {
 		return
 	}
 	cond, err := preconditions(r)
@@ -414,7 +410,7 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	location, _, err := s.checkLocation(ctx, verRow.ID, env.Location)
+	location, address, err := s.checkLocation(ctx, verRow.ID, env.Location)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -429,9 +425,10 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	// Forwarding seam: when the location (or its entry for this type) has
-	// an address, the admitted request goes to the resource provider there
-	// instead of being stored; checkLocation returns that address.
+	if address != "" {
+		s.forwardPut(w, r, id, address, location, env.Tags, adm.doc)
+		return
+	}
 	stored, created, err := s.store.PutInstance(ctx, registry.InstanceWrite{
 		Instance: registry.Instance{
 			ID: id, APIVersion: verRow.ID.Name, Location: location, Tags: env.Tags,
@@ -448,6 +445,54 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		status = http.StatusCreated
 	}
 	writeInstance(w, status, stored)
+}
+
+// forwarded resolves the registration of a GET, DELETE, LIST or
+// listSecrets request and, when its type is served at an address (see
+// routeAddress), forwards the request there. It reports whether it
+// answered (an error, or the provider's response); false means the
+// registry serves the request itself.
+func (s *Server) forwarded(w http.ResponseWriter, r *http.Request, plane, ns, typ, version string) bool {
+	verRow, err := s.resolveType(r.Context(), plane, ns, typ, version)
+	if err != nil {
+		s.writeError(w, r, err)
+		return true
+	}
+	address, err := s.routeAddress(r.Context(), verRow.ID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return true
+	}
+	if address == "" {
+		return false
+	}
+	s.fwd.forward(w, r, address, nil)
+	return true
+}
+
+// forwardPut sends an admitted PUT to the provider at address: the body is
+// the admitted document (defaults applied, read-only values dropped,
+// sensitive values included: the provider keeps them) with the location's
+// registered spelling. The resource group must exist (404 otherwise); the
+// registry stores nothing.
+func (s *Server) forwardPut(w http.ResponseWriter, r *http.Request, id api.ResourceID, address, location string, tags map[string]string, doc json.RawMessage) {
+	if _, err := s.store.GetGroup(r.Context(), registry.GroupID{Plane: id.Plane, Name: id.Group}); errors.Is(err, registry.ErrNotFound) {
+		s.writeError(w, r, fmt.Errorf("resource group %s of %s: %w", id.Scope(), id, registry.ErrGroupNotFound))
+		return
+	} else if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := marshal(struct {
+		Location   string            `json:"location"`
+		Tags       map[string]string `json:"tags,omitempty"`
+		Properties json.RawMessage   `json:"properties"`
+	}{location, tags, doc})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.fwd.forward(w, r, address, body)
 }
 
 // resourceAPIVersion returns ?api-version of a resource request: one value,
@@ -542,15 +587,56 @@ func (s *Server) checkLocation(ctx context.Context, verID registry.ID, requested
 	if requested == "" {
 		requested = DefaultLocation
 	}
-	page, err := s.store.List(ctx, registry.ProviderID(verID.Plane, verID.Provider), registry.KindLocation, registry.ListOptions{Top: registry.MaxPageSize})
+	locs, err := s.servingLocations(ctx, verID)
 	if err != nil {
 		return "", "", err
 	}
 	var serving []string
+	for _, l := range locs {
+		if strings.EqualFold(l.name, requested) {
+			return l.name, l.address, nil
+		}
+		serving = append(serving, l.name)
+	}
+	return "", "", &httpError{status: http.StatusBadRequest, code: api.CodeLocationNotRegistered, target: "location",
+		message: fmt.Sprintf("location %q is not registered for %s/%s API version %s; registered: %s",
+			requested, verID.Provider, verID.Type, verID.Name, nameList(serving, false))}
+}
+
+// routeAddress is where the requests without a body location (GET,
+// DELETE, LIST, listSecrets) of the type and API version of verID go: the
+// address of the location DefaultLocation when it registers them, else of
+// the first location by name that does; "" when that location has no
+// address (or none registers them): the registry serves the request.
+func (s *Server) routeAddress(ctx context.Context, verID registry.ID) (string, error) {
+	locs, err := s.servingLocations(ctx, verID)
+	if err != nil || len(locs) == 0 {
+		return "", err
+	}
+	for _, l := range locs {
+		if strings.EqualFold(l.name, DefaultLocation) {
+			return l.address, nil
+		}
+	}
+	return locs[0].address, nil
+}
+
+type servingLocation struct{ name, address string }
+
+// servingLocations returns the locations of verID's provider that
+// register its type and API version, ordered by name, each with the
+// address the type's requests go to there (the type's own address, else
+// the location's; "" for none).
+func (s *Server) servingLocations(ctx context.Context, verID registry.ID) ([]servingLocation, error) {
+	page, err := s.store.List(ctx, registry.ProviderID(verID.Plane, verID.Provider), registry.KindLocation, registry.ListOptions{Top: registry.MaxPageSize})
+	if err != nil {
+		return nil, err
+	}
+	var out []servingLocation
 	for _, res := range page.Items {
 		var lp registry.LocationProperties
 		if err := json.Unmarshal(res.Properties, &lp); err != nil {
-			return "", "", fmt.Errorf("stored properties of %s: %w", res.ID, err)
+			return nil, fmt.Errorf("stored properties of %s: %w", res.ID, err)
 		}
 		lt, ok := lookupFold(lp.ResourceTypes, verID.Type)
 		if !ok {
@@ -559,19 +645,16 @@ func (s *Server) checkLocation(ctx context.Context, verID registry.ID, requested
 		if _, ok := lookupFold(lt.APIVersions, verID.Name); !ok {
 			continue
 		}
-		if strings.EqualFold(res.ID.Name, requested) {
-			address = lp.Address
-			if lt.Address != "" {
-				address = lt.Address
-			}
-			return res.ID.Name, address, nil
+		address := lp.Address
+		if lt.Address != "" {
+			address = lt.Address
 		}
-		serving = append(serving, res.ID.Name)
+		out = append(out, servingLocation{res.ID.Name, address})
 	}
-	slices.Sort(serving)
-	return "", "", &httpError{status: http.StatusBadRequest, code: api.CodeLocationNotRegistered, target: "location",
-		message: fmt.Sprintf("location %q is not registered for %s/%s API version %s; registered: %s",
-			requested, verID.Provider, verID.Type, verID.Name, nameList(serving, false))}
+	slices.SortFunc(out, func(a, b servingLocation) int {
+		return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name))
+	})
+	return out, nil
 }
 
 func lookupFold[V any](m map[string]V, key string) (V, bool) {

@@ -60,6 +60,10 @@ type Options struct {
 	MaxBodyBytes int64
 	// Sync, when set, is the git sync that owns some namespaces (sync.go).
 	Sync Sync
+	// ForwardTransport sends the resource requests that go to a
+	// location's address (forward.go); nil means a transport of its own
+	// that ignores $HTTP_PROXY.
+	ForwardTransport http.RoundTripper
 }
 
 // Server is the registry HTTP handler.
@@ -73,6 +77,7 @@ type Server struct {
 	authReads   bool
 	maxBody     int64
 	schemas     *schemaCache
+	fwd         *forwarder
 	checkSlots  chan struct{} // see validSchema
 	mux         *http.ServeMux
 	handler     http.Handler
@@ -106,6 +111,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		maxBody:     opts.MaxBodyBytes,
 		sync:        opts.Sync,
 		schemas:     newSchemaCache(),
+		fwd:         newForwarder(opts.ForwardTransport, opts.Logger),
 		mux:         http.NewServeMux(),
 		checkSlots:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
