@@ -37,29 +37,18 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 		files []emit.File
 		diags diag.List
 	)
-	dirs := newNamer()
-	for _, prov := range cat.Providers {
-		if len(prov.Types) == 0 {
-			continue
-		}
-		if opts.ImportPrefix == "" {
-			return nil, nil, ErrNoImportPrefix
-		}
-		dir, renamed := dirs.Claim(pkgDir(prov.Namespace))
-		if renamed {
-			diags.Add(diag.Diagnostic{
-				Span: prov.Span, Severity: diag.Warning, Rule: ruleNameCollision,
-				Message: fmt.Sprintf("namespace %s maps to Go directory go/%s, which another namespace uses; using go/%s", prov.Namespace, pkgDir(prov.Namespace), dir),
-			})
-		}
-		ns, err := planNamespace(prov, dir, opts.ImportPrefix, &diags)
-		if err != nil {
-			return nil, nil, err
-		}
+	if opts.ImportPrefix == "" && slices.ContainsFunc(cat.Providers, func(p *model.Provider) bool { return len(p.Types) > 0 }) {
+		return nil, nil, ErrNoImportPrefix
+	}
+	nss, err := planNamespaces(cat, opts.ImportPrefix, &diags)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, ns := range nss {
 		// Render package by package: the built files of one package at a
 		// time stay in memory.
 		built := []pending{ns.idsFile()}
-		for _, v := range versions(prov) {
+		for _, v := range versions(ns.prov) {
 			built = append(built, newPkgPlan(ns, v, opts.ImportPrefix, &diags).files()...)
 			rendered, err := renderAll(built)
 			if err != nil {
@@ -95,6 +84,37 @@ func runtimeFile() emit.File {
 		"// HTTP requests and resource IDs. It is internal to the generated packages,\n" +
 		"// which export aliases of what their users need.\n"
 	return emit.File{Path: runtimeDir + "/udtc_gen.go", Data: []byte("// " + header + "\n\n" + doc + src)}
+}
+
+// planNamespaces names every namespace's types and directory. Every
+// namespace is planned before any package is generated, so a reference
+// (x-resource-type) can name the ID type of a type of another namespace.
+func planNamespaces(cat *model.Catalog, importPrefix string, diags *diag.List) ([]*nsPlan, error) {
+	var out []*nsPlan
+	dirs := newNamer()
+	known := map[string]*typeNames{}
+	for _, prov := range cat.Providers {
+		if len(prov.Types) == 0 {
+			continue
+		}
+		dir, renamed := dirs.Claim(pkgDir(prov.Namespace))
+		if renamed {
+			diags.Add(diag.Diagnostic{
+				Span: prov.Span, Severity: diag.Warning, Rule: ruleNameCollision,
+				Message: fmt.Sprintf("namespace %s maps to Go directory go/%s, which another namespace uses; using go/%s", prov.Namespace, pkgDir(prov.Namespace), dir),
+			})
+		}
+		ns, err := planNamespace(prov, dir, importPrefix, diags)
+		if err != nil {
+			return nil, err
+		}
+		ns.known = known
+		for _, t := range ns.types {
+			known[strings.ToLower(t.rt.FullName())] = t
+		}
+		out = append(out, ns)
+	}
+	return out, nil
 }
 
 // versions lists every API version of a provider's types, oldest first.

@@ -52,8 +52,24 @@ func isNilable(s *model.Schema) bool {
 	return s.Kind == model.Map || s.Kind == model.Array || s.Kind == model.Any
 }
 
-// goType is the Go type of a value of s (never a pointer).
+// refTarget is the type a reference names when it names exactly one type
+// generated in this run; nil for other references (and non-references).
+func (p *pkgPlan) refTarget(s *model.Schema) *typeNames {
+	if s.Kind != model.String || s.Reference == nil || len(s.Reference.Types) != 1 {
+		return nil
+	}
+	return p.ns.known[strings.ToLower(s.Reference.Types[0])]
+}
+
+// goType is the Go type of a value of s (never a pointer). A reference is
+// the ID type of its target (a known reference) or ResourceID.
 func (p *pkgPlan) goType(s *model.Schema) *jen.Statement {
+	if s.Kind == model.String && s.Reference != nil {
+		if t := p.refTarget(s); t != nil {
+			return jen.Qual(t.ns.ids, t.idName)
+		}
+		return jen.Id("ResourceID")
+	}
 	if e := p.enumOf[s]; e != nil {
 		return jen.Id(e.name)
 	}
@@ -106,6 +122,11 @@ func (p *pkgPlan) needs(s *model.Schema) bool {
 	r := len(s.Enum) > 0
 	switch s.Kind {
 	case model.String:
+		if s.Reference != nil {
+			// Parsing the ID on unmarshal is the check.
+			r = false
+			break
+		}
 		r = r || !isTime(s) && (s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" && p.pattern(s).ok)
 	case model.Integer, model.Number:
 		r = r || s.Minimum != nil || s.Maximum != nil || s.MultipleOf != nil

@@ -67,6 +67,17 @@ func (p *nsPlan) idsFile() pending {
 			g.Return(jen.Qual(p.runtime, "Format").Call(call...))
 		})
 
+		f.Comment("// MarshalText returns the ID's string form, so an ID field is a JSON string.")
+		f.Func().Params(id("id").Id(t.idName)).Id("MarshalText").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Return(jen.Index().Byte().Call(id("id").Dot("String").Call()), jen.Nil()),
+		)
+		f.Comment(fmt.Sprintf("// UnmarshalText parses a %s resource ID (see %s).", rt.FullName(), t.parseID))
+		f.Func().Params(id("id").Op("*").Id(t.idName)).Id("UnmarshalText").Params(id("b").Index().Byte()).Error().Block(
+			jen.List(id("v"), id("err")).Op(":=").Id(t.parseID).Call(jen.String().Call(id("b"))),
+			id("*id").Op("=").Id("v"),
+			jen.Return(id("err")),
+		)
+
 		if n := len(t.ancestors); n > 0 {
 			parent := t.ancestors[n-1]
 			f.Comment(fmt.Sprintf("// Owner returns the ID of the owning %s resource.", parent.rt.FullName()))

@@ -45,6 +45,9 @@ type nsPlan struct {
 	types   []*typeNames
 	by      map[string]*typeNames // by type name ("contosoBuses/queues")
 	names   *namer
+	// known are the types of every namespace of the run, by lower-cased
+	// full name: the targets of typed references.
+	known map[string]*typeNames
 }
 
 // typeNames are the Go names of one resource type, the same in every
@@ -61,6 +64,7 @@ type typeNames struct {
 	nameField string // this type's name field in its children's IDs: "PostgresDatabaseName"
 	nameParam string // the constructor parameter for nameField: "postgresDatabaseName"
 	file      string // "postgresdatabase_gen.go"
+	ns        *nsPlan
 	client    string // "PostgresDatabaseClient"
 	newClient string // "NewPostgresDatabaseClient"
 }
@@ -90,7 +94,7 @@ func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.L
 				Hint:    "rename the type or check the generated names in docs/go-client.md",
 			})
 		}
-		t := &typeNames{rt: rt, goName: g.Name, idName: g.ID, newID: g.NewID, parseID: g.ParseID,
+		t := &typeNames{ns: p, rt: rt, goName: g.Name, idName: g.ID, newID: g.NewID, parseID: g.ParseID,
 			typeConst: g.TypeConst, apiConst: g.APIConst, client: g.Client, newClient: g.NewClient}
 		t.nameField = t.goName + "Name"
 		t.nameParam = lowerFirst(t.goName) + "Name"

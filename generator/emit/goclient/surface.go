@@ -49,18 +49,13 @@ type Symbol struct {
 func Surface(cat *model.Catalog) ([]Symbol, error) {
 	var out []Symbol
 	var diags diag.List // the renames are Emit's warnings, not needed here
-	dirs := newNamer()
-	for _, prov := range cat.Providers {
-		if len(prov.Types) == 0 {
-			continue
-		}
-		dir, _ := dirs.Claim(pkgDir(prov.Namespace))
-		const prefix = "example.com/surface"
-		ns, err := planNamespace(prov, dir, prefix, &diags)
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range versions(prov) {
+	const prefix = "example.com/surface"
+	nss, err := planNamespaces(cat, prefix, &diags)
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range nss {
+		for _, v := range versions(ns.prov) {
 			p := newPkgPlan(ns, v, prefix, &diags)
 			for _, vt := range p.types {
 				out = append(out, p.surface(vt)...)

@@ -52,6 +52,18 @@ func (id GadgetID) String() string {
 	return udtc.Format(id.Scope, GadgetResourceType, id.Name)
 }
 
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id GadgetID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Edge/gadgets resource ID (see ParseGadgetID).
+func (id *GadgetID) UnmarshalText(b []byte) error {
+	v, err := ParseGadgetID(string(b))
+	*id = v
+	return err
+}
+
 // WidgetResourceType is the full name of the Contoso.Edge/widgets resource type.
 const WidgetResourceType = "Contoso.Edge/widgets"
 
@@ -90,4 +102,16 @@ func ParseWidgetID(s string) (WidgetID, error) {
 // String returns the ID in its canonical form.
 func (id WidgetID) String() string {
 	return udtc.Format(id.Scope, WidgetResourceType, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id WidgetID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Edge/widgets resource ID (see ParseWidgetID).
+func (id *WidgetID) UnmarshalText(b []byte) error {
+	v, err := ParseWidgetID(string(b))
+	*id = v
+	return err
 }

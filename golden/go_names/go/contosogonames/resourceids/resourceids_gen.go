@@ -52,6 +52,18 @@ func (id WidgetPolicyID) String() string {
 	return udtc.Format(id.Scope, WidgetPolicyResourceType, id.Name)
 }
 
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id WidgetPolicyID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.GoNames/widgetPolicies resource ID (see ParseWidgetPolicyID).
+func (id *WidgetPolicyID) UnmarshalText(b []byte) error {
+	v, err := ParseWidgetPolicyID(string(b))
+	*id = v
+	return err
+}
+
 // WidgetPolicyRuleResourceType is the full name of the Contoso.GoNames/widgetPolicies/rules resource type.
 const WidgetPolicyRuleResourceType = "Contoso.GoNames/widgetPolicies/rules"
 
@@ -95,6 +107,18 @@ func ParseWidgetPolicyRuleID(s string) (WidgetPolicyRuleID, error) {
 // String returns the ID in its canonical form.
 func (id WidgetPolicyRuleID) String() string {
 	return udtc.Format(id.Scope, WidgetPolicyRuleResourceType, id.WidgetPolicyName, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id WidgetPolicyRuleID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.GoNames/widgetPolicies/rules resource ID (see ParseWidgetPolicyRuleID).
+func (id *WidgetPolicyRuleID) UnmarshalText(b []byte) error {
+	v, err := ParseWidgetPolicyRuleID(string(b))
+	*id = v
+	return err
 }
 
 // Owner returns the ID of the owning Contoso.GoNames/widgetPolicies resource.

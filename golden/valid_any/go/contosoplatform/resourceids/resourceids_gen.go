@@ -51,3 +51,15 @@ func ParseExtensionID(s string) (ExtensionID, error) {
 func (id ExtensionID) String() string {
 	return udtc.Format(id.Scope, ExtensionResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id ExtensionID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Platform/extensions resource ID (see ParseExtensionID).
+func (id *ExtensionID) UnmarshalText(b []byte) error {
+	v, err := ParseExtensionID(string(b))
+	*id = v
+	return err
+}

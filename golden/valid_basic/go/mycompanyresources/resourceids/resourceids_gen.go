@@ -51,3 +51,15 @@ func ParsePostgresDatabaseID(s string) (PostgresDatabaseID, error) {
 func (id PostgresDatabaseID) String() string {
 	return udtc.Format(id.Scope, PostgresDatabaseResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id PostgresDatabaseID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a MyCompany.Resources/postgresDatabases resource ID (see ParsePostgresDatabaseID).
+func (id *PostgresDatabaseID) UnmarshalText(b []byte) error {
+	v, err := ParsePostgresDatabaseID(string(b))
+	*id = v
+	return err
+}

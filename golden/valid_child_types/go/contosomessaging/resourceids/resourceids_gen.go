@@ -52,6 +52,18 @@ func (id ContosoBusID) String() string {
 	return udtc.Format(id.Scope, ContosoBusResourceType, id.Name)
 }
 
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id ContosoBusID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Messaging/contosoBuses resource ID (see ParseContosoBusID).
+func (id *ContosoBusID) UnmarshalText(b []byte) error {
+	v, err := ParseContosoBusID(string(b))
+	*id = v
+	return err
+}
+
 // ContosoBusQueueResourceType is the full name of the Contoso.Messaging/contosoBuses/queues resource type.
 const ContosoBusQueueResourceType = "Contoso.Messaging/contosoBuses/queues"
 
@@ -95,6 +107,18 @@ func ParseContosoBusQueueID(s string) (ContosoBusQueueID, error) {
 // String returns the ID in its canonical form.
 func (id ContosoBusQueueID) String() string {
 	return udtc.Format(id.Scope, ContosoBusQueueResourceType, id.ContosoBusName, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id ContosoBusQueueID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Messaging/contosoBuses/queues resource ID (see ParseContosoBusQueueID).
+func (id *ContosoBusQueueID) UnmarshalText(b []byte) error {
+	v, err := ParseContosoBusQueueID(string(b))
+	*id = v
+	return err
 }
 
 // Owner returns the ID of the owning Contoso.Messaging/contosoBuses resource.
@@ -148,6 +172,18 @@ func ParseContosoBusTopicID(s string) (ContosoBusTopicID, error) {
 // String returns the ID in its canonical form.
 func (id ContosoBusTopicID) String() string {
 	return udtc.Format(id.Scope, ContosoBusTopicResourceType, id.ContosoBusName, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id ContosoBusTopicID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Messaging/contosoBuses/topics resource ID (see ParseContosoBusTopicID).
+func (id *ContosoBusTopicID) UnmarshalText(b []byte) error {
+	v, err := ParseContosoBusTopicID(string(b))
+	*id = v
+	return err
 }
 
 // Owner returns the ID of the owning Contoso.Messaging/contosoBuses resource.

@@ -51,3 +51,15 @@ func ParseQueueID(s string) (QueueID, error) {
 func (id QueueID) String() string {
 	return udtc.Format(id.Scope, QueueResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id QueueID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Collections/queues resource ID (see ParseQueueID).
+func (id *QueueID) UnmarshalText(b []byte) error {
+	v, err := ParseQueueID(string(b))
+	*id = v
+	return err
+}

@@ -52,6 +52,18 @@ func (id PreviewOnlyID) String() string {
 	return udtc.Format(id.Scope, PreviewOnlyResourceType, id.Name)
 }
 
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id PreviewOnlyID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Versions/previewOnly resource ID (see ParsePreviewOnlyID).
+func (id *PreviewOnlyID) UnmarshalText(b []byte) error {
+	v, err := ParsePreviewOnlyID(string(b))
+	*id = v
+	return err
+}
+
 // StableAndPreviewResourceType is the full name of the Contoso.Versions/stableAndPreview resource type.
 const StableAndPreviewResourceType = "Contoso.Versions/stableAndPreview"
 
@@ -90,4 +102,16 @@ func ParseStableAndPreviewID(s string) (StableAndPreviewID, error) {
 // String returns the ID in its canonical form.
 func (id StableAndPreviewID) String() string {
 	return udtc.Format(id.Scope, StableAndPreviewResourceType, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id StableAndPreviewID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Versions/stableAndPreview resource ID (see ParseStableAndPreviewID).
+func (id *StableAndPreviewID) UnmarshalText(b []byte) error {
+	v, err := ParseStableAndPreviewID(string(b))
+	*id = v
+	return err
 }

@@ -51,3 +51,15 @@ func ParseDocumentID(s string) (DocumentID, error) {
 func (id DocumentID) String() string {
 	return udtc.Format(id.Scope, DocumentResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id DocumentID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Json/documents resource ID (see ParseDocumentID).
+func (id *DocumentID) UnmarshalText(b []byte) error {
+	v, err := ParseDocumentID(string(b))
+	*id = v
+	return err
+}

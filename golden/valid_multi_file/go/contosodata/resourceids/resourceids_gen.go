@@ -52,6 +52,18 @@ func (id MySQLDatabaseID) String() string {
 	return udtc.Format(id.Scope, MySQLDatabaseResourceType, id.Name)
 }
 
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id MySQLDatabaseID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Data/mySqlDatabases resource ID (see ParseMySQLDatabaseID).
+func (id *MySQLDatabaseID) UnmarshalText(b []byte) error {
+	v, err := ParseMySQLDatabaseID(string(b))
+	*id = v
+	return err
+}
+
 // RedisCacheResourceType is the full name of the Contoso.Data/redisCaches resource type.
 const RedisCacheResourceType = "Contoso.Data/redisCaches"
 
@@ -90,4 +102,16 @@ func ParseRedisCacheID(s string) (RedisCacheID, error) {
 // String returns the ID in its canonical form.
 func (id RedisCacheID) String() string {
 	return udtc.Format(id.Scope, RedisCacheResourceType, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id RedisCacheID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Data/redisCaches resource ID (see ParseRedisCacheID).
+func (id *RedisCacheID) UnmarshalText(b []byte) error {
+	v, err := ParseRedisCacheID(string(b))
+	*id = v
+	return err
 }

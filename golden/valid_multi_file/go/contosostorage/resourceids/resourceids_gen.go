@@ -51,3 +51,15 @@ func ParseBucketID(s string) (BucketID, error) {
 func (id BucketID) String() string {
 	return udtc.Format(id.Scope, BucketResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id BucketID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Storage/buckets resource ID (see ParseBucketID).
+func (id *BucketID) UnmarshalText(b []byte) error {
+	v, err := ParseBucketID(string(b))
+	*id = v
+	return err
+}

@@ -5,6 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
+	"github.com/udtc/udtc/golden/valid_references/go/contosorefs/resourceids"
 	udtc "github.com/udtc/udtc/golden/valid_references/go/internal/udtc"
 	"iter"
 	"strings"
@@ -89,14 +90,17 @@ func (c *AppClient) List(ctx context.Context, scope string) iter.Seq2[*App, erro
 type AppProperties struct {
 	// The database the app connects to. Required. Resource ID of the referenced
 	// resource (type Contoso.Data/postgresDatabases).
-	Database *string `json:"database,omitempty"`
+	Database *ResourceID `json:"database,omitempty"`
 	// Resource ID of the referenced resource (type Contoso.Data/redisCaches or
 	// Contoso.Data/memcachedCaches).
-	Cache *string `json:"cache,omitempty"`
+	Cache *ResourceID `json:"cache,omitempty"`
 	// Resource ID of the referenced resource (type Applications.Core/environments).
-	Environment *string           `json:"environment,omitempty"`
-	DependsOn   []string          `json:"dependsOn,omitzero"`
-	Queues      map[string]string `json:"queues,omitzero"`
+	Environment *ResourceID  `json:"environment,omitempty"`
+	DependsOn   []ResourceID `json:"dependsOn,omitzero"`
+	// A known reference (one type of this run) is typed with its ID in the Go
+	// client. Resource ID of the referenced resource (type Contoso.Refs/buses).
+	Bus    *resourceids.BusID                `json:"bus,omitempty"`
+	Queues map[string]resourceids.BusQueueID `json:"queues,omitzero"`
 }
 
 func (o *AppProperties) validate(v *udtc.Validator, path string) {

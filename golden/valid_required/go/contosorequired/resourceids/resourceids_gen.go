@@ -51,3 +51,15 @@ func ParseGaugeID(s string) (GaugeID, error) {
 func (id GaugeID) String() string {
 	return udtc.Format(id.Scope, GaugeResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id GaugeID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Required/gauges resource ID (see ParseGaugeID).
+func (id *GaugeID) UnmarshalText(b []byte) error {
+	v, err := ParseGaugeID(string(b))
+	*id = v
+	return err
+}

@@ -51,3 +51,15 @@ func ParseWidgetID(s string) (WidgetID, error) {
 func (id WidgetID) String() string {
 	return udtc.Format(id.Scope, WidgetResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id WidgetID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Scalars/widgets resource ID (see ParseWidgetID).
+func (id *WidgetID) UnmarshalText(b []byte) error {
+	v, err := ParseWidgetID(string(b))
+	*id = v
+	return err
+}

@@ -51,3 +51,15 @@ func ParseVaultID(s string) (VaultID, error) {
 func (id VaultID) String() string {
 	return udtc.Format(id.Scope, VaultResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id VaultID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Security/vaults resource ID (see ParseVaultID).
+func (id *VaultID) UnmarshalText(b []byte) error {
+	v, err := ParseVaultID(string(b))
+	*id = v
+	return err
+}

@@ -51,3 +51,15 @@ func ParseThingID(s string) (ThingID, error) {
 func (id ThingID) String() string {
 	return udtc.Format(id.Scope, ThingResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id ThingID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Warnings/things resource ID (see ParseThingID).
+func (id *ThingID) UnmarshalText(b []byte) error {
+	v, err := ParseThingID(string(b))
+	*id = v
+	return err
+}

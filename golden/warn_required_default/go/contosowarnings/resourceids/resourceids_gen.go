@@ -51,3 +51,15 @@ func ParseCacheID(s string) (CacheID, error) {
 func (id CacheID) String() string {
 	return udtc.Format(id.Scope, CacheResourceType, id.Name)
 }
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id CacheID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Warnings/caches resource ID (see ParseCacheID).
+func (id *CacheID) UnmarshalText(b []byte) error {
+	v, err := ParseCacheID(string(b))
+	*id = v
+	return err
+}

@@ -51,6 +51,18 @@ func (id AppID) String() string {
 	return udtc.Format(id.Scope, AppResourceType, id.Name)
 }
 
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id AppID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Typos/apps resource ID (see ParseAppID).
+func (id *AppID) UnmarshalText(b []byte) error {
+	v, err := ParseAppID(string(b))
+	*id = v
+	return err
+}
+
 // BusResourceType is the full name of the Contoso.Typos/buses resource type.
 const BusResourceType = "Contoso.Typos/buses"
 
@@ -88,6 +100,18 @@ func ParseBusID(s string) (BusID, error) {
 // String returns the ID in its canonical form.
 func (id BusID) String() string {
 	return udtc.Format(id.Scope, BusResourceType, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id BusID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Typos/buses resource ID (see ParseBusID).
+func (id *BusID) UnmarshalText(b []byte) error {
+	v, err := ParseBusID(string(b))
+	*id = v
+	return err
 }
 
 // BusQueueResourceType is the full name of the Contoso.Typos/buses/queues resource type.
@@ -132,6 +156,18 @@ func ParseBusQueueID(s string) (BusQueueID, error) {
 // String returns the ID in its canonical form.
 func (id BusQueueID) String() string {
 	return udtc.Format(id.Scope, BusQueueResourceType, id.BusName, id.Name)
+}
+
+// MarshalText returns the ID's string form, so an ID field is a JSON string.
+func (id BusQueueID) MarshalText() ([]byte, error) {
+	return []byte(id.String()), nil
+}
+
+// UnmarshalText parses a Contoso.Typos/buses/queues resource ID (see ParseBusQueueID).
+func (id *BusQueueID) UnmarshalText(b []byte) error {
+	v, err := ParseBusQueueID(string(b))
+	*id = v
+	return err
 }
 
 // Owner returns the ID of the owning Contoso.Typos/buses resource.

@@ -81,10 +81,10 @@ func (c *AppClient) List(ctx context.Context, scope string) iter.Seq2[*App, erro
 // AppProperties holds the properties of a Contoso.Typos/apps resource.
 type AppProperties struct {
 	// Resource ID of the referenced resource (type Contoso.Typos/buss).
-	Bus *string `json:"bus,omitempty"`
+	Bus *ResourceID `json:"bus,omitempty"`
 	// Resource ID of the referenced resource (type contoso.typos/BUSES/queues or
 	// Contoso.Typos/buses/topics).
-	Queue *string `json:"queue,omitempty"`
+	Queue *ResourceID `json:"queue,omitempty"`
 	// Resource ID of the referenced resource (type Contoso.Data/postgresDatabases).
-	Database *string `json:"database,omitempty"`
+	Database *ResourceID `json:"database,omitempty"`
 }
