@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -101,12 +102,49 @@ func startServer() (stop func(), err error) {
 	}
 	args := []string{"publish", "--server", serverURL}
 	for _, f := range published {
-		args = append(args, filepath.Join(root, "fixtures", f))
+		d, err := withoutAddresses(filepath.Join(root, "fixtures", f), filepath.Join(dir, "fixtures", f))
+		if err != nil {
+			return stop, err
+		}
+		args = append(args, d)
 	}
 	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 		return stop, fmt.Errorf("udtc publish: %v\n%s", err, out)
 	}
 	return stop, nil
+}
+
+// withoutAddresses copies the manifests of fixture dir src to dst without
+// their top-level location block: the server would forward requests to a
+// location's address (http://localhost:8080 in valid_child_types), and these
+// tests are about the client and the registry's own store. publish then
+// registers the default location, which has no address.
+func withoutAddresses(src, dst string) (string, error) {
+	return dst, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var out []string
+		skipping := false
+		for _, line := range strings.Split(string(b), "\n") {
+			top := line != "" && line[0] != ' ' && line[0] != '#'
+			if top {
+				skipping = strings.HasPrefix(line, "location:")
+			}
+			if !skipping {
+				out = append(out, line)
+			}
+		}
+		rel, _ := filepath.Rel(src, p)
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), []byte(strings.Join(out, "\n")), 0o644)
+	})
 }
 
 // testServer returns the server's URL with a resource group created for
