@@ -141,6 +141,16 @@ func Singular(s string) string {
 	return s
 }
 
+// Article returns "an" before a word that starts with a vowel letter
+// ("an Acme.Storage/buckets resource"), else "a". It goes by the letter,
+// not the sound, which is right for the names udtc writes it before.
+func Article(word string) string {
+	if word != "" && isVowel(strings.ToLower(word[:1])[0]) {
+		return "an"
+	}
+	return "a"
+}
+
 func isVowel(c byte) bool { return strings.IndexByte("aeiou", c) >= 0 }
 
 // matchCase returns repl upper-cased when like is all upper case.

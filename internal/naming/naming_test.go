@@ -36,3 +36,11 @@ func TestGoTypesRenameLaterClaimants(t *testing.T) {
 		t.Error("package names")
 	}
 }
+
+func TestArticle(t *testing.T) {
+	for word, want := range map[string]string{"Acme.Storage/buckets": "an", "Contoso.Data/x": "a", "applications": "an", "": "a", "Umbrella": "an"} {
+		if got := Article(word); got != want {
+			t.Errorf("Article(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

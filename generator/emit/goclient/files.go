@@ -13,6 +13,7 @@ import (
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/naming"
 )
 
 // header starts every generated file. It carries no udtc version, so an
@@ -92,7 +93,7 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	f.Comment(fmt.Sprintf("// %s is the API version of %s in this package.", vt.apiConst, rt.FullName()))
 	f.Const().Id(vt.apiConst).Op("=").Lit(vt.av.Name)
 
-	desc := []string{fmt.Sprintf("%s is a %s resource at API version %s.", vt.goName, rt.FullName(), vt.av.Name)}
+	desc := []string{fmt.Sprintf("%s is %s %s resource at API version %s.", vt.goName, naming.Article(rt.FullName()), rt.FullName(), vt.av.Name)}
 	if rt.Description != "" {
 		desc = append(desc, rt.Description)
 	}
@@ -318,12 +319,12 @@ func (p *pkgPlan) genIDAliases(f *jen.File) {
 		ids := p.ns.ids
 		f.Comment(fmt.Sprintf("// %s is the full name of the %s resource type.", t.typeConst, t.rt.FullName()))
 		f.Const().Id(t.typeConst).Op("=").Qual(ids, t.typeConst)
-		f.Comment(fmt.Sprintf("// %s identifies a %s resource; see resourceids.%s.", t.idName, t.rt.FullName(), t.idName))
+		f.Comment(fmt.Sprintf("// %s identifies %s %s resource; see resourceids.%s.", t.idName, naming.Article(t.rt.FullName()), t.rt.FullName(), t.idName))
 		f.Type().Id(t.idName).Op("=").Qual(ids, t.idName)
 		params, args := idParams(t)
 		f.Comment(fmt.Sprintf("// %s returns the ID of the %s resource %s.", t.newID, t.rt.FullName(), idPlaceholder(t)))
 		f.Func().Id(t.newID).Params(params...).Id(t.idName).Block(jen.Return(jen.Qual(ids, t.newID).Call(args...)))
-		f.Comment(fmt.Sprintf("// %s parses a %s resource ID; see resourceids.%s.", t.parseID, t.rt.FullName(), t.parseID))
+		f.Comment(fmt.Sprintf("// %s parses %s %s resource ID; see resourceids.%s.", t.parseID, naming.Article(t.rt.FullName()), t.rt.FullName(), t.parseID))
 		f.Func().Id(t.parseID).Params(jen.Id("s").String()).Params(jen.Id(t.idName), jen.Error()).Block(
 			jen.Return(jen.Qual(ids, t.parseID).Call(jen.Id("s"))),
 		)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/udtc/udtc/internal/naming"
 )
 
 // idsFile renders package resourceids of a namespace: one ID type per
@@ -24,7 +26,7 @@ func (p *nsPlan) idsFile() pending {
 		f.Comment(fmt.Sprintf("// %s is the full name of the %s resource type.", t.typeConst, rt.FullName()))
 		f.Const().Id(t.typeConst).Op("=").Lit(rt.FullName())
 
-		f.Comment(comment(fmt.Sprintf("%s identifies a %s resource: %s.", t.idName, rt.FullName(), idPlaceholder(t))))
+		f.Comment(comment(fmt.Sprintf("%s identifies %s %s resource: %s.", t.idName, naming.Article(rt.FullName()), rt.FullName(), idPlaceholder(t))))
 		f.Type().Id(t.idName).StructFunc(func(g *jen.Group) {
 			g.Comment("// Scope is the part of the ID before \"/providers/\".")
 			g.Id("Scope").String()
@@ -44,7 +46,7 @@ func (p *nsPlan) idsFile() pending {
 		f.Comment(fmt.Sprintf("// %s returns the ID of the %s resource %s.", t.newID, rt.FullName(), idPlaceholder(t)))
 		f.Func().Id(t.newID).Params(params...).Id(t.idName).Block(jen.Return(id(t.idName).Values(fields)))
 
-		f.Comment(comment(fmt.Sprintf("%s parses a %s resource ID. It returns an error when s does not start with \"/\" or does not end in the namespace and type names of %s (compared case-insensitively) with non-empty resource names.", t.parseID, rt.FullName(), t.typeConst)))
+		f.Comment(comment(fmt.Sprintf("%s parses %s %s resource ID. It returns an error when s does not start with \"/\" or does not end in the namespace and type names of %s (compared case-insensitively) with non-empty resource names.", t.parseID, naming.Article(rt.FullName()), rt.FullName(), t.typeConst)))
 		f.Func().Id(t.parseID).Params(id("s").String()).Params(id(t.idName), jen.Error()).Block(
 			jen.List(id("scope"), id("names"), id("err")).Op(":=").Qual(p.runtime, "Parse").Call(id("s"), id(t.typeConst)),
 			jen.If(id("err").Op("!=").Nil()).Block(jen.Return(id(t.idName).Values(), id("err"))),

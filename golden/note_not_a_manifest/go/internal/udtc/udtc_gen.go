@@ -240,7 +240,7 @@ func Parse(s, fullType string) (scope string, names []string, err error) {
 	types := want[1:]
 	segs := strings.Split(s, "/")
 	n := 2 + 2*len(types)
-	bad := fmt.Errorf("%q is not a %s resource ID", s, fullType)
+	bad := fmt.Errorf("%q is not a resource ID of type %s", s, fullType)
 	if !strings.HasPrefix(s, "/") || len(segs) < n+1 {
 		return "", nil, bad
 	}

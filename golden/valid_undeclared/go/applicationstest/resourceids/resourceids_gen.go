@@ -15,7 +15,7 @@ import udtc "github.com/udtc/udtc/golden/valid_undeclared/go/internal/udtc"
 // GadgetResourceType is the full name of the Applications.Test/gadgets resource type.
 const GadgetResourceType = "Applications.Test/gadgets"
 
-// GadgetID identifies a Applications.Test/gadgets resource:
+// GadgetID identifies an Applications.Test/gadgets resource:
 // {scope}/providers/Applications.Test/gadgets/{name}.
 type GadgetID struct {
 	// Scope is the part of the ID before "/providers/".
@@ -32,7 +32,7 @@ func NewGadgetID(scope, name string) GadgetID {
 	}
 }
 
-// ParseGadgetID parses a Applications.Test/gadgets resource ID. It returns an
+// ParseGadgetID parses an Applications.Test/gadgets resource ID. It returns an
 // error when s does not start with "/" or does not end in the namespace and
 // type names of GadgetResourceType (compared case-insensitively) with non-empty
 // resource names.
@@ -67,7 +67,7 @@ func (id *GadgetID) UnmarshalText(b []byte) error {
 // WidgetResourceType is the full name of the Applications.Test/widgets resource type.
 const WidgetResourceType = "Applications.Test/widgets"
 
-// WidgetID identifies a Applications.Test/widgets resource:
+// WidgetID identifies an Applications.Test/widgets resource:
 // {scope}/providers/Applications.Test/widgets/{name}.
 type WidgetID struct {
 	// Scope is the part of the ID before "/providers/".
@@ -84,7 +84,7 @@ func NewWidgetID(scope, name string) WidgetID {
 	}
 }
 
-// ParseWidgetID parses a Applications.Test/widgets resource ID. It returns an
+// ParseWidgetID parses an Applications.Test/widgets resource ID. It returns an
 // error when s does not start with "/" or does not end in the namespace and
 // type names of WidgetResourceType (compared case-insensitively) with non-empty
 // resource names.

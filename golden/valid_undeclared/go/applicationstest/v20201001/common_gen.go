@@ -36,7 +36,7 @@ func Ptr[T any](v T) *T {
 // GadgetResourceType is the full name of the Applications.Test/gadgets resource type.
 const GadgetResourceType = resourceids.GadgetResourceType
 
-// GadgetID identifies a Applications.Test/gadgets resource; see resourceids.GadgetID.
+// GadgetID identifies an Applications.Test/gadgets resource; see resourceids.GadgetID.
 type GadgetID = resourceids.GadgetID
 
 // NewGadgetID returns the ID of the Applications.Test/gadgets resource {scope}/providers/Applications.Test/gadgets/{name}.
@@ -44,7 +44,7 @@ func NewGadgetID(scope, name string) GadgetID {
 	return resourceids.NewGadgetID(scope, name)
 }
 
-// ParseGadgetID parses a Applications.Test/gadgets resource ID; see resourceids.ParseGadgetID.
+// ParseGadgetID parses an Applications.Test/gadgets resource ID; see resourceids.ParseGadgetID.
 func ParseGadgetID(s string) (GadgetID, error) {
 	return resourceids.ParseGadgetID(s)
 }

@@ -13,7 +13,7 @@ import (
 // GadgetAPIVersion is the API version of Applications.Test/gadgets in this package.
 const GadgetAPIVersion = "2022-09-01"
 
-// Gadget is a Applications.Test/gadgets resource at API version 2022-09-01.
+// Gadget is an Applications.Test/gadgets resource at API version 2022-09-01.
 type Gadget struct {
 	// ID, Name, Type and SystemData are set by the server.
 	ID         *string           `json:"id,omitempty"`

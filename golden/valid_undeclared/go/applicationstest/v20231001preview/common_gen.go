@@ -37,7 +37,7 @@ func Ptr[T any](v T) *T {
 // WidgetResourceType is the full name of the Applications.Test/widgets resource type.
 const WidgetResourceType = resourceids.WidgetResourceType
 
-// WidgetID identifies a Applications.Test/widgets resource; see resourceids.WidgetID.
+// WidgetID identifies an Applications.Test/widgets resource; see resourceids.WidgetID.
 type WidgetID = resourceids.WidgetID
 
 // NewWidgetID returns the ID of the Applications.Test/widgets resource {scope}/providers/Applications.Test/widgets/{name}.
@@ -45,7 +45,7 @@ func NewWidgetID(scope, name string) WidgetID {
 	return resourceids.NewWidgetID(scope, name)
 }
 
-// ParseWidgetID parses a Applications.Test/widgets resource ID; see resourceids.ParseWidgetID.
+// ParseWidgetID parses an Applications.Test/widgets resource ID; see resourceids.ParseWidgetID.
 func ParseWidgetID(s string) (WidgetID, error) {
 	return resourceids.ParseWidgetID(s)
 }

@@ -13,7 +13,7 @@ import (
 // WidgetAPIVersion is the API version of Applications.Test/widgets in this package.
 const WidgetAPIVersion = "2023-10-01-preview"
 
-// Widget is a Applications.Test/widgets resource at API version
+// Widget is an Applications.Test/widgets resource at API version
 // 2023-10-01-preview.
 type Widget struct {
 	// ID, Name, Type and SystemData are set by the server.
