@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/mod/module"
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
@@ -88,12 +89,37 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(emitterNames(), ", ") + " (default: all)", Destination: &f.targets},
 			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one Bicep extension of this name (default: one per namespace)", Destination: &f.extensionName},
 			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "Bicep extension version", Destination: &f.extensionVersion},
-			&cli.StringFlag{Name: "go-import-prefix", Usage: "Go import path of --out (default: from the go.mod above --out)", Destination: &f.goImportPrefix},
+			&cli.StringFlag{Name: "go-import-prefix", Usage: "Go import path of --out (default: from the go.mod above --out, else " + fallbackImportPrefix + ")", Destination: &f.goImportPrefix},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when --out is not up to date", Destination: &f.check},
 			&cli.BoolFlag{Name: "force", Usage: "regenerate even when the inputs are unchanged since the last run", Destination: &f.force},
 		),
 		Action: func(c *cli.Context) error { return f.run(c, e) },
 	}
+}
+
+// validate checks the flag values before anything is read: a bad value is
+// a usage error that names the flag.
+func (f *genFlags) validate() error {
+	if err := f.compileFlags.validate(); err != nil {
+		return err
+	}
+	if f.extensionName != "" {
+		if p := bicep.ExtensionNameProblem(f.extensionName); p != "" {
+			return usageErrorf("--extension-name %q %s", f.extensionName, p)
+		}
+	}
+	if strings.TrimSpace(f.extensionVersion) == "" {
+		return usageErrorf("--extension-version must not be empty (default %s)", bicep.DefaultVersion)
+	}
+	if f.goImportPrefix != "" {
+		if err := module.CheckImportPath(f.goImportPrefix); err != nil {
+			return usageErrorf("--go-import-prefix %q is not a Go import path: %v", f.goImportPrefix, errors.Unwrap(err))
+		}
+	}
+	if strings.TrimSpace(f.out) == "" {
+		return usageErrorf("--out must not be empty")
+	}
+	return nil
 }
 
 func (f *genFlags) run(c *cli.Context, e *env) error {
@@ -104,8 +130,12 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if slices.ContainsFunc(selected, func(em emitter) bool { return em.name == "go" }) && f.goImportPrefix == "" {
-		f.goImportPrefix = importPrefixFor(f.out)
+	if slices.ContainsFunc(selected, func(em emitter) bool { return em.name == "go" || em.name == "site" }) && f.goImportPrefix == "" {
+		prefix, found := importPrefixFor(f.out)
+		if !found {
+			fmt.Fprintf(e.stderr, "note: no go.mod above %s: the Go client imports itself as %s (set --go-import-prefix to the import path of %s)\n", f.out, prefix, f.out)
+		}
+		f.goImportPrefix = prefix
 	}
 	paths := c.Args().Slice()
 	if len(paths) == 0 {
@@ -121,7 +151,7 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	}
 	if !f.force {
 		if n, ok := upToDate(f.out, key); ok {
-			fmt.Fprintf(e.stderr, "%s is up to date: inputs unchanged since the last run, nothing written (%d files; --force regenerates)\n", f.out, n)
+			fmt.Fprintf(e.stderr, "%s is up to date: inputs unchanged since the last run, nothing written (%s; --force regenerates)\n", f.out, plural(n, "file"))
 			return nil
 		}
 	}
@@ -135,6 +165,9 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if !diags.HasErrors() {
 		var more diag.List
 		files, more, err = runEmitters(cat, f, selected)
+		if f.strict {
+			more = more.Promote() // --strict: the emitters' warnings fail the run too
+		}
 		diags = append(diags, more...).Sorted()
 	}
 	if len(diags) > 0 {
@@ -162,13 +195,13 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 			}
 			return fail(exitFail, fmt.Errorf("%s is not up to date: run udtc gen without --check", f.out))
 		}
-		fmt.Fprintf(e.stderr, "%s is up to date (%d files)\n", f.out, res.unchanged)
+		fmt.Fprintf(e.stderr, "%s is up to date (%s)\n", f.out, plural(res.unchanged, "file"))
 		return nil
 	}
 	if res.changed() {
-		fmt.Fprintf(e.stderr, "wrote %d files to %s (%d unchanged, %d removed)\n", res.written, f.out, res.unchanged, res.removed)
+		fmt.Fprintf(e.stderr, "wrote %s to %s (%d unchanged, %d removed)\n", plural(res.written, "file"), f.out, res.unchanged, res.removed)
 	} else {
-		fmt.Fprintf(e.stderr, "%s is up to date: nothing written (%d files unchanged)\n", f.out, res.unchanged)
+		fmt.Fprintf(e.stderr, "%s is up to date: nothing written (%s unchanged)\n", f.out, plural(res.unchanged, "file"))
 	}
 	return nil
 }
@@ -233,23 +266,28 @@ func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter) ([]genFile
 	return all, ds.Sorted(), errors.Join(errs...)
 }
 
+// fallbackImportPrefix is the Go import path of --out when no go.mod is
+// found above it (gen says so).
+const fallbackImportPrefix = "example.com/udtc/gen"
+
 // importPrefixFor derives the Go import path of dir from the nearest go.mod
-// above it, or returns a placeholder module path.
-func importPrefixFor(dir string) string {
+// above it; found is false when there is none and the placeholder
+// fallbackImportPrefix is returned.
+func importPrefixFor(dir string) (prefix string, found bool) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "example.com/udtc/gen"
+		return fallbackImportPrefix, false
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if mod := modulePath(filepath.Join(d, "go.mod")); mod != "" {
 			rel, err := filepath.Rel(d, abs)
 			if err != nil || rel == "." {
-				return mod
+				return mod, true
 			}
-			return mod + "/" + filepath.ToSlash(rel)
+			return mod + "/" + filepath.ToSlash(rel), true
 		}
 		if filepath.Dir(d) == d {
-			return "example.com/udtc/gen"
+			return fallbackImportPrefix, false
 		}
 	}
 }

@@ -61,7 +61,7 @@ func TestGenWritesOnlyWhatChanged(t *testing.T) {
 	if err := os.WriteFile(idx, []byte("edited"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr = runCLI(t, "gen", dir, "--out", out); code != 0 || !strings.Contains(stderr, "wrote 1 files") {
+	if code, _, stderr = runCLI(t, "gen", dir, "--out", out); code != 0 || !strings.Contains(stderr, "wrote 1 file to") {
 		t.Errorf("gen after a hand edit: exit %d\n%s", code, stderr)
 	}
 	if got, _ := os.ReadFile(idx); string(got) != string(want) {

@@ -18,7 +18,7 @@ import (
 func siteFiles(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 	prefix := f.goImportPrefix
 	if prefix == "" {
-		prefix = importPrefixFor(f.out)
+		prefix, _ = importPrefixFor(f.out)
 	}
 	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
 	pages, err := c.Site(catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName})

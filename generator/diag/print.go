@@ -65,7 +65,7 @@ func WriteText(w io.Writer, l List, opts TextOptions) error {
 			sevColor = cyan
 		}
 		fmt.Fprintf(bw, "%s: %s: %s\n",
-			paint(bold, fmt.Sprintf("%s:%d:%d", d.Span.File, d.Span.Line, d.Span.Column)),
+			paint(bold, position(d.Span)),
 			paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, d.Rule)),
 			d.Message)
 		if opts.Source != nil {
@@ -90,6 +90,20 @@ func WriteText(w io.Writer, l List, opts TextOptions) error {
 		fmt.Fprintf(bw, "%s, %s\n", plural(errs, "error"), plural(warns, "warning"))
 	}
 	return bw.Flush()
+}
+
+// position is "file:line:col", shortened to what the span knows: "file:line",
+// "file", or "udtc" for a diagnostic about the invocation (a flag value).
+func position(s Span) string {
+	switch {
+	case s.File == "" && s.Line == 0:
+		return "udtc"
+	case s.Line == 0:
+		return s.File
+	case s.Column == 0:
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
 }
 
 func plural(n int, what string) string {

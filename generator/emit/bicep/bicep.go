@@ -62,6 +62,15 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // and puts an underscore before a leading digit.
 func DefaultExtensionName(namespace string) string { return naming.BicepExtension(namespace) }
 
+// ExtensionNameProblem explains why name cannot be an extension name (it is
+// not a Bicep identifier), or returns "".
+func ExtensionNameProblem(name string) string {
+	if identifier.MatchString(name) {
+		return ""
+	}
+	return "is not a Bicep identifier: use letters, digits and underscores, not starting with a digit"
+}
+
 // Extension is one Bicep extension and the providers it holds, in catalog order.
 type Extension struct {
 	Name      string
@@ -74,11 +83,11 @@ type Extension struct {
 func Extensions(cat *model.Catalog, name string) ([]Extension, diag.List) {
 	var diags diag.List
 	if name != "" {
-		if !identifier.MatchString(name) {
+		if p := ExtensionNameProblem(name); p != "" {
 			diags.Add(diag.Diagnostic{
 				Severity: diag.Error,
 				Rule:     RuleExtensionName,
-				Message:  fmt.Sprintf("extension name %q is not a Bicep identifier", name),
+				Message:  fmt.Sprintf("extension name %q %s", name, p),
 				Hint:     "use letters, digits and underscores, not starting with a digit",
 			})
 			return nil, diags
