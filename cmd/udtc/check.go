@@ -116,5 +116,5 @@ func summary(cat *model.Catalog) string {
 			versions += len(t.APIVersions)
 		}
 	}
-	return fmt.Sprintf("ok: %d files, %d namespaces, %d resource types, %d API versions", files, len(cat.Providers), types, versions)
+	return fmt.Sprintf("ok: %s, %s, %s, %s", plural(files, "file"), plural(len(cat.Providers), "namespace"), plural(types, "resource type"), plural(versions, "API version"))
 }

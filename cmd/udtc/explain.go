@@ -170,7 +170,7 @@ func describe(name string, s *openapi3.Schema, required bool) explainedField {
 		add("read-only")
 	}
 	if sens, _ := s.Extensions["x-radius-sensitive"].(bool); sens {
-		add("sensitive (encrypted at rest, never returned)")
+		add("sensitive: encrypted at rest, never returned")
 	}
 	if t, ok := s.Extensions[api.ExtensionResourceType]; ok {
 		add("reference to a resource of type %s", jsonText(t))

@@ -343,3 +343,64 @@ func TestExplain(t *testing.T) {
 		t.Errorf("explain Contoso: exit %d %s", code, stderr)
 	}
 }
+
+func TestRegistryEmptyListAndSchemaTree(t *testing.T) {
+	t.Chdir("../..")
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	code, stdout, _ := runCLI(t, "registry", "list", "--server", url)
+	if code != 0 || !strings.Contains(stdout, "No resource types are registered in plane local of "+url) || strings.Contains(stdout, "TYPE") {
+		t.Errorf("registry list of an empty registry: exit %d\n%s", code, stdout)
+	}
+	if code, _, stderr := runCLI(t, "publish", "examples", "--server", url); code != 0 {
+		t.Fatalf("publish: exit %d\n%s", code, stderr)
+	}
+	stdout = runOut(t, "registry", "show", "Contoso.Data/postgresDatabases", "--server", url)
+	for _, want := range []string{
+		"    2025-06-01\n",
+		"      environment  <string>  required\n          The Radius environment ID.\n",
+		"      databases  <[]Object>  (items at most 16)\n",
+		"        name  <string>  required  (pattern: ",
+		"        password  <string>  (sensitive: encrypted at rest, never returned)\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("registry show lacks %q:\n%s", want, stdout)
+		}
+	}
+	var sum api.ProviderSummary
+	if err := json.Unmarshal([]byte(runOut(t, "registry", "show", "Contoso.Data/postgresDatabases", "--server", url, "--output", "json")), &sum); err != nil ||
+		len(sum.ResourceTypes["postgresDatabases"].APIVersions["2025-06-01"].Schema) == 0 {
+		t.Errorf("registry show --output json: %v %+v", err, sum)
+	}
+}
+
+func TestGenFlagValues(t *testing.T) {
+	t.Chdir("../..")
+	out := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--extension-name", "acme-platform"}, 2, `udtc: --extension-name "acme-platform" is not a Bicep identifier`},
+		{[]string{"--go-import-prefix", "example.com/bad path"}, 2, `--go-import-prefix "example.com/bad path" is not a Go import path`},
+		{[]string{"--go-import-prefix", "/abs"}, 2, `--go-import-prefix "/abs" is not a Go import path`},
+		{[]string{"--extension-version", ""}, 2, "--extension-version must not be empty"},
+		{[]string{"--target", "bicpe"}, 2, `unknown --target "bicpe"`},
+		// An emitter's warning is a warning, and an error with --strict.
+		{[]string{"--extension-name", "az", "--target", "bicep"}, 0, "udtc: warning[bicep-extension-name-reserved]"},
+		{[]string{"--extension-name", "az", "--target", "bicep", "--strict", "--force"}, 1, "udtc: error[bicep-extension-name-reserved]"},
+		// No go.mod above --out: the fallback import path is announced.
+		{[]string{"--target", "go"}, 0, "note: no go.mod above " + out + ": the Go client imports itself as " + fallbackImportPrefix},
+		{[]string{"--target", "go", "--go-import-prefix", "example.org/platform/gen", "--force"}, 0, "wrote"},
+	} {
+		args := append([]string{"gen", "fixtures/valid_basic", "--out", out}, tc.args...)
+		code, _, stderr := runCLI(t, args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("udtc %s: exit %d, want %d; stderr lacks %q:\n%s", strings.Join(args, " "), code, tc.code, tc.want, stderr)
+		}
+		if strings.Contains(stderr, ":0:0:") {
+			t.Errorf("udtc %s: a diagnostic without a position:\n%s", strings.Join(args, " "), stderr)
+		}
+	}
+}

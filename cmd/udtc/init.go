@@ -93,7 +93,7 @@ type starterFile struct{ path, data string }
 func starterFiles(namespace, typeName string) []starterFile {
 	ext := bicep.DefaultExtensionName(namespace)
 	return []starterFile{
-		{filepath.Join("manifests", typeName+".yaml"), fmt.Sprintf(starterManifest, manifest.SchemaID, namespace, typeName, namespace, typeName, typeName)},
+		{filepath.Join("manifests", typeName+".yaml"), fmt.Sprintf(starterManifest, manifest.SchemaID, namespace, typeName, namespace, typeName)},
 		{"bicepconfig.json", fmt.Sprintf(starterBicepConfig, ext, ext)},
 		{filepath.Join(".github", "workflows", "udtc.yaml"), starterCI},
 	}
@@ -108,7 +108,7 @@ types:
   # The resource type %s/%s. Child types are written parent/child.
   %s:
     # Shown in Bicep completion, in the generated docs and in the registry's catalog.
-    description: Describe what a %s provisions.
+    description: Describe what a resource of this type provisions.
     # SupportsRecipes: a Radius recipe deploys resources of this type.
     capabilities: [SupportsRecipes]
     apiVersions:

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 )
@@ -43,6 +47,10 @@ func registryCommand(e *env) *cli.Command {
 					}
 					if list.output == "json" {
 						return writeJSON(e.stdout, api.ProviderSummaryList{Value: sums})
+					}
+					if len(sums) == 0 {
+						fmt.Fprintf(e.stdout, "No resource types are registered in plane %s of %s (udtc publish registers manifests).\n", list.plane, list.server)
+						return nil
 					}
 					tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 					fmt.Fprintln(tw, "TYPE\tNAMESPACE\tAPI VERSIONS\tDEFAULT")
@@ -140,7 +148,7 @@ func printSummary(e *env, s api.ProviderSummary, schemas bool) {
 		for _, v := range versions(t) {
 			fmt.Fprintf(w, "    %s\n", v)
 			if schemas {
-				fmt.Fprintf(w, "      schema: %s\n", t.APIVersions[v].Schema)
+				printSchemaTree(w, t.APIVersions[v].Schema, "      ")
 			}
 		}
 	}
@@ -149,4 +157,42 @@ func printSummary(e *env, s api.ProviderSummary, schemas bool) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
+}
+
+// printSchemaTree prints an API version's schema as a tree of properties,
+// each with its kind, constraints and description (explain's vocabulary);
+// a schema that does not compile is printed as its JSON.
+func printSchemaTree(w io.Writer, raw json.RawMessage, indent string) {
+	schema, err := admission.Compile(raw)
+	if err != nil {
+		fmt.Fprintf(w, "%sschema: %s\n", indent, raw)
+		return
+	}
+	root := schema.OpenAPI()
+	if len(childNames(root)) == 0 {
+		fmt.Fprintf(w, "%s(no properties declared)\n", indent)
+		return
+	}
+	var walk func(s *openapi3.Schema, indent string, depth int)
+	walk = func(s *openapi3.Schema, indent string, depth int) {
+		for _, name := range childNames(s) {
+			cs, required, _ := child(s, name)
+			f := describe(name, cs, required)
+			line := indent + name + "  <" + f.Kind + ">"
+			if required {
+				line += "  required"
+			}
+			if len(f.Constraints) > 0 {
+				line += "  (" + strings.Join(f.Constraints, "; ") + ")"
+			}
+			fmt.Fprintln(w, line)
+			if f.Description != "" {
+				fmt.Fprintln(w, indent+"    "+firstLine(f.Description))
+			}
+			if depth < 16 {
+				walk(cs, indent+"  ", depth+1)
+			}
+		}
+	}
+	walk(root, indent, 0)
 }
