@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/udtc/udtc/registry/api"
+)
+
+const schemaTestType = "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Schemas/resourceTypes/things"
+
+// put sends a JSON PUT to the registry at base and returns the status and body.
+func put(t *testing.T, base, path, body string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("PUT", base+path+"?api-version="+api.Version, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+// peakRSS returns the VmHWM (peak resident set) of process pid in bytes.
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc to measure memory: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("VmHWM %q: %v", rest, err)
+			}
+			return kb << 10
+		}
+	}
+	t.Skip("no VmHWM in /proc/pid/status")
+	return 0
+}
+
+// TestServeSchemaJSONEscapes: schemas in request bodies are read as JSON,
+// so escapes other encoders produce by default are accepted: a surrogate
+// pair (Python's json.dumps) and an escaped slash (PHP's json_encode).
+func TestServeSchemaJSONEscapes(t *testing.T) {
+	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	if code, b := put(t, base, schemaTestType[:strings.LastIndex(schemaTestType, "/resourceTypes")], `{}`); code != 201 {
+		t.Fatalf("PUT provider = %d %s", code, b)
+	}
+	if code, b := put(t, base, schemaTestType, `{}`); code != 201 {
+		t.Fatalf("PUT type = %d %s", code, b)
+	}
+	for i, schema := range []string{
+		`{"type":"object","properties":{"size":{"type":"string","description":"\ud83d\ude00 big"}}}`,
+		`{"type":"object","properties":{"url":{"type":"string","description":"see http:\/\/example.com\/a\/b"}}}`,
+		`{"type":"object","properties":{"a\/b":{"type":"string"}}}`,
+	} {
+		v := fmt.Sprintf("/apiVersions/2025-01-0%d", i+1)
+		if code, b := put(t, base, schemaTestType+v, `{"properties":{"schema":`+schema+`}}`); code != 201 {
+			t.Errorf("PUT schema %s = %d %s", schema, code, b)
+		}
+	}
+	// Invalid JSON inside a valid body cannot happen (the body is JSON), but
+	// a schema the checker refuses still names its JSON path.
+	code, b := put(t, base, schemaTestType+"/apiVersions/2025-02-01", `{"properties":{"schema":{"type":"object","properties":{"a\/b":{"type":"array"}}}}}`)
+	if code != 400 || !strings.Contains(string(b), `"target":"/properties/a~1b"`) {
+		t.Errorf("PUT invalid schema = %d %s, want 400 targeting /properties/a~1b", code, b)
+	}
+}
+
+// hugeSchema is a ~3 MB schema with n undeclared required names.
+func hugeSchema(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"properties":{"schema":{"type":"object","properties":{"a":{"type":"string"}},"required":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"req%d"`, i)
+	}
+	b.WriteString("]}}}")
+	return b.String()
+}
+
+// TestServeHugeSchemaErrorsAreBounded: eight concurrent PUTs of a ~3 MB
+// schema with 300,000 undeclared required names each get a small 400 (at
+// most 100 details and a count), and the server's peak memory grows by a
+// bounded amount. Before, each answer was 36 MB with 300,000 details and
+// each request cost about 240 MB.
+func TestServeHugeSchemaErrorsAreBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 24 MB of schemas; skipped with -short")
+	}
+	const (
+		requests = 8
+		names    = 300_000
+		maxBody  = 64 << 10
+		// Generous: 8 request bodies alone are 24 MB, and Go's heap may
+		// double before a collection. The unbounded server needed about
+		// 2 GB here.
+		maxGrowth = 600 << 20
+	)
+	p := startServeProcess(t, "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	if code, b := put(t, p.url, schemaTestType[:strings.LastIndex(schemaTestType, "/resourceTypes")], `{}`); code != 201 {
+		t.Fatalf("PUT provider = %d %s", code, b)
+	}
+	if code, b := put(t, p.url, schemaTestType, `{}`); code != 201 {
+		t.Fatalf("PUT type = %d %s", code, b)
+	}
+	body := hugeSchema(names)
+	if len(body) < 3<<20 || len(body) > 4<<20 {
+		t.Fatalf("schema body is %d bytes", len(body))
+	}
+	before := peakRSS(t, p.cmd.Process.Pid)
+	var wg sync.WaitGroup
+	for i := range requests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, b := put(t, p.url, fmt.Sprintf("%s/apiVersions/2025-01-%02d", schemaTestType, i+1), body)
+			if code != 400 {
+				t.Errorf("PUT huge schema = %d %.300s", code, b)
+				return
+			}
+			if len(b) > maxBody {
+				t.Errorf("the 400 is %d bytes, want at most %d", len(b), maxBody)
+			}
+			var e api.ErrorResponse
+			if err := json.Unmarshal(b, &e); err != nil {
+				t.Errorf("not an ARM envelope: %v", err)
+				return
+			}
+			if n := len(e.Error.Details); n > api.MaxErrorDetails+1 || n == 0 {
+				t.Errorf("%d details, want 1 to %d", n, api.MaxErrorDetails+1)
+			}
+			all := string(b)
+			if !strings.Contains(all, "TooManyDetails") || !strings.Contains(all, fmt.Sprintf("the schema has %d errors", names)) {
+				t.Errorf("the answer does not say how many problems there were: %.500s", all)
+			}
+		}()
+	}
+	wg.Wait()
+	after := peakRSS(t, p.cmd.Process.Pid)
+	t.Logf("server peak RSS %d MB before, %d MB after %d concurrent %d-byte schemas", before>>20, after>>20, requests, len(body))
+	if after-before > maxGrowth {
+		t.Errorf("peak RSS grew by %d MB, want at most %d MB", (after-before)>>20, maxGrowth>>20)
+	}
+}
