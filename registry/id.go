@@ -7,34 +7,17 @@ import (
 	"github.com/udtc/udtc/registry/api"
 )
 
-// Kind is the kind of a registry resource.
-type Kind int
+// Kind is the kind of a registry resource (one enumeration, api.Kind).
+type Kind = api.Kind
 
 // The kinds, parents first.
 const (
-	KindPlane Kind = iota + 1
-	KindProvider
-	KindResourceType
-	KindAPIVersion
-	KindLocation
+	KindPlane        = api.KindPlane
+	KindProvider     = api.KindProvider
+	KindResourceType = api.KindResourceType
+	KindAPIVersion   = api.KindAPIVersion
+	KindLocation     = api.KindLocation
 )
-
-// String returns a short lower-case name for logs and messages.
-func (k Kind) String() string {
-	switch k {
-	case KindPlane:
-		return "plane"
-	case KindProvider:
-		return "resource provider"
-	case KindResourceType:
-		return "resource type"
-	case KindAPIVersion:
-		return "API version"
-	case KindLocation:
-		return "location"
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
 
 // MaxNameLength is the longest name (or child type segment) accepted.
 const MaxNameLength = api.MaxNameLength
@@ -166,7 +149,7 @@ func (id ID) Equal(o ID) bool { return id.Key() == o.Key() }
 // Validate checks every name the ID uses against the seed's patterns and
 // returns an error wrapping ErrInvalid.
 func (id ID) Validate() error {
-	if id.Kind < KindPlane || id.Kind > KindLocation {
+	if !id.Kind.Valid() {
 		return fmt.Errorf("%w: unknown kind %d", ErrInvalid, int(id.Kind))
 	}
 	if err := ValidatePlane(id.Plane); err != nil {

@@ -222,7 +222,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	} else {
 		fmt.Fprintf(e.stdout, "Applied %d of %d writes.\n", len(res.Applied), plan.Writes())
 		for _, fl := range res.Failed {
-			fmt.Fprintf(e.stdout, "  ! failed  %-16s %s: %v\n", fl.Change.Kind, fl.Change.Name(), fl.Err)
+			fmt.Fprintf(e.stdout, "  ! failed  %-16s %s: %v\n", fl.Change.Kind.Ident(), fl.Change.Name(), fl.Err)
 		}
 	}
 	for _, fl := range res.Failed {
@@ -241,7 +241,7 @@ var actionMarks = map[publish.Action]string{publish.Create: "+", publish.Update:
 func printPlan(w io.Writer, p *publish.Plan, server, plane string) {
 	fmt.Fprintf(w, "Plan for %s (plane %s):\n", server, plane)
 	for _, c := range p.Changes {
-		fmt.Fprintf(w, "  %s %-9s %-16s %s\n", actionMarks[c.Action], c.Action, c.Kind, c.Name())
+		fmt.Fprintf(w, "  %s %-9s %-16s %s\n", actionMarks[c.Action], c.Action, c.Kind.Ident(), c.Name())
 		for _, d := range c.Diff {
 			switch {
 			case d.Old == "" && d.New == "changed":

@@ -41,15 +41,16 @@ const (
 	Delete    Action = "delete"
 )
 
-// Kind names the registry resource a change is about.
-type Kind string
+// Kind names the registry resource a change is about (api.Kind; in JSON
+// and text output its Ident: "resourceProvider", "resourceType", ...).
+type Kind = api.Kind
 
 // Kinds, in dependency order.
 const (
-	KindProvider   Kind = "resourceProvider"
-	KindType       Kind = "resourceType"
-	KindAPIVersion Kind = "apiVersion"
-	KindLocation   Kind = "location"
+	KindProvider   = api.KindProvider
+	KindType       = api.KindResourceType
+	KindAPIVersion = api.KindAPIVersion
+	KindLocation   = api.KindLocation
 )
 
 // FieldDiff is one changed field of an update.

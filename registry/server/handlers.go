@@ -685,20 +685,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write([]byte("\n"))
 }
 
-var wireTypes = map[registry.Kind]string{
-	registry.KindPlane:        api.TypePlane,
-	registry.KindProvider:     api.TypeResourceProvider,
-	registry.KindResourceType: api.TypeResourceType,
-	registry.KindAPIVersion:   api.TypeAPIVersion,
-	registry.KindLocation:     api.TypeLocation,
-}
-
 // toWire converts a stored resource to its response body.
 func toWire(res registry.Resource) (api.Resource[any], error) {
 	out := api.Resource[any]{
 		ID:       res.ID.String(),
 		Name:     api.EscapeTypeName(res.ID.Leaf()),
-		Type:     wireTypes[res.ID.Kind],
+		Type:     res.ID.Kind.WireType(),
 		Location: res.Location,
 		Tags:     res.Tags,
 		SystemData: &api.SystemData{
