@@ -1,7 +1,6 @@
 package goclient
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -37,11 +36,9 @@ type Symbol struct {
 	// the version's schema ("status.binding.host", "tags[*]"), plus
 	// "=value" for a Const.
 	Key string
-	// Name is the Go identifier; GoType the field's Go type as written in
-	// the struct ("*string", "map[string]Size"), for a Field only.
-	Name   string
-	GoType string
-	Span   diag.Span
+	// Name is the Go identifier.
+	Name string
+	Span diag.Span
 }
 
 // Surface lists the exported identifiers of the Go client of cat, in
@@ -78,8 +75,6 @@ func (p *pkgPlan) surface(vt *verType) []Symbol {
 		out = append(out, sym(Struct, st.schema, keyOf(root, st.schema.Path), st.name))
 		for _, fp := range st.fields {
 			s := sym(Field, fp.prop.Schema, keyOf(root, fp.prop.Schema.Path), fp.name)
-			typ, _ := p.fieldType(fp.prop)
-			s.GoType = fmt.Sprintf("%#v", typ)
 			s.Span = fp.prop.Span
 			out = append(out, s)
 		}
