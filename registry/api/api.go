@@ -7,6 +7,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 )
 
 // Version is the only api-version the registry accepts.
@@ -157,13 +158,18 @@ const (
 	CodeNotFound              = "NotFound"
 	CodeMethodNotAllowed      = "MethodNotAllowed"
 	CodeConflict              = "Conflict"
-	CodePreconditionFailed    = "PreconditionFailed"
-	CodeRequestTooLarge       = "RequestEntityTooLarge"
-	CodeHeadersTooLarge       = "RequestHeaderFieldsTooLarge"
-	CodeUnsupportedMediaType  = "UnsupportedMediaType"
-	CodeUnauthorized          = "Unauthorized"
-	CodeInternal              = "InternalServerError"
-	CodeServiceUnavailable    = "ServiceUnavailable"
+	// CodeAnotherOperation is the code of a 409 caused by a concurrent
+	// write (ARM's AnotherOperationInProgress): retrying may succeed. A
+	// 409 Conflict (a registration that still has resources, a namespace
+	// that a git sync owns) is final.
+	CodeAnotherOperation     = "AnotherOperationInProgress"
+	CodePreconditionFailed   = "PreconditionFailed"
+	CodeRequestTooLarge      = "RequestEntityTooLarge"
+	CodeHeadersTooLarge      = "RequestHeaderFieldsTooLarge"
+	CodeUnsupportedMediaType = "UnsupportedMediaType"
+	CodeUnauthorized         = "Unauthorized"
+	CodeInternal             = "InternalServerError"
+	CodeServiceUnavailable   = "ServiceUnavailable"
 
 	// Resources of user-defined types (admission refusals).
 	CodeResourceTypeNotFound  = "ResourceTypeNotFound"
@@ -226,3 +232,16 @@ type Diagnostic struct {
 
 // IsError reports whether the diagnostic is an error (not a warning).
 func (d Diagnostic) IsError() bool { return d.Severity != "warning" }
+
+// Retryable reports whether a response of status with error code is worth
+// retrying: 429, any 5xx, and a 409 of a concurrent write
+// (CodeAnotherOperation), never another 409.
+func Retryable(status int, code string) bool {
+	switch {
+	case status == http.StatusConflict:
+		return code == CodeAnotherOperation
+	case status == http.StatusTooManyRequests, status >= 500:
+		return true
+	}
+	return false
+}

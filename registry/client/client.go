@@ -1,7 +1,7 @@
 // Package client is a typed Go client for the registry's HTTP API: every
 // registration resource (Get/Put/Delete/List), planes, provider summaries,
-// resource groups and the resources of the registered types. It retries connection errors, 409, 429 and 5xx with bounded
-// exponential backoff, honours ctx, sends a bearer token when given one, and
+// resource groups and the resources of the registered types. It retries connection errors, 429, 5xx
+// and the 409 of a concurrent write (api.Retryable) with bounded exponential backoff, honours ctx, sends a bearer token when given one, and
 // returns *Error carrying the ARM error code and HTTP status.
 package client
 
@@ -124,11 +124,6 @@ func IfMatch(etag string) Condition {
 // IfNoneMatch makes the write conditional on the resource not existing.
 func IfNoneMatch() Condition { return func(h http.Header) { h.Set("If-None-Match", "*") } }
 
-// retryable reports whether a status is worth retrying.
-func retryable(status int) bool {
-	return status == http.StatusConflict || status == http.StatusTooManyRequests || status >= 500
-}
-
 // do sends a request with retries and returns the final response with its
 // body read. target is a path (with ?api-version added here unless it has a
 // query) or an absolute URL.
@@ -180,7 +175,7 @@ func (c *Client) do(ctx context.Context, method, target string, body []byte, con
 		switch {
 		case err != nil:
 			lastErr = fmt.Errorf("registry: %s %s: %w", method, u, err)
-		case retryable(resp.StatusCode):
+		case retryable(resp, data):
 			lastErr = responseError(resp, data)
 			if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
 				wait = min(time.Duration(s)*time.Second, c.maxDelay)
@@ -215,6 +210,18 @@ func (c *Client) backoff(n int) time.Duration {
 		return d
 	}
 	return d/2 + rand.N(d/2+1)
+}
+
+// retryable reports whether a response is worth retrying (api.Retryable:
+// 429, 5xx, and the 409 of a concurrent write, not a 409 Conflict such as
+// unregistering a type that still has resources).
+func retryable(resp *http.Response, data []byte) bool {
+	if resp.StatusCode < 400 {
+		return false
+	}
+	var env api.ErrorResponse
+	_ = json.Unmarshal(data, &env) // no envelope: no code
+	return api.Retryable(resp.StatusCode, env.Error.Code)
 }
 
 func responseError(resp *http.Response, data []byte) error {

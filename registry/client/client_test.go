@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/udtc/udtc/registry/secrets"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -162,8 +164,14 @@ func TestSchemaDiagnostics(t *testing.T) {
 	}
 }
 
-// flaky fails the first n requests with status, then passes to next.
+// flaky fails the first n requests with status (and error code "Busy"),
+// then passes to next.
 func flaky(n int64, status int, next http.Handler) (http.Handler, *atomic.Int64) {
+	return flakyCode(n, status, "Busy", next)
+}
+
+// flakyCode is flaky with an error code.
+func flakyCode(n int64, status int, code string, next http.Handler) (http.Handler, *atomic.Int64) {
 	var calls atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) <= n {
@@ -175,7 +183,7 @@ func flaky(n int64, status int, next http.Handler) (http.Handler, *atomic.Int64)
 			}
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
-			w.Write([]byte(`{"error":{"code":"Busy","message":"try again"}}`))
+			fmt.Fprintf(w, `{"error":{"code":%q,"message":"try again"}}`, code)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -189,18 +197,21 @@ func TestRetries(t *testing.T) {
 		name      string
 		failures  int64
 		status    int
+		code      string
 		wantErr   int // 0: success
 		wantCalls int64
 	}{
-		{"503 twice", 2, 503, 0, 3},
-		{"409 once", 1, 409, 0, 2},
-		{"429 once", 1, 429, 0, 2},
-		{"dropped connection", 2, 0, 0, 3},
-		{"500 always", 100, 500, 500, 4},
-		{"400 never retried", 100, 400, 400, 1},
+		{"503 twice", 2, 503, "Busy", 0, 3},
+		{"409 of a concurrent write once", 1, 409, api.CodeAnotherOperation, 0, 2},
+		{"409 Conflict never retried", 100, 409, api.CodeConflict, 409, 1},
+		{"409 without a code never retried", 100, 409, "", 409, 1},
+		{"429 once", 1, 429, "Busy", 0, 2},
+		{"dropped connection", 2, 0, "Busy", 0, 3},
+		{"500 always", 100, 500, "Busy", 500, 4},
+		{"400 never retried", 100, 400, "Busy", 400, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h, calls := flaky(c.failures, c.status, srv)
+			h, calls := flakyCode(c.failures, c.status, c.code, srv)
 			ts := httptest.NewServer(h)
 			defer ts.Close()
 			cl := newClient(t, ts.URL)
@@ -415,4 +426,53 @@ func testSealer(tb testing.TB) *secrets.Sealer {
 		tb.Fatal(err)
 	}
 	return s
+}
+
+// TestInUseConflictIsNotRetried: unregistering a type that still has
+// resources is a final 409 Conflict naming how many; the client sends it
+// once (publish --prune fails at once instead of retrying it).
+func TestInUseConflictIsNotRetried(t *testing.T) {
+	ctx := context.Background()
+	srv := newServer(t, server.Options{})
+	var deletes atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			deletes.Add(1)
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	c, err := client.New(ts.URL, client.WithRetry(4, time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutProvider(ctx, "Contoso.Apps", api.ResourceProvider{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutResourceType(ctx, "Contoso.Apps", "apps", api.ResourceType{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutAPIVersion(ctx, "Contoso.Apps", "apps", "2024-08-01", api.APIVersion{Properties: api.APIVersionProperties{Schema: json.RawMessage(`{}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutLocation(ctx, "Contoso.Apps", "global", api.Location{Properties: api.LocationProperties{ResourceTypes: map[string]api.LocationResourceType{
+		"apps": {APIVersions: map[string]api.LocationAPIVersion{"2024-08-01": {}}},
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutResourceGroup(ctx, "rg", api.ResourceGroup{}); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := api.ParseResourceID("/planes/radius/local/resourceGroups/rg/providers/Contoso.Apps/apps/a1")
+	if _, err := c.PutInstance(ctx, id, "2024-08-01", api.Instance{Properties: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.DeleteResourceType(ctx, "Contoso.Apps", "apps")
+	var e *client.Error
+	if !errors.As(err, &e) || e.StatusCode != 409 || e.Code != api.CodeConflict || !strings.Contains(e.Message, "1 resource") {
+		t.Errorf("DeleteResourceType of a type in use = %v", err)
+	}
+	if n := deletes.Load(); n != 1 {
+		t.Errorf("the in-use 409 was sent %d times, want once", n)
+	}
 }

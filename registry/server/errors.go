@@ -39,7 +39,7 @@ func errorStatus(err error) (int, api.ErrorDetail) {
 	case errors.Is(err, registry.ErrPrecondition):
 		return http.StatusPreconditionFailed, api.ErrorDetail{Code: api.CodePreconditionFailed, Message: err.Error()}
 	case errors.Is(err, registry.ErrConflict):
-		return http.StatusConflict, api.ErrorDetail{Code: api.CodeConflict, Message: err.Error()}
+		return http.StatusConflict, api.ErrorDetail{Code: api.CodeAnotherOperation, Message: err.Error() + "; retry"}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, api.ErrorDetail{Code: api.CodeServiceUnavailable, Message: "the request was cancelled or timed out"}
 	}

@@ -758,7 +758,8 @@ func TestStoreErrorsMapToStatuses(t *testing.T) {
 		status int
 		code   string
 	}{
-		{fmt.Errorf("x: %w", registry.ErrConflict), 409, api.CodeConflict},
+		{fmt.Errorf("x: %w", registry.ErrConflict), 409, api.CodeAnotherOperation},
+		{fmt.Errorf("x: %w", &registry.InUseError{ID: registry.ProviderID("local", "A.B"), Count: 2}), 409, api.CodeConflict},
 		{fmt.Errorf("x: %w", registry.ErrParentNotFound), 404, api.CodeNotFound},
 		{fmt.Errorf("x: %w", registry.ErrPrecondition), 412, api.CodePreconditionFailed},
 		{fmt.Errorf("x: %w", registry.ErrInvalid), 400, api.CodeInvalidRequestContent},
