@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -137,8 +138,14 @@ const rpPath = "/planes/radius/local/providers/System.Resources/resourceProvider
 const regVersion = "?api-version=" + api.Version
 
 // registerGolden registers a fixture's provider through the registration
-// API from its golden registration documents (what udtc publish sends).
-func registerGolden(h httpc, fixture string) {
+// API from its golden registration documents (what udtc publish sends),
+// without the locations' addresses: the registry stores the resources
+// itself (valid_child_types declares http://localhost:8080).
+func registerGolden(h httpc, fixture string) { registerGoldenAt(h, fixture, "") }
+
+// registerGoldenAt is registerGolden with every location's address
+// replaced by address ("" drops it).
+func registerGoldenAt(h httpc, fixture, address string) {
 	h.t.Helper()
 	root := filepath.Join("..", "..", "golden", fixture, "registration")
 	nss, err := os.ReadDir(root)
@@ -170,7 +177,22 @@ func registerGolden(h httpc, fixture string) {
 		locs, _ := filepath.Glob(filepath.Join(dir, "locations", "*.json"))
 		for _, l := range locs {
 			name := strings.TrimSuffix(filepath.Base(l), ".json")
-			put("/locations/"+name, filepath.Join("locations", name+".json"))
+			b, err := os.ReadFile(l)
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			var doc struct {
+				Properties map[string]any `json:"properties"`
+			}
+			if err := json.Unmarshal(b, &doc); err != nil {
+				h.t.Fatal(err)
+			}
+			delete(doc.Properties, "address")
+			if address != "" {
+				doc.Properties["address"] = address
+			}
+			b, _ = json.Marshal(doc)
+			h.must(201, "PUT", rpPath+ns.Name()+"/locations/"+name+regVersion, string(b))
 		}
 	}
 }
@@ -441,3 +463,65 @@ type atomicCounter struct{ n atomic.Int64 }
 
 func (c *atomicCounter) add()        { c.n.Add(1) }
 func (c *atomicCounter) load() int64 { return c.n.Load() }
+
+// TestForwardingEndToEnd: on each store, the types of a location with an
+// address (valid_child_types, its address pointed at a loopback provider)
+// are served by the provider: it receives exactly the admitted requests,
+// and the registry stores none of their resources.
+func TestForwardingEndToEnd(t *testing.T) {
+	for _, st := range stores {
+		t.Run(st.name, func(t *testing.T) {
+			s := st.open(t)
+			defer s.Close()
+			type seen struct{ method, path, body, auth string }
+			got := make(chan seen, 16)
+			prov := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				got <- seen{r.Method, r.URL.Path, string(b), r.Header.Get("Authorization")}
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"served":"by the provider"}`)
+			}))
+			defer prov.Close()
+			srv, err := server.New(context.Background(), server.Options{Store: s, Secrets: testSealer(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			h := httpc{t, ts.URL}
+			auth := "Authorization: Bearer not-for-the-provider"
+			registerGoldenAt(h, "valid_child_types", prov.URL)
+			const (
+				rg   = "/planes/radius/local/resourceGroups/rg"
+				bus1 = rg + "/providers/Contoso.Messaging/contosoBuses/bus1"
+				v    = "?api-version=2025-01-01"
+			)
+			h.must(201, "PUT", rg+regVersion, `{}`, auth)
+			h.must(400, "PUT", bus1+v, `{"properties":{"sku":"gold"}}`, auth)
+			h.must(400, "PUT", bus1+"/queues/q1"+v, `{"properties":{"maxSizeInMegabytes":0}}`, auth)
+			r := h.must(200, "PUT", bus1+v, `{"properties":{"sku":"basic"}}`, auth)
+			if string(r.body) != `{"served":"by the provider"}` {
+				t.Errorf("PUT answered %s", r.body)
+			}
+			h.must(200, "GET", bus1+v, "")
+			h.must(200, "DELETE", bus1+v, "", auth)
+			close(got)
+			var all []seen
+			for s := range got {
+				all = append(all, s)
+			}
+			want := []seen{
+				{"PUT", bus1, `{"location":"global","properties":{"sku":"basic"}}`, ""},
+				{"GET", bus1, "", ""},
+				{"DELETE", bus1, "", ""},
+			}
+			if diff := cmp.Diff(want, all, cmp.AllowUnexported(seen{})); diff != "" {
+				t.Errorf("the provider saw (-want +got):\n%s", diff)
+			}
+			id, _ := api.ParseResourceID(bus1)
+			if _, err := s.GetInstance(context.Background(), id); !errors.Is(err, registry.ErrNotFound) {
+				t.Errorf("the registry stored a forwarded resource: %v", err)
+			}
+		})
+	}
+}
