@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job, end to end, on the embedded store: compile the example
 # manifests, generate every output, start a local registry, publish to it,
-# show the registry's view, stop the registry. Run it with `make run`.
+# show the registry's view, create resources of the published types (one
+# refused by admission, a child deleted with its parent), stop the
+# registry. Run it with `make run`; any unexpected answer fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 udtc=./bin/udtc
@@ -54,6 +56,48 @@ $udtc registry list --server "$server"
 
 step "udtc registry show Contoso.Messaging/buses/queues"
 $udtc registry show Contoso.Messaging/buses/queues --server "$server"
+
+# req METHOD PATH WANT [BODY]: one request to the registry, shown as the
+# command and its answer; a status other than WANT stops the demo.
+req() {
+	local method=$1 path=$2 want=$3 body=${4:-} status
+	printf '$ curl -X %s "$S%s"' "$method" "$path"
+	[ -n "$body" ] && printf " -H 'Content-Type: application/json' -d '%s'" "$body"
+	printf '\n'
+	local args=(-sS -o "$tmp/body" -w '%{http_code}' -X "$method" "$server$path")
+	[ -n "$body" ] && args+=(-H 'Content-Type: application/json' -d "$body")
+	status=$(curl "${args[@]}")
+	printf '%s ' "$status"
+	if [ -s "$tmp/body" ]; then pretty <"$tmp/body"; else echo; fi
+	[ "$status" = "$want" ] || { echo "unexpected status $status (want $want)" >&2; exit 1; }
+}
+# With jq: a resource as its name and properties, an error as its code,
+# message and details, one a line; without: the JSON as it came.
+if command -v jq >/dev/null; then
+	pretty() {
+		jq -r 'if .error then "\(.error.code): \(.error.message)", (.error.details // [] | .[] | "    \(.target)  \(.code)  \(.message)")
+			else {name, properties} | tojson end'
+	}
+else
+	pretty() { cat; }
+fi
+rg=/planes/radius/local/resourceGroups/demo
+bus=$rg/providers/Contoso.Messaging/buses
+v=api-version=2025-06-01
+
+step "resources of the published types: a resource group, then a bus admitted against its schema"
+echo "S=$server"
+req PUT "$rg?api-version=2023-10-01-preview" 201 '{"location":"global"}'
+req PUT "$bus/bus1?$v" 201 '{"properties":{"environment":"dev","tier":"standard"}}'
+
+step "refused: one detail per violation, nothing stored"
+req PUT "$bus/bus2?$v" 400 '{"properties":{"tier":"gold","extra":1}}'
+req GET "$bus/bus2?$v" 404
+
+step "a child resource (default maxDeliveryCount applied), then delete its parent: the child goes too"
+req PUT "$bus/bus1/queues/orders?$v" 201 '{"properties":{"deadLettering":true}}'
+req DELETE "$bus/bus1?$v" 200
+req GET "$bus/bus1/queues/orders?$v" 404
 
 step "stop the registry"
 kill -TERM "$pid"
