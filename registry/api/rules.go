@@ -53,6 +53,12 @@ func PointerToken(key string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
 }
 
+// UnescapePointerToken is the inverse of PointerToken ("~1" before "~0",
+// as RFC 6901 says).
+func UnescapePointerToken(token string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
+}
+
 // AppendPointer returns the JSON Pointer of key inside the value at ptr.
 func AppendPointer(ptr, key string) string { return ptr + "/" + PointerToken(key) }
 

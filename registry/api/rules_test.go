@@ -46,6 +46,9 @@ func TestPointerToken(t *testing.T) {
 		if got := PointerToken(key); got != want {
 			t.Errorf("PointerToken(%q) = %q, want %q", key, got, want)
 		}
+		if back := UnescapePointerToken(want); back != key {
+			t.Errorf("UnescapePointerToken(%q) = %q, want %q", want, back, key)
+		}
 	}
 	if got := AppendPointer("/properties", "a/b"); got != "/properties/a~1b" {
 		t.Errorf("AppendPointer = %q", got)

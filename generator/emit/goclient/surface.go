@@ -5,6 +5,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // SymbolKind says what a Symbol declares.
@@ -112,6 +113,4 @@ func keyOf(root, path string) string {
 	return b.String()
 }
 
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-}
+func unescapePointer(s string) string { return api.UnescapePointerToken(s) }
