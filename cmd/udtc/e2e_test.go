@@ -388,13 +388,24 @@ func TestRegistryCommandsAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := startServeProcess(t, "sqlite:"+filepath.Join(dir, "r.db"), "--token-file", tokenFile)
+	wrongToken := filepath.Join(dir, "wrong")
+	if err := os.WriteFile(wrongToken, []byte("not-the-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A 401 during publish (reads are open, writes are not) stops with one
+	// line, not one per write.
+	if code, stdout, stderr := runCLI(t, "publish", "--server", srv.url, "examples"); code != 1 || strings.Contains(stdout, "! failed") ||
+		strings.Count(stderr, "\n") != 1 {
+		t.Errorf("publish without a token: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
 
 	tests := []struct {
 		args []string
 		code int
 		want string
 	}{
-		{[]string{"publish", "--server", srv.url, "examples"}, 1, "requires a token: pass --token-file"},
+		{[]string{"publish", "--server", srv.url, "examples"}, 1, "requires a token and none was sent: pass --token-file FILE"},
+		{[]string{"publish", "--server", srv.url, "--token-file", wrongToken, "examples"}, 1, "rejected the token in --token-file " + wrongToken + " (401 Unauthorized)"},
 		{[]string{"publish", "--server", srv.url, "--token-file", tokenFile, "--plane", "nope", "examples"}, 1, `plane "nope" does not exist`},
 		{[]string{"publish", "--server", "http://127.0.0.1:1", "--timeout", "5s", "examples"}, 1, "cannot reach the registry at http://127.0.0.1:1"},
 		{[]string{"publish", "--server", "ftp://x", "examples"}, 2, "--server must be an http(s) URL"},

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -89,8 +88,8 @@ func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
 		return nil
 	case client.IsNotFound(err):
 		return fail(exitFail, fmt.Errorf("plane %q does not exist on %s (udtc serve creates \"local\"; others are created with PUT /planes/radius/NAME)", f.plane, f.server))
-	case client.StatusCode(err) == http.StatusUnauthorized || client.StatusCode(err) == http.StatusForbidden:
-		return fail(exitFail, fmt.Errorf("%s requires a token: pass --token-file (%v)", f.server, err))
+	case f.authError(err) != nil:
+		return f.authError(err) // auth.go
 	case client.StatusCode(err) == 0:
 		var ne net.Error
 		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
@@ -215,6 +214,13 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	for _, fl := range res.Failed {
 		report.Failed = append(report.Failed, failedChangeDoc{fl.Change, fl.Err.Error()})
 	}
+	// A 401 or 403 stops Apply (auth.go): one line says why, not one per write.
+	var authErr error
+	for _, fl := range res.Failed {
+		if authErr = f.authError(fl.Err); authErr != nil {
+			break
+		}
+	}
 	if f.output == "json" {
 		if err := writeJSON(e.stdout, report); err != nil {
 			return err
@@ -222,13 +228,13 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	} else {
 		fmt.Fprintf(e.stdout, "Applied %d of %d writes.\n", len(res.Applied), plan.Writes())
 		for _, fl := range res.Failed {
-			fmt.Fprintf(e.stdout, "  ! failed  %-16s %s: %v\n", fl.Change.Kind.Ident(), fl.Change.Name(), fl.Err)
+			if authErr == nil {
+				fmt.Fprintf(e.stdout, "  ! failed  %-16s %s: %v\n", fl.Change.Kind.Ident(), fl.Change.Name(), fl.Err)
+			}
 		}
 	}
-	for _, fl := range res.Failed {
-		if code := client.StatusCode(fl.Err); code == http.StatusUnauthorized || code == http.StatusForbidden {
-			return fail(exitFail, fmt.Errorf("%s refused the writes: it requires a token: pass --token-file (%d %s)", f.server, code, http.StatusText(code)))
-		}
+	if authErr != nil {
+		return authErr
 	}
 	if len(res.Failed) > 0 {
 		return fail(exitFail, fmt.Errorf("%d of %d writes failed; run publish again to converge", len(res.Failed), plan.Writes()))
