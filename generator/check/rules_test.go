@@ -70,7 +70,10 @@ func TestSchema(t *testing.T) {
 		{"JSON escapes", `{"type":"object","properties":{"a\/b":{"type":"string","description":"\ud83d\ude00 \u00e9"}}}`, nil, true},
 		{"YAML is not JSON", "type: object\nproperties: {}\n", []string{"json-syntax"}, false},
 		{"empty body", ``, []string{"schema-root"}, false},
-		{"several problems", `{"type":"object","properties":{"a":{"type":"array"},"b":{"anyOf":[]}}}`, []string{"items-missing", "type-missing", "polymorphism"}, false},
+		{"several problems", `{"type":"object","properties":{"a":{"type":"array"},"b":{"anyOf":[]}}}`, []string{"items-missing", "polymorphism"}, false},
+		// One error per mistake: allOf in place of a type is polymorphism, not also type-missing.
+		{"allOf without type", `{"type":"object","properties":{"a":{"allOf":[{"type":"string"}]}}}`, []string{"polymorphism"}, false},
+		{"no type, no polymorphism", `{"type":"object","properties":{"a":{"description":"x"}}}`, []string{"type-missing"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

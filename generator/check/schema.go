@@ -100,12 +100,14 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 	}
 	kw := make(map[string]*entry, len(entries))
 	var extensions []*entry
+	poly := false
 	for i := range entries {
 		e := &entries[i]
 		switch {
 		case slices.Contains(schemaKeywords, e.name) && !strings.HasPrefix(e.name, "x-"):
 			kw[e.name] = e
 		case slices.Contains(polymorphic, e.name):
+			poly = true
 			r.report(e.key, RulePolymorphism, e.ptr(), "model the variants as optional properties, or as separate resource types",
 				"`%s` is not supported: schemas may not use polymorphism", e.name)
 		case strings.HasPrefix(e.name, "x-"):
@@ -126,7 +128,9 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 	if key != nil {
 		at = key
 	}
-	if !c.kind(s, at, path, kw) {
+	// A polymorphic schema (already reported) has no `type` of its own: one
+	// error per mistake, so no type-missing on top.
+	if (poly && kw["type"] == nil) || !c.kind(s, at, path, kw) {
 		// Still check what lies below, so one run reports every problem.
 		for _, name := range []string{"properties", "additionalProperties", "items"} {
 			if e := kw[name]; e != nil {
