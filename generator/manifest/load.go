@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -81,11 +82,10 @@ func Load(file string, data []byte) (*Document, diag.List) {
 	var second yaml.Node
 	switch err := decode(dec, &second); {
 	case err == nil:
-		line := second.Line
-		if line > 1 {
-			line-- // the "---" separator sits on the line before the second document's content
-		}
-		diags.Add(diag.Diagnostic{Span: at(line, 1), Rule: RuleMultipleDocuments,
+		line := separatorLine(data, second.Line)
+		sp := at(line, 1)
+		sp.EndColumn = 4 // the "---"
+		diags.Add(diag.Diagnostic{Span: sp, Rule: RuleMultipleDocuments,
 			Message: "file holds more than one YAML document",
 			Hint:    "put each namespace in its own file, or remove the `---` separator"})
 		return nil, diags
@@ -133,10 +133,50 @@ func syntaxDiagnostic(file string, data []byte, err error) diag.Diagnostic {
 		msg = fmt.Sprintf("%s (in the block that starts on line %d)", msg, line)
 		line = bad
 	}
-	return diag.Diagnostic{
+	d := diag.Diagnostic{
 		Span: diag.Span{File: file, Line: line, Column: 1, EndLine: line, EndColumn: 1},
 		Rule: RuleYAMLSyntax, Message: "invalid YAML: " + msg,
 	}
+	// A tab where YAML wants indentation is the most common cause, and the
+	// library's message does not say so.
+	if text := lineText(data, line); strings.Contains(text, "\t") {
+		indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
+		if i := strings.IndexByte(indent, '\t'); i >= 0 || strings.Contains(msg, "tab") {
+			if i < 0 {
+				i = strings.IndexByte(text, '\t')
+			}
+			d.Span.Column, d.Span.EndColumn = i+1, i+2
+			d.Hint = "YAML forbids tabs for indentation: indent with spaces"
+		}
+	}
+	return d
+}
+
+// lineText returns line n (1-based) of data without its newline.
+func lineText(data []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(data, '\n')
+		if j < 0 {
+			return ""
+		}
+		data = data[j+1:]
+	}
+	if j := bytes.IndexByte(data, '\n'); j >= 0 {
+		data = data[:j]
+	}
+	return strings.TrimSuffix(string(data), "\r")
+}
+
+// separatorLine returns the line of the "---" that starts the document whose
+// content begins on line content: the nearest such line at or above it.
+func separatorLine(data []byte, content int) int {
+	for n := content; n >= 1; n-- {
+		t := lineText(data, n)
+		if t == "---" || strings.HasPrefix(t, "--- ") || strings.HasPrefix(t, "---\t") {
+			return n
+		}
+	}
+	return max(content-1, 1)
 }
 
 // firstBadLine returns the smallest n such that the first n lines of data
