@@ -244,7 +244,7 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 // genEnum declares a string enum: named type, constants, Values, IsValid.
 func (p *pkgPlan) genEnum(f *jen.File, e *enumPlan) {
 	s := e.schema
-	f.Comment(schemaDoc(fmt.Sprintf("%s is %s, one of the %s constants.", e.name, e.where, e.name), s, e.own))
+	f.Comment(schemaDoc(fmt.Sprintf("%s is %s.", e.name, e.where), s, e.own))
 	f.Type().Id(e.name).String()
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for i, c := range e.consts {

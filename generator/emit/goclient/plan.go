@@ -252,7 +252,7 @@ func (p *pkgPlan) assignRoot(vt *verType) {
 		return
 	}
 	if s.Kind == model.Object {
-		st := p.newStruct(s, vt.goName+"Properties", "the properties of a "+vt.rt.FullName()+" resource")
+		st := p.newStruct(s, vt.goName+"Properties", "the properties of ["+vt.goName+"]")
 		st.root = vt
 		vt.structs = append(vt.structs, st)
 		p.assignFields(st, vt, vt.goName, nil, "properties")
@@ -284,7 +284,7 @@ func (p *pkgPlan) assignNode(s *model.Schema, owner *verType, base string, path 
 		st := p.newStruct(s, name, where)
 		if owner != nil {
 			owner.structs = append(owner.structs, st)
-			st.where = where + " of a " + owner.rt.FullName() + " resource"
+			st.where = where + " of [" + owner.goName + "]"
 		} else {
 			p.structs = append(p.structs, st)
 		}
@@ -399,6 +399,7 @@ func (p *pkgPlan) newEnum(s *model.Schema, owner *verType, want, where string) {
 	}
 	p.enumOf[s] = e
 	if owner != nil {
+		e.where = where + " of [" + owner.goName + "]"
 		owner.enums = append(owner.enums, e)
 	} else {
 		p.sharedEnums = append(p.sharedEnums, e)

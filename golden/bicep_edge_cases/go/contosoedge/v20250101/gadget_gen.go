@@ -92,7 +92,7 @@ func (c *GadgetClient) ListSecrets(ctx context.Context, id GadgetID) (*GadgetPro
 	return udtc.Post[GadgetProperties](ctx, c.c, id.String()+"/listSecrets")
 }
 
-// GadgetProperties holds the properties of a Contoso.Edge/gadgets resource.
+// GadgetProperties holds the properties of [Gadget].
 type GadgetProperties struct {
 	// Declared first, written after the integer-like keys. <b>x</b> & "q" \ tab
 	// é😀. Required.
@@ -136,7 +136,7 @@ func (o *GadgetProperties) validate(v *udtc.Validator, path string) {
 	}
 }
 
-// GadgetNetwork is properties.network of a Contoso.Edge/gadgets resource.
+// GadgetNetwork is properties.network of [Gadget].
 type GadgetNetwork struct {
 	TLS *GadgetNetworkTLS `json:"tls,omitempty"`
 }
@@ -147,8 +147,7 @@ func (o *GadgetNetwork) validate(v *udtc.Validator, path string) {
 	}
 }
 
-// GadgetNetworkTLS is properties.network.tls of a Contoso.Edge/gadgets
-// resource.
+// GadgetNetworkTLS is properties.network.tls of [Gadget].
 type GadgetNetworkTLS struct {
 	Enabled *bool `json:"enabled,omitempty"`
 	// Allowed values: "1.2", "1.3".
@@ -159,8 +158,7 @@ func (o *GadgetNetworkTLS) validate(v *udtc.Validator, path string) {
 	v.Check(o.MinVersion == nil || o.MinVersion.IsValid(), path, "minVersion", "must be one of \"1.2\", \"1.3\"")
 }
 
-// GadgetCredentials is properties.credentials of a Contoso.Edge/gadgets
-// resource.
+// GadgetCredentials is properties.credentials of [Gadget].
 type GadgetCredentials struct {
 	// Required. Write-only: never returned by the server.
 	Password *string `json:"password,omitempty"`
@@ -170,8 +168,7 @@ func (o *GadgetCredentials) validate(v *udtc.Validator, path string) {
 	v.Required(o.Password != nil, path, "password")
 }
 
-// GadgetNetworkTLSMinVersion is properties.network.tls.minVersion, one of the
-// GadgetNetworkTLSMinVersion constants.
+// GadgetNetworkTLSMinVersion is properties.network.tls.minVersion of [Gadget].
 type GadgetNetworkTLSMinVersion string
 
 const (

@@ -82,7 +82,7 @@ func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget
 	return udtc.List[Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
 }
 
-// WidgetProperties holds the properties of a Contoso.Edge/widgets resource.
+// WidgetProperties holds the properties of [Widget].
 type WidgetProperties struct {
 	Network *WidgetNetwork `json:"network,omitempty"`
 	// Allowed values: "single".
@@ -96,7 +96,7 @@ func (o *WidgetProperties) validate(v *udtc.Validator, path string) {
 	v.Check(o.Only == nil || o.Only.IsValid(), path, "only", "must be one of \"single\"")
 }
 
-// WidgetNetwork is properties.network of a Contoso.Edge/widgets resource.
+// WidgetNetwork is properties.network of [Widget].
 type WidgetNetwork struct {
 	TLS *WidgetNetworkTLS `json:"tls,omitempty"`
 }
@@ -107,8 +107,7 @@ func (o *WidgetNetwork) validate(v *udtc.Validator, path string) {
 	}
 }
 
-// WidgetNetworkTLS is properties.network.tls of a Contoso.Edge/widgets
-// resource.
+// WidgetNetworkTLS is properties.network.tls of [Widget].
 type WidgetNetworkTLS struct {
 	Enabled *bool `json:"enabled,omitempty"`
 	// Allowed values: "1.2", "1.3".
@@ -119,8 +118,7 @@ func (o *WidgetNetworkTLS) validate(v *udtc.Validator, path string) {
 	v.Check(o.MinVersion == nil || o.MinVersion.IsValid(), path, "minVersion", "must be one of \"1.2\", \"1.3\"")
 }
 
-// WidgetNetworkTLSMinVersion is properties.network.tls.minVersion, one of the
-// WidgetNetworkTLSMinVersion constants.
+// WidgetNetworkTLSMinVersion is properties.network.tls.minVersion of [Widget].
 type WidgetNetworkTLSMinVersion string
 
 const (
@@ -138,7 +136,7 @@ func (e WidgetNetworkTLSMinVersion) IsValid() bool {
 	return slices.Contains(e.Values(), e)
 }
 
-// WidgetOnly is properties.only, one of the WidgetOnly constants.
+// WidgetOnly is properties.only of [Widget].
 type WidgetOnly string
 
 const (

@@ -88,8 +88,7 @@ func (c *WidgetPolicyClient) List(ctx context.Context, scope string) iter.Seq2[*
 	return udtc.List[WidgetPolicy](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetPolicyResourceType)
 }
 
-// WidgetPolicyProperties holds the properties of a
-// Contoso.GoNames/widgetPolicies resource.
+// WidgetPolicyProperties holds the properties of [WidgetPolicy].
 type WidgetPolicyProperties struct {
 	FooBar *string `json:"fooBar,omitempty"`
 	// The "foo_bar" property.
@@ -152,8 +151,7 @@ func (o *WidgetPolicyProperties) validate(v *udtc.Validator, path string) {
 	}
 }
 
-// WidgetPolicyRouteItem is properties.routes[*][*] of a
-// Contoso.GoNames/widgetPolicies resource.
+// WidgetPolicyRouteItem is properties.routes[*][*] of [WidgetPolicy].
 type WidgetPolicyRouteItem struct {
 	// Required. Must match the regular expression `^/`.
 	Path *string `json:"path,omitempty"`
@@ -167,8 +165,7 @@ func (o *WidgetPolicyRouteItem) validate(v *udtc.Validator, path string) {
 	v.Check(o.Weight == nil || *o.Weight%5 == 0, path, "weight", "must be a multiple of 5")
 }
 
-// WidgetPolicyLevel is properties.level, one of the WidgetPolicyLevel
-// constants.
+// WidgetPolicyLevel is properties.level of [WidgetPolicy].
 type WidgetPolicyLevel string
 
 const (
@@ -189,8 +186,7 @@ func (e WidgetPolicyLevel) IsValid() bool {
 	return slices.Contains(e.Values(), e)
 }
 
-// WidgetPolicyGridItem is properties.grid[*][*], one of the
-// WidgetPolicyGridItem constants.
+// WidgetPolicyGridItem is properties.grid[*][*] of [WidgetPolicy].
 //
 // Allowed values: "x", "o".
 type WidgetPolicyGridItem string

@@ -84,8 +84,7 @@ func (c *WidgetPolicyRuleClient) List(ctx context.Context, parent WidgetPolicyID
 	return udtc.List[WidgetPolicyRule](ctx, c.c, parent.String()+"/rules")
 }
 
-// WidgetPolicyRuleProperties holds the properties of a
-// Contoso.GoNames/widgetPolicies/rules resource.
+// WidgetPolicyRuleProperties holds the properties of [WidgetPolicyRule].
 type WidgetPolicyRuleProperties struct {
 	// Required. Must be greater than 0. Must be at most 100.
 	Priority *int64 `json:"priority,omitempty"`

@@ -78,7 +78,7 @@ func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget
 	return udtc.List[Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
 }
 
-// WidgetProperties holds the properties of a Contoso.Notes/widgets resource.
+// WidgetProperties holds the properties of [Widget].
 type WidgetProperties struct {
 	// The size of the widget.
 	Size *string `json:"size,omitempty"`

@@ -79,8 +79,7 @@ func (c *ExtensionClient) List(ctx context.Context, scope string) iter.Seq2[*Ext
 	return udtc.List[Extension](ctx, c.c, c.c.Scope(scope)+"/providers/"+ExtensionResourceType)
 }
 
-// ExtensionProperties holds the properties of a Contoso.Platform/extensions
-// resource.
+// ExtensionProperties holds the properties of [Extension].
 type ExtensionProperties struct {
 	// Anything the platform understands.
 	Settings        any            `json:"settings,omitempty"`

@@ -93,8 +93,7 @@ func (c *PostgresDatabaseClient) ListSecrets(ctx context.Context, id PostgresDat
 	return udtc.Post[PostgresDatabaseProperties](ctx, c.c, id.String()+"/listSecrets")
 }
 
-// PostgresDatabaseProperties holds the properties of a
-// MyCompany.Resources/postgresDatabases resource.
+// PostgresDatabaseProperties holds the properties of [PostgresDatabase].
 type PostgresDatabaseProperties struct {
 	// The size of database to provision. Required. Allowed values: "S", "M", "L",
 	// "XL".
@@ -108,8 +107,7 @@ func (o *PostgresDatabaseProperties) validate(v *udtc.Validator, path string) {
 	v.Check(o.Size == nil || o.Size.IsValid(), path, "size", "must be one of \"S\", \"M\", \"L\", \"XL\"")
 }
 
-// PostgresDatabaseStatus is properties.status of a
-// MyCompany.Resources/postgresDatabases resource.
+// PostgresDatabaseStatus is properties.status of [PostgresDatabase].
 type PostgresDatabaseStatus struct {
 	Binding *PostgresDatabaseStatusBinding `json:"binding,omitempty"`
 	// The status of the recipe that deployed the resource. Read-only: set by the
@@ -117,8 +115,8 @@ type PostgresDatabaseStatus struct {
 	Recipe *RecipeStatus `json:"recipe,omitempty"`
 }
 
-// PostgresDatabaseStatusBinding is properties.status.binding of a
-// MyCompany.Resources/postgresDatabases resource.
+// PostgresDatabaseStatusBinding is properties.status.binding of
+// [PostgresDatabase].
 type PostgresDatabaseStatusBinding struct {
 	Hostname *string `json:"hostname,omitempty"`
 	Username *string `json:"username,omitempty"`
@@ -126,8 +124,7 @@ type PostgresDatabaseStatusBinding struct {
 	Secret *string `json:"secret,omitempty"`
 }
 
-// PostgresDatabaseSize is properties.size, one of the PostgresDatabaseSize
-// constants.
+// PostgresDatabaseSize is properties.size of [PostgresDatabase].
 type PostgresDatabaseSize string
 
 const (

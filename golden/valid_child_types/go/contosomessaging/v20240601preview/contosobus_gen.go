@@ -81,8 +81,7 @@ func (c *ContosoBusClient) List(ctx context.Context, scope string) iter.Seq2[*Co
 	return udtc.List[ContosoBus](ctx, c.c, c.c.Scope(scope)+"/providers/"+ContosoBusResourceType)
 }
 
-// ContosoBusProperties holds the properties of a Contoso.Messaging/contosoBuses
-// resource.
+// ContosoBusProperties holds the properties of [ContosoBus].
 type ContosoBusProperties struct {
 	Sku *string `json:"sku,omitempty"`
 }

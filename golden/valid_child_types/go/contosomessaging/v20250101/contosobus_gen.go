@@ -87,8 +87,7 @@ func (c *ContosoBusClient) List(ctx context.Context, scope string) iter.Seq2[*Co
 	return udtc.List[ContosoBus](ctx, c.c, c.c.Scope(scope)+"/providers/"+ContosoBusResourceType)
 }
 
-// ContosoBusProperties holds the properties of a Contoso.Messaging/contosoBuses
-// resource.
+// ContosoBusProperties holds the properties of [ContosoBus].
 type ContosoBusProperties struct {
 	// Required. Allowed values: "basic", "standard".
 	Sku *ContosoBusSku `json:"sku,omitempty"`
@@ -99,7 +98,7 @@ func (o *ContosoBusProperties) validate(v *udtc.Validator, path string) {
 	v.Check(o.Sku == nil || o.Sku.IsValid(), path, "sku", "must be one of \"basic\", \"standard\"")
 }
 
-// ContosoBusSku is properties.sku, one of the ContosoBusSku constants.
+// ContosoBusSku is properties.sku of [ContosoBus].
 type ContosoBusSku string
 
 const (

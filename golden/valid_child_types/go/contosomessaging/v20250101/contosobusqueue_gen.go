@@ -82,8 +82,7 @@ func (c *ContosoBusQueueClient) List(ctx context.Context, parent ContosoBusID) i
 	return udtc.List[ContosoBusQueue](ctx, c.c, parent.String()+"/queues")
 }
 
-// ContosoBusQueueProperties holds the properties of a
-// Contoso.Messaging/contosoBuses/queues resource.
+// ContosoBusQueueProperties holds the properties of [ContosoBusQueue].
 type ContosoBusQueueProperties struct {
 	// Must be at least 1. Must be at most 81920.
 	MaxSizeInMegabytes *int64 `json:"maxSizeInMegabytes,omitempty"`

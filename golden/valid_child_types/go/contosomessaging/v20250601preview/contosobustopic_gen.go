@@ -77,8 +77,7 @@ func (c *ContosoBusTopicClient) List(ctx context.Context, parent ContosoBusID) i
 	return udtc.List[ContosoBusTopic](ctx, c.c, parent.String()+"/topics")
 }
 
-// ContosoBusTopicProperties holds the properties of a
-// Contoso.Messaging/contosoBuses/topics resource.
+// ContosoBusTopicProperties holds the properties of [ContosoBusTopic].
 type ContosoBusTopicProperties struct {
 	Partitions *int64 `json:"partitions,omitempty"`
 }

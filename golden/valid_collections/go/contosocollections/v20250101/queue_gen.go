@@ -85,8 +85,7 @@ func (c *QueueClient) List(ctx context.Context, scope string) iter.Seq2[*Queue, 
 	return udtc.List[Queue](ctx, c.c, c.c.Scope(scope)+"/providers/"+QueueResourceType)
 }
 
-// QueueProperties holds the properties of a Contoso.Collections/queues
-// resource.
+// QueueProperties holds the properties of [Queue].
 type QueueProperties struct {
 	// Free-form tags. Must have at most 16 entries.
 	Tags map[string]string `json:"tags,omitzero"`
@@ -131,8 +130,7 @@ func (o *QueueProperties) validate(v *udtc.Validator, path string) {
 	}
 }
 
-// QueueSubscription is properties.subscriptions[*] of a
-// Contoso.Collections/queues resource.
+// QueueSubscription is properties.subscriptions[*] of [Queue].
 type QueueSubscription struct {
 	// Required. Format: uri.
 	Endpoint *string  `json:"endpoint,omitempty"`
@@ -143,7 +141,7 @@ func (o *QueueSubscription) validate(v *udtc.Validator, path string) {
 	v.Required(o.Endpoint != nil, path, "endpoint")
 }
 
-// QueueRouting is properties.routing of a Contoso.Collections/queues resource.
+// QueueRouting is properties.routing of [Queue].
 type QueueRouting struct {
 	Primary *QueueRoutingPrimary `json:"primary,omitempty"`
 }
@@ -154,8 +152,7 @@ func (o *QueueRouting) validate(v *udtc.Validator, path string) {
 	}
 }
 
-// QueueRoutingPrimary is properties.routing.primary of a
-// Contoso.Collections/queues resource.
+// QueueRoutingPrimary is properties.routing.primary of [Queue].
 type QueueRoutingPrimary struct {
 	// Required.
 	Region *QueueRoutingPrimaryRegion `json:"region,omitempty"`
@@ -165,14 +162,13 @@ func (o *QueueRoutingPrimary) validate(v *udtc.Validator, path string) {
 	v.Required(o.Region != nil, path, "region")
 }
 
-// QueueRoutingPrimaryRegion is properties.routing.primary.region of a
-// Contoso.Collections/queues resource.
+// QueueRoutingPrimaryRegion is properties.routing.primary.region of [Queue].
 type QueueRoutingPrimaryRegion struct {
 	Name  *string `json:"name,omitempty"`
 	Zones []int64 `json:"zones,omitzero"`
 }
 
-// QueueLimit is properties.limits[*] of a Contoso.Collections/queues resource.
+// QueueLimit is properties.limits[*] of [Queue].
 type QueueLimit struct {
 	// Required.
 	Max   *int64 `json:"max,omitempty"`
@@ -183,10 +179,10 @@ func (o *QueueLimit) validate(v *udtc.Validator, path string) {
 	v.Required(o.Max != nil, path, "max")
 }
 
-// QueueClosed is properties.closed of a Contoso.Collections/queues resource.
+// QueueClosed is properties.closed of [Queue].
 type QueueClosed struct {
 	Flag *bool `json:"flag,omitempty"`
 }
 
-// QueueEmpty is properties.empty of a Contoso.Collections/queues resource.
+// QueueEmpty is properties.empty of [Queue].
 type QueueEmpty struct{}

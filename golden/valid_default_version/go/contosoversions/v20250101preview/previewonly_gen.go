@@ -79,8 +79,7 @@ func (c *PreviewOnlyClient) List(ctx context.Context, scope string) iter.Seq2[*P
 	return udtc.List[PreviewOnly](ctx, c.c, c.c.Scope(scope)+"/providers/"+PreviewOnlyResourceType)
 }
 
-// PreviewOnlyProperties holds the properties of a Contoso.Versions/previewOnly
-// resource.
+// PreviewOnlyProperties holds the properties of [PreviewOnly].
 type PreviewOnlyProperties struct {
 	A *string `json:"a,omitempty"`
 }

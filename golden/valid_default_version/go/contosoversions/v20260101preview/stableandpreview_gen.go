@@ -81,8 +81,7 @@ func (c *StableAndPreviewClient) List(ctx context.Context, scope string) iter.Se
 	return udtc.List[StableAndPreview](ctx, c.c, c.c.Scope(scope)+"/providers/"+StableAndPreviewResourceType)
 }
 
-// StableAndPreviewProperties holds the properties of a
-// Contoso.Versions/stableAndPreview resource.
+// StableAndPreviewProperties holds the properties of [StableAndPreview].
 type StableAndPreviewProperties struct {
 	A *string `json:"a,omitempty"`
 	B *string `json:"b,omitempty"`

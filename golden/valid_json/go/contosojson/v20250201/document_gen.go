@@ -85,7 +85,7 @@ func (c *DocumentClient) List(ctx context.Context, scope string) iter.Seq2[*Docu
 	return udtc.List[Document](ctx, c.c, c.c.Scope(scope)+"/providers/"+DocumentResourceType)
 }
 
-// DocumentProperties holds the properties of a Contoso.Json/documents resource.
+// DocumentProperties holds the properties of [Document].
 type DocumentProperties struct {
 	// Required. Must be at most 80 characters long.
 	Title *string `json:"title,omitempty"`

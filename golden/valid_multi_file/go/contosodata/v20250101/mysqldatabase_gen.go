@@ -83,8 +83,7 @@ func (c *MySQLDatabaseClient) List(ctx context.Context, scope string) iter.Seq2[
 	return udtc.List[MySQLDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+MySQLDatabaseResourceType)
 }
 
-// MySQLDatabaseProperties holds the properties of a Contoso.Data/mySqlDatabases
-// resource.
+// MySQLDatabaseProperties holds the properties of [MySQLDatabase].
 type MySQLDatabaseProperties struct {
 	// Allowed values: "5.7", "8.0".
 	Version *MySQLDatabaseVersion `json:"version,omitempty"`
@@ -94,8 +93,7 @@ func (o *MySQLDatabaseProperties) validate(v *udtc.Validator, path string) {
 	v.Check(o.Version == nil || o.Version.IsValid(), path, "version", "must be one of \"5.7\", \"8.0\"")
 }
 
-// MySQLDatabaseVersion is properties.version, one of the MySQLDatabaseVersion
-// constants.
+// MySQLDatabaseVersion is properties.version of [MySQLDatabase].
 type MySQLDatabaseVersion string
 
 const (

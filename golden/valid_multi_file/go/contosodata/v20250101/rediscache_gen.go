@@ -78,8 +78,7 @@ func (c *RedisCacheClient) List(ctx context.Context, scope string) iter.Seq2[*Re
 	return udtc.List[RedisCache](ctx, c.c, c.c.Scope(scope)+"/providers/"+RedisCacheResourceType)
 }
 
-// RedisCacheProperties holds the properties of a Contoso.Data/redisCaches
-// resource.
+// RedisCacheProperties holds the properties of [RedisCache].
 type RedisCacheProperties struct {
 	Capacity *int64 `json:"capacity,omitempty"`
 }

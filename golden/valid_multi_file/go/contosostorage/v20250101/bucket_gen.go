@@ -78,7 +78,7 @@ func (c *BucketClient) List(ctx context.Context, scope string) iter.Seq2[*Bucket
 	return udtc.List[Bucket](ctx, c.c, c.c.Scope(scope)+"/providers/"+BucketResourceType)
 }
 
-// BucketProperties holds the properties of a Contoso.Storage/buckets resource.
+// BucketProperties holds the properties of [Bucket].
 type BucketProperties struct {
 	Public *bool `json:"public,omitempty"`
 }

@@ -86,7 +86,7 @@ func (c *AppClient) List(ctx context.Context, scope string) iter.Seq2[*App, erro
 	return udtc.List[App](ctx, c.c, c.c.Scope(scope)+"/providers/"+AppResourceType)
 }
 
-// AppProperties holds the properties of a Contoso.Refs/apps resource.
+// AppProperties holds the properties of [App].
 type AppProperties struct {
 	// The database the app connects to. Required. Resource ID of the referenced
 	// resource (type Contoso.Data/postgresDatabases).

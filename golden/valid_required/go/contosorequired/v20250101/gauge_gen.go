@@ -85,7 +85,7 @@ func (c *GaugeClient) List(ctx context.Context, scope string) iter.Seq2[*Gauge, 
 	return udtc.List[Gauge](ctx, c.c, c.c.Scope(scope)+"/providers/"+GaugeResourceType)
 }
 
-// GaugeProperties holds the properties of a Contoso.Required/gauges resource.
+// GaugeProperties holds the properties of [Gauge].
 type GaugeProperties struct {
 	// Required.
 	Label *string `json:"label,omitempty"`
@@ -123,12 +123,12 @@ func (o *GaugeProperties) validate(v *udtc.Validator, path string) {
 	v.Required(o.Extra != nil, path, "extra")
 }
 
-// GaugeSettings is properties.settings of a Contoso.Required/gauges resource.
+// GaugeSettings is properties.settings of [Gauge].
 type GaugeSettings struct {
 	Depth *int64 `json:"depth,omitempty"`
 }
 
-// GaugeMode is properties.mode, one of the GaugeMode constants.
+// GaugeMode is properties.mode of [Gauge].
 type GaugeMode string
 
 const (

@@ -87,7 +87,7 @@ func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget
 	return udtc.List[Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
 }
 
-// WidgetProperties holds the properties of a Contoso.Scalars/widgets resource.
+// WidgetProperties holds the properties of [Widget].
 type WidgetProperties struct {
 	// Display name.
 	//
@@ -137,7 +137,7 @@ func (o *WidgetProperties) validate(v *udtc.Validator, path string) {
 	v.Check(o.Ratio == nil || udtc.MultipleOf(*o.Ratio, 0.05), path, "ratio", "must be a multiple of 0.05")
 }
 
-// WidgetTier is properties.tier, one of the WidgetTier constants.
+// WidgetTier is properties.tier of [Widget].
 type WidgetTier string
 
 const (

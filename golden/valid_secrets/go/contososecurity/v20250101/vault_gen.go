@@ -89,7 +89,7 @@ func (c *VaultClient) ListSecrets(ctx context.Context, id VaultID) (*VaultProper
 	return udtc.Post[VaultProperties](ctx, c.c, id.String()+"/listSecrets")
 }
 
-// VaultProperties holds the properties of a Contoso.Security/vaults resource.
+// VaultProperties holds the properties of [Vault].
 type VaultProperties struct {
 	// Required. Must be at least 12 characters long. Write-only: never returned by
 	// the server. Sensitive: the server encrypts this value at rest and redacts it
@@ -108,8 +108,7 @@ func (o *VaultProperties) validate(v *udtc.Validator, path string) {
 	v.String(o.AdminPassword, path, "adminPassword", 12, -1, nil)
 }
 
-// VaultConnection is properties.connection of a Contoso.Security/vaults
-// resource.
+// VaultConnection is properties.connection of [Vault].
 type VaultConnection struct {
 	// Format: uri.
 	URI *string `json:"uri,omitempty"`

@@ -78,7 +78,7 @@ func (c *ThingClient) List(ctx context.Context, scope string) iter.Seq2[*Thing, 
 	return udtc.List[Thing](ctx, c.c, c.c.Scope(scope)+"/providers/"+ThingResourceType)
 }
 
-// ThingProperties holds the properties of a Contoso.Warnings/things resource.
+// ThingProperties holds the properties of [Thing].
 type ThingProperties struct {
 	// Format: datetime.
 	When *string `json:"when,omitempty"`

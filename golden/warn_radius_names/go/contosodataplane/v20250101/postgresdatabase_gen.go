@@ -79,8 +79,7 @@ func (c *PostgresDatabaseClient) List(ctx context.Context, scope string) iter.Se
 	return udtc.List[PostgresDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+PostgresDatabaseResourceType)
 }
 
-// PostgresDatabaseProperties holds the properties of a
-// contoso.data-plane/Postgres-Databases resource.
+// PostgresDatabaseProperties holds the properties of [PostgresDatabase].
 type PostgresDatabaseProperties struct {
 	Size *string `json:"size,omitempty"`
 }

@@ -84,7 +84,7 @@ func (c *CacheClient) List(ctx context.Context, scope string) iter.Seq2[*Cache, 
 	return udtc.List[Cache](ctx, c.c, c.c.Scope(scope)+"/providers/"+CacheResourceType)
 }
 
-// CacheProperties holds the properties of a Contoso.Warnings/caches resource.
+// CacheProperties holds the properties of [Cache].
 type CacheProperties struct {
 	// Required. Allowed values: "S", "M", "L". Defaults to "S".
 	Size *CacheSize `json:"size,omitempty"`
@@ -97,7 +97,7 @@ func (o *CacheProperties) validate(v *udtc.Validator, path string) {
 	v.Check(o.Size == nil || o.Size.IsValid(), path, "size", "must be one of \"S\", \"M\", \"L\"")
 }
 
-// CacheSize is properties.size, one of the CacheSize constants.
+// CacheSize is properties.size of [Cache].
 type CacheSize string
 
 const (

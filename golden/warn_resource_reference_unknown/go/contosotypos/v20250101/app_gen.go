@@ -78,7 +78,7 @@ func (c *AppClient) List(ctx context.Context, scope string) iter.Seq2[*App, erro
 	return udtc.List[App](ctx, c.c, c.c.Scope(scope)+"/providers/"+AppResourceType)
 }
 
-// AppProperties holds the properties of a Contoso.Typos/apps resource.
+// AppProperties holds the properties of [App].
 type AppProperties struct {
 	// Resource ID of the referenced resource (type Contoso.Typos/buss).
 	Bus *ResourceID `json:"bus,omitempty"`

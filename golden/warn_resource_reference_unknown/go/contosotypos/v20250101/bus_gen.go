@@ -78,5 +78,5 @@ func (c *BusClient) List(ctx context.Context, scope string) iter.Seq2[*Bus, erro
 	return udtc.List[Bus](ctx, c.c, c.c.Scope(scope)+"/providers/"+BusResourceType)
 }
 
-// BusProperties holds the properties of a Contoso.Typos/buses resource.
+// BusProperties holds the properties of [Bus].
 type BusProperties struct{}

@@ -76,6 +76,5 @@ func (c *BusQueueClient) List(ctx context.Context, parent BusID) iter.Seq2[*BusQ
 	return udtc.List[BusQueue](ctx, c.c, parent.String()+"/queues")
 }
 
-// BusQueueProperties holds the properties of a Contoso.Typos/buses/queues
-// resource.
+// BusQueueProperties holds the properties of [BusQueue].
 type BusQueueProperties struct{}
