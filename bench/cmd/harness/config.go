@@ -33,13 +33,15 @@ type config struct {
 	putReqs   int
 	loadTime  time.Duration
 
+	resourceClients int
+
 	benchCount int
 	benchTime  string
 	skip       map[string]bool
 }
 
 // sections the harness can skip with -skip.
-var sections = []string{"check", "gen", "gocompile", "registry", "publish", "gobench", "profile"}
+var sections = []string{"check", "gen", "gocompile", "registry", "resources", "publish", "gobench", "profile"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	c := &config{args: args}
@@ -62,6 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.providers, "providers", 1000, "providers registered before the registry load runs")
 	fs.IntVar(&c.getReqs, "get-requests", 60000, "requests per GET load run (also bounded by -load-time)")
 	fs.IntVar(&c.putReqs, "put-requests", 10000, "requests per PUT load run (also bounded by -load-time)")
+	fs.IntVar(&c.resourceClients, "resource-clients", 16, "concurrent clients of the resources load (the targets are stated for 16)")
 	fs.DurationVar(&c.loadTime, "load-time", 5*time.Second, "time bound of one load run")
 	fs.IntVar(&c.benchCount, "bench-count", 3, "go test -count for Go benchmarks")
 	fs.StringVar(&c.benchTime, "benchtime", "1s", "go test -benchtime for Go benchmarks")
@@ -94,8 +97,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	switch {
 	case c.runs < 1:
 		return nil, fmt.Errorf("-runs must be at least 1")
-	case c.clients < 1:
-		return nil, fmt.Errorf("-clients must be at least 1")
+	case c.clients < 1, c.resourceClients < 1:
+		return nil, fmt.Errorf("-clients and -resource-clients must be at least 1")
 	case c.providers < 1:
 		return nil, fmt.Errorf("-providers must be at least 1")
 	}

@@ -144,6 +144,9 @@ func (b *bench) all(ctx context.Context) {
 	if !b.cfg.skip["registry"] {
 		b.registry(ctx)
 	}
+	if !b.cfg.skip["resources"] {
+		b.resources(ctx)
+	}
 	if !b.cfg.skip["publish"] {
 		b.publish(ctx)
 	}
