@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -180,7 +181,7 @@ func TestKillDuringResourceWritesLosesNoAcknowledgedWrite(t *testing.T) {
 	for _, typ := range []string{"parents", "parents_children"} {
 		h.must(201, "PUT", rpPath+"Crash.Test/resourceTypes/"+typ+regVersion, `{}`)
 		h.must(201, "PUT", rpPath+"Crash.Test/resourceTypes/"+typ+"/apiVersions/2025-01-01"+regVersion,
-			`{"properties":{"schema":{"type":"object","properties":{"n":{"type":"integer"},"writer":{"type":"string","default":"w"}},"required":["n"]}}}`)
+			`{"properties":{"schema":{"type":"object","properties":{"n":{"type":"integer"},"writer":{"type":"string","default":"w"},"secret":{"type":"string","x-radius-sensitive":true}},"required":["n"]}}}`)
 	}
 	h.must(201, "PUT", rpPath+"Crash.Test/locations/global"+regVersion,
 		`{"properties":{"resourceTypes":{"parents":{"apiVersions":{"2025-01-01":{}}},"parents/children":{"apiVersions":{"2025-01-01":{}}}}}}`)
@@ -209,7 +210,7 @@ func TestKillDuringResourceWritesLosesNoAcknowledgedWrite(t *testing.T) {
 				if i%2 == 1 { // every other write is a child of the previous parent
 					path = fmt.Sprintf("%sw%dp%d/children/c", parents, w, i-1)
 				}
-				if tryPut(base+path+v, fmt.Sprintf(`{"properties":{"n":%d}}`, i)) != 201 {
+				if tryPut(base+path+v, fmt.Sprintf(`{"properties":{"n":%d,"secret":"s%d"}}`, i, i)) != 201 {
 					return // the server is gone
 				}
 				mu.Lock()
@@ -245,8 +246,13 @@ func TestKillDuringResourceWritesLosesNoAcknowledgedWrite(t *testing.T) {
 			t.Errorf("acknowledged resource %s lost: %d %s", path, r.status, r.body)
 			continue
 		}
-		if p := properties(t, r.body); p["n"] != float64(n) || p["writer"] != "w" {
-			t.Errorf("resource %s properties = %v, want n %d with its default", path, p, n)
+		if p := properties(t, r.body); p["n"] != float64(n) || p["writer"] != "w" || p["secret"] != nil {
+			t.Errorf("resource %s properties = %v, want n %d with its default and secret null", path, p, n)
+		}
+		// The sealed secret survived too, and the restarted server (same
+		// key) opens it.
+		if r := h2.do("POST", path+"/listSecrets"+v, ""); r.status != 200 || string(bytes.TrimSpace(r.body)) != fmt.Sprintf(`{"secret":"s%d"}`, n) {
+			t.Errorf("listSecrets of %s = %d %s, want s%d", path, r.status, r.body, n)
 		}
 	}
 	t.Logf("%d acknowledged resource writes survived the kill", len(acked))
