@@ -116,3 +116,15 @@ type Page struct {
 	// Next is the After value of the next page; "" on the last page.
 	Next string
 }
+
+// Generations is implemented by stores that can tell cheaply whether the
+// data changed: the server caches encoded read responses per generation
+// (registry/server's response cache). Generation returns a value that
+// differs from every value returned before a write committed, by this
+// process or any other process sharing the database; equal values mean
+// nothing was committed in between. It returns an error wrapping
+// errors.ErrUnsupported when the store cannot tell, and then nothing is
+// cached.
+type Generations interface {
+	Generation(ctx context.Context) (string, error)
+}

@@ -49,13 +49,41 @@ func (s *Server) get(kind registry.Kind) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
+		gen, cache, served := s.serveCached(w, r, r.URL.Path)
+		if served {
+			return
+		}
 		res, err := s.store.Get(r.Context(), id)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		s.writeResource(w, r, http.StatusOK, res)
+		body, err := toWire(res)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.writeCacheable(w, r, gen, cache, res.ETag, body)
 	}
+}
+
+// writeCacheable writes v as a 200 response with etag ("" for none) and,
+// when cache is set, keeps the encoded response in the response cache
+// under the request's path at gen (respcache.go).
+func (s *Server) writeCacheable(w http.ResponseWriter, r *http.Request, gen string, cache bool, etag string, v any) {
+	b, err := marshal(v)
+	if err != nil {
+		if etag != "" {
+			w.Header().Set("ETag", `"`+etag+`"`)
+		}
+		writeJSON(w, http.StatusOK, v) // writes the encoding error's 500
+		return
+	}
+	e := cachedResponse{etag: etag, body: append(b, '\n')}
+	if cache {
+		s.cache.store(gen, r.URL.Path, e)
+	}
+	writeEncoded(w, http.StatusOK, e)
 }
 
 func (s *Server) put(kind registry.Kind) http.HandlerFunc {
@@ -226,6 +254,10 @@ func (s *Server) summaries(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	gen, cache, served := s.serveCached(w, r, r.URL.Path)
+	if served {
+		return
+	}
 	sums, err := s.store.Summaries(r.Context(), plane, "")
 	if err != nil {
 		s.writeError(w, r, err)
@@ -235,7 +267,7 @@ func (s *Server) summaries(w http.ResponseWriter, r *http.Request) {
 	for _, sum := range sums {
 		out.Value = append(out.Value, summaryToWire(sum))
 	}
-	writeJSON(w, http.StatusOK, out)
+	s.writeCacheable(w, r, gen, cache, "", out)
 }
 
 func (s *Server) summary(w http.ResponseWriter, r *http.Request) {
@@ -248,12 +280,16 @@ func (s *Server) summary(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	gen, cache, served := s.serveCached(w, r, r.URL.Path)
+	if served {
+		return
+	}
 	sums, err := s.store.Summaries(r.Context(), plane, ns)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, summaryToWire(sums[0]))
+	s.writeCacheable(w, r, gen, cache, "", summaryToWire(sums[0]))
 }
 
 func summaryToWire(sum registry.ProviderSummary) api.ProviderSummary {

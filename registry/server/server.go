@@ -77,6 +77,7 @@ type Server struct {
 	authReads   bool
 	maxBody     int64
 	schemas     *schemaCache
+	cache       *respCache // respcache.go
 	fwd         *forwarder
 	checkSlots  chan struct{} // see validSchema
 	mux         *http.ServeMux
@@ -111,6 +112,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		maxBody:     opts.MaxBodyBytes,
 		sync:        opts.Sync,
 		schemas:     newSchemaCache(),
+		cache:       newRespCache(opts.Store),
 		fwd:         newForwarder(opts.ForwardTransport, opts.Logger),
 		mux:         http.NewServeMux(),
 		checkSlots:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),

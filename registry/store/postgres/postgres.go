@@ -43,9 +43,14 @@ var dialect = sqlstore.Dialect{
 		sqlstore.ProviderIndex,
 		sqlstore.ResourceTables("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`, "BYTEA"),
 	},
-	DollarParams:   true,
-	LockRows:       " FOR UPDATE",
-	LockMigrations: `SELECT pg_advisory_xact_lock(74430001)`,
+	DollarParams: true,
+	// The current snapshot (xmin:xmax:in-progress xids) decides which
+	// transactions a read sees: equal snapshots see the same commits, and
+	// a commit by any session changes it. It also changes for writes to
+	// other databases of the cluster, which only costs cache misses.
+	GenerationQuery: `SELECT pg_current_snapshot()::text`,
+	LockRows:        " FOR UPDATE",
+	LockMigrations:  `SELECT pg_advisory_xact_lock(74430001)`,
 	IsForeignKeyViolation: func(err error) bool {
 		return pgCode(err) == "23503"
 	},

@@ -33,8 +33,12 @@ var dialect = sqlstore.Dialect{
 		sqlstore.ProviderIndex,
 		sqlstore.ResourceTables("INTEGER PRIMARY KEY", "INTEGER", "", "BLOB"),
 	},
-	SerializeWrites:       true,
-	IsForeignKeyViolation: func(err error) bool { return code(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY },
+	SerializeWrites: true,
+	// data_version changes on a connection when another connection, of
+	// this process or another, commits a write.
+	GenerationQuery:         `PRAGMA data_version`,
+	GenerationPerConnection: true,
+	IsForeignKeyViolation:   func(err error) bool { return code(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY },
 	IsUniqueViolation: func(err error) bool {
 		c := code(err)
 		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY

@@ -46,6 +46,14 @@ type Dialect struct {
 	// transaction ends (" FOR UPDATE"); "" where writers are serialised
 	// anyway (SQLite).
 	LockRows string
+	// GenerationQuery returns one value that changes whenever a write is
+	// committed by any connection of any process (see
+	// registry.Generations); "" when the database offers none.
+	// GenerationPerConnection runs it on one dedicated connection, for
+	// values that only mean something when compared on the same
+	// connection (SQLite's PRAGMA data_version).
+	GenerationQuery         string
+	GenerationPerConnection bool
 }
 
 // Store is a registry.Store over database/sql.
@@ -57,6 +65,11 @@ type Store struct {
 	// writing holds a token while a write transaction runs, when the
 	// dialect serialises writes; nil otherwise.
 	writing chan struct{}
+	// gen is the dedicated connection of a per-connection generation
+	// query, opened on first use; genMu guards it.
+	genMu   sync.Mutex
+	genConn *sql.Conn
+	genStmt *sql.Stmt
 }
 
 var _ registry.Store = (*Store)(nil)
@@ -83,8 +96,56 @@ func Open(ctx context.Context, db *sql.DB, d Dialect) (*Store, error) {
 // DB returns the underlying database, for integrity checks in tests.
 func (s *Store) DB() *sql.DB { return s.db }
 
+// Generation implements registry.Generations with the dialect's
+// GenerationQuery.
+func (s *Store) Generation(ctx context.Context) (string, error) {
+	if s.d.GenerationQuery == "" {
+		return "", fmt.Errorf("%s: generation: %w", s.d.Name, errors.ErrUnsupported)
+	}
+	var v string
+	if !s.d.GenerationPerConnection {
+		if err := s.queryRow(ctx, nil, s.d.GenerationQuery).Scan(&v); err != nil {
+			return "", fmt.Errorf("%s: generation: %w", s.d.Name, err)
+		}
+		return v, nil
+	}
+	s.genMu.Lock()
+	defer s.genMu.Unlock()
+	if s.genConn == nil {
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			return "", fmt.Errorf("%s: generation: %w", s.d.Name, err)
+		}
+		st, err := c.PrepareContext(ctx, s.d.GenerationQuery)
+		if err != nil {
+			c.Close()
+			return "", fmt.Errorf("%s: generation: %w", s.d.Name, err)
+		}
+		s.genConn, s.genStmt = c, st
+	}
+	if err := s.genStmt.QueryRowContext(ctx).Scan(&v); err != nil {
+		// Start over on a fresh connection next time: a value read on
+		// another connection must never be compared with this one's.
+		s.closeGen()
+		return "", fmt.Errorf("%s: generation: %w", s.d.Name, err)
+	}
+	return v, nil
+}
+
+// closeGen releases the generation connection; genMu is held.
+func (s *Store) closeGen() {
+	if s.genConn != nil {
+		s.genStmt.Close()
+		s.genConn.Close()
+		s.genConn, s.genStmt = nil, nil
+	}
+}
+
 // Close closes the prepared statements and the database.
 func (s *Store) Close() error {
+	s.genMu.Lock()
+	s.closeGen()
+	s.genMu.Unlock()
 	s.stmts.Range(func(_, st any) bool {
 		st.(*sql.Stmt).Close()
 		return true
