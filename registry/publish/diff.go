@@ -7,6 +7,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/udtc/udtc/registry/api"
@@ -18,12 +19,24 @@ func typeDiff(have api.ResourceTypeSummary, want api.ResourceTypeProperties) []F
 		d = append(d, FieldDiff{"defaultApiVersion", have.DefaultAPIVersion, want.DefaultAPIVersion})
 	}
 	if have.Description != want.Description {
-		d = append(d, FieldDiff{"description", short(have.Description), short(want.Description)})
+		d = append(d, FieldDiff{"description", Value(have.Description), Value(want.Description)})
 	}
 	if !slices.Equal(have.Capabilities, want.Capabilities) {
-		d = append(d, FieldDiff{"capabilities", strings.Join(have.Capabilities, ","), strings.Join(want.Capabilities, ",")})
+		d = append(d, FieldDiff{"capabilities", list(have.Capabilities), list(want.Capabilities)})
 	}
 	return d
+}
+
+// list renders a list of names as Value does, "" for none.
+func list(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	vs := make([]any, len(names))
+	for i, n := range names {
+		vs[i] = n
+	}
+	return Value(vs)
 }
 
 func locationDiff(have, want api.LocationProperties) []FieldDiff {
@@ -34,10 +47,10 @@ func locationDiff(have, want api.LocationProperties) []FieldDiff {
 	return append(d, servedDiff(have.ResourceTypes, want.ResourceTypes)...)
 }
 
-// servedDiff names every type a location gains or loses ("adds
-// redisCaches (2025-06-01)", "drops postgresDatabases (2025-01-01)") and
-// every version of a type it keeps ("adds redisCaches@2025-09-01").
-// Names compare case-insensitively, as the registry looks them up.
+// servedDiff lists, for every type a location gains, loses or serves other
+// API versions of, the versions before and after: resourceTypes.redisCaches:
+// [2025-06-01] → [2025-06-01, 2025-09-01]; "" is not served. Names compare
+// case-insensitively, as the registry looks them up.
 func servedDiff(have, want map[string]api.LocationResourceType) []FieldDiff {
 	type served struct {
 		name     string
@@ -54,10 +67,7 @@ func servedDiff(have, want map[string]api.LocationResourceType) []FieldDiff {
 		}
 		return out
 	}
-	listed := func(s served) string {
-		vs := slices.Sorted(maps.Values(s.versions))
-		return fmt.Sprintf("%s (%s)", s.name, strings.Join(vs, ", "))
-	}
+	listed := func(s served) string { return list(slices.Sorted(maps.Values(s.versions))) }
 	h, w := norm(have), norm(want)
 	keys := slices.Sorted(maps.Keys(h))
 	for k := range w {
@@ -67,42 +77,24 @@ func servedDiff(have, want map[string]api.LocationResourceType) []FieldDiff {
 	}
 	slices.Sort(keys)
 	var d []FieldDiff
-	change := func(s string) { d = append(d, FieldDiff{Field: "resourceTypes", New: s}) }
 	for _, k := range keys {
 		ht, inHave := h[k]
 		wt, inWant := w[k]
 		switch {
 		case !inHave:
-			change("adds " + listed(wt))
+			d = append(d, FieldDiff{"resourceTypes." + wt.name, "", listed(wt)})
 		case !inWant:
-			change("drops " + listed(ht))
-		default:
-			for _, v := range slices.Sorted(maps.Keys(wt.versions)) {
-				if _, ok := ht.versions[v]; !ok {
-					change("adds " + wt.name + "@" + wt.versions[v])
-				}
-			}
-			for _, v := range slices.Sorted(maps.Keys(ht.versions)) {
-				if _, ok := wt.versions[v]; !ok {
-					change("drops " + ht.name + "@" + ht.versions[v])
-				}
-			}
+			d = append(d, FieldDiff{"resourceTypes." + ht.name, listed(ht), ""})
+		case !maps.Equal(ht.versions, wt.versions):
+			d = append(d, FieldDiff{"resourceTypes." + wt.name, listed(ht), listed(wt)})
 		}
 	}
 	return d
 }
 
-// short cuts long text for a one-line diff.
-func short(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 40 {
-		return s[:37] + "..."
-	}
-	return s
-}
-
 // schemaDiff compares two schemas as JSON values (key order and spacing do
-// not matter) and names up to three JSON pointers where they differ.
+// not matter) and lists every difference with both values, at a property
+// path: size.enum: [S, M, L] → [S, M]; "" is absent.
 func schemaDiff(have, want json.RawMessage) []FieldDiff {
 	var a, b any
 	errA := decode(have, &a)
@@ -111,21 +103,10 @@ func schemaDiff(have, want json.RawMessage) []FieldDiff {
 		if bytes.Equal(have, want) {
 			return nil
 		}
-		return []FieldDiff{{"schema", fmt.Sprintf("%d bytes", len(have)), fmt.Sprintf("%d bytes", len(want))}}
-	}
-	var paths []string
-	jsonDiff("", a, b, &paths)
-	if len(paths) == 0 {
-		return nil
+		return []FieldDiff{{"schema", string(have), string(want)}}
 	}
 	var d []FieldDiff
-	for i, p := range paths {
-		if i == 3 {
-			d = append(d, FieldDiff{"schema", "", fmt.Sprintf("... and %d more changes", len(paths)-3)})
-			break
-		}
-		d = append(d, FieldDiff{"schema" + p, "", "changed"})
-	}
+	jsonDiff(nil, a, b, &d)
 	return d
 }
 
@@ -139,14 +120,14 @@ func decode(raw json.RawMessage, v *any) error {
 	return dec.Decode(v)
 }
 
-// jsonDiff appends the pointers where a and b differ: added, removed or
-// changed members, or a changed scalar or array.
-func jsonDiff(path string, a, b any, out *[]string) {
+// jsonDiff appends the members where a and b differ (added, removed, or a
+// changed scalar or array) with their values.
+func jsonDiff(path []string, a, b any, out *[]FieldDiff) {
 	ma, okA := a.(map[string]any)
 	mb, okB := b.(map[string]any)
 	if !okA || !okB {
 		if !reflect.DeepEqual(a, b) {
-			*out = append(*out, path)
+			*out = append(*out, FieldDiff{SchemaPath(path), Value(a), Value(b)})
 		}
 		return
 	}
@@ -158,16 +139,115 @@ func jsonDiff(path string, a, b any, out *[]string) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		p := api.AppendPointer(path, k)
+		p := append(slices.Clip(path), k)
 		va, inA := ma[k]
 		vb, inB := mb[k]
 		switch {
 		case !inA:
-			*out = append(*out, p+" (added)")
+			*out = append(*out, FieldDiff{SchemaPath(p), "", Value(vb)})
 		case !inB:
-			*out = append(*out, p+" (removed)")
+			*out = append(*out, FieldDiff{SchemaPath(p), Value(va), ""})
 		default:
 			jsonDiff(p, va, vb, out)
 		}
 	}
+}
+
+// SchemaPath names a place in a schema by its properties: the keys under
+// `properties` are property names joined by dots, `items` is [], and
+// `additionalProperties` is {} (a map's values); other keys are keywords:
+// ["properties","size","enum"] → "size.enum", ["required"] → "required",
+// [] → "schema".
+func SchemaPath(keys []string) string {
+	var b strings.Builder
+	for i := 0; i < len(keys); i++ {
+		k := keys[i]
+		switch {
+		case k == "properties" && i+1 < len(keys):
+			i++
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(keys[i])
+		case k == "items":
+			b.WriteString("[]")
+		case k == "additionalProperties":
+			b.WriteString("{}")
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(k)
+		}
+	}
+	if b.Len() == 0 {
+		return "schema"
+	}
+	return b.String()
+}
+
+// Value renders a JSON value compactly for a plan, in YAML's flow style:
+// [S, M, L], {type: string, maxLength: 10}; strings are quoted only when
+// they would read as something else (empty, spaces, punctuation, a number).
+func Value(v any) string {
+	var b strings.Builder
+	writeValue(&b, v)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		b.WriteByte('{')
+		for i, k := range slices.Sorted(maps.Keys(v)) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, k)
+			b.WriteString(": ")
+			writeValue(b, v[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, x := range v {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, x)
+		}
+		b.WriteByte(']')
+	case string:
+		if plainString(v) {
+			b.WriteString(v)
+		} else {
+			q, _ := json.Marshal(v)
+			b.Write(q)
+		}
+	case nil:
+		b.WriteString("null")
+	default:
+		q, err := json.Marshal(v)
+		if err != nil {
+			fmt.Fprint(b, v)
+			return
+		}
+		b.Write(q)
+	}
+}
+
+// plainString reports whether s reads as itself unquoted in a plan.
+func plainString(s string) bool {
+	if s == "" || s == "null" || s == "true" || s == "false" {
+		return false
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./@#:$^*+?()|\\", r)) {
+			return false
+		}
+	}
+	return true
 }

@@ -53,7 +53,11 @@ const (
 	KindLocation   = api.KindLocation
 )
 
-// FieldDiff is one changed field of an update.
+// FieldDiff is one changed field of an update, with both values: Field is
+// a field name ("description"), a property path into the schema
+// ("size.enum", "databases[].name", "required"; see SchemaPath) or
+// "resourceTypes.<type>" for the API versions a location serves; Old and
+// New are the values as Value renders them, "" where the field is absent.
 type FieldDiff struct {
 	Field string `json:"field"`
 	Old   string `json:"old"`

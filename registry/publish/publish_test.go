@@ -190,7 +190,7 @@ func TestPublishLifecycle(t *testing.T) {
 			schemaDiff = c.Diff
 		}
 	}
-	if len(schemaDiff) != 1 || schemaDiff[0].Field != "schema/properties/size/enum (added)" {
+	if len(schemaDiff) != 1 || schemaDiff[0] != (publish.FieldDiff{Field: "size.enum", Old: "", New: "[S, M]"}) {
 		t.Errorf("schema diff = %+v", schemaDiff)
 	}
 
@@ -289,8 +289,8 @@ func TestPublishPartOfANamespace(t *testing.T) {
 	}, "redisCaches", "mongoClusters")
 	p = planFor(t, reg, []api.Registration{grow}, false)
 	want := []publish.FieldDiff{
-		{Field: "resourceTypes", New: "adds mongoClusters (2025-06-01)"},
-		{Field: "resourceTypes", New: "adds redisCaches@2025-09-01"},
+		{Field: "resourceTypes.mongoClusters", Old: "", New: "[2025-06-01]"},
+		{Field: "resourceTypes.redisCaches", Old: "[2025-06-01]", New: "[2025-06-01, 2025-09-01]"},
 	}
 	if diff := cmp.Diff(want, locationDiff(p)); diff != "" {
 		t.Errorf("location diff without prune (-want +got):\n%s", diff)
@@ -303,9 +303,9 @@ func TestPublishPartOfANamespace(t *testing.T) {
 	// With prune the location lists exactly what is published.
 	p = planFor(t, reg, []api.Registration{redis}, true)
 	want = []publish.FieldDiff{
-		{Field: "resourceTypes", New: "drops mongoClusters (2025-06-01)"},
-		{Field: "resourceTypes", New: "drops postgresDatabases (2025-06-01)"},
-		{Field: "resourceTypes", New: "drops redisCaches@2025-09-01"},
+		{Field: "resourceTypes.mongoClusters", Old: "[2025-06-01]", New: ""},
+		{Field: "resourceTypes.postgresDatabases", Old: "[2025-06-01]", New: ""},
+		{Field: "resourceTypes.redisCaches", Old: "[2025-06-01, 2025-09-01]", New: "[2025-06-01]"},
 	}
 	if diff := cmp.Diff(want, locationDiff(p)); diff != "" {
 		t.Errorf("location diff with prune (-want +got):\n%s", diff)
@@ -324,4 +324,30 @@ func testSealer(tb testing.TB) *secrets.Sealer {
 		tb.Fatal(err)
 	}
 	return s
+}
+
+func TestSchemaDiffHasEveryValue(t *testing.T) {
+	old := `{"type":"object","properties":{"size":{"type":"string","enum":["S","M","L"]},"a":{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer","maximum":10}}}},` +
+		`"gone":{"type":"string"},"tags":{"type":"object","additionalProperties":{"type":"string"}},"d":{"type":"string","description":"old text"}},"required":["size"]}`
+	new := `{"type":"object","properties":{"size":{"type":"string","enum":["S","M"]},"a":{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer","maximum":5}}}},` +
+		`"added":{"type":"boolean","default":true},"tags":{"type":"object","additionalProperties":{"type":"integer"}},"d":{"type":"string","description":"new: text"},` +
+		`"e":{"type":"string","default":"1.5"},"f":{"type":"string","x":"S","y":""}},"required":["size","added"]}`
+	got := publish.SchemaDiffForTest([]byte(old), []byte(new))
+	want := []publish.FieldDiff{
+		{Field: "a[].n.maximum", Old: "10", New: "5"},
+		{Field: "added", Old: "", New: "{default: true, type: boolean}"},
+		{Field: "d.description", Old: `"old text"`, New: `"new: text"`},
+		{Field: "e", Old: "", New: `{default: "1.5", type: string}`},
+		{Field: "f", Old: "", New: `{type: string, x: S, y: ""}`},
+		{Field: "gone", Old: "{type: string}", New: ""},
+		{Field: "size.enum", Old: "[S, M, L]", New: "[S, M]"},
+		{Field: "tags{}.type", Old: "string", New: "integer"},
+		{Field: "required", Old: "[size]", New: "[size, added]"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("schema diff (-want +got):\n%s", diff)
+	}
+	if d := publish.SchemaDiffForTest([]byte(`{"type":"object"}`), []byte(`{ "type" : "object" }`)); len(d) != 0 {
+		t.Errorf("spacing is a difference: %+v", d)
+	}
 }

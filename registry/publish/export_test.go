@@ -1,0 +1,4 @@
+package publish
+
+// SchemaDiffForTest exposes schemaDiff to the external tests.
+var SchemaDiffForTest = schemaDiff
