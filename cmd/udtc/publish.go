@@ -118,6 +118,7 @@ type publishFlags struct {
 	location string
 	address  string
 	git      gitPublishFlags // publishgit.go
+	review   planFlags       // publishplan.go
 }
 
 func publishCommand(e *env) *cli.Command {
@@ -138,7 +139,7 @@ func publishCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
 			&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
 			&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
-		), f.git.flags()...),
+		), append(f.git.flags(), f.review.flags()...)...),
 		Action: func(c *cli.Context) error { return f.run(c, e) },
 	}
 }
@@ -195,18 +196,33 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		report.Summary[string(a)] = plan.Count(a)
 	}
 	if f.output == "text" {
-		printPlan(e.stdout, plan, f.server, f.plane)
+		printPlan(e.stdout, plan, f.server, f.plane, f.review.verbose)
+	}
+	if !f.review.allowBreaking || f.output == "text" {
+		findings, err := breaking(ctx, reg, cat, plan)
+		if err != nil {
+			return fail(exitFail, err)
+		}
+		if err := f.review.refuseBreaking(e, findings); err != nil {
+			return err
+		}
 	}
 	if f.dryRun || plan.Writes() == 0 {
 		if f.output == "json" {
-			return writeJSON(e.stdout, report)
+			if err := writeJSON(e.stdout, report); err != nil {
+				return err
+			}
+			return f.review.dryRunExit(plan)
 		}
 		if plan.Writes() == 0 {
 			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
 		} else {
 			fmt.Fprintln(e.stdout, "Dry run: nothing written.")
 		}
-		return nil
+		return f.review.dryRunExit(plan)
+	}
+	if err := f.review.confirmPrune(e, plan); err != nil {
+		return err
 	}
 	progress := progressPrinter(e, plan.Writes())
 	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Progress: progress})
@@ -243,25 +259,6 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 }
 
 var actionMarks = map[publish.Action]string{publish.Create: "+", publish.Update: "~", publish.Unchanged: "=", publish.Delete: "-"}
-
-func printPlan(w io.Writer, p *publish.Plan, server, plane string) {
-	fmt.Fprintf(w, "Plan for %s (plane %s):\n", server, plane)
-	for _, c := range p.Changes {
-		fmt.Fprintf(w, "  %s %-9s %-16s %s\n", actionMarks[c.Action], c.Action, c.Kind.Ident(), c.Name())
-		for _, d := range c.Diff {
-			switch {
-			case d.Old == "" && d.New == "changed":
-				fmt.Fprintf(w, "      %s changed\n", d.Field)
-			case d.Old == "":
-				fmt.Fprintf(w, "      %s %s\n", d.Field, d.New)
-			default:
-				fmt.Fprintf(w, "      %s: %q → %q\n", d.Field, d.Old, d.New)
-			}
-		}
-	}
-	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
-		p.Count(publish.Create), p.Count(publish.Update), p.Count(publish.Delete), p.Count(publish.Unchanged))
-}
 
 // progressPrinter shows progress on a terminal for runs of more than a few
 // writes; elsewhere it prints nothing.
