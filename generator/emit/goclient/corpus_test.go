@@ -63,3 +63,18 @@ func goVet(t testing.TB, dir string) {
 		t.Fatalf("go vet in %s: %v\n%s", dir, err, out)
 	}
 }
+
+// TestEdgeCasesCompileAndVet emits testdata/edge.yaml and runs go vet on it.
+func TestEdgeCasesCompileAndVet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet on generated code; skipped with -short")
+	}
+	const mod = "example.com/edge"
+	files, _, err := goclient.Emit(goldentest.CompilePaths(t, filepath.Join("testdata", "edge.yaml")), goclient.Options{ImportPrefix: mod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeModule(t, dir, mod, files)
+	goVet(t, dir)
+}

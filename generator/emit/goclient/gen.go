@@ -286,7 +286,8 @@ func (p *pkgPlan) valueChecks(s *model.Schema, x *jen.Statement, l loc, depth in
 			fn := "UniqueJSON"
 			switch s.Items.Kind {
 			case model.String, model.Integer, model.Number, model.Boolean:
-				if !isTime(s.Items) {
+				// time.Time and ResourceID are not comparable (or not by value).
+				if !isTime(s.Items) && s.Items.Reference == nil {
 					fn = "UniqueItems"
 				}
 			}
