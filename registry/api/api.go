@@ -7,7 +7,6 @@ package api
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 )
 
 // Version is the only api-version the registry accepts.
@@ -238,9 +237,9 @@ func (d Diagnostic) IsError() bool { return d.Severity != "warning" }
 // (CodeAnotherOperation), never another 409.
 func Retryable(status int, code string) bool {
 	switch {
-	case status == http.StatusConflict:
+	case status == 409: // Conflict (net/http's constants would import net/http here)
 		return code == CodeAnotherOperation
-	case status == http.StatusTooManyRequests, status >= 500:
+	case status == 429, status >= 500: // Too Many Requests, server errors
 		return true
 	}
 	return false
