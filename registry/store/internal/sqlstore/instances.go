@@ -120,12 +120,11 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 	if err != nil {
 		return registry.Group{}, false, err
 	}
-	tx, done, err := s.beginWrite(ctx)
+	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return registry.Group{}, false, err
 	}
-	defer done()
-	defer tx.Rollback()
+	defer we.end()
 	plane, found, err := s.lookup(ctx, tx, registry.PlaneID(g.ID.Plane))
 	if err != nil {
 		return registry.Group{}, false, err
@@ -164,7 +163,7 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 	if err != nil {
 		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := we.commit(); err != nil {
 		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
 	}
 	out := registry.Group{ID: stored, Location: g.Location, Tags: g.Tags, ETag: etag,
@@ -212,12 +211,11 @@ func (s *Store) DeleteGroup(ctx context.Context, id registry.GroupID, cond regis
 // deleteRow deletes the row that sel finds (id, etag) with del, checking
 // cond in the same transaction.
 func (s *Store) deleteRow(ctx context.Context, what string, cond registry.Precondition, sel string, args []any, del string) (bool, error) {
-	tx, done, err := s.beginWrite(ctx)
+	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return false, err
 	}
-	defer done()
-	defer tx.Rollback()
+	defer we.end()
 	var (
 		rowID int64
 		etag  string
@@ -236,7 +234,7 @@ func (s *Store) deleteRow(ctx context.Context, what string, cond registry.Precon
 	if _, err := s.exec(ctx, tx, del, rowID); err != nil {
 		return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := we.commit(); err != nil {
 		return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
 	}
 	return true, nil
@@ -325,12 +323,11 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	if props == "" {
 		props = "{}"
 	}
-	tx, done, err := s.beginWrite(ctx)
+	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return registry.Instance{}, false, err
 	}
-	defer done()
-	defer tx.Rollback()
+	defer we.end()
 
 	// The owners, taking their stored names: the group (top-level
 	// resources) or the parent resource (children), and the API version.
@@ -421,7 +418,7 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 			return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := we.commit(); err != nil {
 		return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
 	}
 	out := in
@@ -563,12 +560,11 @@ func (s *Store) ListInstances(ctx context.Context, q registry.InstanceQuery, opt
 // racing with the delete either commits before the count (and is counted)
 // or waits and then fails its foreign key check: the count is exact.
 func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond registry.Precondition, force bool) (bool, int, error) {
-	tx, done, err := s.beginWrite(ctx)
+	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return false, 0, err
 	}
-	defer done()
-	defer tx.Rollback()
+	defer we.end()
 	var (
 		rowID int64
 		etag  string
@@ -594,7 +590,7 @@ func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond reg
 	if _, err := s.exec(ctx, tx, qDelete, rowID); err != nil {
 		return false, 0, s.writeErr(id, err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := we.commit(); err != nil {
 		return false, 0, s.writeErr(id, err)
 	}
 	return true, n, nil

@@ -33,11 +33,13 @@ type Dialect struct {
 	// LockMigrations, when set, runs first in the migration transaction so
 	// that concurrent starts apply migrations once.
 	LockMigrations string
-	// SerializeWrites makes the store run one write transaction at a time
-	// in this process, queueing the others in Go. SQLite has one writer;
-	// without it every waiting connection polls the lock with the busy
-	// handler's growing sleeps, and a write waits up to 100 ms after the
-	// lock is free.
+	// SerializeWrites makes the store run the writes of this process in
+	// one transaction at a time, queued in Go, with group commit: the
+	// writers that queue while a batch runs share its COMMIT, and so its
+	// fsync (groupcommit.go). SQLite has one writer; without the queue
+	// every waiting connection polls the lock with the busy handler's
+	// growing sleeps, and a write waits up to 100 ms after the lock is
+	// free.
 	SerializeWrites bool
 	// IsForeignKeyViolation and IsUniqueViolation classify driver errors.
 	IsForeignKeyViolation func(error) bool
@@ -62,9 +64,11 @@ type Store struct {
 	d  Dialect
 	// stmts caches prepared statements by query text.
 	stmts sync.Map
-	// writing holds a token while a write transaction runs, when the
-	// dialect serialises writes; nil otherwise.
-	writing chan struct{}
+	// queue, quit and stopped run the group committer when the dialect
+	// serialises writes (groupcommit.go); nil otherwise.
+	queue   chan *writeReq
+	quit    chan struct{}
+	stopped chan struct{}
 	// gen is the dedicated connection of a per-connection generation
 	// query, opened on first use; genMu guards it.
 	genMu   sync.Mutex
@@ -78,11 +82,11 @@ var _ registry.Store = (*Store)(nil)
 // of db: Close closes it.
 func Open(ctx context.Context, db *sql.DB, d Dialect) (*Store, error) {
 	s := &Store{db: db, d: d}
-	if d.SerializeWrites {
-		s.writing = make(chan struct{}, 1)
-	}
 	if err := s.migrate(ctx); err != nil {
 		return nil, err
+	}
+	if d.SerializeWrites {
+		s.startCommitter()
 	}
 	for _, q := range txStatements {
 		if _, err := s.prepared(ctx, q); err != nil {
@@ -143,6 +147,7 @@ func (s *Store) closeGen() {
 
 // Close closes the prepared statements and the database.
 func (s *Store) Close() error {
+	s.stopCommitter()
 	s.genMu.Lock()
 	s.closeGen()
 	s.genMu.Unlock()
@@ -239,24 +244,17 @@ func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any)
 }
 
 // beginWrite starts a write transaction, first waiting (as long as ctx
-// allows) for this process's previous write to finish when the dialect
-// serialises writes. done ends the wait; call it after Commit or Rollback.
-func (s *Store) beginWrite(ctx context.Context) (tx *sql.Tx, done func(), err error) {
-	done = func() {}
-	if s.writing != nil {
-		select {
-		case s.writing <- struct{}{}:
-			done = func() { <-s.writing }
-		case <-ctx.Done():
-			return nil, nil, fmt.Errorf("%s: waiting to write: %w", s.d.Name, ctx.Err())
-		}
+// allows) for its turn when the dialect serialises writes. Finish it with
+// the writeEnd: commit, and a deferred end.
+func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, *writeEnd, error) {
+	if s.queue != nil {
+		return s.enqueue(ctx)
 	}
-	tx, err = s.db.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		done()
 		return nil, nil, fmt.Errorf("%s: begin: %w", s.d.Name, err)
 	}
-	return tx, done, nil
+	return tx, &writeEnd{tx: tx, done: func() {}}, nil
 }
 
 func (s *Store) q(query string) string {
@@ -430,12 +428,11 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 	if err := id.Validate(); err != nil {
 		return registry.Resource{}, false, err
 	}
-	tx, done, err := s.beginWrite(ctx)
+	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return registry.Resource{}, false, err
 	}
-	defer done()
-	defer tx.Rollback()
+	defer we.end()
 
 	// Resolve the parent, taking its stored names.
 	var parentID, ownerID sql.NullInt64
@@ -529,7 +526,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 			return registry.Resource{}, false, s.writeErr(id, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := we.commit(); err != nil {
 		return registry.Resource{}, false, s.writeErr(id, err)
 	}
 	out := r
