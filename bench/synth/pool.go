@@ -44,8 +44,10 @@ func (g *gen) object(desc string, k int, extra ...prop) *node {
 	n := newNode("object", desc)
 	for _, si := range pickScalars(g.r, k) {
 		s := scalars[si]
-		n.props = append(n.props, prop{s.name, s.build(g, s.name)})
-		if s.input && len(n.required) == 0 {
+		pn := s.build(g, s.name)
+		n.props = append(n.props, prop{s.name, pn})
+		// A default never applies to a required property (rule required-default).
+		if s.input && pn.def == "" && len(n.required) == 0 {
 			n.required = []string{s.name}
 		}
 	}

@@ -179,8 +179,9 @@ func (g *gen) resourceType(ns, name, parent string) *typeSpec {
 	t.required = []string{"environment"}
 	for _, si := range scalarIdx[:nScalars] {
 		s := scalars[si]
-		base = append(base, prop{s.name, s.build(g, s.name)})
-		if s.input && len(t.required) < 3 && g.r.IntN(5) == 0 {
+		pn := s.build(g, s.name)
+		base = append(base, prop{s.name, pn})
+		if s.input && len(t.required) < 3 && g.r.IntN(5) == 0 && pn.def == "" {
 			t.required = append(t.required, s.name)
 		}
 	}
