@@ -9,12 +9,17 @@ import (
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/generator/project"
 )
 
 // compileFlags are shared by every command that compiles manifests.
 type compileFlags struct {
 	format string
 	strict bool
+	// proj is the udtc.yaml found from the working directory upward, or
+	// nil (loadProject, projectcmd.go).
+	proj       *project.Project
+	projLoaded bool
 }
 
 func (f *compileFlags) flags() []cli.Flag {
@@ -57,14 +62,33 @@ func (f *compileFlags) compile(c *cli.Context, e *env, paths []string, alwaysPri
 // diagnostics of their own and print one report (gen). The error is an exit
 // error for usage and I/O failures.
 func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, diag.List, error) {
-	if len(paths) == 0 {
-		return nil, nil, usageErrorf("give at least one manifest file or directory")
+	if err := f.loadProject(); err != nil {
+		return nil, nil, err
 	}
-	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{Strict: f.strict})
+	if len(paths) == 0 {
+		var err error
+		if paths, err = f.inputs(""); err != nil {
+			return nil, nil, err
+		}
+	}
+	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{})
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}
+	diags = f.severities(diags)
+	if diags.HasErrors() {
+		cat = nil
+	}
 	return cat, diags, nil
+}
+
+// severities applies udtc.yaml's rule settings, then --strict.
+func (f *compileFlags) severities(diags diag.List) diag.List {
+	diags = f.proj.Apply(diags)
+	if f.strict {
+		diags = diags.Promote()
+	}
+	return diags.Sorted()
 }
 
 // printDiagnostics writes diagnostics in the chosen format: text goes to
@@ -95,6 +119,9 @@ func checkCommand(e *env) *cli.Command {
 		Flags: f.flags(),
 		Action: func(c *cli.Context) error {
 			if err := f.validate(); err != nil {
+				return err
+			}
+			if err := f.loadProject(); err != nil {
 				return err
 			}
 			cat, err := f.compile(c, e, c.Args().Slice(), f.format != "text")

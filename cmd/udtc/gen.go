@@ -123,6 +123,10 @@ func (f *genFlags) validate() error {
 }
 
 func (f *genFlags) run(c *cli.Context, e *env) error {
+	if err := f.loadProject(); err != nil {
+		return err
+	}
+	f.fromProject(c)
 	if err := f.validate(); err != nil {
 		return err
 	}
@@ -139,13 +143,15 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	}
 	paths := c.Args().Slice()
 	if len(paths) == 0 {
-		return usageErrorf("give at least one manifest file or directory")
+		if paths, err = f.inputs(f.out); err != nil {
+			return err
+		}
 	}
 	inputs, err := generator.Expand(paths)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	key, err := inputKey(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict))...)
+	key, err := inputKey(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict), f.proj.Key())...)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
@@ -165,10 +171,8 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if !diags.HasErrors() {
 		var more diag.List
 		files, more, err = runEmitters(cat, f, selected)
-		if f.strict {
-			more = more.Promote() // --strict: the emitters' warnings fail the run too
-		}
-		diags = append(diags, more...).Sorted()
+		// udtc.yaml's rule settings and --strict apply to the emitters' too.
+		diags = append(diags, f.severities(more)...).Sorted()
 	}
 	if len(diags) > 0 {
 		if perr := printDiagnostics(e, f.format, diags); perr != nil {

@@ -1,0 +1,301 @@
+// Package project owns udtc.yaml, the project file: which files are the
+// inputs, where gen writes, which targets and options it uses, and the
+// severity of each rule. The CLI finds it from the working directory
+// upward; flags override it. The file is decoded strictly (unknown keys are
+// errors) and has its own JSON Schema (JSONSchema, committed as
+// docs/project.schema.json).
+package project
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/diag"
+)
+
+// FileName is the project file's name.
+const FileName = "udtc.yaml"
+
+// SchemaID is the $id of the project file's JSON Schema.
+const SchemaID = "https://raw.githubusercontent.com/udtc/udtc/main/docs/project.schema.json"
+
+// File is udtc.yaml as written.
+type File struct {
+	// Inputs selects the manifests, relative to the project file.
+	Inputs Inputs `json:"inputs,omitempty" yaml:"inputs,omitempty" jsonschema:"description=The manifests: include and exclude globs relative to udtc.yaml (** matches any number of directories). The output directory is never an input."`
+	// Output is gen's output directory, relative to the project file.
+	Output string `json:"output,omitempty" yaml:"output,omitempty" jsonschema:"description=udtc gen's output directory (--out), relative to udtc.yaml."`
+	// Targets are gen's targets.
+	Targets []string `json:"targets,omitempty" yaml:"targets,omitempty" jsonschema:"description=udtc gen's targets (--target): bicep, go, docs, registration, site."`
+	Go      Go       `json:"go,omitempty" yaml:"go,omitempty"`
+	Bicep   Bicep    `json:"bicep,omitempty" yaml:"bicep,omitempty"`
+	// Rules sets the severity of rules by id.
+	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules, error for any."`
+}
+
+// Inputs are include and exclude globs.
+type Inputs struct {
+	Include []string `json:"include,omitempty" yaml:"include,omitempty" jsonschema:"description=Files or directories (searched recursively) or globs; default: the project directory."`
+	Exclude []string `json:"exclude,omitempty" yaml:"exclude,omitempty" jsonschema:"description=Globs of files or directories to leave out."`
+}
+
+// Go configures the go target.
+type Go struct {
+	ImportPrefix string `json:"importPrefix,omitempty" yaml:"importPrefix,omitempty" jsonschema:"description=Go import path of the output directory (--go-import-prefix)."`
+}
+
+// Bicep configures the bicep target.
+type Bicep struct {
+	ExtensionName    string `json:"extensionName,omitempty" yaml:"extensionName,omitempty" jsonschema:"description=One Bicep extension of this name for every namespace (--extension-name)."`
+	ExtensionVersion string `json:"extensionVersion,omitempty" yaml:"extensionVersion,omitempty" jsonschema:"description=The Bicep extension version (--extension-version)."`
+}
+
+// Rule is one rule's setting.
+type Rule struct {
+	Severity string `json:"severity" yaml:"severity" jsonschema:"required,enum=off,enum=warning,enum=error"`
+	Reason   string `json:"reason" yaml:"reason" jsonschema:"required,minLength=1,description=Why the project departs from the rule's default: kept with the setting, like a lint exception."`
+}
+
+// Project is a loaded project file.
+type Project struct {
+	// Path is the project file; Dir its directory.
+	Path, Dir string
+	File      File
+	severity  map[string]diag.Severity
+	off       map[string]bool
+}
+
+// Find returns the udtc.yaml in dir or the nearest directory above it, or
+// "" when there is none.
+func Find(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, FileName)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if filepath.Dir(d) == d {
+			return "", nil
+		}
+	}
+}
+
+// Load reads and checks a project file. Every problem is returned as one
+// error naming the file and the setting.
+func Load(file string) (*Project, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{Path: file, Dir: filepath.Dir(file), severity: map[string]diag.Severity{}, off: map[string]bool{}}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p.File); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	rules := map[string]diag.Rule{}
+	var ids []string
+	for _, r := range generator.Rules() {
+		rules[r.ID] = r
+		ids = append(ids, r.ID)
+	}
+	for _, id := range slices.Sorted(maps.Keys(p.File.Rules)) {
+		r := p.File.Rules[id]
+		def, ok := rules[id]
+		switch {
+		case !ok:
+			hint := ""
+			if s := check.Suggest(id, ids); s != "" {
+				hint = fmt.Sprintf(" (did you mean %s?)", s)
+			}
+			bad("rules.%s: no such rule%s; the rules are listed in docs/rules.md", id, hint)
+			continue
+		case strings.TrimSpace(r.Reason) == "":
+			bad("rules.%s: give a reason for the setting", id)
+		}
+		switch r.Severity {
+		case "error":
+			p.severity[id] = diag.Error
+		case "warning", "off":
+			if def.Severity == diag.Error {
+				bad("rules.%s: an error rule cannot be lowered to %s (the output would be wrong)", id, r.Severity)
+				continue
+			}
+			if r.Severity == "off" {
+				p.off[id] = true
+			} else {
+				p.severity[id] = diag.Warning
+			}
+		default:
+			bad("rules.%s.severity: %q is not off, warning or error", id, r.Severity)
+		}
+	}
+	for _, g := range append(slices.Clone(p.File.Inputs.Include), p.File.Inputs.Exclude...) {
+		if _, err := path.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil || filepath.IsAbs(g) || strings.HasPrefix(path.Clean(filepath.ToSlash(g)), "../") {
+			bad("inputs: %q is not a glob relative to the project directory", g)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%s: %s", file, strings.Join(problems, "; "))
+	}
+	return p, nil
+}
+
+// Rel returns a path of the project (relative to Dir) as a path relative to
+// the working directory when possible, else absolute.
+func (p *Project) Rel(name string) string {
+	abs := filepath.Join(p.Dir, filepath.FromSlash(name))
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil {
+			return rel
+		}
+	}
+	return abs
+}
+
+// Inputs returns the manifests the project selects: the files below Dir
+// that an include pattern names (by glob, or as a directory above them)
+// and no exclude pattern names, never the files under output. Paths are
+// relative to the working directory.
+func (p *Project) Inputs(output string) ([]string, error) {
+	found, err := generator.Expand([]string{p.Dir})
+	if err != nil {
+		return nil, err
+	}
+	include := p.File.Inputs.Include
+	if len(include) == 0 {
+		include = []string{"."}
+	}
+	outRel := ""
+	if output != "" {
+		if abs, err := filepath.Abs(output); err == nil {
+			if r, err := filepath.Rel(p.Dir, abs); err == nil {
+				outRel = filepath.ToSlash(r)
+			}
+		}
+	}
+	var out []string
+	for _, in := range found {
+		abs, err := filepath.Abs(in.Path)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(p.Dir, abs)
+		if err != nil {
+			return nil, err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == FileName || (outRel != "" && matches(outRel, rel)) {
+			continue
+		}
+		if slices.ContainsFunc(include, func(g string) bool { return matches(g, rel) }) &&
+			!slices.ContainsFunc(p.File.Inputs.Exclude, func(g string) bool { return matches(g, rel) }) {
+			out = append(out, p.Rel(rel))
+		}
+	}
+	return out, nil
+}
+
+// matches reports whether the glob names the slash-separated path rel or
+// a directory above it. ** matches any number of path elements.
+func matches(glob, rel string) bool {
+	g := strings.Split(path.Clean(filepath.ToSlash(glob)), "/")
+	if len(g) == 1 && g[0] == "." {
+		return true
+	}
+	parts := strings.Split(rel, "/")
+	for n := 1; n <= len(parts); n++ { // the path itself or a directory above it
+		if match(g, parts[:n]) {
+			return true
+		}
+	}
+	return false
+}
+
+func match(g, parts []string) bool {
+	if len(g) == 0 {
+		return len(parts) == 0
+	}
+	if g[0] == "**" {
+		for i := 0; i <= len(parts); i++ {
+			if match(g[1:], parts[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(parts) == 0 {
+		return false
+	}
+	ok, err := path.Match(g[0], parts[0])
+	return err == nil && ok && match(g[1:], parts[1:])
+}
+
+// Apply sets the severities the project gives its rules and drops the
+// diagnostics of rules it turns off. Notes are left alone.
+func (p *Project) Apply(diags diag.List) diag.List {
+	if p == nil || len(p.severity)+len(p.off) == 0 {
+		return diags
+	}
+	var out diag.List
+	for _, d := range diags {
+		if d.Severity == diag.Note {
+			out = append(out, d)
+			continue
+		}
+		if p.off[d.Rule] {
+			continue
+		}
+		if s, ok := p.severity[d.Rule]; ok {
+			d.Severity = s
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Key is a fingerprint of the rule settings, for caches keyed by options.
+func (p *Project) Key() string {
+	if p == nil {
+		return ""
+	}
+	b, _ := json.Marshal(p.File.Rules)
+	return string(b)
+}
+
+// JSONSchema returns the JSON Schema of udtc.yaml, indented, with a
+// trailing newline.
+func JSONSchema() ([]byte, error) {
+	r := &jsonschema.Reflector{ExpandedStruct: true, RequiredFromJSONSchemaTags: true, AllowAdditionalProperties: false}
+	s := r.Reflect(&File{})
+	s.ID = SchemaID
+	s.Title = "udtc project file (udtc.yaml)"
+	s.Description = "Inputs, output, targets, generator options and rule severities of a udtc project. Command-line flags override it."
+	out, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}

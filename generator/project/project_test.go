@@ -1,0 +1,138 @@
+package project
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator/diag"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/project.schema.json")
+
+// TestProjectSchema keeps the committed JSON Schema of udtc.yaml in step
+// with the File struct.
+func TestProjectSchema(t *testing.T) {
+	got, err := JSONSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const path = "../../docs/project.schema.json"
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./generator/project -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s is out of date (-committed +generated):\n%s\nrun go test ./generator/project -update", path, diff)
+	}
+	if !strings.Contains(string(got), `"$id": "`+SchemaID+`"`) || !strings.Contains(string(got), `"additionalProperties": false`) {
+		t.Errorf("schema lacks its $id or is open:\n%s", got)
+	}
+}
+
+func TestMatches(t *testing.T) {
+	for _, tc := range []struct {
+		glob, rel string
+		want      bool
+	}{
+		{".", "a/b.yaml", true},
+		{"manifests", "manifests/a.yaml", true},
+		{"manifests", "manifests2/a.yaml", false},
+		{"manifests/*.yaml", "manifests/a.yaml", true},
+		{"manifests/*.yaml", "manifests/x/a.yaml", false},
+		{"**/drafts", "a/b/drafts/c.yaml", true},
+		{"**/*.json", "x.json", true},
+		{"**/*.json", "a/b/x.json", true},
+		{"a/**/c.yaml", "a/c.yaml", true},
+		{"a/**/c.yaml", "a/x/y/c.yaml", true},
+		{"a/**/c.yaml", "b/c.yaml", false},
+		{"./out/", "out/x.json", true},
+	} {
+		if got := matches(tc.glob, tc.rel); got != tc.want {
+			t.Errorf("matches(%q, %q) = %v, want %v", tc.glob, tc.rel, got, tc.want)
+		}
+	}
+}
+
+func write(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ file, want string }{
+		{"outptu: out\n", "field outptu not found"},
+		{"rules:\n  schema-undeclrd: {severity: off, reason: x}\n", "rules.schema-undeclrd: no such rule (did you mean schema-undeclared?)"},
+		{"rules:\n  schema-undeclared: {severity: off}\n", "rules.schema-undeclared: give a reason"},
+		{"rules:\n  schema-undeclared: {severity: never, reason: x}\n", `rules.schema-undeclared.severity: "never" is not off, warning or error`},
+		{"rules:\n  type-invalid: {severity: off, reason: x}\n", "rules.type-invalid: an error rule cannot be lowered to off"},
+		{"inputs: {include: [/abs]}\n", `inputs: "/abs" is not a glob relative to the project directory`},
+		{"inputs: {exclude: ['[']}\n", `inputs: "[" is not a glob`},
+	} {
+		_, err := Load(write(t, dir, FileName, tc.file))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Load(%q) = %v, want %q", tc.file, err, tc.want)
+		}
+	}
+	if p, err := Load(write(t, dir, FileName, "")); err != nil || p.File.Output != "" {
+		t.Errorf("an empty udtc.yaml: %v", err)
+	}
+}
+
+func TestFindInputsApply(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, FileName, "inputs:\n  include: [manifests]\n  exclude: ['**/drafts']\noutput: manifests/out\n"+
+		"rules:\n  schema-undeclared: {severity: off, reason: types of other repositories}\n  unknown-keyword: {severity: error, reason: keep manifests clean}\n")
+	write(t, dir, "manifests/a.yaml", "namespace: A.B\n")
+	write(t, dir, "manifests/drafts/b.yaml", "namespace: A.B\n")
+	write(t, dir, "manifests/out/c.yaml", "namespace: A.B\n")
+	write(t, dir, "other/d.yaml", "namespace: A.B\n")
+	sub := filepath.Join(dir, "manifests", "drafts")
+	path, err := Find(sub)
+	if err != nil || path != filepath.Join(dir, FileName) {
+		t.Fatalf("Find from a subdirectory = %q, %v", path, err)
+	}
+	p, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	got, err := p.Inputs(p.Rel(p.File.Output))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{filepath.Join("manifests", "a.yaml")}, got); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+	diags := p.Apply(diag.List{
+		{Rule: "schema-undeclared", Severity: diag.Warning},
+		{Rule: "unknown-keyword", Severity: diag.Warning},
+		{Rule: "not-a-manifest", Severity: diag.Note},
+		{Rule: "type-invalid", Severity: diag.Error},
+	})
+	var rules []string
+	for _, d := range diags {
+		rules = append(rules, d.Rule+":"+d.Severity.String())
+	}
+	if diff := cmp.Diff([]string{"unknown-keyword:error", "not-a-manifest:note", "type-invalid:error"}, rules); diff != "" {
+		t.Errorf("Apply (-want +got):\n%s", diff)
+	}
+}
