@@ -109,6 +109,7 @@ func printDiagnostics(e *env, format string, diags diag.List) error {
 
 func checkCommand(e *env) *cli.Command {
 	var f compileFlags
+	var w watchFlags
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check manifests and report every problem",
@@ -116,7 +117,7 @@ func checkCommand(e *env) *cli.Command {
 		Description: "Checks manifest files and directories (recursively: *.yaml, *.yml, *.json) against the\n" +
 			"manifest format and the supported schema subset. Exit code 0: no errors (warnings allowed);\n" +
 			"1: at least one error; 2: usage or I/O error.",
-		Flags: f.flags(),
+		Flags: append(f.flags(), w.flags()...),
 		Action: func(c *cli.Context) error {
 			if err := f.validate(); err != nil {
 				return err
@@ -124,11 +125,13 @@ func checkCommand(e *env) *cli.Command {
 			if err := f.loadProject(); err != nil {
 				return err
 			}
-			cat, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
-			if err == nil && f.format == "text" {
-				fmt.Fprintln(e.stderr, summary(cat))
-			}
-			return err
+			return w.loop(c.Context, e, f.watchedPaths(c.Args().Slice(), ""), func() error {
+				cat, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
+				if err == nil && f.format == "text" {
+					fmt.Fprintln(e.stderr, summary(cat))
+				}
+				return err
+			}, nil)
 		},
 	}
 }

@@ -36,6 +36,7 @@ type genFlags struct {
 	goImportPrefix   string
 	check            bool
 	force            bool
+	w                watchFlags // watch.go
 }
 
 // emitter is one output target: the composition root lists them all.
@@ -84,7 +85,7 @@ func genCommand(e *env) *cli.Command {
 			"left alone). --out/.udtc-generated lists what was written. Directories holding .udtc-generated\n" +
 			"are never read as inputs. --check writes nothing and exits 1 when the output directory is not\n" +
 			"up to date.",
-		Flags: append(f.flags(),
+		Flags: append(append(f.flags(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "out", Usage: "output directory", Destination: &f.out},
 			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(emitterNames(), ", ") + " (default: all)", Destination: &f.targets},
 			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one Bicep extension of this name (default: one per namespace)", Destination: &f.extensionName},
@@ -92,7 +93,7 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "go-import-prefix", Usage: "Go import path of --out (default: from the go.mod above --out, else " + fallbackImportPrefix + ")", Destination: &f.goImportPrefix},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when --out is not up to date", Destination: &f.check},
 			&cli.BoolFlag{Name: "force", Usage: "regenerate even when the inputs are unchanged since the last run", Destination: &f.force},
-		),
+		), f.w.flags()...),
 		Action: func(c *cli.Context) error { return f.run(c, e) },
 	}
 }
@@ -141,6 +142,19 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 		}
 		f.goImportPrefix = prefix
 	}
+	if f.w.watch && f.check {
+		return usageErrorf("--watch and --check do not go together")
+	}
+	return f.w.loop(c.Context, e, f.watchedPaths(c.Args().Slice(), f.out), func() error { return f.generate(c, e, selected) }, func(failed bool) {
+		if failed && f.w.watch {
+			fmt.Fprintf(e.stderr, "%s keeps the output of the last good run\n", f.out)
+		}
+	})
+}
+
+// generate is one run of gen: compile, emit, write what changed.
+func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
+	var err error
 	paths := c.Args().Slice()
 	if len(paths) == 0 {
 		if paths, err = f.inputs(f.out); err != nil {

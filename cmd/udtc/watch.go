@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/project"
+)
+
+// watchFlags are the --watch flags of check and gen.
+type watchFlags struct {
+	watch    bool
+	interval time.Duration
+}
+
+func (f *watchFlags) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "watch", Aliases: []string{"w"}, Usage: "run again whenever an input changes, until interrupted", Destination: &f.watch},
+		&cli.DurationFlag{Name: "watch-interval", Value: 500 * time.Millisecond, Usage: "how often --watch looks for changes", Destination: &f.interval},
+	}
+}
+
+// loop runs once, or with --watch runs again whenever the fingerprint of
+// the inputs changes, until ctx is done (then it returns nil: Ctrl-C ends a
+// watch normally). Each run starts on a cleared terminal; its errors are
+// printed and the watch goes on. after, when not nil, is told whether the
+// run failed (gen says that the last good output is kept).
+func (f *watchFlags) loop(ctx context.Context, e *env, paths func() []string, once func() error, after func(failed bool)) error {
+	if !f.watch {
+		return once()
+	}
+	if f.interval <= 0 {
+		return usageErrorf("--watch-interval must be positive, not %s", f.interval)
+	}
+	last := ""
+	tick := time.NewTicker(f.interval)
+	defer tick.Stop()
+	for {
+		if fp := fingerprint(paths()); fp != last {
+			last = fp
+			if e.isTerminal {
+				fmt.Fprint(e.stdout, "\x1b[H\x1b[2J") // clear the screen for the new run
+			}
+			err := once()
+			var ee *exitError
+			if errors.As(err, &ee) && ee.err != nil && ee.err.Error() != "" {
+				fmt.Fprintf(e.stderr, "udtc: %v\n", ee.err)
+			} else if err != nil && !errors.As(err, &ee) {
+				fmt.Fprintf(e.stderr, "udtc: %v\n", err)
+			}
+			if after != nil {
+				after(err != nil)
+			}
+			fmt.Fprintf(e.stderr, "watching %s for changes (Ctrl-C stops)\n", strings.Join(paths(), ", "))
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// fingerprint is the list of input files with their sizes and modification
+// times, and the project file's: it changes when a file is added, removed
+// or written. Unreadable inputs are part of it too (as an error).
+func fingerprint(paths []string) string {
+	var b strings.Builder
+	inputs, err := generator.Expand(paths)
+	if err != nil {
+		b.WriteString(err.Error())
+	}
+	files := make([]string, 0, len(inputs)+1)
+	for _, in := range inputs {
+		files = append(files, in.Path)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if p, _ := project.Find(wd); p != "" {
+			files = append(files, p)
+		}
+	}
+	for _, p := range files {
+		b.WriteString(p)
+		if st, err := os.Stat(p); err == nil {
+			b.WriteString(" " + strconv.FormatInt(st.Size(), 10) + " " + strconv.FormatInt(st.ModTime().UnixNano(), 10))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// watchedPaths are the paths a watch looks at: the arguments, or the
+// project's inputs (re-read each time, so new files are seen).
+func (f *compileFlags) watchedPaths(args []string, output string) func() []string {
+	return func() []string {
+		if len(args) > 0 {
+			return args
+		}
+		if p, err := f.inputs(output); err == nil {
+			return p
+		}
+		if f.proj != nil {
+			return []string{filepath.Dir(f.proj.Path)}
+		}
+		return nil
+	}
+}
