@@ -63,11 +63,13 @@ type env struct {
 	stdout, stderr io.Writer
 	// isTerminal reports whether stdout is a terminal (colour, progress).
 	isTerminal bool
+	// stdinTerminal reports whether stdin is one too (questions).
+	stdinTerminal bool
 }
 
 // run is the whole CLI, callable in-process by tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout)}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout), stdinTerminal: readerIsTerminal(stdin)}
 	cmds := commands(e)
 	decorate(cmds, "")
 	app := &cli.App{

@@ -87,7 +87,7 @@ func (f *planFlags) dryRunExit(p *publish.Plan) error {
 // above lists every deletion, and --dry-run reviews it first.
 func (f *planFlags) confirmPrune(e *env, p *publish.Plan) error {
 	n := p.Count(publish.Delete)
-	if n == 0 || f.yes || !e.isTerminal || !readerIsTerminal(e.stdin) {
+	if n == 0 || f.yes || !e.isTerminal || !e.stdinTerminal {
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "Delete %s listed above (with everything below them)? Type yes to apply the plan: ", plural(n, "registration"))

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/udtc/udtc/registry/publish"
 )
 
 // TestPublishReview: the text plan shows old → new values and hides what is
@@ -69,5 +72,41 @@ func TestPublishReview(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(data); !strings.Contains(string(b), "enum: [256, 1024]") {
 		t.Fatal("edit lost")
+	}
+}
+
+func TestConfirmPrune(t *testing.T) {
+	deletes := &publish.Plan{Changes: []publish.Change{
+		{Action: publish.Delete, Kind: publish.KindType, Namespace: "Contoso.Data", Type: "old"},
+		{Action: publish.Delete, Kind: publish.KindAPIVersion, Namespace: "Contoso.Data", Type: "x", Version: "2025-01-01"},
+		{Action: publish.Create, Kind: publish.KindType, Namespace: "Contoso.Data", Type: "new"},
+	}}
+	for _, tc := range []struct {
+		name             string
+		yes, term, stdin bool
+		answer           string
+		wantErr, asked   bool
+	}{
+		{"terminal, yes typed", false, true, true, "yes\n", false, true},
+		{"terminal, YES typed", false, true, true, " YES \n", false, true},
+		{"terminal, no typed", false, true, true, "n\n", true, true},
+		{"terminal, end of input", false, true, true, "", true, true},
+		{"terminal, --yes", true, true, true, "", false, false},
+		{"stdout not a terminal (CI)", false, false, true, "", false, false},
+		{"stdin not a terminal (a pipe)", false, true, false, "", false, false},
+	} {
+		var out bytes.Buffer
+		e := &env{stdin: strings.NewReader(tc.answer), stdout: &out, stderr: &out, isTerminal: tc.term, stdinTerminal: tc.stdin}
+		f := &planFlags{yes: tc.yes}
+		err := f.confirmPrune(e, deletes)
+		if (err != nil) != tc.wantErr || strings.Contains(out.String(), "Delete 2 registrations listed above") != tc.asked {
+			t.Errorf("%s: err %v, output %q", tc.name, err, out.String())
+		}
+		if err != nil && !strings.Contains(err.Error(), "nothing written (--yes skips the question)") {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	if err := (&planFlags{}).confirmPrune(&env{isTerminal: true, stdinTerminal: true, stdin: strings.NewReader("")}, &publish.Plan{}); err != nil {
+		t.Errorf("a plan without deletes asked: %v", err)
 	}
 }
