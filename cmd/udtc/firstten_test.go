@@ -168,7 +168,7 @@ func TestInit(t *testing.T) {
 	if err != nil || !strings.Contains(string(readme), "$schema="+manifest.SchemaID) {
 		t.Errorf("README.md does not show the schema URL %s (%v)", manifest.SchemaID, err)
 	}
-	for _, f := range []string{"bicepconfig.json", ".github/workflows/udtc.yaml"} {
+	for _, f := range []string{"bicepconfig.json", ".github/workflows/udtc.yaml", "udtc.yaml"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
@@ -184,6 +184,15 @@ func TestInit(t *testing.T) {
 	if code, _, stderr := runCLI(t, "gen", "manifests", "--out", "out"); code != 0 {
 		t.Fatalf("gen of the starter: exit %d\n%s", code, stderr)
 	}
+	// udtc.yaml makes the arguments optional, from any directory below.
+	t.Chdir(filepath.Join(dir, "manifests"))
+	if code, _, stderr := runCLI(t, "check", "--strict"); code != 0 || !strings.Contains(stderr, "ok: 1 file,") {
+		t.Fatalf("check without arguments: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "gen", "--force"); code != 0 || !strings.Contains(stderr, "out") {
+		t.Fatalf("gen without arguments: exit %d\n%s", code, stderr)
+	}
+	t.Chdir(dir)
 	var cfg struct{ Extensions map[string]string }
 	b, _ := os.ReadFile("bicepconfig.json")
 	if err := json.Unmarshal(b, &cfg); err != nil || len(cfg.Extensions) != 1 {
@@ -198,7 +207,7 @@ func TestInit(t *testing.T) {
 	// A second init refuses and changes nothing.
 	os.WriteFile("bicepconfig.json", []byte("mine"), 0o644)
 	code, _, stderr = runCLI(t, "init", ".", "--namespace", "Contoso.Data", "--type", "other")
-	if code != 2 || !strings.Contains(stderr, "init writes nothing: bicepconfig.json") {
+	if code != 2 || !strings.Contains(stderr, "init writes nothing: udtc.yaml, bicepconfig.json") {
 		t.Errorf("init over a project: exit %d\n%s", code, stderr)
 	}
 	if b, _ := os.ReadFile("bicepconfig.json"); string(b) != "mine" {

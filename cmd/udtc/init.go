@@ -12,6 +12,7 @@ import (
 
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/generator/project"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -29,6 +30,7 @@ func initCommand(e *env) *cli.Command {
 		ArgsUsage: "[DIR]",
 		Description: "Writes, under DIR (default: the current directory):\n" +
 			"  manifests/TYPE.yaml            a commented starter manifest (with the editor schema line)\n" +
+			"  udtc.yaml                      the project file: inputs manifests/, output out/\n" +
 			"  bicepconfig.json               pointing at the Bicep extension `udtc gen manifests --out out` writes\n" +
 			"  .github/workflows/udtc.yaml    a CI workflow: check, gen --check, and breaking on pull requests\n" +
 			"It refuses to overwrite any existing file (and then writes nothing).",
@@ -83,7 +85,7 @@ func (f *initFlags) run(c *cli.Context, e *env) error {
 		}
 		fmt.Fprintf(e.stderr, "wrote %s\n", p)
 	}
-	fmt.Fprintf(e.stderr, "next: cd %s && udtc check manifests && udtc gen manifests --out out\n", dir)
+	fmt.Fprintf(e.stderr, "next: cd %s && udtc check && udtc gen\n", dir)
 	return nil
 }
 
@@ -94,6 +96,7 @@ func starterFiles(namespace, typeName string) []starterFile {
 	ext := bicep.DefaultExtensionName(namespace)
 	return []starterFile{
 		{filepath.Join("manifests", typeName+".yaml"), fmt.Sprintf(starterManifest, manifest.SchemaID, namespace, typeName, namespace, typeName)},
+		{project.FileName, fmt.Sprintf(starterProject, project.SchemaID)},
 		{"bicepconfig.json", fmt.Sprintf(starterBicepConfig, ext, ext)},
 		{filepath.Join(".github", "workflows", "udtc.yaml"), starterCI},
 	}
@@ -128,6 +131,19 @@ types:
               enum: [S, M, L]
               default: S
           required: [environment]
+`
+
+const starterProject = `# yaml-language-server: $schema=%s
+# The udtc project file: udtc check, gen and publish read the inputs from here
+# when given no paths, and gen its output and options. Flags override it.
+# Everything it can hold: https://github.com/udtc/udtc/blob/main/docs/cli.md
+inputs:
+  include: [manifests]
+output: out
+# rules:                      # per-rule severity: off, warning or error, with a reason
+#   schema-undeclared:
+#     severity: off
+#     reason: we reference types registered by other repositories
 `
 
 const starterBicepConfig = `{
