@@ -100,11 +100,16 @@ func printDiagnostics(e *env, format string, diags diag.List) error {
 	case "sarif":
 		return diag.WriteSARIF(e.stdout, diags, generator.Rules(), "https://github.com/udtc/udtc/blob/main/docs/rules.md")
 	}
-	_, noColor := os.LookupEnv("NO_COLOR")
 	return diag.WriteText(e.stderr, diags, diag.TextOptions{
-		Color:  e.isTerminal && isTerminal(e.stderr) && !noColor,
+		Color:  diagColor(e),
 		Source: diag.FileSource(),
 	})
+}
+
+// diagColor reports whether text diagnostics are coloured.
+func diagColor(e *env) bool {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return e.isTerminal && isTerminal(e.stderr) && !noColor
 }
 
 func checkCommand(e *env) *cli.Command {

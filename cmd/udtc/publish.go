@@ -176,9 +176,40 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			return usageErrorf("--address must be an absolute http(s) URL, not %q: it %s", f.address, p)
 		}
 	}
-	cat, err := f.compile(c, e, c.Args().Slice(), false)
+	// Nothing changed since the last publish that left the registry
+	// matching (publishcache.go): same inputs, same registry state, so
+	// the same zero-write plan, without compiling. Text output only: the
+	// JSON report lists every registration.
+	var key, record string
+	if f.output == "text" {
+		if key, record, err = f.publishKey(e, c.Args().Slice()); err != nil {
+			key, record = "", "" // Expand's error is reported by the compile below
+		}
+	}
+	if key != "" && record != "" {
+		ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
+		if err != nil {
+			return err
+		}
+		rec, same, err := unchangedSincePublish(ctx, reg, record, key)
+		cancel()
+		if err != nil {
+			return fail(exitFail, err)
+		}
+		if same {
+			fmt.Fprint(e.stderr, rec.Diagnostics)
+			fmt.Fprint(e.stdout, rec.Plan)
+			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
+			fmt.Fprintln(e.stderr, "inputs and the registry unchanged since the last publish: nothing compiled")
+			return nil
+		}
+	}
+	cat, diagText, replayable, err := f.compileRecorded(c, e, c.Args().Slice())
 	if err != nil {
 		return err
+	}
+	if !replayable {
+		key = "" // a replay could not print the same diagnostics: no record
 	}
 	ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
 	if err != nil {
@@ -215,6 +246,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			return f.review.dryRunExit(plan)
 		}
 		if plan.Writes() == 0 {
+			f.recordPublish(record, key, want, plan, diagText)
 			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
 		} else {
 			fmt.Fprintln(e.stdout, "Dry run: nothing written.")
@@ -254,6 +286,13 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	}
 	if len(res.Failed) > 0 {
 		return fail(exitFail, fmt.Errorf("%d of %d writes failed; run publish again to converge", len(res.Failed), plan.Writes()))
+	}
+	if key != "" && record != "" {
+		// Read the registry back: recorded only when it now matches (a
+		// concurrent writer may have changed it again).
+		if after, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune}); err == nil {
+			f.recordPublish(record, key, want, after, diagText)
+		}
 	}
 	return nil
 }

@@ -8,7 +8,11 @@ package publish
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"hash"
 	"maps"
 	"slices"
 	"strings"
@@ -100,6 +104,9 @@ func (c Change) IsWrite() bool { return c.Action != Unchanged }
 // Plan is the list of changes, in the order they are applied.
 type Plan struct {
 	Changes []Change `json:"changes"`
+	// State identifies what MakePlan read of the registry (ReadState):
+	// the plan is a function of the registrations and of it.
+	State string `json:"-"`
 }
 
 // Count returns how many changes have the action.
@@ -128,14 +135,91 @@ type Options struct {
 // the changes that make it match.
 func MakePlan(ctx context.Context, reg Registry, want []api.Registration, opts Options) (*Plan, error) {
 	p := &Plan{}
+	st := newStateHash()
 	for _, w := range want {
-		if err := planNamespace(ctx, reg, w, opts, p); err != nil {
+		have, err := readNamespace(ctx, reg, w.Namespace)
+		if err != nil {
 			return nil, fmt.Errorf("reading %s from the registry: %w", w.Namespace, err)
 		}
+		if err := st.add(have); err != nil {
+			return nil, err
+		}
+		planNamespace(have, w, opts, p)
 	}
 	slices.SortStableFunc(p.Changes, func(a, b Change) int { return cmp.Compare(phase(a), phase(b)) })
+	p.State = st.sum()
 	return p, nil
 }
+
+// Namespaces returns the namespaces of want, in order: what ReadState
+// needs to read the state a plan of want read.
+func Namespaces(want []api.Registration) []string {
+	out := make([]string, len(want))
+	for i, w := range want {
+		out[i] = w.Namespace
+	}
+	return out
+}
+
+// ReadState reads what MakePlan reads of the registry for the namespaces
+// (the provider summary and the locations of each) and returns the same
+// identification as Plan.State, without planning: equal values mean a
+// plan of the same registrations would be the same plan.
+func ReadState(ctx context.Context, reg Registry, namespaces []string) (string, error) {
+	st := newStateHash()
+	for _, ns := range namespaces {
+		have, err := readNamespace(ctx, reg, ns)
+		if err != nil {
+			return "", fmt.Errorf("reading %s from the registry: %w", ns, err)
+		}
+		if err := st.add(have); err != nil {
+			return "", err
+		}
+	}
+	return st.sum(), nil
+}
+
+// namespaceState is what the registry holds of one namespace.
+type namespaceState struct {
+	Namespace string              `json:"namespace"`
+	Exists    bool                `json:"exists"`
+	Summary   api.ProviderSummary `json:"summary"`
+	Locations []api.Location      `json:"locations"`
+}
+
+func readNamespace(ctx context.Context, reg Registry, ns string) (namespaceState, error) {
+	have := namespaceState{Namespace: ns}
+	var err error
+	have.Summary, err = reg.ProviderSummary(ctx, ns)
+	have.Exists = err == nil
+	if err != nil && !client.IsNotFound(err) {
+		return have, err
+	}
+	if have.Exists {
+		if have.Locations, err = reg.ListLocations(ctx, ns); err != nil && !client.IsNotFound(err) {
+			return have, err
+		}
+	}
+	return have, nil
+}
+
+// stateHash is a SHA-256 over the JSON of namespaceStates (encoding/json
+// sorts map keys: the same state always gives the same bytes).
+type stateHash struct{ h hash.Hash }
+
+func newStateHash() stateHash { return stateHash{sha256.New()} }
+
+func (s stateHash) add(ns namespaceState) error {
+	b, err := json.Marshal(ns)
+	if err != nil {
+		return fmt.Errorf("encoding the registry's state of %s: %w", ns.Namespace, err)
+	}
+	s.h.Write(b)
+	s.h.Write([]byte{'\n'})
+	return nil
+}
+
+func (s stateHash) sum() string { return hex.EncodeToString(s.h.Sum(nil)) }
 
 // phase orders changes: provider, types (parents first), API versions,
 // locations, then deletes (versions, types deepest first, locations).
@@ -162,19 +246,9 @@ func phase(c Change) int {
 	return 60
 }
 
-func planNamespace(ctx context.Context, reg Registry, w api.Registration, opts Options, p *Plan) error {
+func planNamespace(state namespaceState, w api.Registration, opts Options, p *Plan) {
 	ns := w.Namespace
-	have, err := reg.ProviderSummary(ctx, ns)
-	exists := err == nil
-	if err != nil && !client.IsNotFound(err) {
-		return err
-	}
-	var haveLocs []api.Location
-	if exists {
-		if haveLocs, err = reg.ListLocations(ctx, ns); err != nil && !client.IsNotFound(err) {
-			return err
-		}
-	}
+	have, exists, haveLocs := state.Summary, state.Exists, state.Locations
 	add := func(c Change) { c.Namespace = ns; p.Changes = append(p.Changes, c) }
 
 	prov := w.Provider
@@ -281,7 +355,6 @@ func planNamespace(ctx context.Context, reg Registry, w api.Registration, opts O
 	}
 	// Deterministic order within each namespace before the phase sort.
 	sortChanges(p.Changes)
-	return nil
 }
 
 // keepServed returns what a location serves after a publish without prune:
