@@ -274,7 +274,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "Applied %d of %d writes.\n", len(res.Applied), plan.Writes())
+		fmt.Fprintf(e.stdout, "Applied %d of %s.\n", len(res.Applied), plural(plan.Writes(), "write"))
 		for _, fl := range res.Failed {
 			if authErr == nil {
 				fmt.Fprintf(e.stdout, "  ! failed  %-16s %s: %v\n", fl.Change.Kind.Ident(), fl.Change.Name(), fl.Err)
@@ -285,7 +285,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		return authErr
 	}
 	if len(res.Failed) > 0 {
-		return fail(exitFail, fmt.Errorf("%d of %d writes failed; run publish again to converge", len(res.Failed), plan.Writes()))
+		return fail(exitFail, fmt.Errorf("%d of %s failed; run publish again to converge", len(res.Failed), plural(plan.Writes(), "write")))
 	}
 	if key != "" && record != "" {
 		// Read the registry back: recorded only when it now matches (a

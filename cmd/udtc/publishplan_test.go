@@ -67,7 +67,7 @@ func TestPublishReview(t *testing.T) {
 		}
 	}
 	code, stdout, stderr = publishText("--allow-breaking")
-	if code != 0 || !strings.Contains(stderr, "warning[enum-value-removed]") || !strings.Contains(stdout, "Applied 1 of 1 writes.") {
+	if code != 0 || !strings.Contains(stderr, "warning[enum-value-removed]") || !strings.Contains(stdout, "Applied 1 of 1 write.") {
 		t.Errorf("--allow-breaking: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if b, _ := os.ReadFile(data); !strings.Contains(string(b), "enum: [256, 1024]") {

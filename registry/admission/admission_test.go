@@ -258,3 +258,14 @@ func TestParseTargetInvertsTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestReferenceOfAnotherTypeNamesIt(t *testing.T) {
+	s, err := admission.Compile(json.RawMessage(`{"type":"object","properties":{"db":{"type":"string","x-resource-type":"Contoso.Data/databases"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, v := s.Admit(json.RawMessage(`{"db":"/planes/radius/local/resourceGroups/rg/providers/Applications.Core/containers/c1"}`))
+	if len(v) != 1 || !strings.HasSuffix(v[0].Message, "not the ID of an Applications.Core/containers") {
+		t.Errorf("violations: %+v", v)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -471,7 +472,7 @@ func (a *admitter) reference(n *node, s string, sensitive bool) {
 		if sensitive {
 			a.report(CodeInvalidReference, "must be %s, not of another type", want)
 		} else {
-			a.report(CodeInvalidReference, "must be %s, not a %s", want, id.Type())
+			a.report(CodeInvalidReference, "must be %s, not the ID of %s %s", want, naming.Article(id.Type()), id.Type())
 		}
 	}
 }
