@@ -41,7 +41,7 @@ func TestPublishNoOpSkipsCompileButSeesChanges(t *testing.T) {
 
 	// An edit in a manifest.
 	edit(t, filepath.Join(dir, "data.yaml"), "enum: [S, M, L, XL]", "enum: [S, M, L, XL, XXL]")
-	publishText("Applied 1 of 1 writes.", false)
+	publishText("Applied 1 of 1 write.", false)
 	publishText("The registry already matches the manifests: 0 writes.", true)
 
 	// A change made to the registry behind publish's back: an API version
@@ -59,7 +59,7 @@ func TestPublishNoOpSkipsCompileButSeesChanges(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("DELETE behind publish's back: %d", resp.StatusCode)
 	}
-	publishText("Applied 1 of 1 writes.", false)
+	publishText("Applied 1 of 1 write.", false)
 	publishText("The registry already matches the manifests: 0 writes.", true)
 	assertRegistryMatches(t, srv.url, dir)
 }
