@@ -47,10 +47,12 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		{[]string{"registry", "lst"}, "did you mean `udtc registry list`?"},
 		{[]string{"completion", "bsh"}, "did you mean `udtc completion bash`?"},
 		{[]string{"xyzzy-frobnicate"}, `"xyzzy-frobnicate" is not a udtc command (see udtc --help)`},
+		{[]string{"gen", "--targt", "go", "examples"}, "udtc: gen: unknown flag --targt: did you mean --target? (see udtc gen --help)\n"},
+		{[]string{"registry", "show", "--outptu", "json", "X"}, "udtc: registry show: unknown flag --outptu: did you mean --output?"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := runCLI(t, tc.args...)
-		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "No help topic") {
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "No help topic") || strings.Contains(stderr, "USAGE:") {
 			t.Errorf("udtc %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
 		}
 	}

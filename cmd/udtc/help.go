@@ -42,6 +42,9 @@ func decorate(cmds []*cli.Command, parent string) {
 			}
 			c.Description += "Examples:\n  " + strings.Join(ex, "\n  ")
 		}
+		if c.OnUsageError == nil {
+			c.OnUsageError = flagError(path, c)
+		}
 		if len(c.Subcommands) > 0 {
 			if c.Action == nil {
 				subs := c.Subcommands
@@ -70,4 +73,25 @@ func unknownCommand(prefix, name string, cmds []*cli.Command) error {
 		return usageErrorf("%q is not a udtc command: did you mean `%s %s`? (see %s --help)", name, prefix, s, prefix)
 	}
 	return usageErrorf("%q is not a udtc command (see %s --help)", name, prefix)
+}
+
+// flagError is a command's usage error for a bad flag: one line naming the
+// command, with the closest flag when the flag is unknown, instead of the
+// whole help text.
+func flagError(path string, c *cli.Command) cli.OnUsageErrorFunc {
+	return func(_ *cli.Context, err error, _ bool) error {
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+			name = strings.TrimLeft(name, "-")
+			var names []string
+			for _, f := range c.Flags {
+				names = append(names, f.Names()...)
+			}
+			msg = "unknown flag --" + name
+			if s := check.Suggest(name, names); s != "" {
+				msg += ": did you mean --" + s + "?"
+			}
+		}
+		return usageErrorf("%s: %s (see udtc %s --help)", path, msg, path)
+	}
 }
