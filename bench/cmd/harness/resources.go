@@ -209,5 +209,21 @@ func (b *bench) resources(ctx context.Context) {
 		}
 	}
 	rss = srv.stop()
-	t.Note += fmt.Sprintf(" Server peak RSS: %s; load average after: %s.", harness.MB(rss), harness.LoadAverage())
+	load := harness.LoadAverage()
+	t.Note += fmt.Sprintf(" Server peak RSS: %s; load average after: %s.", harness.MB(rss), load)
+	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("### Resources\n\n"+
+		"The resource load ended with a load average of %s (1, 5, 15 min) on %d CPUs: other processes competed with the server and its %d clients, "+
+		"so these figures are what the machine gave then, not the server's capacity. Admission + durable PUT: %s, p99 %s (targets %s req/s, %s ms); "+
+		"every PUT is one SQLite transaction with synchronous=FULL, so it waits for its commit to reach the disk. GET of a resource: %s (target %s req/s); "+
+		"compare it with the loopback ceiling (GET /healthz) of the registry load, which bounds any GET over HTTP on this machine.",
+		load, b.rep.Machine.CPUs, clients, targetText(putT, "req/s"), targetText(p99T, "ms"), harness.Num(putT.Goal), harness.Num(p99T.Goal),
+		targetText(getT, "req/s"), harness.Num(getT.Goal)))
+}
+
+// targetText is a target's measurement for a note, or why there is none.
+func targetText(t *harness.Target, unit string) string {
+	if !t.Have {
+		return "not measured (" + t.Why + ")"
+	}
+	return harness.Num(t.Value) + " " + unit
 }
