@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"github.com/udtc/udtc/internal/bicepsyntax"
 	"strings"
 
 	"github.com/udtc/udtc/internal/naming"
@@ -104,11 +104,11 @@ func (s sample) bicep(depth int) string {
 		var b strings.Builder
 		b.WriteString("{\n")
 		for _, f := range s.fields {
-			b.WriteString(strings.Repeat("  ", depth+1) + bicepKey(f.name) + ": " + f.val.bicep(depth+1) + "\n")
+			b.WriteString(strings.Repeat("  ", depth+1) + bicepsyntax.Key(f.name) + ": " + f.val.bicep(depth+1) + "\n")
 		}
 		return b.String() + strings.Repeat("  ", depth) + "}"
 	}
-	return bicepJSON(s.literal)
+	return bicepsyntax.JSON(s.literal)
 }
 
 // json renders s as indented JSON at the given depth.
@@ -133,70 +133,6 @@ func (s sample) json(depth int) string {
 		return b.String() + strings.Repeat("  ", depth) + "}"
 	}
 	return compactJSON(s.literal)
-}
-
-// bicepJSON converts a JSON literal to a Bicep expression: strings in
-// single quotes, non-integer numbers through json(), objects and arrays on
-// one line.
-func bicepJSON(raw json.RawMessage) string {
-	var v any
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if err := d.Decode(&v); err != nil {
-		return "null"
-	}
-	return bicepValue(v)
-}
-
-func bicepValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return fmt.Sprint(x)
-	case json.Number:
-		if _, err := x.Int64(); err == nil {
-			return x.String()
-		}
-		return "json('" + x.String() + "')"
-	case string:
-		return bicepString(x)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = bicepValue(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = bicepKey(k) + ": " + bicepValue(x[k])
-		}
-		return "{ " + strings.Join(parts, ", ") + " }"
-	}
-	return "null"
-}
-
-func bicepString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "${", `\${`)
-	return "'" + r.Replace(s) + "'"
-}
-
-func bicepKey(k string) string {
-	if k == "" {
-		return "''"
-	}
-	for i, r := range k {
-		if !(r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')) {
-			return bicepString(k)
-		}
-	}
-	return k
 }
 
 // snippets builds the snippets of version v of t; goNames are t's Go names.

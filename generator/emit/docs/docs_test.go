@@ -7,23 +7,6 @@ import (
 	"github.com/udtc/udtc/generator/model"
 )
 
-func TestBicepValue(t *testing.T) {
-	for raw, want := range map[string]string{
-		`"it's"`:             `'it\'s'`,
-		`"a\\b ${x}\n"`:      `'a\\b \${x}\n'`,
-		`3`:                  `3`,
-		`0.5`:                `json('0.5')`,
-		`true`:               `true`,
-		`null`:               `null`,
-		`[1, "a"]`:           `[1, 'a']`,
-		`{"b": 1, "a-b": 2}`: `{ 'a-b': 2, b: 1 }`,
-	} {
-		if got := bicepJSON(json.RawMessage(raw)); got != want {
-			t.Errorf("bicepJSON(%s) = %s, want %s", raw, got, want)
-		}
-	}
-}
-
 func TestExample(t *testing.T) {
 	str := func(v string) *model.Value {
 		b, _ := json.Marshal(v)

@@ -2,7 +2,7 @@ package docs
 
 import (
 	"encoding/json"
-	"slices"
+	"github.com/udtc/udtc/internal/bicepsyntax"
 	"strings"
 
 	"github.com/udtc/udtc/generator/model"
@@ -36,7 +36,7 @@ func required(s *model.Schema, depth int) string {
 		if !p.Required || p.Schema.ReadOnly {
 			continue
 		}
-		b.WriteString(indent + bicepKey(p.Name) + ": " + value(p.Schema, depth) + "\n")
+		b.WriteString(indent + bicepsyntax.Key(p.Name) + ": " + value(p.Schema, depth) + "\n")
 	}
 	return b.String()
 }
@@ -84,74 +84,5 @@ func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 // literal renders a schema literal as a Bicep expression.
 func literal(v model.Value) string {
-	return bicepJSON(v.JSON)
-}
-
-// bicepJSON converts a JSON value to a Bicep expression: strings quoted
-// with single quotes, non-integer numbers through json(), objects and
-// arrays on one line.
-func bicepJSON(raw json.RawMessage) string {
-	var v any
-	d := json.NewDecoder(strings.NewReader(string(raw)))
-	d.UseNumber()
-	if err := d.Decode(&v); err != nil {
-		return "null"
-	}
-	return bicepValue(v)
-}
-
-func bicepValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	case json.Number:
-		if _, err := x.Int64(); err == nil {
-			return x.String()
-		}
-		return "json('" + x.String() + "')"
-	case string:
-		return bicepString(x)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = bicepValue(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = bicepKey(k) + ": " + bicepValue(x[k])
-		}
-		return "{ " + strings.Join(parts, ", ") + " }"
-	}
-	return "null"
-}
-
-// bicepString quotes s as a Bicep string literal.
-func bicepString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "${", `\${`)
-	return "'" + r.Replace(s) + "'"
-}
-
-// bicepKey writes an object key: bare when it is an identifier.
-func bicepKey(k string) string {
-	for i, r := range k {
-		if !(r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')) {
-			return bicepString(k)
-		}
-	}
-	if k == "" {
-		return "''"
-	}
-	return k
+	return bicepsyntax.JSON(v.JSON)
 }
