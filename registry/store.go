@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -128,3 +129,39 @@ type Page struct {
 type Generations interface {
 	Generation(ctx context.Context) (string, error)
 }
+
+// BatchOp is one write of a batch: a Put of Put.Resource when Put is not
+// nil, else a Delete of Delete under If.
+type BatchOp struct {
+	Put    *Write
+	Delete ID
+	If     Precondition
+}
+
+// Batcher is implemented by stores that can apply several writes in one
+// transaction (git sync applies a namespace's plan through it).
+type Batcher interface {
+	// ApplyBatch performs ops in order, each with the rules and errors of
+	// Put or Delete (a Delete that would delete resources of user-defined
+	// types fails with an *InUseError), in one transaction: either every op
+	// is committed or none is. A failure is returned as a *BatchError
+	// wrapping the failed op's error.
+	ApplyBatch(ctx context.Context, ops []BatchOp) error
+}
+
+// BatchError is the failure of the op at Index of a batch; nothing of the
+// batch was committed.
+type BatchError struct {
+	Index int
+	Op    BatchOp
+	Err   error
+}
+
+func (e *BatchError) Error() string {
+	if e.Op.Put != nil {
+		return fmt.Sprintf("batch write %d (put %s): %v", e.Index+1, e.Op.Put.Resource.ID, e.Err)
+	}
+	return fmt.Sprintf("batch write %d (delete %s): %v", e.Index+1, e.Op.Delete, e.Err)
+}
+
+func (e *BatchError) Unwrap() error { return e.Err }

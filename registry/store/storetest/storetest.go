@@ -36,6 +36,7 @@ func Run(t *testing.T, newStore func(t *testing.T) registry.Store) {
 		{"ConcurrentDeleteAndCreate", testConcurrentDeleteAndCreate},
 	}
 	tests = append(tests, instanceTests...)
+	tests = append(tests, batchTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStore(t)

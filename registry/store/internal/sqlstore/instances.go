@@ -565,11 +565,23 @@ func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond reg
 		return false, 0, err
 	}
 	defer we.end()
+	deleted, n, err := s.deleteIn(ctx, tx, id, cond, force)
+	if err != nil || !deleted {
+		return false, 0, err
+	}
+	if err := we.commit(); err != nil {
+		return false, 0, s.writeErr(id, err)
+	}
+	return true, n, nil
+}
+
+// deleteIn performs DeleteRegistration in tx, which the caller commits.
+func (s *Store) deleteIn(ctx context.Context, tx *sql.Tx, id registry.ID, cond registry.Precondition, force bool) (bool, int, error) {
 	var (
 		rowID int64
 		etag  string
 	)
-	err = s.queryRow(ctx, tx, qDeleteLookup, keyArgs(id)...).Scan(&rowID, &etag)
+	err := s.queryRow(ctx, tx, qDeleteLookup, keyArgs(id)...).Scan(&rowID, &etag)
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, 0, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
@@ -590,10 +602,35 @@ func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond reg
 	if _, err := s.exec(ctx, tx, qDelete, rowID); err != nil {
 		return false, 0, s.writeErr(id, err)
 	}
-	if err := we.commit(); err != nil {
-		return false, 0, s.writeErr(id, err)
-	}
 	return true, n, nil
+}
+
+// ApplyBatch implements registry.Batcher: every op in one write
+// transaction (with group commit, in one savepoint of the shared
+// transaction), rolled back as a whole when one fails.
+func (s *Store) ApplyBatch(ctx context.Context, ops []registry.BatchOp) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	tx, we, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer we.end()
+	for i, op := range ops {
+		if op.Put != nil {
+			_, _, err = s.putIn(ctx, tx, *op.Put)
+		} else {
+			_, _, err = s.deleteIn(ctx, tx, op.Delete, op.If, false)
+		}
+		if err != nil {
+			return &registry.BatchError{Index: i, Op: op, Err: err}
+		}
+	}
+	if err := we.commit(); err != nil {
+		return fmt.Errorf("%s: commit a batch of %d writes: %w", s.d.Name, len(ops), err)
+	}
+	return nil
 }
 
 // countInstances locks the registration rows that deleting id would delete

@@ -433,7 +433,23 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		return registry.Resource{}, false, err
 	}
 	defer we.end()
+	out, created, err := s.putIn(ctx, tx, w)
+	if err != nil {
+		return registry.Resource{}, false, err
+	}
+	if err := we.commit(); err != nil {
+		return registry.Resource{}, false, s.writeErr(id, err)
+	}
+	return out, created, nil
+}
 
+// putIn performs the Put w in tx, which the caller commits.
+func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (registry.Resource, bool, error) {
+	r := w.Resource
+	id := r.ID
+	if err := id.Validate(); err != nil {
+		return registry.Resource{}, false, err
+	}
 	// Resolve the parent, taking its stored names.
 	var parentID, ownerID sql.NullInt64
 	stored := id
@@ -472,7 +488,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		oldETag, oldName     string
 		createdAt, createdBy string
 	)
-	err = s.queryRow(ctx, tx, qCurrent, keyArgs(id)...).
+	err := s.queryRow(ctx, tx, qCurrent, keyArgs(id)...).
 		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -525,9 +541,6 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		if err != nil {
 			return registry.Resource{}, false, s.writeErr(id, err)
 		}
-	}
-	if err := we.commit(); err != nil {
-		return registry.Resource{}, false, s.writeErr(id, err)
 	}
 	out := r
 	out.ID = stored
