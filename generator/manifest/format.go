@@ -1,0 +1,225 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/diag"
+)
+
+// RuleFormat is the error Format reports when its own output would not
+// parse back (an alias that reordering would move before its anchor).
+const RuleFormat = "fmt"
+
+// Canonical key orders (docs/manifest.md, docs/cli.md). Keys not listed
+// keep their relative order after the listed ones.
+var (
+	topLevelOrder   = []string{"namespace", "name", "location", "types"}
+	typeOrder       = []string{"description", "capabilities", "defaultApiVersion", "apiVersions"}
+	apiVersionOrder = []string{"schema"}
+	// SchemaKeyOrder is the order of schema keywords: what a node is, its
+	// constraints, its default and annotations, then its children and
+	// which of them are required.
+	SchemaKeyOrder = []string{
+		"$ref", "type", "format", "title", "description", "enum",
+		"minLength", "maxLength", "pattern",
+		"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+		"minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+		"default", "nullable", "readOnly", "writeOnly", "deprecated",
+		"x-radius-sensitive", "x-resource-type", "example",
+		"items", "properties", "additionalProperties", "required",
+	}
+)
+
+// IsJSON reports whether a manifest file is JSON by its name. Format leaves
+// JSON manifests as they are.
+func IsJSON(file string) bool { return strings.EqualFold(filepath.Ext(file), ".json") }
+
+// Format returns the canonical layout of a YAML manifest: keys in the
+// documented order at every level, 2-space indentation, block mappings,
+// sequences of scalars in flow style, API version keys single-quoted,
+// comments kept. It is idempotent. A file that does not load (Load's
+// diagnostics) is returned as nil with the diagnostics; an empty file is
+// returned unchanged.
+func Format(file string, data []byte) ([]byte, diag.List) {
+	doc, diags := Load(file, data)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if doc.Root == nil {
+		return data, nil
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, diag.List{syntaxDiagnostic(file, data, err)}
+	}
+	top := &root
+	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
+		top = top.Content[0]
+	}
+	formatTop(top)
+	canonicalStyle(&root)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&root); err != nil {
+		return nil, diag.List{formatError(file, doc, err)}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, diag.List{formatError(file, doc, err)}
+	}
+	out := buf.Bytes()
+	if _, again := Load(file, out); again.HasErrors() {
+		return nil, diag.List{formatError(file, doc, fmt.Errorf("%s", again[0].Message))}
+	}
+	return out, nil
+}
+
+func formatError(file string, doc *Document, err error) diag.Diagnostic {
+	line, col := doc.Root.Line, doc.Root.Column
+	return diag.Diagnostic{
+		Span:     diag.Span{File: file, Line: line, Column: col, EndLine: line, EndColumn: col},
+		Severity: diag.Error, Rule: RuleFormat,
+		Message: "cannot format this file: " + err.Error(),
+		Hint:    "anchors and aliases may keep a file from being reordered: expand the alias",
+	}
+}
+
+func formatTop(n *yaml.Node) {
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return
+	}
+	// A comment above the first key is the file's header: it stays at the
+	// top when that key moves.
+	first := n.Content[0]
+	header := first.HeadComment
+	reorder(n, topLevelOrder)
+	if header != "" && n.Content[0] != first {
+		first.HeadComment = ""
+		n.Content[0].HeadComment = strings.TrimSuffix(header+"\n"+n.Content[0].HeadComment, "\n")
+	}
+	if types := value(n, "types"); types != nil && types.Kind == yaml.MappingNode {
+		for i := 1; i < len(types.Content); i += 2 {
+			formatType(types.Content[i])
+		}
+	}
+}
+
+func formatType(n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	reorder(n, typeOrder)
+	if v := value(n, "defaultApiVersion"); v != nil {
+		quote(v)
+	}
+	versions := value(n, "apiVersions")
+	if versions == nil || versions.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(versions.Content); i += 2 {
+		quote(versions.Content[i])
+		v := versions.Content[i+1]
+		if v.Kind != yaml.MappingNode {
+			continue
+		}
+		reorder(v, apiVersionOrder)
+		if s := value(v, "schema"); s != nil {
+			formatSchema(s, 0)
+		}
+	}
+}
+
+// formatSchema orders a schema's keywords and recurses into its children.
+// depth stops at the nesting limit Load enforces.
+func formatSchema(n *yaml.Node, depth int) {
+	if n.Kind != yaml.MappingNode || depth > MaxNesting {
+		return
+	}
+	reorder(n, SchemaKeyOrder)
+	for _, k := range []string{"items", "additionalProperties"} {
+		if c := value(n, k); c != nil {
+			formatSchema(c, depth+1)
+		}
+	}
+	if props := value(n, "properties"); props != nil && props.Kind == yaml.MappingNode {
+		for i := 1; i < len(props.Content); i += 2 {
+			formatSchema(props.Content[i], depth+1)
+		}
+	}
+}
+
+// value returns the value of key in mapping n, or nil.
+func value(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// reorder sorts mapping n's key/value pairs stably by their place in order;
+// keys not in order go last, in their original order.
+func reorder(n *yaml.Node, order []string) {
+	type pair struct{ k, v *yaml.Node }
+	pairs := make([]pair, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		pairs = append(pairs, pair{n.Content[i], n.Content[i+1]})
+	}
+	rank := func(p pair) int {
+		if p.k.Kind == yaml.ScalarNode {
+			if i := slices.Index(order, p.k.Value); i >= 0 {
+				return i
+			}
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(pairs, func(a, b pair) int { return rank(a) - rank(b) })
+	for i, p := range pairs {
+		n.Content[2*i], n.Content[2*i+1] = p.k, p.v
+	}
+}
+
+// quote makes a plain or double-quoted scalar (an API version) a
+// single-quoted string.
+func quote(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && (n.Style == 0 || n.Style == yaml.DoubleQuotedStyle) && n.Tag != "!!null" &&
+		!strings.ContainsAny(n.Value, "'\n\\") {
+		n.Style = yaml.SingleQuotedStyle
+		n.Tag = "!!str"
+	}
+}
+
+// canonicalStyle makes every mapping a block mapping and every sequence a
+// block sequence, except that a sequence of scalars without comments is
+// written in flow style ([a, b]).
+func canonicalStyle(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		n.Style &^= yaml.FlowStyle
+	case yaml.SequenceNode:
+		n.Style &^= yaml.FlowStyle
+		if flowable(n) {
+			n.Style |= yaml.FlowStyle
+		}
+	}
+	for _, c := range n.Content {
+		canonicalStyle(c)
+	}
+}
+
+func flowable(n *yaml.Node) bool {
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || c.HeadComment != "" || c.LineComment != "" || c.FootComment != "" ||
+			c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || strings.Contains(c.Value, "\n") {
+			return false
+		}
+	}
+	return len(n.Content) > 0 && n.HeadComment == "" && n.LineComment == "" && n.FootComment == ""
+}
