@@ -46,6 +46,7 @@ func commands(env *env) []*cli.Command {
 		checkCommand(env),
 		completionCommand(env),
 		explainCommand(env),
+		fmtCommand(env),
 		genCommand(env),
 		initCommand(env),
 		publishCommand(env),

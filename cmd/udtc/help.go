@@ -14,6 +14,7 @@ var examples = map[string][]string{
 	"breaking":        {"udtc breaking manifests --against main", "udtc breaking manifests --against ../old-manifests --format github"},
 	"check":           {"udtc check manifests", "udtc check --format sarif . > udtc.sarif"},
 	"completion":      {"source <(udtc completion bash)", "udtc completion zsh > \"${fpath[1]}/_udtc\"", "udtc completion fish > ~/.config/fish/completions/udtc.fish"},
+	"fmt":             {"udtc fmt manifests", "udtc fmt --check .", "udtc fmt --diff manifests/db.yaml"},
 	"explain":         {"udtc explain Contoso.Data/postgresDatabases --manifests examples", "udtc explain Contoso.Data/postgresDatabases@2025-06-01.size --manifests examples", "udtc explain Contoso.Data/postgresDatabases --server http://127.0.0.1:7443"},
 	"gen":             {"udtc gen manifests --out out", "udtc gen manifests --out out --target bicep,go --extension-name acme_platform", "udtc gen manifests --out out --check"},
 	"init":            {"udtc init platform-types --namespace Contoso.Data --type postgresDatabases"},

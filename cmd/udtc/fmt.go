@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/manifest"
+)
+
+// fmtFlags are udtc fmt's flags.
+type fmtFlags struct {
+	compileFlags
+	check, diff bool
+}
+
+func fmtCommand(e *env) *cli.Command {
+	var f fmtFlags
+	return &cli.Command{
+		Name:      "fmt",
+		Usage:     "rewrite manifests in the canonical layout",
+		ArgsUsage: "PATH...",
+		Description: "Rewrites YAML manifests (files, and directories as udtc check reads them) in one layout: keys\n" +
+			"in the order of docs/manifest.md, 2-space indentation, quoted API versions, comments kept.\n" +
+			"JSON manifests are left as they are. --check lists the files that would change; --diff prints\n" +
+			"the changes as a unified diff; neither writes. Exit code 0: every file is formatted (or was\n" +
+			"rewritten); 1: --check or --diff found files to change; 2: usage error or a file that does not parse.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "check", Usage: "list the files that would change and exit 1 if there are any; write nothing", Destination: &f.check},
+			&cli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff and exit 1 if there are any; write nothing", Destination: &f.diff},
+		},
+		Action: func(c *cli.Context) error { return f.run(c, e) },
+	}
+}
+
+func (f *fmtFlags) run(c *cli.Context, e *env) error {
+	if err := f.loadProject(); err != nil {
+		return err
+	}
+	paths := c.Args().Slice()
+	if len(paths) == 0 {
+		var err error
+		if paths, err = f.inputs(""); err != nil {
+			return err
+		}
+	}
+	inputs, err := generator.Expand(paths)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	var bad diag.List
+	changed := 0
+	for _, in := range inputs {
+		data, err := os.ReadFile(in.Path)
+		if err != nil {
+			return fail(exitUsage, err)
+		}
+		if !in.Named {
+			// A file a walk found is formatted only when it is a manifest,
+			// as udtc check decides; one that does not load is reported.
+			if doc, diags := manifest.Load(in.Path, data); !diags.HasErrors() && !manifest.IsManifest(doc) {
+				continue
+			}
+		}
+		if manifest.IsJSON(in.Path) {
+			if _, diags := manifest.Load(in.Path, data); diags.HasErrors() {
+				bad = append(bad, diags...)
+			}
+			continue
+		}
+		out, diags := manifest.Format(in.Path, data)
+		if diags.HasErrors() {
+			bad = append(bad, diags...)
+			continue
+		}
+		if bytes.Equal(out, data) {
+			continue
+		}
+		changed++
+		switch {
+		case f.diff:
+			fmt.Fprint(e.stdout, unifiedDiff(in.Path, data, out))
+		case f.check:
+			fmt.Fprintln(e.stdout, in.Path)
+		default:
+			if err := replaceKeepingMode(in.Path, out); err != nil {
+				return fail(exitUsage, err)
+			}
+		}
+	}
+	if len(bad) > 0 {
+		if err := printDiagnostics(e, "text", bad.Sorted()); err != nil {
+			return fail(exitUsage, err)
+		}
+		return fail(exitUsage, nil)
+	}
+	if changed > 0 && (f.check || f.diff) {
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+// replaceKeepingMode replaces path with data through a temporary file in the same
+// directory and a rename, keeping the file's mode.
+func replaceKeepingMode(path string, data []byte) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".udtc-fmt-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
