@@ -93,8 +93,44 @@ func TestResponseCacheNotStaleAcrossServers(t *testing.T) {
 					t.Fatalf("round %d: the summary still shows deleted location %s: %s", i, loc, body)
 				}
 			}
+
+			// Resource requests: the reader caches the type's registration
+			// (API version, schema, locations) and resource GETs per
+			// generation; a change through the writer must be seen.
+			const v2 = rp + "/resourceTypes/things/apiVersions/2025-02-01"
+			const res = "/planes/radius/local/resourceGroups/rg/providers/Cache.Test/things/t1"
+			do(t, "PUT", writer+v2, `{"properties":{"schema":{"type":"object","properties":{"size":{"type":"integer"}}}}}`, 201)
+			do(t, "PUT", writer+rp+"/locations/global", `{"properties":{"resourceTypes":{"things":{"apiVersions":{"2025-01-01":{},"2025-02-01":{}}}}}}`, 201)
+			do(t, "PUT", writer+"/planes/radius/local/resourceGroups/rg", `{}`, 201)
+			doAt(t, "PUT", reader+res, "2025-02-01", `{"properties":{"size":1}}`, 201)
+			for range 2 {
+				doAt(t, "GET", reader+res, "2025-02-01", "", 200)
+				doAt(t, "PUT", reader+res, "2025-02-01", `{"properties":{"size":2}}`, 200)
+			}
+			doAt(t, "PUT", writer+v2, api.Version, `{"properties":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}}`, 200)
+			if body := doAt(t, "PUT", reader+res, "2025-02-01", `{"properties":{"size":3}}`, 400); !strings.Contains(body, "size") {
+				t.Fatalf("the reader admitted against a stale schema: %s", body)
+			}
+			doAt(t, "PUT", writer+res, "2025-01-01", `{"properties":{"p19":"new"}}`, 200)
+			if body := doAt(t, "GET", reader+res, "2025-02-01", "", 200); !strings.Contains(body, `"new"`) {
+				t.Fatalf("the reader served a stale resource: %s", body)
+			}
+			do(t, "DELETE", writer+v2, "", 200)
+			if body := doAt(t, "GET", reader+res, "2025-02-01", "", 400); !strings.Contains(body, api.CodeAPIVersionNotFound) {
+				t.Fatalf("GET at an unregistered API version: %s", body)
+			}
+			doAt(t, "PUT", reader+res, "2025-02-01", `{"properties":{"size":"4"}}`, 400)
+			do(t, "PUT", writer+rp+"/locations/global", `{"properties":{"resourceTypes":{"things":{"apiVersions":{"2025-01-01":{}}}}}}`, 200)
+			doAt(t, "GET", reader+res, "2025-01-01", "", 200)
+			do(t, "PUT", writer+rp+"/locations/global", `{"properties":{"resourceTypes":{"other":{"apiVersions":{"2025-01-01":{}}}}}}`, 200)
+			if body := doAt(t, "PUT", reader+res, "2025-01-01", `{"properties":{}}`, 400); !strings.Contains(body, api.CodeLocationNotRegistered) {
+				t.Fatalf("PUT to a location that no longer serves the type: %s", body)
+			}
+			doAt(t, "DELETE", writer+res, "2025-01-01", "", 200)
+
 			do(t, "DELETE", writer+rp+"/resourceTypes/things", "", 200)
 			do(t, "GET", reader+version, "", 404)
+			doAt(t, "GET", reader+res, "2025-01-01", "", 404)
 		})
 	}
 }
@@ -103,7 +139,13 @@ func TestResponseCacheNotStaleAcrossServers(t *testing.T) {
 // want 0 accepts any 2xx.
 func do(t *testing.T, method, url, body string, want int) string {
 	t.Helper()
-	req, err := http.NewRequest(method, url+"?api-version="+api.Version, strings.NewReader(body))
+	return doAt(t, method, url, api.Version, body, want)
+}
+
+// doAt is do with the given api-version.
+func doAt(t *testing.T, method, url, version, body string, want int) string {
+	t.Helper()
+	req, err := http.NewRequest(method, url+"?api-version="+version, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -353,7 +353,14 @@ func (s *Server) getResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	if s.forwarded(w, r, id.Plane, id.Namespace, id.TypeName(), version) {
+	// The response depends on the registration (errors, forwarding) and
+	// the stored instance: any write changes the generation.
+	key := r.URL.Path + "?api-version=" + version
+	gen, cache, served := s.serveCached(w, r, key)
+	if served {
+		return
+	}
+	if s.forwardedAt(w, r, gen, cache, id.Plane, id.Namespace, id.TypeName(), version) {
 		return
 	}
 	in, err := s.store.GetInstance(r.Context(), id)
@@ -361,7 +368,16 @@ func (s *Server) getResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	writeInstance(w, http.StatusOK, in)
+	b, err := marshal(instanceToWire(in))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	e := cachedResponse{etag: in.ETag, body: append(b, '\n')}
+	if cache {
+		s.cache.store(gen, key, e)
+	}
+	writeEncoded(w, http.StatusOK, e)
 }
 
 func (s *Server) deleteResource(w http.ResponseWriter, r *http.Request, id api.ResourceID) {
@@ -395,11 +411,13 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	verRow, err := s.resolveType(ctx, id.Plane, id.Namespace, id.TypeName(), version)
+	gen, cache := s.cache.generation(ctx)
+	t, err := s.typeInfo(ctx, gen, cache, id.Plane, id.Namespace, id.TypeName(), version)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	verRow := t.ver
 	cond, err := preconditions(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -410,7 +428,7 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 		s.writeError(w, r, err)
 		return
 	}
-	location, address, err := s.checkLocation(ctx, verRow.ID, env.Location)
+	location, address, err := checkLocation(verRow.ID, t.locs, env.Location)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -453,16 +471,19 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 // answered (an error, or the provider's response); false means the
 // registry serves the request itself.
 func (s *Server) forwarded(w http.ResponseWriter, r *http.Request, plane, ns, typ, version string) bool {
-	verRow, err := s.resolveType(r.Context(), plane, ns, typ, version)
+	gen, cache := s.cache.generation(r.Context())
+	return s.forwardedAt(w, r, gen, cache, plane, ns, typ, version)
+}
+
+// forwardedAt is forwarded with the store generation read by the caller
+// (gen, cache: respCache.generation's).
+func (s *Server) forwardedAt(w http.ResponseWriter, r *http.Request, gen string, cache bool, plane, ns, typ, version string) bool {
+	t, err := s.typeInfo(r.Context(), gen, cache, plane, ns, typ, version)
 	if err != nil {
 		s.writeError(w, r, err)
 		return true
 	}
-	address, err := s.routeAddress(r.Context(), verRow.ID)
-	if err != nil {
-		s.writeError(w, r, err)
-		return true
-	}
+	address := routeAddress(t.locs)
 	if address == "" {
 		return false
 	}
@@ -580,16 +601,13 @@ const DefaultLocation = "global"
 
 // checkLocation returns the registered spelling of the resource's location
 // (DefaultLocation when requested is "") and the address requests for the
-// type go to there ("" when the registry stores them itself). The
+// type go to there ("" when the registry stores them itself), among locs,
+// the locations serving verID (servingLocations). The
 // location must register the type and API version of verID, else 400
 // LocationNotRegistered naming the locations that do.
-func (s *Server) checkLocation(ctx context.Context, verID registry.ID, requested string) (name, address string, err error) {
+func checkLocation(verID registry.ID, locs []servingLocation, requested string) (name, address string, err error) {
 	if requested == "" {
 		requested = DefaultLocation
-	}
-	locs, err := s.servingLocations(ctx, verID)
-	if err != nil {
-		return "", "", err
 	}
 	var serving []string
 	for _, l := range locs {
@@ -604,21 +622,21 @@ func (s *Server) checkLocation(ctx context.Context, verID registry.ID, requested
 }
 
 // routeAddress is where the requests without a body location (GET,
-// DELETE, LIST, listSecrets) of the type and API version of verID go: the
+// DELETE, LIST, listSecrets) of a type and API version served at locs
+// (servingLocations) go: the
 // address of the location DefaultLocation when it registers them, else of
 // the first location by name that does; "" when that location has no
 // address (or none registers them): the registry serves the request.
-func (s *Server) routeAddress(ctx context.Context, verID registry.ID) (string, error) {
-	locs, err := s.servingLocations(ctx, verID)
-	if err != nil || len(locs) == 0 {
-		return "", err
+func routeAddress(locs []servingLocation) string {
+	if len(locs) == 0 {
+		return ""
 	}
 	for _, l := range locs {
 		if strings.EqualFold(l.name, DefaultLocation) {
-			return l.address, nil
+			return l.address
 		}
 	}
-	return locs[0].address, nil
+	return locs[0].address
 }
 
 type servingLocation struct{ name, address string }

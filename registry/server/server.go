@@ -78,6 +78,7 @@ type Server struct {
 	maxBody     int64
 	schemas     *schemaCache
 	cache       *respCache // respcache.go
+	types       typeCache  // typecache.go
 	fwd         *forwarder
 	checkSlots  chan struct{} // see validSchema
 	mux         *http.ServeMux
