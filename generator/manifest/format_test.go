@@ -358,3 +358,52 @@ func TestFormatBadInput(t *testing.T) {
 		t.Errorf("diagnostic at %+v, want bad.yaml line 3 or later", d.Span)
 	}
 }
+
+// TestFormatAliasOrder refuses, with a diagnostic, a file whose reordering
+// would put an alias before its anchor, and formats one where it would not.
+func TestFormatAliasOrder(t *testing.T) {
+	bad := "namespace: A.B\ntypes:\n  a:\n    apiVersions:\n      '2025-01-01':\n        schema:\n          properties:\n            x: &t {type: string}\n          items: *t\n          type: object\n"
+	out, diags := manifest.Format("m.yaml", []byte(bad))
+	if out != nil || len(diags) != 1 || diags[0].Rule != manifest.RuleFormat || diags[0].Span.Line != 1 {
+		t.Errorf("Format = %q, %v; want nil and one %s error", out, diags, manifest.RuleFormat)
+	}
+	good := "types:\n  a:\n    apiVersions:\n      '2025-01-01':\n        schema: &s\n          type: object\n  b:\n    apiVersions:\n      '2025-01-01':\n        schema: *s\nnamespace: A.B\n"
+	out, diags = manifest.Format("m.yaml", []byte(good))
+	if len(diags) > 0 || !strings.HasPrefix(string(out), "namespace: A.B\n") || !strings.Contains(string(out), "schema: *s") {
+		t.Errorf("Format = %q, %v; want namespace first and the alias kept", out, diags)
+	}
+}
+
+// TestFormatErrorFixtures formats every error_ fixture that loads: no
+// panic, and formatting is idempotent even for manifests with mistakes.
+func TestFormatErrorFixtures(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "fixtures", "error_*", "*.yaml"))
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d error fixtures: %v", len(files), err)
+	}
+	formatted := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, diags := manifest.Format(f, data)
+		if diags.HasErrors() {
+			if out != nil {
+				t.Errorf("%s: output %q with errors %v", f, out, diags)
+			}
+			continue
+		}
+		formatted++
+		again, diags := manifest.Format(f, out)
+		if len(diags) > 0 || !bytes.Equal(out, again) {
+			t.Errorf("%s: not idempotent: %v\n%s\n---\n%s", f, diags, out, again)
+		}
+		if d := cmp.Diff(comments(t, data), comments(t, out)); d != "" {
+			t.Errorf("%s: comments changed (-input +formatted):\n%s", f, d)
+		}
+	}
+	if formatted < len(files)/2 {
+		t.Errorf("only %d of %d error fixtures formatted", formatted, len(files))
+	}
+}
