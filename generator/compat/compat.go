@@ -179,6 +179,29 @@ func (c *comparer) compareType(o, n *model.ResourceType) {
 	}
 }
 
+// CompareSchemas runs the schema rules of Compare on two schemas as if new
+// replaced old within one API version: what would break a client written
+// for old that moves to new. The registry's catalog shows it between two
+// API versions of a type. Findings have no type or version (their messages
+// name only the property), are sorted as Sort does (spans are those of
+// the models, typically from check.Schema), and never include the Go
+// client's rules. Both schemas must be valid (check.Schema without errors).
+func CompareSchemas(old, new *model.Schema) []Finding {
+	var fs []Finding
+	c := &comparer{into: &fs}
+	c.schema(Finding{}, old, new, node{oldSpan: old.Span, newSpan: new.Span})
+	Sort(fs)
+	return fs
+}
+
+// location prefixes a message with the type and version of f, when known.
+func (f Finding) location() string {
+	if f.Namespace == "" {
+		return ""
+	}
+	return f.Namespace + "/" + f.Type + "@" + f.Version + ": "
+}
+
 // summary describes how version nv differs from prev (same type).
 func (c *comparer) summary(t *model.ResourceType, prev, nv *model.APIVersion) string {
 	var fs []Finding
@@ -223,7 +246,7 @@ func (n node) describe() string {
 func (c *comparer) schema(base Finding, o, n *model.Schema, at node) {
 	f := base
 	f.Path, f.Old, f.New = at.path, at.oldSpan, at.newSpan
-	where := f.Namespace + "/" + f.Type + "@" + f.Version + ": " + at.describe()
+	where := f.location() + at.describe()
 	oldRO, newRO := at.oldRO || o.ReadOnly, at.newRO || n.ReadOnly
 	writable := !newRO
 
@@ -377,7 +400,7 @@ func (c *comparer) properties(base Finding, o, n *model.Schema, at node, oldRO, 
 			}
 			f := base
 			f.Path, f.Old, f.New = child(op), op.Span, np.Span
-			c.add(f, RulePropertyRenamed, "%s/%s@%s: property %s removed and %s added with the same schema: possibly renamed", base.Namespace, base.Type, base.Version, child(op), child(np))
+			c.add(f, RulePropertyRenamed, "%sproperty %s removed and %s added with the same schema: possibly renamed", base.location(), child(op), child(np))
 			removed[i], added[j] = nil, nil
 			break
 		}
@@ -389,9 +412,9 @@ func (c *comparer) properties(base Finding, o, n *model.Schema, at node, oldRO, 
 		f := base
 		f.Path, f.Old, f.New = child(op), op.Span, at.newSpan
 		if oldRO || op.Schema.ReadOnly {
-			c.add(f, RuleReadOnlyPropertyRemoved, "%s/%s@%s: read-only property %s removed", base.Namespace, base.Type, base.Version, child(op))
+			c.add(f, RuleReadOnlyPropertyRemoved, "%sread-only property %s removed", base.location(), child(op))
 		} else {
-			c.add(f, RulePropertyRemoved, "%s/%s@%s: property %s removed", base.Namespace, base.Type, base.Version, child(op))
+			c.add(f, RulePropertyRemoved, "%sproperty %s removed", base.location(), child(op))
 		}
 	}
 	for _, np := range added {
@@ -401,9 +424,9 @@ func (c *comparer) properties(base Finding, o, n *model.Schema, at node, oldRO, 
 		f := base
 		f.Path, f.Old, f.New = child(np), at.oldSpan, np.Span
 		if np.Required && !newRO && !np.Schema.ReadOnly {
-			c.add(f, RuleRequiredPropertyAdded, "%s/%s@%s: new required property %s", base.Namespace, base.Type, base.Version, child(np))
+			c.add(f, RuleRequiredPropertyAdded, "%snew required property %s", base.location(), child(np))
 		} else {
-			c.add(f, RulePropertyAdded, "%s/%s@%s: property %s added", base.Namespace, base.Type, base.Version, child(np))
+			c.add(f, RulePropertyAdded, "%sproperty %s added", base.location(), child(np))
 		}
 	}
 	for _, op := range o.Properties {
@@ -413,7 +436,7 @@ func (c *comparer) properties(base Finding, o, n *model.Schema, at node, oldRO, 
 		}
 		f := base
 		f.Path, f.Old, f.New = child(np), op.Span, np.Span
-		what := fmt.Sprintf("%s/%s@%s: property %s", base.Namespace, base.Type, base.Version, child(np))
+		what := base.location() + "property " + child(np)
 		npRO := newRO || np.Schema.ReadOnly
 		opRO := oldRO || op.Schema.ReadOnly
 		switch {

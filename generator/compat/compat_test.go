@@ -2,6 +2,7 @@ package compat_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
@@ -268,5 +270,39 @@ func TestDiagnostic(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, text); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// CompareSchemas judges two versions' schemas with the rules of Compare, as
+// if the newer replaced the older; messages name only the property.
+func TestCompareSchemas(t *testing.T) {
+	schema := func(text string) *model.Schema {
+		t.Helper()
+		s, diags := check.Schema("s.json", json.RawMessage(text))
+		if s == nil {
+			t.Fatalf("schema does not check: %v", diags)
+		}
+		return s
+	}
+	old := schema(`{"type":"object","properties":{"size":{"type":"string","enum":["S","M"]},"legacy":{"type":"boolean"},
+		"status":{"type":"object","readOnly":true,"properties":{"host":{"type":"string"}}}}}`)
+	new := schema(`{"type":"object","properties":{"size":{"type":"string","enum":["M","L"]},"name":{"type":"string","maxLength":63},
+		"status":{"type":"object","readOnly":true,"properties":{"host":{"type":"string"}}}},"required":["name"]}`)
+	var got []string
+	for _, f := range compat.CompareSchemas(old, new) {
+		got = append(got, compat.SeverityName(f.Severity)+" "+f.Rule+" "+f.Path+": "+f.Message)
+	}
+	slices.Sort(got)
+	want := []string{
+		`error enum-value-removed size: property size no longer accepts "S"`,
+		`error property-removed legacy: property legacy removed`,
+		`error required-property-added name: new required property name`,
+		`info enum-value-added size: property size accepts new values "L"`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("CompareSchemas (-want +got):\n%s", d)
+	}
+	if fs := compat.CompareSchemas(old, old); len(fs) != 0 {
+		t.Errorf("a schema compared with itself: %v", fs)
 	}
 }
