@@ -124,6 +124,7 @@ func TestCatalogInBrowser(t *testing.T) {
 		t.Fatalf("publish = %d: %s", code, stderr)
 	}
 
+	const changesPage = "/types/Contoso.Messaging/contosoBuses/changes/2024-06-01-preview/2025-01-01"
 	var all []string
 	for _, p := range cat.Providers {
 		for _, rt := range p.Types {
@@ -224,10 +225,18 @@ func TestCatalogInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("the changes page lists the breaking-change findings", func(t *testing.T) {
+		browse(t, ctx, chromedp.Navigate(url+changesPage), chromedp.WaitVisible(chromedp.CSS("table.findings")))
+		got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("table.findings tbody tr")).map(r => r.innerText.replace(/\s+/g, " ").trim())`)
+		if want := `error enum-added sku property sku now only accepts "basic", "standard"`; !slices.Contains(got, want) {
+			t.Errorf("changes rows %q lack %q", got, want)
+		}
+	})
+
 	t.Run("on a phone the pages do not scroll sideways", func(t *testing.T) {
 		browse(t, ctx, chromedp.EmulateViewport(375, 800, chromedp.EmulateMobile))
 		defer browse(t, ctx, chromedp.ResetViewport())
-		for _, p := range []string{"/", "/types/Contoso.Scalars/widgets/2025-03-01"} {
+		for _, p := range []string{"/", "/types/Contoso.Scalars/widgets/2025-03-01", changesPage} {
 			browse(t, ctx, chromedp.Navigate(url+p), chromedp.WaitVisible(chromedp.CSS("h1")))
 			// A mobile browser widens the layout viewport to fit wide
 			// content, so compare with the device's width.

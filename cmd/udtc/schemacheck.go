@@ -2,9 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/compat"
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/catalog"
 )
 
 // checkSchema checks an API version schema PUT to the registry with the same
@@ -21,4 +26,39 @@ func checkSchema(schema json.RawMessage) []api.Diagnostic {
 		})
 	}
 	return out
+}
+
+// compareSchemas is the catalog's comparison of two API versions of a type
+// (registry/catalog.CompareFunc): the schemas are checked as at PUT and
+// judged by the rules of `udtc breaking` as if the newer replaced the
+// older. A schema that does not check is an error naming its first
+// diagnostic; the catalog then falls back to a structural comparison.
+func compareSchemas(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
+	old, err := schemaModel("the older version's schema", oldSchema)
+	if err != nil {
+		return nil, err
+	}
+	new, err := schemaModel("the newer version's schema", newSchema)
+	if err != nil {
+		return nil, err
+	}
+	fs := compat.CompareSchemas(old, new)
+	out := make([]catalog.Change, len(fs))
+	for i, f := range fs {
+		out[i] = catalog.Change{Rule: f.Rule, Severity: compat.SeverityName(f.Severity), Path: f.Path, Message: f.Message}
+	}
+	return out, nil
+}
+
+func schemaModel(what string, schema json.RawMessage) (*model.Schema, error) {
+	s, diags := check.Schema("schema", schema)
+	if s != nil {
+		return s, nil
+	}
+	for _, d := range diags {
+		if d.Severity == diag.Error {
+			return nil, fmt.Errorf("%s: %s: %s", what, d.Rule, d.Message)
+		}
+	}
+	return nil, fmt.Errorf("%s does not check", what)
 }

@@ -133,14 +133,15 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		return err
 	}
 	srv, err := server.New(ctx, server.Options{
-		Store:        store,
-		Secrets:      sealer,
-		CheckSchema:  checkSchema,
-		Logger:       logger,
-		Tokens:       tokens,
-		AuthReads:    f.authReads,
-		MaxBodyBytes: f.maxBody,
-		Sync:         syncer.asServerSync(),
+		Store:          store,
+		Secrets:        sealer,
+		CheckSchema:    checkSchema,
+		CompareSchemas: compareSchemas,
+		Logger:         logger,
+		Tokens:         tokens,
+		AuthReads:      f.authReads,
+		MaxBodyBytes:   f.maxBody,
+		Sync:           syncer.asServerSync(),
 	})
 	if err != nil {
 		return fail(exitFail, err)

@@ -14,14 +14,15 @@ import (
 // catalog's view model, so the pages are the ones `udtc serve` renders for
 // the same manifests once published. Go snippets use --go-import-prefix, by
 // default derived from the go.mod above --out as for the go target; Bicep
-// snippets use --extension-name when it is given.
+// snippets use --extension-name when it is given. The changes pages judge
+// versions with the rules of `udtc breaking`, as the server's do.
 func siteFiles(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 	prefix := f.goImportPrefix
 	if prefix == "" {
 		prefix, _ = importPrefixFor(f.out)
 	}
 	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
-	pages, err := c.Site(catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName})
+	pages, err := c.Site(catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName, Compare: compareSchemas})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -79,11 +79,11 @@ func TestChangesAndVersionOrder(t *testing.T) {
 	if got := []string{bus.APIVersions[0].Name, bus.APIVersions[1].Name}; got[0] != "2025-03-01-preview" {
 		t.Errorf("versions %v, want newest first", got)
 	}
-	ch, ok := c.Changes(bus, "2025-01-01", "2025-03-01-preview")
+	ch, ok := c.Changes(bus, "2025-01-01", "2025-03-01-preview", Options{})
 	if !ok || len(ch.Removed) != 5 || len(ch.Added) != 0 || len(ch.Changed) != 1 || ch.Changed[0].Differences[0] != "type: string → integer" {
 		t.Errorf("changes = %+v", ch)
 	}
-	if _, ok := c.Changes(bus, "2025-01-01", "2024-01-01"); ok {
+	if _, ok := c.Changes(bus, "2025-01-01", "2024-01-01", Options{}); ok {
 		t.Error("a missing version compares")
 	}
 }

@@ -1,22 +1,68 @@
 package catalog
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// Changes compares two API versions of a type property by property: a
-// structural comparison of the two property tables (path, type, flags,
-// default, enum, constraints, description). It does not judge whether a
-// change breaks clients.
+// CompareFunc judges what changes for a client that moves from the API
+// version with oldSchema to the one with newSchema (both the registered
+// schemas as JSON). cmd/udtc supplies the breaking-change check of `udtc
+// breaking` (generator/compat), which this package cannot import. An error
+// means a schema cannot be judged (it does not pass the checker).
+type CompareFunc func(oldSchema, newSchema json.RawMessage) ([]Change, error)
+
+// Change is one finding of a CompareFunc.
+type Change struct {
+	Rule     string `json:"rule"`     // "enum-value-removed"
+	Severity string `json:"severity"` // "error" (breaks clients), "warning" or "info"
+	Path     string `json:"path"`     // property path, "" for the schema root
+	Message  string `json:"message"`
+}
+
+// Methods of a comparison.
+const (
+	// MethodCompat: Findings are the breaking-change check's.
+	MethodCompat = "compat"
+	// MethodStructural: Added, Removed and Changed compare the property
+	// tables; nothing is judged.
+	MethodStructural = "structural"
+)
+
+// Changes compares two API versions of a type, older to newer. With a
+// CompareFunc (Options.Compare) it lists that function's findings, judged
+// as if the newer version replaced the older; without one, or when it
+// fails (Note says why), it falls back to a structural comparison of the
+// two property tables (path, type, flags, default, enum, constraints,
+// description), which does not judge whether a change breaks clients.
 type Changes struct {
-	Type    *Type            `json:"type"`
-	From    Version          `json:"from"`
-	To      Version          `json:"to"`
-	Added   []Property       `json:"added"`
-	Removed []Property       `json:"removed"`
-	Changed []PropertyChange `json:"changed"`
+	Type   *Type   `json:"type"`
+	From   Version `json:"from"`
+	To     Version `json:"to"`
+	Method string  `json:"method"`
+	// Findings, for MethodCompat: errors first, then warnings and info,
+	// each by path.
+	Findings []Change `json:"findings,omitempty"`
+	// Added, Removed and Changed, for MethodStructural.
+	Added   []Property       `json:"added,omitempty"`
+	Removed []Property       `json:"removed,omitempty"`
+	Changed []PropertyChange `json:"changed,omitempty"`
+	// Note explains a fallback to MethodStructural despite a CompareFunc.
+	Note string `json:"note,omitempty"`
+}
+
+// Breaking counts the findings of severity error.
+func (c Changes) Breaking() int {
+	n := 0
+	for _, f := range c.Findings {
+		if f.Severity == "error" {
+			n++
+		}
+	}
+	return n
 }
 
 // PropertyChange is a property present in both versions that differs.
@@ -25,14 +71,26 @@ type PropertyChange struct {
 	Differences []string `json:"differences"` // "maxLength: 63 → 50"
 }
 
-// Changes compares versions from and to of t; false when either is missing.
-func (c *Catalog) Changes(t *Type, from, to string) (Changes, bool) {
+// Changes compares versions from and to of t with opts.Compare, else
+// structurally; false when either version is missing.
+func (c *Catalog) Changes(t *Type, from, to string, opts Options) (Changes, bool) {
 	fv, ok1 := t.version(from)
 	tv, ok2 := t.version(to)
 	if !ok1 || !ok2 {
 		return Changes{}, false
 	}
-	out := Changes{Type: t, From: fv, To: tv, Added: []Property{}, Removed: []Property{}, Changed: []PropertyChange{}}
+	out := Changes{Type: t, From: fv, To: tv}
+	if opts.Compare != nil {
+		fs, err := opts.Compare(t.schemas[fv.Name], t.schemas[tv.Name])
+		if err == nil {
+			out.Method = MethodCompat
+			out.Findings = sortChanges(fs)
+			return out, true
+		}
+		out.Note = "the breaking-change check cannot compare these versions (" + err.Error() + "); this is a structural comparison"
+	}
+	out.Method = MethodStructural
+	out.Added, out.Removed, out.Changed = []Property{}, []Property{}, []PropertyChange{}
 	before := c.properties(t.schemas[fv.Name])
 	after := c.properties(t.schemas[tv.Name])
 	old := map[string]Property{}
@@ -57,6 +115,26 @@ func (c *Catalog) Changes(t *Type, from, to string) (Changes, bool) {
 		}
 	}
 	return out, true
+}
+
+// sortChanges orders findings by severity (errors first), path, rule and
+// message; never nil.
+func sortChanges(fs []Change) []Change {
+	rank := func(s string) int {
+		switch s {
+		case "error":
+			return 0
+		case "warning":
+			return 1
+		}
+		return 2
+	}
+	out := append([]Change{}, fs...)
+	slices.SortStableFunc(out, func(a, b Change) int {
+		return cmp.Or(cmp.Compare(rank(a.Severity), rank(b.Severity)), cmp.Compare(a.Path, b.Path),
+			cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
+	})
+	return out
 }
 
 // differences lists what differs between two rows of the same path.

@@ -94,6 +94,9 @@ type Options struct {
 	// BicepExtension is the --extension-name of the Bicep snippets; ""
 	// means each namespace's default extension name.
 	BicepExtension string
+	// Compare judges the changes between two API versions (Changes); nil
+	// means a structural comparison.
+	Compare CompareFunc
 }
 
 // TypePage returns the page of API version v of t, and false when t has no

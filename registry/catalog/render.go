@@ -203,7 +203,7 @@ func (c *Catalog) Site(opts Options) ([]File, error) {
 					return nil, err
 				}
 				for _, older := range t.APIVersions[i+1:] {
-					ch, _ := c.Changes(t, older.Name, v.Name)
+					ch, _ := c.Changes(t, older.Name, v.Name, opts)
 					cp := ComparePath(t, older.Name, v.Name)
 					b, err := RenderChanges(staticLinks(cp), ch)
 					if err != nil {

@@ -222,7 +222,7 @@ func (s *Server) catalogChanges(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	from, to := r.PathValue("from"), r.PathValue("to")
-	ch, ok := c.Changes(t, from, to)
+	ch, ok := c.Changes(t, from, to, catalog.Options{Compare: s.compareSchemas})
 	if !ok {
 		s.pageNotFound(w, r, "resource type %s does not have both API versions %s and %s", t.FullName, from, to)
 		return

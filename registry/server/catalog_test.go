@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"regexp"
 	"strings"
@@ -202,6 +203,9 @@ func TestCatalogChanges(t *testing.T) {
 	if err := json.Unmarshal(r.body, &ch); err != nil {
 		t.Fatal(err)
 	}
+	if ch.Method != catalog.MethodStructural || ch.Findings != nil {
+		t.Errorf("without CompareSchemas: method %q, findings %v", ch.Method, ch.Findings)
+	}
 	paths := func(ps []catalog.Property) string {
 		var out []string
 		for _, p := range ps {
@@ -223,6 +227,60 @@ func TestCatalogChanges(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("changes page lacks %s", want)
 		}
+	}
+}
+
+// With CompareSchemas the changes page lists its findings, given the two
+// registered schemas older first; when it fails the page says so and falls
+// back to the structural comparison. (cmd/udtc supplies the real rules and
+// tests them end to end: site_test.go.)
+func TestCatalogChangesCompare(t *testing.T) {
+	var calls [][2]string
+	fail := false
+	compare := func(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
+		calls = append(calls, [2]string{string(oldSchema), string(newSchema)})
+		if fail {
+			return nil, errors.New("schema: bad-rule: nope")
+		}
+		return []catalog.Change{
+			{Rule: "property-added", Severity: "info", Path: "name", Message: "property name added"},
+			{Rule: "property-removed", Severity: "error", Path: "legacy", Message: "property legacy removed <b>"},
+		}, nil
+	}
+	f := newFixture(t, server.Options{CompareSchemas: compare})
+	f.seedCatalog()
+	const page = "!/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01"
+	var ch catalog.Changes
+	if err := json.Unmarshal(f.must(200, "GET", page, "", "Accept: application/json").body, &ch); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || !strings.Contains(calls[0][0], `"legacy"`) || !strings.Contains(calls[0][1], `"replicas"`) {
+		t.Fatalf("CompareSchemas called with %q, want (2025-01-01-preview, 2025-06-01)", calls)
+	}
+	if ch.Method != catalog.MethodCompat || ch.Added != nil || ch.Removed != nil || ch.Changed != nil {
+		t.Errorf("with CompareSchemas: %+v", ch)
+	}
+	if len(ch.Findings) != 2 || ch.Findings[0].Rule != "property-removed" || ch.Findings[1].Rule != "property-added" || ch.Breaking() != 1 {
+		t.Errorf("findings %+v, want the error first", ch.Findings)
+	}
+	html := string(f.must(200, "GET", page, "").body)
+	for _, want := range []string{`<tr data-rule="property-removed" data-path="legacy">`, `<span class="tag tag-error">error</span>`,
+		"property legacy removed &lt;b&gt;", "2 changes, 1 breaking."} {
+		if !strings.Contains(html, want) {
+			t.Errorf("changes page lacks %s", want)
+		}
+	}
+
+	fail = true
+	ch = catalog.Changes{}
+	if err := json.Unmarshal(f.must(200, "GET", page, "", "Accept: application/json").body, &ch); err != nil {
+		t.Fatal(err)
+	}
+	if ch.Method != catalog.MethodStructural || !strings.Contains(ch.Note, "bad-rule: nope") || len(ch.Removed) != 1 {
+		t.Errorf("a failing CompareSchemas: method %q, note %q, removed %v", ch.Method, ch.Note, ch.Removed)
+	}
+	if html := string(f.must(200, "GET", page, "").body); !strings.Contains(html, "bad-rule: nope") || !strings.Contains(html, `<h2 id="removed">`) {
+		t.Errorf("the fallback page does not say why or lacks the structural comparison")
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/catalog"
 	"github.com/udtc/udtc/registry/secrets"
 )
 
@@ -48,6 +49,10 @@ type Options struct {
 	// CheckSchema checks an API version's schema; diagnostics of error
 	// severity reject the PUT with 400. Nil accepts any JSON object.
 	CheckSchema func(schema json.RawMessage) []api.Diagnostic
+	// CompareSchemas judges the catalog's changes between two API versions
+	// of a type (udtc serve: the rules of `udtc breaking`). Nil means a
+	// structural comparison of the property tables.
+	CompareSchemas catalog.CompareFunc
 	// Logger receives one structured line per request; nil discards.
 	Logger *slog.Logger
 	// Now is the clock for systemData; nil means time.Now.
@@ -68,23 +73,24 @@ type Options struct {
 
 // Server is the registry HTTP handler.
 type Server struct {
-	store       registry.Store
-	sealer      *secrets.Sealer
-	checkSchema func(json.RawMessage) []api.Diagnostic
-	log         *slog.Logger
-	now         func() time.Time
-	tokens      []Token
-	authReads   bool
-	maxBody     int64
-	schemas     *schemaCache
-	cache       *respCache // respcache.go
-	types       typeCache  // typecache.go
-	fwd         *forwarder
-	checkSlots  chan struct{} // see validSchema
-	mux         *http.ServeMux
-	handler     http.Handler
-	ready       atomic.Bool
-	sync        Sync
+	store          registry.Store
+	sealer         *secrets.Sealer
+	checkSchema    func(json.RawMessage) []api.Diagnostic
+	compareSchemas catalog.CompareFunc
+	log            *slog.Logger
+	now            func() time.Time
+	tokens         []Token
+	authReads      bool
+	maxBody        int64
+	schemas        *schemaCache
+	cache          *respCache // respcache.go
+	types          typeCache  // typecache.go
+	fwd            *forwarder
+	checkSlots     chan struct{} // see validSchema
+	mux            *http.ServeMux
+	handler        http.Handler
+	ready          atomic.Bool
+	sync           Sync
 }
 
 // New returns a server over opts.Store and makes sure the plane "local"
@@ -103,20 +109,21 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		store:       opts.Store,
-		sealer:      opts.Secrets,
-		checkSchema: opts.CheckSchema,
-		log:         opts.Logger,
-		now:         opts.Now,
-		tokens:      opts.Tokens,
-		authReads:   opts.AuthReads,
-		maxBody:     opts.MaxBodyBytes,
-		sync:        opts.Sync,
-		schemas:     newSchemaCache(),
-		cache:       newRespCache(opts.Store),
-		fwd:         newForwarder(opts.ForwardTransport, opts.Logger),
-		mux:         http.NewServeMux(),
-		checkSlots:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		store:          opts.Store,
+		sealer:         opts.Secrets,
+		checkSchema:    opts.CheckSchema,
+		compareSchemas: opts.CompareSchemas,
+		log:            opts.Logger,
+		now:            opts.Now,
+		tokens:         opts.Tokens,
+		authReads:      opts.AuthReads,
+		maxBody:        opts.MaxBodyBytes,
+		sync:           opts.Sync,
+		schemas:        newSchemaCache(),
+		cache:          newRespCache(opts.Store),
+		fwd:            newForwarder(opts.ForwardTransport, opts.Logger),
+		mux:            http.NewServeMux(),
+		checkSlots:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
