@@ -546,6 +546,12 @@ func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvel
 	if len(bytes.TrimSpace(body)) == 0 {
 		return env, badRequest("the request body is empty; send a JSON object")
 	}
+	return decodeEnvelope(body)
+}
+
+// decodeEnvelope decodes and checks the JSON body of a registration PUT.
+func decodeEnvelope(body []byte) (wireEnvelope, error) {
+	var env wireEnvelope
 	if !isObject(body) {
 		// null, a list or a scalar: never read as {}.
 		return env, badRequest("the request body must be a JSON object")
@@ -570,6 +576,12 @@ func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id regis
 	if err != nil {
 		return registry.Resource{}, err
 	}
+	return s.envelopeResource(r.Context(), id, env)
+}
+
+// envelopeResource checks a decoded PUT body for id and converts it to the
+// resource to store.
+func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireEnvelope) (registry.Resource, error) {
 	props := env.Properties
 	if len(props) == 0 || string(bytes.TrimSpace(props)) == "null" {
 		props = json.RawMessage(`{}`)
@@ -611,7 +623,7 @@ func (s *Server) decodeResource(w http.ResponseWriter, r *http.Request, id regis
 		if err := decodeStrict(props, &p); err != nil {
 			return res, badRequest("invalid properties: %v", err)
 		}
-		schema, err := s.validSchema(r.Context(), p.Schema)
+		schema, err := s.validSchema(ctx, p.Schema)
 		if err != nil {
 			return res, err
 		}

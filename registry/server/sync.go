@@ -1,9 +1,14 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -18,6 +23,71 @@ type Sync interface {
 	IsSyncWriter(r *http.Request) bool
 	// Status is the body of GET /sync/status.
 	Status() api.SyncStatus
+}
+
+// RegistrationWrite is one write of ApplyRegistrations: a PUT of Body (the
+// wire body a client would send: api.ResourceProvider, api.ResourceType,
+// api.APIVersion or api.Location) to ID, or a DELETE of ID when Body is nil.
+type RegistrationWrite struct {
+	ID   registry.ID
+	Body any
+}
+
+// ApplyRegistrations performs writes of registrations (providers, types,
+// API versions, locations) in order, in one transaction of the store: all
+// or none. Each body is checked as the body of a PUT is (schemas included);
+// a DELETE does not force (resources still using a type make the whole
+// batch fail, as the 409 of a DELETE would). The writes carry actor as
+// their author. It returns an error wrapping errors.ErrUnsupported when
+// the store does not implement registry.Batcher; the sync guard does not
+// apply (the caller is the sync).
+func (s *Server) ApplyRegistrations(ctx context.Context, actor string, writes []RegistrationWrite) error {
+	b, ok := s.store.(registry.Batcher)
+	if !ok {
+		return fmt.Errorf("the store cannot apply writes in one transaction: %w", errors.ErrUnsupported)
+	}
+	now := s.now().UTC()
+	ops := make([]registry.BatchOp, len(writes))
+	for i, w := range writes {
+		if err := w.ID.Validate(); err != nil {
+			return err
+		}
+		if w.Body == nil {
+			ops[i] = registry.BatchOp{Delete: w.ID}
+			continue
+		}
+		body, err := json.Marshal(w.Body)
+		if err != nil {
+			return fmt.Errorf("PUT %s: %w", w.ID, err)
+		}
+		env, err := decodeEnvelope(body)
+		if err == nil {
+			var res registry.Resource
+			res, err = s.envelopeResource(ctx, w.ID, env)
+			ops[i] = registry.BatchOp{Put: &registry.Write{Resource: res, Now: now, Actor: actor}}
+		}
+		if err != nil {
+			return fmt.Errorf("PUT %s: %w", w.ID, withDetails(err))
+		}
+	}
+	return b.ApplyBatch(ctx, ops)
+}
+
+// withDetails adds the details of an *httpError (the violations of a
+// schema) to its message.
+func withDetails(err error) error {
+	var he *httpError
+	if !errors.As(err, &he) || len(he.details) == 0 {
+		return err
+	}
+	msgs := make([]string, len(he.details))
+	for i, d := range he.details {
+		msgs[i] = d.Message
+		if d.Target != "" {
+			msgs[i] = d.Target + ": " + d.Message
+		}
+	}
+	return fmt.Errorf("%w: %s", err, strings.Join(msgs, "; "))
 }
 
 // syncGuard refuses writes of registrations (PUT and DELETE of providers,

@@ -1,11 +1,13 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/server"
 )
@@ -56,4 +58,61 @@ func TestSyncHooks(t *testing.T) {
 	plain := newFixture(t, server.Options{})
 	plain.must(404, "GET", "!/sync/status", "")
 	plain.must(201, "PUT", rp+"/Contoso.Git", `{"properties":{}}`, "Content-Type: application/json")
+}
+
+func TestApplyRegistrations(t *testing.T) {
+	ctx := context.Background()
+	checkSchema := func(schema json.RawMessage) []api.Diagnostic {
+		if strings.Contains(string(schema), `"string"`) {
+			return []api.Diagnostic{{Severity: "error", Rule: "schema-type-object", Path: "/type", Message: "the top-level schema must be an object"}}
+		}
+		return nil
+	}
+	f := newFixture(t, server.Options{CheckSchema: checkSchema})
+	typeID := registry.TypeID("local", "Contoso.Tx", "things")
+	ok := []server.RegistrationWrite{
+		{ID: registry.ProviderID("local", "Contoso.Tx"), Body: api.ResourceProvider{}},
+		{ID: typeID, Body: api.ResourceType{Properties: api.ResourceTypeProperties{Description: "first"}}},
+		{ID: registry.APIVersionID("local", "Contoso.Tx", "things", "2025-01-01"), Body: api.APIVersion{Properties: api.APIVersionProperties{Schema: json.RawMessage(`{"type":"object"}`)}}},
+		{ID: registry.LocationID("local", "Contoso.Tx", "global"), Body: api.Location{Properties: api.LocationProperties{Address: "http://127.0.0.1:1"}}},
+	}
+	if err := f.srv.ApplyRegistrations(ctx, "git-sync test", ok); err != nil {
+		t.Fatalf("ApplyRegistrations: %v", err)
+	}
+	thing := f.must(200, "GET", rp+"/Contoso.Tx/resourceTypes/things", "").json(t)
+	if thing["properties"].(map[string]any)["description"] != "first" || thing["systemData"].(map[string]any)["lastModifiedBy"] != "git-sync test" {
+		t.Errorf("things after the batch: %v", thing)
+	}
+	f.must(200, "GET", rp+"/Contoso.Tx/resourceTypes/things/apiVersions/2025-01-01", "")
+	f.must(200, "GET", rp+"/Contoso.Tx/locations/global", "")
+	before := f.must(200, "GET", rp+"/Contoso.Tx/resourceTypes/things", "").body
+
+	changeThing := server.RegistrationWrite{ID: typeID, Body: api.ResourceType{Properties: api.ResourceTypeProperties{Description: "second"}}}
+	for _, tc := range []struct {
+		name string
+		last server.RegistrationWrite
+		want string
+	}{
+		// Refused by the server's checks, before the store is asked.
+		{"invalid schema", server.RegistrationWrite{ID: registry.APIVersionID("local", "Contoso.Tx", "things", "2025-02-01"),
+			Body: api.APIVersion{Properties: api.APIVersionProperties{Schema: json.RawMessage(`{"type":"string"}`)}}}, "/type: the top-level schema must be an object"},
+		// Refused by the store, after the other writes of the batch.
+		{"parent missing", server.RegistrationWrite{ID: registry.APIVersionID("local", "Contoso.Tx", "absent", "2025-02-01"),
+			Body: api.APIVersion{Properties: api.APIVersionProperties{Schema: json.RawMessage(`{}`)}}}, "parent not found"},
+	} {
+		err := f.srv.ApplyRegistrations(ctx, "git-sync test", []server.RegistrationWrite{
+			changeThing,
+			{ID: registry.LocationID("local", "Contoso.Tx", "global")},
+			{ID: registry.TypeID("local", "Contoso.Tx", "others"), Body: api.ResourceType{}},
+			tc.last,
+		})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ApplyRegistrations = %v, want an error containing %q", tc.name, err, tc.want)
+		}
+		if got := f.must(200, "GET", rp+"/Contoso.Tx/resourceTypes/things", "").body; string(got) != string(before) {
+			t.Errorf("%s: things changed by a failed batch:\n%s\nwas\n%s", tc.name, got, before)
+		}
+		f.must(200, "GET", rp+"/Contoso.Tx/locations/global", "")
+		f.must(404, "GET", rp+"/Contoso.Tx/resourceTypes/others", "")
+	}
 }
