@@ -162,7 +162,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		shutdown(httpSrv, logger)
 		return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
 	}
-	if err := syncer.start(ctx, baseURL, token); err != nil {
+	if err := syncer.start(ctx, srv, baseURL, token); err != nil {
 		shutdown(httpSrv, logger)
 		return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
 	}

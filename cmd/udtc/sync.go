@@ -26,6 +26,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/publish"
@@ -116,7 +117,9 @@ const syncHeader = "Udtc-Sync-Secret"
 // ref it compiles the manifests under dir and, when they have no errors,
 // publishes them like `publish --prune` namespace by namespace, reusing the
 // publish planner, and prunes the namespaces an earlier commit declared and
-// this one does not. A commit with errors is refused: the last applied one
+// this one does not; each namespace is one transaction of the server's
+// store (server.Server.ApplyRegistrations), so a failed write leaves it as
+// it was. A commit with errors is refused: the last applied one
 // stays in force. It implements server.Sync.
 type syncer struct {
 	remote    *source.Remote
@@ -130,6 +133,9 @@ type syncer struct {
 	reg       *client.Client
 	// transport sends the syncer's requests; nil means http.DefaultTransport.
 	transport http.RoundTripper
+	// applyWrites applies one namespace's writes in one transaction
+	// (server.Server.ApplyRegistrations).
+	applyWrites func(ctx context.Context, actor string, writes []server.RegistrationWrite) error
 
 	mu      sync.Mutex
 	status  api.SyncStatus
@@ -394,18 +400,21 @@ func (s *syncer) setState(state string, refused *api.SyncRefusal) {
 	s.status.State, s.status.Refused = state, refused
 }
 
-// apply publishes one namespace like `publish --prune`.
+// apply publishes one namespace like `publish --prune`, in one
+// transaction: the plan is made with the publish planner over HTTP, and
+// its writes are applied by the server's store all at once, so a write
+// that fails leaves the namespace as it was.
 func (s *syncer) apply(ctx context.Context, w api.Registration) (int, error) {
 	plan, err := publish.MakePlan(ctx, s.reg, []api.Registration{w}, publish.Options{Prune: true})
 	if err != nil {
 		return 0, err
 	}
-	return applyPlan(ctx, s.reg, plan)
+	return s.applyPlan(ctx, w.Namespace, plan, false)
 }
 
-// prune removes a namespace no longer declared: its types, API versions
-// and locations (the planner's prune of an empty registration), then the
-// provider itself.
+// prune removes a namespace no longer declared, in one transaction: its
+// types, API versions and locations (the planner's prune of an empty
+// registration), then the provider itself.
 func (s *syncer) prune(ctx context.Context, ns string) (int, error) {
 	if _, err := s.reg.ProviderSummary(ctx, ns); client.IsNotFound(err) {
 		return 0, nil
@@ -414,32 +423,94 @@ func (s *syncer) prune(ctx context.Context, ns string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := applyPlan(ctx, s.reg, plan)
-	if err != nil {
-		return n, err
-	}
-	if _, err := s.reg.DeleteProvider(ctx, ns); err != nil && !client.IsNotFound(err) {
-		return n, fmt.Errorf("delete resourceProvider %s: %w", ns, err)
-	}
-	return n + 1, nil
+	return s.applyPlan(ctx, ns, plan, true)
 }
 
-func applyPlan(ctx context.Context, reg *client.Client, plan *publish.Plan) (int, error) {
-	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{})
+// applyPlan applies the plan's writes (and, with dropProvider, the delete
+// of the provider ns) through the server in one transaction.
+func (s *syncer) applyPlan(ctx context.Context, ns string, plan *publish.Plan, dropProvider bool) (int, error) {
+	rec := &recorder{Client: s.reg, plane: api.DefaultPlane}
+	// One write at a time, in plan order (parents before children).
+	res := publish.Apply(ctx, rec, plan, publish.ApplyOptions{Concurrency: 1})
 	var errs []error
 	for _, f := range res.Failed {
 		errs = append(errs, fmt.Errorf("%s %s: %w", f.Change.Action, f.Change.Name(), f.Err))
 	}
-	return len(res.Applied), errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return 0, err
+	}
+	if dropProvider {
+		rec.writes = append(rec.writes, server.RegistrationWrite{ID: registry.ProviderID(rec.plane, ns)})
+	}
+	if len(rec.writes) == 0 {
+		return 0, nil
+	}
+	if err := s.applyWrites(ctx, "git-sync "+s.repoName, rec.writes); err != nil {
+		return 0, fmt.Errorf("namespace %s (nothing of it applied): %w", ns, err)
+	}
+	return len(rec.writes), nil
 }
 
-// start connects to the registry at baseURL, syncs once (so a started
-// server already holds the repository's state) and then every interval
-// until ctx is done. It does nothing for a nil syncer.
-func (s *syncer) start(ctx context.Context, baseURL, token string) error {
+// recorder is the publish.Registry that publish.Apply writes to: it
+// records the writes, for one transaction, instead of sending them. Reads
+// go to the embedded client.
+type recorder struct {
+	*client.Client
+	plane  string
+	mu     sync.Mutex
+	writes []server.RegistrationWrite
+}
+
+func (r *recorder) add(id registry.ID, body any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.writes = append(r.writes, server.RegistrationWrite{ID: id, Body: body})
+}
+
+func (r *recorder) PutProvider(_ context.Context, ns string, body api.ResourceProvider, _ ...client.Condition) (api.ResourceProvider, error) {
+	r.add(registry.ProviderID(r.plane, ns), body)
+	return body, nil
+}
+
+func (r *recorder) PutResourceType(_ context.Context, ns, typ string, body api.ResourceType, _ ...client.Condition) (api.ResourceType, error) {
+	r.add(registry.TypeID(r.plane, ns, typ), body)
+	return body, nil
+}
+
+func (r *recorder) PutAPIVersion(_ context.Context, ns, typ, version string, body api.APIVersion, _ ...client.Condition) (api.APIVersion, error) {
+	r.add(registry.APIVersionID(r.plane, ns, typ, version), body)
+	return body, nil
+}
+
+func (r *recorder) PutLocation(_ context.Context, ns, location string, body api.Location, _ ...client.Condition) (api.Location, error) {
+	r.add(registry.LocationID(r.plane, ns, location), body)
+	return body, nil
+}
+
+func (r *recorder) DeleteResourceType(_ context.Context, ns, typ string, _ ...client.Condition) (bool, error) {
+	r.add(registry.TypeID(r.plane, ns, typ), nil)
+	return true, nil
+}
+
+func (r *recorder) DeleteAPIVersion(_ context.Context, ns, typ, version string, _ ...client.Condition) (bool, error) {
+	r.add(registry.APIVersionID(r.plane, ns, typ, version), nil)
+	return true, nil
+}
+
+func (r *recorder) DeleteLocation(_ context.Context, ns, location string, _ ...client.Condition) (bool, error) {
+	r.add(registry.LocationID(r.plane, ns, location), nil)
+	return true, nil
+}
+
+// start connects to the registry at baseURL (for reads) and to srv (for
+// the transactional writes), syncs once (so a started server already holds
+// the repository's state) and then every interval until ctx is done. It
+// does nothing for a nil syncer.
+func (s *syncer) start(ctx context.Context, srv *server.Server, baseURL, token string) error {
 	if s == nil {
 		return nil
 	}
+	s.applyWrites = srv.ApplyRegistrations
 	if err := s.connect(baseURL, token); err != nil {
 		return err
 	}

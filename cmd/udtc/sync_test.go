@@ -16,7 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/server"
@@ -52,7 +55,8 @@ types:
             host: {type: string}
 `
 
-// countWrites counts the PUT and DELETE requests it sends.
+// countWrites counts the PUT and DELETE requests it sends (and the
+// fixture adds the syncer's transactional writes).
 type countWrites struct{ n atomic.Int64 }
 
 func (c *countWrites) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -73,6 +77,7 @@ type syncFixture struct {
 	writes  *countWrites
 	reg     *client.Client
 	commits int
+	batches [][]server.RegistrationWrite // the syncer's transactions
 }
 
 func newSyncFixture(t *testing.T) *syncFixture {
@@ -127,6 +132,13 @@ func (f *syncFixture) start(storePath string) {
 		f.t.Fatal(err)
 	}
 	f.srv, f.syncer = srv, sy
+	// The syncer writes through the server's store, not over HTTP: count
+	// those writes too (and fail one batch on demand).
+	sy.applyWrites = func(ctx context.Context, actor string, writes []server.RegistrationWrite) error {
+		f.writes.n.Add(int64(len(writes)))
+		f.batches = append(f.batches, writes)
+		return srv.ApplyRegistrations(ctx, actor, writes)
+	}
 	f.ts = httptest.NewServer(srv)
 	f.t.Cleanup(f.ts.Close)
 	if err := sy.connect(f.ts.URL, ""); err != nil {
@@ -318,4 +330,112 @@ func testSealer(tb testing.TB) *secrets.Sealer {
 		tb.Fatal(err)
 	}
 	return s
+}
+
+// put sends a PUT to the registry and fails the test unless it succeeds.
+func (f *syncFixture) put(path, body string) {
+	f.t.Helper()
+	req, err := http.NewRequest(http.MethodPut, f.ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		b, _ := io.ReadAll(resp.Body)
+		f.t.Fatalf("PUT %s: %d: %s", path, resp.StatusCode, b)
+	}
+}
+
+// TestSyncNamespaceAllOrNothing: a namespace whose apply fails midway (a
+// type removed while a resource still uses it: the store refuses the
+// delete, after the namespace's other writes) keeps its previous state
+// entirely; the commit is not applied, and the other namespaces are.
+func TestSyncNamespaceAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	f := newSyncFixture(t)
+	good := f.commit(map[string]string{"data.yaml": syncData, "net.yaml": syncNet})
+	f.start(filepath.Join(t.TempDir(), "registry.db"))
+	f.syncer.once(ctx)
+	if st := f.status(); st.State != "synced" || st.LastAppliedCommit != good {
+		t.Fatalf("after a good commit: %+v", st)
+	}
+	if len(f.batches) != 2 {
+		t.Fatalf("the first sync made %d transactions, want one per namespace (2)", len(f.batches))
+	}
+	if n := f.writes.n.Load(); n != int64(len(f.batches[0])+len(f.batches[1])) {
+		t.Errorf("%d writes in all, but only %d in the transactions: some went over HTTP", n, len(f.batches[0])+len(f.batches[1]))
+	}
+	f.put("/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{"location":"global"}`)
+	f.put("/planes/radius/local/resourceGroups/rg/providers/Contoso.Data/caches/c1?api-version=2025-01-01", `{"properties":{"ttl":5}}`)
+	before, err := f.reg.ProviderSummary(ctx, "Contoso.Data")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Change databases (an enum value added), remove caches (still used by
+	// c1), and change Contoso.Net (a property added).
+	data := strings.Replace(strings.SplitN(syncData, "  caches:", 2)[0], "enum: [S, M, L]", "enum: [S, M, L, XL]", 1)
+	net := strings.Replace(syncNet, "host: {type: string}", "host: {type: string}\n            port: {type: integer}", 1)
+	bad := f.commit(map[string]string{"data.yaml": data, "net.yaml": net})
+	f.batches = nil
+	f.syncer.once(ctx)
+	st := f.status()
+	if st.State != "failed" || st.LastAppliedCommit != good || st.LastSeenCommit != bad ||
+		!strings.Contains(st.Error, "Contoso.Data") || !strings.Contains(st.Error, "caches") {
+		t.Fatalf("after a commit whose apply fails: %+v", st)
+	}
+	// The failed transaction wrote databases' new version before the
+	// refused delete: the rollback is what keeps it out.
+	var failed []server.RegistrationWrite
+	for _, b := range f.batches {
+		if strings.EqualFold(b[0].ID.Provider, "Contoso.Data") {
+			failed = b
+		}
+	}
+	putDatabases, refusedAt := -1, -1
+	for i, w := range failed {
+		switch {
+		case w.Body != nil && w.ID.Type == "databases" && w.ID.Kind == registry.KindAPIVersion:
+			putDatabases = i
+		case w.Body == nil && w.ID.Type == "caches" && refusedAt < 0:
+			refusedAt = i
+		}
+	}
+	if putDatabases < 0 || refusedAt < putDatabases {
+		t.Fatalf("the Contoso.Data transaction does not put databases before deleting caches: %+v", failed)
+	}
+	after, err := f.reg.ProviderSummary(ctx, "Contoso.Data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("Contoso.Data changed although its apply failed (-before +after):\n%s", diff)
+	}
+	v, err := f.reg.GetAPIVersion(ctx, "Contoso.Data", "databases", "2025-01-01")
+	if err != nil || strings.Contains(string(v.Properties.Schema), "XL") {
+		t.Errorf("databases 2025-01-01 = %s, %v; want the previous schema", v.Properties.Schema, err)
+	}
+	// Contoso.Net is its own transaction: applied.
+	nv, err := f.reg.GetAPIVersion(ctx, "Contoso.Net", "gateways", "2025-01-01")
+	if err != nil || !strings.Contains(string(nv.Properties.Schema), "port") {
+		t.Errorf("Contoso.Net gateways 2025-01-01 = %s, %v; want the new schema", nv.Properties.Schema, err)
+	}
+
+	// Once c1 is gone, the same commit applies whole.
+	req, _ := http.NewRequest(http.MethodDelete, f.ts.URL+"/planes/radius/local/resourceGroups/rg/providers/Contoso.Data/caches/c1?api-version=2025-01-01", nil)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("DELETE c1: %v %v", resp, err)
+	}
+	f.syncer.once(ctx)
+	if st := f.status(); st.State != "synced" || st.LastAppliedCommit != bad {
+		t.Fatalf("after the retry: %+v", st)
+	}
+	if got := strings.Join(f.types("Contoso.Data"), ","); got != "databases" {
+		t.Errorf("Contoso.Data types after the retry: %s", got)
+	}
 }
