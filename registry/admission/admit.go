@@ -68,24 +68,81 @@ const Root = "properties"
 // there are violations, admitted is still the document with those changes
 // applied but must not be stored. Admit never panics on any input.
 func (s *Schema) Admit(properties json.RawMessage) (admitted json.RawMessage, violations []Violation) {
+	doc, ok, vs := s.admitTree(properties)
+	if !ok {
+		return nil, vs
+	}
+	out, err := encode(doc)
+	if err != nil { // not reachable: decoded JSON re-encodes
+		return nil, append(vs, Violation{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"})
+	}
+	return out, vs
+}
+
+// admitTree is Admit before encoding: the admitted document as decoded
+// JSON; ok is false when properties is not a JSON object.
+func (s *Schema) admitTree(properties json.RawMessage) (doc any, ok bool, violations []Violation) {
 	raw := bytes.TrimSpace(properties)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
 	doc, err := decode(raw)
 	if err != nil {
-		return nil, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "is not valid JSON: " + syntaxProblem(err)}}
+		return nil, false, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "is not valid JSON: " + syntaxProblem(err)}}
 	}
 	if _, ok := doc.(map[string]any); !ok {
-		return nil, []Violation{{Target: Root, Code: CodeInvalidType, Message: "must be an object, not " + valueKind(doc)}}
+		return nil, false, []Violation{{Target: Root, Code: CodeInvalidType, Message: "must be an object, not " + valueKind(doc)}}
 	}
 	a := &admitter{s: s, path: append(make([]byte, 0, 128), Root...)}
-	doc = a.walk(s.root, doc, false)
+	return a.walk(s.root, doc, false), true, a.v
+}
+
+// Admission is what AdmitSplit returns for a document without violations.
+type Admission struct {
+	Doc        json.RawMessage // Admit's document
+	References []Reference     // References(Doc)
+	Public     json.RawMessage // SplitSecrets(Doc)
+	Secrets    json.RawMessage
+}
+
+// AdmitSplit is Admit, then References and SplitSecrets of the admitted
+// document, decoding the document once (the write path of a resource PUT).
+// With violations, the Admission is empty.
+func (s *Schema) AdmitSplit(properties json.RawMessage) (Admission, []Violation) {
+	doc, ok, vs := s.admitTree(properties)
+	if !ok || len(vs) > 0 {
+		return Admission{}, vs
+	}
 	out, err := encode(doc)
 	if err != nil { // not reachable: decoded JSON re-encodes
-		return nil, append(a.v, Violation{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"})
+		return Admission{}, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"}}
 	}
-	return out, a.v
+	a := Admission{Doc: out, Public: out}
+	if s.hasRefs {
+		r := &refWalker{path: []byte(Root)}
+		r.walk(s.root, doc)
+		a.References = r.out
+	}
+	if !s.hasSensitive {
+		return a, nil
+	}
+	// split changes doc in place: after encoding Doc and finding the
+	// references (a sensitive value may be one).
+	var sec any
+	if s.root.sensitive {
+		doc, sec = map[string]any{}, doc
+	} else {
+		doc, sec = split(s.root, doc)
+	}
+	if a.Public, err = encode(doc); err != nil {
+		return Admission{}, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"}}
+	}
+	if sec != nil {
+		if a.Secrets, err = encode(sec); err != nil {
+			return Admission{}, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"}}
+		}
+	}
+	return a, nil
 }
 
 func decode(raw []byte) (any, error) {

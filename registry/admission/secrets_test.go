@@ -168,3 +168,51 @@ func TestReferences(t *testing.T) {
 		t.Errorf("references of a schema without any: %v", refs)
 	}
 }
+
+// TestAdmitSplitSameAsSteps: AdmitSplit returns what Admit, References and
+// SplitSecrets return one after the other, and the violations of Admit.
+func TestAdmitSplitSameAsSteps(t *testing.T) {
+	const rg = "/planes/radius/local/resourceGroups/rg/providers/"
+	refSchema := `{"type":"object","properties":{
+		"db":{"type":"string","x-resource-type":"Contoso.Data/postgresDatabases"},
+		"secretRef":{"type":"string","x-radius-sensitive":true,"x-resource-type":"*"},
+		"opts":{"type":"object","properties":{"size":{"type":"string","default":"M"},"key":{"type":"string","x-radius-sensitive":true}}},
+		"links":{"type":"array","items":{"type":"string","x-resource-type":"*"}},
+		"ro":{"type":"string","readOnly":true}}}`
+	s25, doc25 := schema25(t)
+	for _, tc := range []struct {
+		schema *admission.Schema
+		docs   []string
+	}{
+		{mustCompile(t, secretSchema), []string{
+			`{"conn":{"port":5,"uri":"https://db.example"},"creds":[{"key":"k0","name":"a"},{"name":"b"}],"db":{"pass":"p","user":"u"},"keys":{"a":"1"},"plain":"visible"}`,
+			`{"plain":"x"}`, `{}`, ``, `null`, `{"password":"short"}`, `[1]`, `{"plain":`,
+		}},
+		{mustCompile(t, refSchema), []string{
+			`{"db":"` + rg + `Contoso.Data/postgresDatabases/d1","secretRef":"` + rg + `X.Y/z/n","opts":{"key":"k"},"links":["` + rg + `A.B/c/d"],"ro":"dropped"}`,
+			`{"opts":{}}`, `{"db":"not an ID"}`,
+		}},
+		{s25, []string{string(doc25), `{"name0":"Bad Name"}`}},
+		{mustCompile(t, `{"type":"object","properties":{"a":{"type":"string"}}}`), []string{`{"a":"x"}`, `{"a":1}`}},
+	} {
+		for _, doc := range tc.docs {
+			got, gotVs := tc.schema.AdmitSplit(json.RawMessage(doc))
+			admitted, vs := tc.schema.Admit(json.RawMessage(doc))
+			if diff := cmp.Diff(vs, gotVs); diff != "" {
+				t.Errorf("%s: violations (-Admit +AdmitSplit):\n%s", doc, diff)
+			}
+			if len(vs) > 0 {
+				if got.Doc != nil || got.Public != nil || got.Secrets != nil || got.References != nil {
+					t.Errorf("%s: violations and an admission %+v", doc, got)
+				}
+				continue
+			}
+			refs := tc.schema.References(admitted)
+			public, secrets := tc.schema.SplitSecrets(admitted)
+			want := admission.Admission{Doc: admitted, References: refs, Public: public, Secrets: secrets}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: (-steps +AdmitSplit):\n%s", doc, diff)
+			}
+		}
+	}
+}

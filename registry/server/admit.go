@@ -32,7 +32,7 @@ func (s *Server) admit(ctx context.Context, id api.ResourceID, verRow registry.R
 	if err != nil {
 		return admitted{}, err
 	}
-	doc, violations := schema.Admit(props)
+	adm, violations := schema.AdmitSplit(props)
 	if len(violations) > 0 {
 		details := make([]api.ErrorDetail, 0, len(violations))
 		for _, v := range violations {
@@ -40,13 +40,12 @@ func (s *Server) admit(ctx context.Context, id api.ResourceID, verRow registry.R
 		}
 		return admitted{}, invalidContent(id, verRow.ID, details)
 	}
-	if details, err := s.checkReferences(ctx, id, schema.References(doc)); err != nil {
+	if details, err := s.checkReferences(ctx, id, adm.References); err != nil {
 		return admitted{}, err
 	} else if len(details) > 0 {
 		return admitted{}, invalidContent(id, verRow.ID, details)
 	}
-	public, secret := schema.SplitSecrets(doc)
-	return admitted{doc: doc, public: public, sealed: s.sealSecrets(id, secret)}, nil
+	return admitted{doc: adm.Doc, public: adm.Public, sealed: s.sealSecrets(id, adm.Secrets)}, nil
 }
 
 // sealSecrets encrypts the secret part of a document (nil when none) for
