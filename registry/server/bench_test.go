@@ -84,3 +84,16 @@ func BenchmarkGetSummaryManyProviders(b *testing.B) {
 		send(b, srv, "GET", "/planes/radius/local/providers/Contoso.P150", "", 200)
 	}
 }
+
+// BenchmarkGetResourceParallel is BenchmarkGetResource from 16 goroutines
+// (the harness's resource clients): the generation reads are shared.
+func BenchmarkGetResourceParallel(b *testing.B) {
+	h := benchServer(b)
+	b.SetParallelism(8)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			send(b, h, "GET", provider+"/resourceTypes/type7/apiVersions/2024-06-01", "", 200)
+		}
+	})
+}

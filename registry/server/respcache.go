@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/udtc/udtc/registry"
 )
@@ -31,6 +32,20 @@ type respCache struct {
 	at      string // the generation of entries
 	entries map[string]cachedResponse
 	bytes   int
+
+	// Generation reads are shared: one read runs at a time, and the
+	// callers that arrive meanwhile wait for the next one, which starts
+	// after they called, so each still gets a value read after its call.
+	genMu   sync.Mutex
+	running bool       // a read is under way
+	next    *genFlight // the read that starts when it ends; nil: none yet
+}
+
+// genFlight is one shared generation read.
+type genFlight struct {
+	done chan struct{}
+	gen  string
+	err  error
 }
 
 type cachedResponse struct {
@@ -53,12 +68,52 @@ func (c *respCache) generation(ctx context.Context) (gen string, ok bool) {
 	if c.gens == nil {
 		return "", false
 	}
-	gen, err := c.gens.Generation(ctx)
-	if err != nil {
+	c.genMu.Lock()
+	f := c.next
+	if f == nil {
+		f = &genFlight{done: make(chan struct{})}
+		c.next = f
+	}
+	if !c.running {
+		// No read under way: this caller reads, for itself and those
+		// arriving meanwhile.
+		c.running, c.next = true, nil
+		c.genMu.Unlock()
+		c.readGenerations(f, true)
+		return f.gen, f.err == nil
+	}
+	c.genMu.Unlock()
+	select {
+	case <-f.done:
+		return f.gen, f.err == nil
+	case <-ctx.Done():
 		return "", false
 	}
-	return gen, true
 }
+
+// readGenerations runs f, then hands over to the flight that gathered
+// meanwhile, if any: inline is true when a request's goroutine runs f (it
+// then returns at once after f, the next flight running on its own).
+func (c *respCache) readGenerations(f *genFlight, inline bool) {
+	for f != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), genReadTimeout)
+		f.gen, f.err = c.gens.Generation(ctx)
+		cancel()
+		close(f.done)
+		c.genMu.Lock()
+		f, c.next = c.next, nil
+		c.running = f != nil
+		c.genMu.Unlock()
+		if f != nil && inline {
+			go c.readGenerations(f, false)
+			return
+		}
+	}
+}
+
+// genReadTimeout bounds one shared generation read (it serves several
+// requests, so it runs under none of their contexts).
+const genReadTimeout = 5 * time.Second
 
 // lookup returns the entry for key cached at gen.
 func (c *respCache) lookup(gen, key string) (cachedResponse, bool) {
