@@ -17,7 +17,8 @@ const (
 )
 
 // respCache holds encoded 200 responses of the registration reads (GET of
-// a plane or registration, provider summaries) for one store generation
+// a plane or registration, provider summaries) and of resource GETs (keyed
+// with their api-version) for one store generation
 // (registry.Generations): every write committed by any process sharing the
 // database changes the generation, and the first lookup that sees a new
 // one drops every entry. A store without generations disables it.
