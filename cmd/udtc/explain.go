@@ -51,8 +51,8 @@ type explainedField struct {
 }
 
 func (f *explainFlags) run(c *cli.Context, e *env) error {
-	if f.server.output != "text" && f.server.output != "json" {
-		return usageErrorf("--output must be text or json, not %q", f.server.output)
+	if err := checkOutput(f.server.output); err != nil {
+		return err
 	}
 	if c.Args().Len() != 1 {
 		return usageErrorf("explain takes one argument: NAMESPACE/TYPE[@VERSION][.path]")

@@ -42,10 +42,18 @@ func (f *serverFlags) flags() []cli.Flag {
 	}
 }
 
+// checkOutput is the usage error for an --output that is neither text nor json.
+func checkOutput(output string) error {
+	if output != "text" && output != "json" {
+		return usageErrorf("--output must be text or json, not %q", output)
+	}
+	return nil
+}
+
 // client validates the flags and returns a registry client.
 func (f *serverFlags) client() (*client.Client, error) {
-	if f.output != "text" && f.output != "json" {
-		return nil, usageErrorf("--output must be text or json, not %q", f.output)
+	if err := checkOutput(f.output); err != nil {
+		return nil, err
 	}
 	if p := api.AddressProblem(f.server); p != "" {
 		return nil, usageErrorf("--server must be an http(s) URL like %s, not %q: it %s", DefaultServer, f.server, p)

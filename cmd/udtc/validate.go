@@ -36,8 +36,8 @@ func validateCommand(e *env) *cli.Command {
 }
 
 func (f *validateFlags) run(c *cli.Context, e *env) error {
-	if f.server.output != "text" && f.server.output != "json" {
-		return usageErrorf("--output must be text or json, not %q", f.server.output)
+	if err := checkOutput(f.server.output); err != nil {
+		return err
 	}
 	if c.Args().Len() < 2 {
 		return usageErrorf("validate takes NAMESPACE/TYPE@VERSION and at least one FILE")

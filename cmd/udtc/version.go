@@ -87,13 +87,13 @@ func (f *versionFlags) run(c *cli.Context, e *env) error {
 }
 
 func printVersion(e *env, output string) error {
-	v := buildVersion()
-	switch output {
-	case "json":
-		return writeJSON(e.stdout, v)
-	case "text":
-		_, err := fmt.Fprint(e.stdout, v.text())
+	if err := checkOutput(output); err != nil {
 		return err
 	}
-	return usageErrorf("--output must be text or json, not %q", output)
+	v := buildVersion()
+	if output == "json" {
+		return writeJSON(e.stdout, v)
+	}
+	_, err := fmt.Fprint(e.stdout, v.text())
+	return err
 }
