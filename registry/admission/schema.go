@@ -188,14 +188,9 @@ func walkNodes(n *node, fn func(*node)) {
 }
 
 func decodeObject(raw []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decode(raw)
+	if err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("unexpected data after the JSON value")
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
