@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/udtc/udtc/internal/bicepsyntax"
 	"strings"
 
+	"github.com/udtc/udtc/internal/bicepsyntax"
 	"github.com/udtc/udtc/internal/naming"
 )
 
@@ -92,27 +92,30 @@ func sampleOf(n node) sample {
 	return s
 }
 
-// bicep renders s as a Bicep expression at the given indentation depth.
-func (s sample) bicep(depth int) string {
-	switch {
-	case s.array:
-		return "[]"
-	case s.object:
-		if len(s.fields) == 0 {
-			return "{}"
-		}
-		var b strings.Builder
-		b.WriteString("{\n")
-		for _, f := range s.fields {
-			b.WriteString(strings.Repeat("  ", depth+1) + bicepsyntax.Key(f.name) + ": " + f.val.bicep(depth+1) + "\n")
-		}
-		return b.String() + strings.Repeat("  ", depth) + "}"
-	}
-	return bicepsyntax.JSON(s.literal)
+// sampleSyntax is what the Bicep and JSON renderings of a sample differ in.
+type sampleSyntax struct {
+	key     func(name string) string // a property name as written
+	literal func(raw []byte) string  // a scalar value as written
+	commas  bool                     // fields are separated by commas
 }
 
+var (
+	bicepSample = sampleSyntax{key: bicepsyntax.Key, literal: bicepsyntax.JSON}
+	jsonSample  = sampleSyntax{key: jsonKey, literal: func(raw []byte) string { return compactJSON(raw) }, commas: true}
+)
+
+func jsonKey(name string) string {
+	k, _ := json.Marshal(name)
+	return string(k)
+}
+
+// bicep renders s as a Bicep expression at the given indentation depth.
+func (s sample) bicep(depth int) string { return s.render(bicepSample, depth) }
+
 // json renders s as indented JSON at the given depth.
-func (s sample) json(depth int) string {
+func (s sample) json(depth int) string { return s.render(jsonSample, depth) }
+
+func (s sample) render(syn sampleSyntax, depth int) string {
 	switch {
 	case s.array:
 		return "[]"
@@ -123,16 +126,15 @@ func (s sample) json(depth int) string {
 		var b strings.Builder
 		b.WriteString("{\n")
 		for i, f := range s.fields {
-			k, _ := json.Marshal(f.name)
-			b.WriteString(strings.Repeat("  ", depth+1) + string(k) + ": " + f.val.json(depth+1))
-			if i < len(s.fields)-1 {
+			b.WriteString(strings.Repeat("  ", depth+1) + syn.key(f.name) + ": " + f.val.render(syn, depth+1))
+			if syn.commas && i < len(s.fields)-1 {
 				b.WriteByte(',')
 			}
 			b.WriteByte('\n')
 		}
 		return b.String() + strings.Repeat("  ", depth) + "}"
 	}
-	return compactJSON(s.literal)
+	return syn.literal(s.literal)
 }
 
 // snippets builds the snippets of version v of t; goNames are t's Go names.
