@@ -191,20 +191,29 @@ func (s *Server) list(kind registry.Kind) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
-		out := api.List[any]{Value: make([]any, 0, len(page.Items))}
-		for _, res := range page.Items {
-			v, err := toWire(res)
-			if err != nil {
-				s.writeError(w, r, err)
-				return
-			}
-			out.Value = append(out.Value, v)
-		}
-		if page.Next != "" {
-			out.NextLink = nextLink(r, opts.Top, page.Next)
-		}
-		writeJSON(w, http.StatusOK, out)
+		writeList(s, w, r, opts.Top, len(page.Items), page.Next, func(i int) (any, error) {
+			return toWire(page.Items[i])
+		})
 	}
+}
+
+// writeList writes one page of a list of n items, item(i) giving the wire
+// form of the i-th, and when more follow (next is not empty) the nextLink
+// that resumes after the page.
+func writeList[W any](s *Server, w http.ResponseWriter, r *http.Request, top, n int, next string, item func(i int) (W, error)) {
+	out := api.List[W]{Value: make([]W, 0, n)}
+	for i := range n {
+		v, err := item(i)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out.Value = append(out.Value, v)
+	}
+	if next != "" {
+		out.NextLink = nextLink(r, top, next)
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func listOptions(r *http.Request) (registry.ListOptions, error) {

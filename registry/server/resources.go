@@ -117,14 +117,9 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out := api.List[api.ResourceGroup]{Value: make([]api.ResourceGroup, 0, len(page.Items))}
-	for _, g := range page.Items {
-		out.Value = append(out.Value, groupToWire(g))
-	}
-	if page.Next != "" {
-		out.NextLink = nextLink(r, opts.Top, page.Next)
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeList(s, w, r, opts.Top, len(page.Items), page.Next, func(i int) (api.ResourceGroup, error) {
+		return groupToWire(page.Items[i]), nil
+	})
 }
 
 func groupToWire(g registry.Group) api.ResourceGroup {
@@ -337,14 +332,9 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request, q registr
 		s.writeError(w, r, err)
 		return
 	}
-	out := api.List[api.Instance]{Value: make([]api.Instance, 0, len(page.Items))}
-	for _, in := range page.Items {
-		out.Value = append(out.Value, instanceToWire(in))
-	}
-	if page.Next != "" {
-		out.NextLink = nextLink(r, opts.Top, page.Next)
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeList(s, w, r, opts.Top, len(page.Items), page.Next, func(i int) (api.Instance, error) {
+		return instanceToWire(page.Items[i]), nil
+	})
 }
 
 func (s *Server) getResource(w http.ResponseWriter, r *http.Request, id api.ResourceID) {
