@@ -140,11 +140,7 @@ func (s *Server) delete(kind registry.Kind) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
-		if deleted {
-			w.WriteHeader(http.StatusOK)
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
+		writeDeleted(w, deleted)
 	}
 }
 
