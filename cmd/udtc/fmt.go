@@ -60,18 +60,21 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 		if err != nil {
 			return fail(exitUsage, err)
 		}
-		if !in.Named {
+		isJSON := manifest.IsJSON(in.Path)
+		if !in.Named || isJSON {
 			// A file a walk found is formatted only when it is a manifest,
 			// as udtc check decides; one that does not load is reported.
-			if doc, diags := manifest.Load(in.Path, data); !diags.HasErrors() && !manifest.IsManifest(doc) {
+			// JSON manifests are only loaded, never rewritten.
+			doc, diags := manifest.Load(in.Path, data)
+			if !in.Named && !diags.HasErrors() && !manifest.IsManifest(doc) {
 				continue
 			}
-		}
-		if manifest.IsJSON(in.Path) {
-			if _, diags := manifest.Load(in.Path, data); diags.HasErrors() {
-				bad = append(bad, diags...)
+			if isJSON {
+				if diags.HasErrors() {
+					bad = append(bad, diags...)
+				}
+				continue
 			}
-			continue
 		}
 		out, diags := manifest.Format(in.Path, data)
 		if diags.HasErrors() {
