@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,9 +89,8 @@ func (f *explainFlags) run(c *cli.Context, e *env) error {
 		s = next
 		out.Field = describe(name, s, required)
 	}
-	for _, name := range childNames(s) {
-		cs, required, _ := child(s, name)
-		out.Children = append(out.Children, describe(name, cs, required))
+	for _, p := range properties(s) {
+		out.Children = append(out.Children, describe(p.name, p.schema, p.required))
 	}
 	if f.server.output == "json" {
 		return writeJSON(e.stdout, out)
@@ -128,16 +128,33 @@ func child(s *openapi3.Schema, name string) (*openapi3.Schema, bool, bool) {
 	return nil, false, false
 }
 
-func childNames(s *openapi3.Schema) []string {
+// property is one property of the schema a path steps into.
+type property struct {
+	name     string
+	schema   *openapi3.Schema
+	required bool
+}
+
+// properties lists the properties of s's container (see container), by name.
+func properties(s *openapi3.Schema) []property {
 	c := container(s)
 	if c == nil {
 		return nil
 	}
-	var names []string
-	for k := range c.Properties {
-		names = append(names, k)
+	var out []property
+	for _, k := range slices.Sorted(maps.Keys(c.Properties)) {
+		if ref := c.Properties[k]; ref != nil && ref.Value != nil {
+			out = append(out, property{k, ref.Value, slices.Contains(c.Required, k)})
+		}
 	}
-	slices.Sort(names)
+	return out
+}
+
+func childNames(s *openapi3.Schema) []string {
+	var names []string
+	for _, p := range properties(s) {
+		names = append(names, p.name)
+	}
 	return names
 }
 

@@ -169,17 +169,16 @@ func printSchemaTree(w io.Writer, raw json.RawMessage, indent string) {
 		return
 	}
 	root := schema.OpenAPI()
-	if len(childNames(root)) == 0 {
+	if len(properties(root)) == 0 {
 		fmt.Fprintf(w, "%s(no properties declared)\n", indent)
 		return
 	}
 	var walk func(s *openapi3.Schema, indent string, depth int)
 	walk = func(s *openapi3.Schema, indent string, depth int) {
-		for _, name := range childNames(s) {
-			cs, required, _ := child(s, name)
-			f := describe(name, cs, required)
-			line := indent + name + "  <" + f.Kind + ">"
-			if required {
+		for _, p := range properties(s) {
+			f := describe(p.name, p.schema, p.required)
+			line := indent + p.name + "  <" + f.Kind + ">"
+			if p.required {
 				line += "  required"
 			}
 			if len(f.Constraints) > 0 {
@@ -190,7 +189,7 @@ func printSchemaTree(w io.Writer, raw json.RawMessage, indent string) {
 				fmt.Fprintln(w, indent+"    "+firstLine(f.Description))
 			}
 			if depth < 16 {
-				walk(cs, indent+"  ", depth+1)
+				walk(p.schema, indent+"  ", depth+1)
 			}
 		}
 	}
