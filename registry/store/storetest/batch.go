@@ -11,10 +11,7 @@ import (
 	"github.com/udtc/udtc/registry"
 )
 
-var batchTests = []struct {
-	name string
-	fn   func(t *testing.T, s registry.Store)
-}{
+var batchTests = []suiteTest{
 	{"BatchApplies", testBatchApplies},
 	{"BatchAllOrNothing", testBatchAllOrNothing},
 	{"BatchInUseFailsWhole", testBatchInUse},

@@ -17,10 +17,7 @@ import (
 // The part of the suite for resource groups and resources of user-defined
 // types (registry.ResourceStore).
 
-var instanceTests = []struct {
-	name string
-	fn   func(t *testing.T, s registry.Store)
-}{
+var instanceTests = []suiteTest{
 	{"Groups", testGroups},
 	{"InstanceOwnersMustExist", testInstanceOwners},
 	{"InstanceCasingAndUpdate", testInstanceCasingAndUpdate},

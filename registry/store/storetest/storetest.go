@@ -19,12 +19,15 @@ import (
 	"github.com/udtc/udtc/registry"
 )
 
+// suiteTest is one test of the suite, run on a fresh store.
+type suiteTest struct {
+	name string
+	fn   func(t *testing.T, s registry.Store)
+}
+
 // Run runs the suite. newStore returns an empty store; Run closes it.
 func Run(t *testing.T, newStore func(t *testing.T) registry.Store) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s registry.Store)
-	}{
+	tests := []suiteTest{
 		{"PlanesAndCasing", testPlanesAndCasing},
 		{"ParentMustExist", testParentMustExist},
 		{"ChildTypes", testChildTypes},
