@@ -119,28 +119,15 @@ func (s *Schema) AdmitSplit(properties json.RawMessage) (Admission, []Violation)
 	}
 	a := Admission{Doc: out, Public: out}
 	if s.hasRefs {
-		r := &refWalker{path: []byte(Root)}
-		r.walk(s.root, doc)
-		a.References = r.out
+		a.References = s.references(doc)
 	}
 	if !s.hasSensitive {
 		return a, nil
 	}
-	// split changes doc in place: after encoding Doc and finding the
+	// splitSecrets changes doc in place: after encoding Doc and finding the
 	// references (a sensitive value may be one).
-	var sec any
-	if s.root.sensitive {
-		doc, sec = map[string]any{}, doc
-	} else {
-		doc, sec = split(s.root, doc)
-	}
-	if a.Public, err = encode(doc); err != nil {
+	if a.Public, a.Secrets, err = s.splitSecrets(doc); err != nil {
 		return Admission{}, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"}}
-	}
-	if sec != nil {
-		if a.Secrets, err = encode(sec); err != nil {
-			return Admission{}, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"}}
-		}
 	}
 	return a, nil
 }

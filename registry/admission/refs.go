@@ -26,6 +26,11 @@ func (s *Schema) References(admitted json.RawMessage) []Reference {
 	if err != nil {
 		return nil
 	}
+	return s.references(doc)
+}
+
+// references is References of the decoded admitted document.
+func (s *Schema) references(doc any) []Reference {
 	r := &refWalker{path: []byte(Root)}
 	r.walk(s.root, doc)
 	return r.out

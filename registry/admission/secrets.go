@@ -26,24 +26,26 @@ func (s *Schema) SplitSecrets(admitted json.RawMessage) (public, secrets json.Ra
 	if err != nil {
 		return admitted, nil
 	}
+	if public, secrets, err = s.splitSecrets(doc); err != nil {
+		return admitted, nil
+	}
+	return public, secrets
+}
+
+// splitSecrets is SplitSecrets of the decoded admitted document, which it
+// changes in place.
+func (s *Schema) splitSecrets(doc any) (public, secrets json.RawMessage, err error) {
 	var sec any
 	if s.root.sensitive {
 		doc, sec = map[string]any{}, doc
 	} else {
 		doc, sec = split(s.root, doc)
 	}
-	public, err = encode(doc)
-	if err != nil {
-		return admitted, nil
-	}
-	if sec == nil {
-		return public, nil
+	if public, err = encode(doc); err != nil || sec == nil {
+		return public, nil, err
 	}
 	secrets, err = encode(sec)
-	if err != nil {
-		return admitted, nil
-	}
-	return public, secrets
+	return public, secrets, err
 }
 
 // split returns v with its sensitive values replaced by null, and the
