@@ -602,7 +602,7 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 		// (e.g. resourceProviders); they are accepted and not stored.
 		canon = struct{}{}
 		if res.Location == "" {
-			res.Location = "global"
+			res.Location = DefaultLocation
 		}
 	case registry.KindProvider:
 		var p api.ResourceProviderProperties
@@ -611,7 +611,7 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 		}
 		canon = struct{}{}
 		if res.Location == "" {
-			res.Location = "global"
+			res.Location = DefaultLocation
 		}
 	case registry.KindResourceType:
 		var p api.ResourceTypeProperties

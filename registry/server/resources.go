@@ -65,7 +65,7 @@ func (s *Server) putGroup(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if env.Location == "" {
-		env.Location = "global"
+		env.Location = DefaultLocation
 	}
 	g, created, err := s.store.PutGroup(r.Context(), registry.GroupWrite{
 		Group: registry.Group{ID: id, Location: env.Location, Tags: env.Tags},
@@ -586,7 +586,8 @@ func nameList(names []string, more bool) string {
 	return s
 }
 
-// DefaultLocation is a resource's location when its body has none.
+// DefaultLocation is the location of a resource, resource group, plane or
+// provider whose body names none.
 const DefaultLocation = "global"
 
 // checkLocation returns the registered spelling of the resource's location

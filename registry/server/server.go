@@ -135,7 +135,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		s.maxBody = DefaultMaxBodyBytes
 	}
 	_, _, err := s.store.Put(ctx, registry.Write{
-		Resource: registry.Resource{ID: registry.PlaneID(DefaultPlane), Location: "global", Properties: json.RawMessage(`{}`)},
+		Resource: registry.Resource{ID: registry.PlaneID(DefaultPlane), Location: DefaultLocation, Properties: json.RawMessage(`{}`)},
 		If:       registry.Precondition{IfNoneMatch: []string{"*"}},
 		Now:      s.now(),
 	})
