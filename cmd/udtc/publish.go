@@ -60,13 +60,9 @@ func (f *serverFlags) client() (*client.Client, error) {
 	}
 	opts := []client.Option{client.WithPlane(f.plane)}
 	if f.tokenFile != "" {
-		b, err := os.ReadFile(f.tokenFile)
+		tok, err := readTokenFile("--token-file", f.tokenFile)
 		if err != nil {
-			return nil, fail(exitUsage, fmt.Errorf("reading --token-file: %w", err))
-		}
-		tok := strings.TrimSpace(string(b))
-		if tok == "" {
-			return nil, usageErrorf("--token-file %s is empty", f.tokenFile)
+			return nil, err
 		}
 		opts = append(opts, client.WithToken(tok))
 	}
@@ -75,6 +71,20 @@ func (f *serverFlags) client() (*client.Client, error) {
 		return nil, fail(exitUsage, err)
 	}
 	return c, nil
+}
+
+// readTokenFile reads the one token a client flag's file holds (surrounding
+// white space trimmed); a missing or empty file is a usage error naming flag.
+func readTokenFile(flag, path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fail(exitUsage, fmt.Errorf("reading %s: %w", flag, err))
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", usageErrorf("%s %s is empty", flag, path)
+	}
+	return tok, nil
 }
 
 // connect starts the command's --timeout and checks that the registry

@@ -73,12 +73,9 @@ func (f *syncFlags) newSyncer(logger *slog.Logger) (*syncer, error) {
 	}
 	token := ""
 	if f.tokenFile != "" {
-		b, err := os.ReadFile(f.tokenFile)
-		if err != nil {
-			return nil, fail(exitUsage, fmt.Errorf("reading --sync-token-file: %w", err))
-		}
-		if token = strings.TrimSpace(string(b)); token == "" {
-			return nil, usageErrorf("--sync-token-file %s is empty", f.tokenFile)
+		var err error
+		if token, err = readTokenFile("--sync-token-file", f.tokenFile); err != nil {
+			return nil, err
 		}
 	}
 	remote, err := source.OpenRemote(f.repo, token)
