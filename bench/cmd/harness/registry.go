@@ -160,12 +160,7 @@ func (b *bench) registry(ctx context.Context) {
 	t := b.table("Registry load", fmt.Sprintf("`udtc serve --store sqlite:…` on loopback, %d concurrent keep-alive clients in the harness process (they share the machine's CPUs with the server), %s providers registered; medians of %d runs, each bounded by its request count and %s.",
 		b.cfg.clients, num(b.cfg.providers), b.cfg.runs, b.cfg.loadTime),
 		"Scenario", "Requests", "Errors", "Throughput", "p50", "p99", "Max")
-	missing := func(why string) {
-		for _, tg := range []*harness.Target{getT, putT, sumT} {
-			tg.Why = why
-		}
-		t.Rows = append(t.Rows, []string{"all", "—", "—", "—", "—", "—", why})
-	}
+	missing := loadMissing(t, getT, putT, sumT)
 	if why := b.available("serve"); why != "" {
 		missing(why)
 		return
@@ -187,7 +182,7 @@ func (b *bench) registry(ctx context.Context) {
 			srv.stop()
 		}
 	}()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: b.cfg.clients * 2, MaxIdleConns: b.cfg.clients * 2}, Timeout: 30 * time.Second}
+	client := loadClient(b.cfg.clients)
 
 	// Registration: plane (if the server wants one), then per provider the
 	// provider, one resource type and one API version.
@@ -353,4 +348,21 @@ func (b *bench) publish(ctx context.Context) {
 		[]string{"again, no changes", num(s2.Runs), harness.Seconds(s2.Wall), harness.Seconds(s2.CPU), harness.MB(s2.MaxRSS), fmt.Sprintf("udtc said: %q", said2)})
 	empty.Value, empty.Have = s1.Wall.Seconds(), true
 	again.Value, again.Have = s2.Wall.Seconds(), true
+}
+
+// loadMissing returns what a load table does when its server cannot run:
+// every target gets why, and the table one row saying it.
+func loadMissing(t *harness.Table, targets ...*harness.Target) func(why string) {
+	return func(why string) {
+		for _, tg := range targets {
+			tg.Why = why
+		}
+		t.Rows = append(t.Rows, []string{"all", "—", "—", "—", "—", "—", why})
+	}
+}
+
+// loadClient is the HTTP client of a load run: keep-alive connections
+// enough for its clients.
+func loadClient(clients int) *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2, MaxIdleConns: clients * 2}, Timeout: 30 * time.Second}
 }

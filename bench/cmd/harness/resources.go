@@ -92,12 +92,7 @@ func (b *bench) resources(ctx context.Context) {
 		"PUT creates a new resource each time (admission, references, sealing, one SQLite transaction with synchronous=FULL); LIST pages by %d. Medians of %d runs, each bounded by its request count and %s.",
 		clients, num(resSeeded), resListPage, b.cfg.runs, b.cfg.loadTime),
 		"Scenario", "Requests", "Errors", "Throughput", "p50", "p99", "Max")
-	missing := func(why string) {
-		for _, tg := range []*harness.Target{putT, p99T, getT} {
-			tg.Why = why
-		}
-		t.Rows = append(t.Rows, []string{"all", "—", "—", "—", "—", "—", why})
-	}
+	missing := loadMissing(t, putT, p99T, getT)
 	if why := b.available("serve"); why != "" {
 		missing(why)
 		return
@@ -114,7 +109,7 @@ func (b *bench) resources(ctx context.Context) {
 			srv.stop()
 		}
 	}()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2, MaxIdleConns: clients * 2}, Timeout: 30 * time.Second}
+	client := loadClient(clients)
 
 	// Registration, the group, and the seeded resources.
 	rp := srv.rpURL(resNamespace)
