@@ -23,10 +23,12 @@ const apiVersion = "2023-10-01-preview"
 
 // server is a running `udtc serve` with a fresh SQLite store.
 type server struct {
-	cmd  *exec.Cmd
-	url  string
-	log  string // path of its stdout and stderr
-	done chan error
+	cmd     *exec.Cmd
+	url     string
+	log     string // path of its stdout and stderr
+	done    chan error
+	stopped bool  // stop has run
+	rss     int64 // the peak RSS stop found
 }
 
 func freePort() (int, error) {
@@ -89,7 +91,13 @@ func (b *bench) startServer(ctx context.Context, dir string) (*server, error) {
 }
 
 // stop interrupts the server, kills it after 10 s, and returns its peak RSS.
+// stop ends the server and returns its peak RSS (0 when unknown); a
+// second call returns the first's result, so a deferred stop is safe.
 func (s *server) stop() int64 {
+	if s.stopped {
+		return s.rss
+	}
+	s.stopped = true
 	_ = s.cmd.Process.Signal(os.Interrupt)
 	select {
 	case <-s.done:
@@ -98,9 +106,9 @@ func (s *server) stop() int64 {
 		<-s.done
 	}
 	if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return int64(ru.Maxrss) * 1024
+		s.rss = int64(ru.Maxrss) * 1024
 	}
-	return 0
+	return s.rss
 }
 
 func (s *server) rpURL(ns string) string {
@@ -176,12 +184,7 @@ func (b *bench) registry(ctx context.Context) {
 		missing(err.Error())
 		return
 	}
-	var rss int64
-	defer func() {
-		if rss == 0 {
-			srv.stop()
-		}
-	}()
+	defer srv.stop()
 	client := loadClient(b.cfg.clients)
 
 	// Registration: plane (if the server wants one), then per provider the
@@ -288,7 +291,7 @@ func (b *bench) registry(ctx context.Context) {
 			"Compare the GET rows with that ceiling, and see the registry/server Go benchmarks (no network) and the registry profile below.",
 			harness.Num(ceiling), b.rep.Machine.CPUs, harness.Num(getT.Goal)))
 	}
-	rss = srv.stop()
+	rss := srv.stop()
 	t.Note += fmt.Sprintf(" Server peak RSS: %s.", harness.MB(rss))
 }
 

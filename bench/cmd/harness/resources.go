@@ -103,12 +103,7 @@ func (b *bench) resources(ctx context.Context) {
 		missing(err.Error())
 		return
 	}
-	var rss int64
-	defer func() {
-		if rss == 0 {
-			srv.stop()
-		}
-	}()
+	defer srv.stop()
 	client := loadClient(clients)
 
 	// Registration, the group, and the seeded resources.
@@ -203,7 +198,7 @@ func (b *bench) resources(ctx context.Context) {
 			tputT.Value, tputT.Have = harness.Median(tput), true
 		}
 	}
-	rss = srv.stop()
+	rss := srv.stop()
 	load := harness.LoadAverage()
 	t.Note += fmt.Sprintf(" Server peak RSS: %s; load average after: %s.", harness.MB(rss), load)
 	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("### Resources\n\n"+
