@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -108,28 +107,12 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 	return nil
 }
 
-// replaceKeepingMode replaces path with data through a temporary file in the same
-// directory and a rename, keeping the file's mode.
+// replaceKeepingMode replaces path with data (writeAtomicMode), keeping the
+// file's mode.
 func replaceKeepingMode(path string, data []byte) error {
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".udtc-fmt-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return writeAtomicMode(path, data, st.Mode().Perm())
 }

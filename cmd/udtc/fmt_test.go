@@ -161,7 +161,7 @@ func TestFmtRewrites(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), "udtc-fmt") {
+		if strings.HasPrefix(e.Name(), ".udtc-") {
 			t.Errorf("temporary file left behind: %s", e.Name())
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -425,7 +426,13 @@ func writeIfChanged(path string, data []byte) error {
 	return writeAtomic(path, data)
 }
 
-func writeAtomic(path string, data []byte) error {
+// writeAtomic writes data to path with mode 0644 (see writeAtomicMode).
+func writeAtomic(path string, data []byte) error { return writeAtomicMode(path, data, 0o644) }
+
+// writeAtomicMode writes data to path, creating its directory, through a
+// temporary file in the same directory and a rename, so a reader never sees
+// half a file; the file gets mode perm.
+func writeAtomicMode(path string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -439,7 +446,7 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := os.Chmod(tmp.Name(), perm); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}

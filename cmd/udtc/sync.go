@@ -181,14 +181,7 @@ func (s *syncer) saveState() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(s.statePath), 0o755); err != nil {
-		return err
-	}
-	tmp := s.statePath + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, s.statePath)
+	return writeAtomic(s.statePath, append(b, '\n'))
 }
 
 func (s *syncer) namespaces() []string {
