@@ -62,6 +62,7 @@ var constraintKeywords = []string{
 type node struct {
 	kw    map[string]json.RawMessage
 	order []string
+	props map[string]json.RawMessage // the properties' schemas, by name
 }
 
 // parseNode decodes a schema object; anything that is not an object is an
@@ -73,31 +74,34 @@ func parseNode(raw json.RawMessage) node {
 		n.kw = map[string]json.RawMessage{}
 	}
 	if props, ok := n.kw["properties"]; ok {
-		n.order = objectKeys(props)
+		n.order, n.props = objectMembers(props)
 	}
 	return n
 }
 
-// objectKeys returns the keys of a JSON object in document order.
-func objectKeys(raw json.RawMessage) []string {
+// objectMembers returns the keys of a JSON object in document order and
+// its members by key (a repeated key keeps its last value).
+func objectMembers(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return nil
+		return nil, nil
 	}
 	var keys []string
+	members := map[string]json.RawMessage{}
 	for d.More() {
 		t, err := d.Token()
 		if err != nil {
-			return keys
+			return keys, members
 		}
 		k, _ := t.(string)
 		keys = append(keys, k)
-		var skip json.RawMessage
-		if err := d.Decode(&skip); err != nil {
-			return keys
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return keys, members
 		}
+		members[k] = v
 	}
-	return keys
+	return keys, members
 }
 
 func (n node) str(k string) string {
@@ -124,11 +128,7 @@ func (n node) child(k string) (node, bool) {
 	return parseNode(raw), true
 }
 
-func (n node) property(name string) node {
-	var props map[string]json.RawMessage
-	_ = json.Unmarshal(n.kw["properties"], &props)
-	return parseNode(props[name])
-}
+func (n node) property(name string) node { return parseNode(n.props[name]) }
 
 func (n node) required() map[string]bool {
 	var names []string
