@@ -91,8 +91,8 @@ func (c *Catalog) Changes(t *Type, from, to string, opts Options) (Changes, bool
 	}
 	out.Method = MethodStructural
 	out.Added, out.Removed, out.Changed = []Property{}, []Property{}, []PropertyChange{}
-	before := c.properties(t.schemas[fv.Name])
-	after := c.properties(t.schemas[tv.Name])
+	before := c.properties(parseNode(t.schemas[fv.Name]))
+	after := c.properties(parseNode(t.schemas[tv.Name]))
 	old := map[string]Property{}
 	for _, p := range before {
 		old[p.Path] = p

@@ -113,8 +113,8 @@ func (c *Catalog) TypePage(t *Type, v string, opts Options) (TypePage, bool) {
 		APIVersion:  ver,
 		Undeclared:  len(root.kw) == 0,
 		Description: strings.TrimSpace(root.str("description")),
-		Properties:  c.properties(schema),
-		Snippets:    snippets(t, ver.Name, schema, c.goNames(t), opts),
+		Properties:  c.properties(root),
+		Snippets:    snippets(t, ver.Name, root, c.goNames(t), opts),
 		Schema:      schema,
 	}
 	if p.Properties == nil {

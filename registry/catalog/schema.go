@@ -257,9 +257,9 @@ func (c *Catalog) row(path string, depth int, n node, required bool) Property {
 	return p
 }
 
-// properties flattens a schema into table rows, depth first in the order
-// the properties were written.
-func (c *Catalog) properties(schema json.RawMessage) []Property {
+// properties flattens the schema root into table rows, depth first in the
+// order the properties were written.
+func (c *Catalog) properties(root node) []Property {
 	var out []Property
 	var walk func(prefix string, depth int, n node)
 	walk = func(prefix string, depth int, n node) {
@@ -283,7 +283,7 @@ func (c *Catalog) properties(schema json.RawMessage) []Property {
 			}
 		}
 	}
-	walk("", 0, parseNode(schema))
+	walk("", 0, root)
 	return out
 }
 

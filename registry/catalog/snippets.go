@@ -137,9 +137,9 @@ func (s sample) render(syn sampleSyntax, depth int) string {
 	return syn.literal(s.literal)
 }
 
-// snippets builds the snippets of version v of t; goNames are t's Go names.
-func snippets(t *Type, v string, schema json.RawMessage, goNames naming.GoType, opts Options) Snippets {
-	root := parseNode(schema)
+// snippets builds the snippets of version v of t, whose schema is root;
+// goNames are t's Go names.
+func snippets(t *Type, v string, root node, goNames naming.GoType, opts Options) Snippets {
 	body := sampleOf(root)
 	segs := strings.Split(t.Name, "/")
 	ext := opts.BicepExtension
