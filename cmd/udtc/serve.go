@@ -114,7 +114,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 
 	// Bind first: on a port in use, fail before the store (a new SQLite
 	// file) is created.
-	openStore, storeName, err := storeOpener(f.store)
+	openStore, storeName, dbPath, err := storeOpener(f.store)
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	sealer, err := secretKey(f.secretKey, sqlitePath(f.store), logger)
+	sealer, err := secretKey(f.secretKey, dbPath, logger)
 	if err != nil {
 		return err
 	}
@@ -251,9 +251,10 @@ func isLoopbackAddr(addr string) (bool, error) {
 }
 
 // storeOpener checks a --store spec and returns the function that opens
-// it and the store's name for messages (never a DSN, which may hold a
-// password). Nothing is created until open is called.
-func storeOpener(spec string) (open func(context.Context) (registry.Store, error), name string, err error) {
+// it, the store's name for messages (never a DSN, which may hold a
+// password) and, for SQLite, the database file ("" for other stores).
+// Nothing is created until open is called.
+func storeOpener(spec string) (open func(context.Context) (registry.Store, error), name, dbPath string, err error) {
 	sqliteAt := func(path string) func(context.Context) (registry.Store, error) {
 		return func(ctx context.Context) (registry.Store, error) {
 			s, err := sqlite.Open(ctx, path)
@@ -267,15 +268,15 @@ func storeOpener(spec string) (open func(context.Context) (registry.Store, error
 	case spec == "":
 		path, err := defaultStorePath()
 		if err != nil {
-			return nil, "", fail(exitUsage, fmt.Errorf("no --store given and %w", err))
+			return nil, "", "", fail(exitUsage, fmt.Errorf("no --store given and %w", err))
 		}
-		return sqliteAt(path), "sqlite:" + path, nil
+		return sqliteAt(path), "sqlite:" + path, path, nil
 	case strings.HasPrefix(spec, "sqlite:"):
 		path := strings.TrimPrefix(spec, "sqlite:")
 		if path == "" {
-			return nil, "", usageErrorf("--store sqlite: needs a path, e.g. sqlite:./registry.db")
+			return nil, "", "", usageErrorf("--store sqlite: needs a path, e.g. sqlite:./registry.db")
 		}
-		return sqliteAt(path), spec, nil
+		return sqliteAt(path), spec, path, nil
 	case isPostgres(spec):
 		return func(ctx context.Context) (registry.Store, error) {
 			s, err := postgres.Open(ctx, spec)
@@ -283,27 +284,13 @@ func storeOpener(spec string) (open func(context.Context) (registry.Store, error
 				return nil, fail(exitFail, err)
 			}
 			return s, nil
-		}, "postgres", nil
+		}, "postgres", "", nil
 	}
-	return nil, "", usageErrorf("--store must be sqlite:PATH or postgres://..., not %q", spec)
+	return nil, "", "", usageErrorf("--store must be sqlite:PATH or postgres://..., not %q", spec)
 }
 
 func isPostgres(spec string) bool {
 	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
-}
-
-// sqlitePath is the database file of an SQLite --store spec ("" for the
-// default one), "" for other stores.
-func sqlitePath(spec string) string {
-	if spec == "" {
-		path, _ := defaultStorePath() // storeOpener already refused an unknown one
-		return path
-	}
-	path, ok := strings.CutPrefix(spec, "sqlite:")
-	if !ok {
-		return ""
-	}
-	return path
 }
 
 // secretKey returns the sealer of resources' sensitive values: the key in
