@@ -573,11 +573,7 @@ func (s *Store) Delete(ctx context.Context, id registry.ID, cond registry.Precon
 
 // List implements registry.Store.
 func (s *Store) List(ctx context.Context, parent registry.ID, kind registry.Kind, opts registry.ListOptions) (registry.Page, error) {
-	top := opts.Top
-	if top <= 0 {
-		top = registry.DefaultPageSize
-	}
-	top = min(top, registry.MaxPageSize)
+	top := pageSize(opts)
 	var rows *sql.Rows
 	var err error
 	if kind == registry.KindPlane {
