@@ -56,9 +56,6 @@ func groupKey(id registry.GroupID) (plane, name string) {
 	return strings.ToLower(id.Plane), strings.ToLower(id.Name)
 }
 
-// idKey is the lookup key of a resource: its lower-cased ID.
-func idKey(id api.ResourceID) string { return id.Key() }
-
 func encodeTags(tags map[string]string) (string, error) {
 	if len(tags) == 0 {
 		return "", nil
@@ -349,7 +346,7 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	if pid, ok := id.Parent(); ok {
 		var prid string
 		var p int64
-		err := s.queryRow(ctx, tx, qInstanceParent, idKey(pid)).Scan(&p, &prid)
+		err := s.queryRow(ctx, tx, qInstanceParent, pid.Key()).Scan(&p, &prid)
 		if errors.Is(err, sql.ErrNoRows) {
 			return registry.Instance{}, false, fmt.Errorf("parent resource %s: %w", pid, registry.ErrParentResourceNotFound)
 		}
@@ -376,7 +373,7 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	stored.Namespace = version.provider
 	stored.Types = strings.Split(version.typ, "/")
 
-	key := idKey(id)
+	key := id.Key()
 	var (
 		rowID                int64
 		oldETag, oldRID      string
@@ -460,7 +457,7 @@ func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid reg
 
 // GetInstance implements registry.ResourceStore.
 func (s *Store) GetInstance(ctx context.Context, id api.ResourceID) (registry.Instance, error) {
-	in, err := scanInstance(s.queryRow(ctx, nil, `SELECT `+instanceCols+` FROM instances WHERE id_key = ?`, idKey(id)))
+	in, err := scanInstance(s.queryRow(ctx, nil, `SELECT `+instanceCols+` FROM instances WHERE id_key = ?`, id.Key()))
 	if errors.Is(err, sql.ErrNoRows) {
 		return registry.Instance{}, fmt.Errorf("resource %s: %w", id, registry.ErrNotFound)
 	}
@@ -493,7 +490,7 @@ func (s *Store) AnySecrets(ctx context.Context) (api.ResourceID, []byte, bool, e
 // DeleteInstance implements registry.ResourceStore: one DELETE, cascading
 // to the resource's children.
 func (s *Store) DeleteInstance(ctx context.Context, id api.ResourceID, cond registry.Precondition) (bool, error) {
-	return s.deleteRow(ctx, id.String(), cond, qInstanceDeleteLookup, []any{idKey(id)}, qInstanceDelete)
+	return s.deleteRow(ctx, id.String(), cond, qInstanceDeleteLookup, []any{id.Key()}, qInstanceDelete)
 }
 
 // ListInstances implements registry.ResourceStore.
@@ -507,7 +504,7 @@ func (s *Store) ListInstances(ctx context.Context, q registry.InstanceQuery, opt
 	switch {
 	case q.Parent != nil:
 		var pid int64
-		err = s.queryRow(ctx, nil, `SELECT id FROM instances WHERE id_key = ?`, idKey(*q.Parent)).Scan(&pid)
+		err = s.queryRow(ctx, nil, `SELECT id FROM instances WHERE id_key = ?`, q.Parent.Key()).Scan(&pid)
 		if errors.Is(err, sql.ErrNoRows) {
 			return registry.InstancePage{}, fmt.Errorf("parent resource %s: %w", q.Parent, registry.ErrParentResourceNotFound)
 		}
@@ -550,7 +547,7 @@ func (s *Store) ListInstances(ctx context.Context, q registry.InstanceQuery, opt
 	}
 	if len(page.Items) > top {
 		page.Items = page.Items[:top]
-		page.Next = idKey(page.Items[top-1].ID)
+		page.Next = page.Items[top-1].ID.Key()
 	}
 	return page, nil
 }
