@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/naming"
 )
 
 // commentWidth is where doc comment paragraphs are wrapped (after "// ").
@@ -221,7 +222,7 @@ func describe(s *model.Schema, words string) string {
 func fieldDoc(fp *fieldPlan) string {
 	s := fp.prop.Schema
 	var words []string
-	if fp.name != pascal(fp.prop.Name) {
+	if fp.name != naming.Pascal(fp.prop.Name) {
 		words = append(words, fmt.Sprintf("The %q property.", fp.prop.Name))
 	}
 	if fp.prop.Required {

@@ -10,6 +10,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/naming"
 )
 
 // Options configure the Go client emitter.
@@ -91,17 +92,17 @@ func runtimeFile() emit.File {
 // (x-resource-type) can name the ID type of a type of another namespace.
 func planNamespaces(cat *model.Catalog, importPrefix string, diags *diag.List) ([]*nsPlan, error) {
 	var out []*nsPlan
-	dirs := newNamer()
+	dirs := naming.NewNamer()
 	known := map[string]*typeNames{}
 	for _, prov := range cat.Providers {
 		if len(prov.Types) == 0 {
 			continue
 		}
-		dir, renamed := dirs.Claim(pkgDir(prov.Namespace))
+		dir, renamed := dirs.Claim(naming.GoPackageDir(prov.Namespace))
 		if renamed {
 			diags.Add(diag.Diagnostic{
 				Span: prov.Span, Severity: diag.Warning, Rule: ruleNameCollision,
-				Message: fmt.Sprintf("namespace %s maps to Go directory go/%s, which another namespace uses; using go/%s", prov.Namespace, pkgDir(prov.Namespace), dir),
+				Message: fmt.Sprintf("namespace %s maps to Go directory go/%s, which another namespace uses; using go/%s", prov.Namespace, naming.GoPackageDir(prov.Namespace), dir),
 			})
 		}
 		ns, err := planNamespace(prov, dir, importPrefix, diags)

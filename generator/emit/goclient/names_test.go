@@ -10,6 +10,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/naming"
 )
 
 func TestPascal(t *testing.T) {
@@ -33,8 +34,8 @@ func TestPascal(t *testing.T) {
 		"x-ms-client-name":   "XMsClientName",
 		"tlsCertificateURIs": "TLSCertificateURIs",
 	} {
-		if got := pascal(in); got != want {
-			t.Errorf("pascal(%q) = %q, want %q", in, got, want)
+		if got := naming.Pascal(in); got != want {
+			t.Errorf("naming.Pascal(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -56,8 +57,8 @@ func TestSingularAndTypeName(t *testing.T) {
 		"sqlServerDatabases":  "SQLServerDatabase",
 		"a/bs/cs":             "ABC",
 	} {
-		if got := typeName(strings.Split(in, "/")); got != want {
-			t.Errorf("typeName(%q) = %q, want %q", in, got, want)
+		if got := naming.GoTypeName(strings.Split(in, "/")); got != want {
+			t.Errorf("naming.GoTypeName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -79,7 +80,7 @@ func TestConstPart(t *testing.T) {
 }
 
 func TestNamerIsFirstComeFirstServed(t *testing.T) {
-	n := newNamer("Validate")
+	n := naming.NewNamer("Validate")
 	var got []string
 	for _, w := range []string{"FooBar", "FooBar", "Validate", "FooBar2", "FooBar"} {
 		name, _ := n.Claim(w)

@@ -44,7 +44,7 @@ type nsPlan struct {
 	runtime string
 	types   []*typeNames
 	by      map[string]*typeNames // by type name ("contosoBuses/queues")
-	names   *namer
+	names   *naming.Namer
 	// known are the types of every namespace of the run, by lower-cased
 	// full name: the targets of typed references.
 	known map[string]*typeNames
@@ -83,7 +83,7 @@ func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.L
 	}
 	goTypes, names := naming.GoTypes(typeNamesIn)
 	p.names = names
-	files := newNamer(reservedFiles...)
+	files := naming.NewNamer(reservedFiles...)
 	for i, rt := range prov.Types {
 		g := goTypes[i]
 		for _, r := range g.Renames {
@@ -146,8 +146,8 @@ type pkgPlan struct {
 	dir      string // "go/mycompanyresources/v20250101preview"
 	path     string // import path
 	runtime  string // import path of the shared runtime package
-	names    *namer
-	vars     *namer // unexported package-level names (patterns)
+	names    *naming.Namer
+	vars     *naming.Namer // unexported package-level names (patterns)
 	types    []*verType
 	structs  []*structPlan // shared ($ref) structs, emitted in the common file
 	structOf map[*model.Schema]*structPlan
@@ -202,7 +202,7 @@ type patternPlan struct {
 }
 
 func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkgPlan {
-	name := versionDir(version)
+	name := naming.GoVersionPackage(version)
 	p := &pkgPlan{
 		ns:       ns,
 		version:  version,
@@ -215,7 +215,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		patterns: map[string]*patternPlan{},
 		patName:  map[*model.Schema]string{},
 		needMemo: map[*model.Schema]bool{},
-		vars:     newNamer(),
+		vars:     naming.NewNamer(),
 		runtime:  runtimePath(importPrefix),
 		diags:    diags,
 	}
@@ -315,13 +315,13 @@ func element(path []string, suffix string) []string {
 }
 
 func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path []string, where string) {
-	fields := newNamer()
+	fields := naming.NewNamer()
 	for _, prop := range st.schema.Properties {
-		name, renamed := fields.Claim(pascal(prop.Name))
+		name, renamed := fields.Claim(naming.Pascal(prop.Name))
 		if renamed {
 			d := diag.Diagnostic{
 				Span: prop.Span, Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
-				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, pascal(prop.Name), name),
+				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, naming.Pascal(prop.Name), name),
 				Hint:    "property names that differ only in case or separators are hard to use from most languages",
 			}
 			p.diags.Add(d)
@@ -333,7 +333,7 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 			})
 		}
 		st.fields = append(st.fields, &fieldPlan{name: name, prop: prop})
-		p.assignNode(prop.Schema, owner, base, append(slices.Clone(path), pascal(prop.Name)), where+"."+prop.Name)
+		p.assignNode(prop.Schema, owner, base, append(slices.Clone(path), naming.Pascal(prop.Name)), where+"."+prop.Name)
 	}
 }
 
@@ -349,7 +349,7 @@ func (p *pkgPlan) assignRef(s *model.Schema) {
 	if i := strings.LastIndexAny(ref, "#/"); i >= 0 {
 		ref = ref[i+1:]
 	}
-	base := pascal(ref)
+	base := naming.Pascal(ref)
 	switch s.Kind {
 	case model.Object:
 		st := p.newStruct(s, base, "the built-in "+ref+" schema")
@@ -416,7 +416,7 @@ func ownDoc(where string) bool {
 // capitalised, initialisms upper-cased, "Empty" for a value without letters
 // or digits.
 func constPart(v string) string {
-	if s := joinWords(v); s != "" {
+	if s := naming.JoinWords(v); s != "" {
 		return s
 	}
 	return "Empty"

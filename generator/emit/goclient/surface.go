@@ -103,7 +103,7 @@ func keyOf(root, path string) string {
 				if b.Len() > 0 {
 					b.WriteByte('.')
 				}
-				b.WriteString(unescapePointer(parts[i+1]))
+				b.WriteString(api.UnescapePointerToken(parts[i+1]))
 				i++
 			}
 		case "additionalProperties", "items":
@@ -112,5 +112,3 @@ func keyOf(root, path string) string {
 	}
 	return b.String()
 }
-
-func unescapePointer(s string) string { return api.UnescapePointerToken(s) }
