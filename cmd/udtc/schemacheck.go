@@ -20,12 +20,18 @@ func checkSchema(schema json.RawMessage) []api.Diagnostic {
 	_, diags := check.Schema("schema", schema)
 	out := make([]api.Diagnostic, 0, len(diags))
 	for _, d := range diags {
-		out = append(out, api.Diagnostic{
-			File: d.Span.File, Line: d.Span.Line, Column: d.Span.Column,
-			Severity: d.Severity.String(), Rule: d.Rule, Path: d.Path, Message: d.Message, Hint: d.Hint,
-		})
+		out = append(out, apiDiagnostic(d))
 	}
 	return out
+}
+
+// apiDiagnostic is a checker diagnostic as the registry's API reports it
+// (a refused PUT, a refused sync commit).
+func apiDiagnostic(d diag.Diagnostic) api.Diagnostic {
+	return api.Diagnostic{
+		File: d.Span.File, Line: d.Span.Line, Column: d.Span.Column,
+		Severity: d.Severity.String(), Rule: d.Rule, Path: d.Path, Message: d.Message, Hint: d.Hint,
+	}
 }
 
 // compareSchemas is the catalog's comparison of two API versions of a type

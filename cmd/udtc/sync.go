@@ -319,8 +319,7 @@ func (s *syncer) step(ctx context.Context) (string, error) {
 		}
 		for _, d := range diags {
 			if d.Severity == diag.Error {
-				out = append(out, api.Diagnostic{File: d.Span.File, Line: d.Span.Line, Column: d.Span.Column,
-					Severity: "error", Rule: d.Rule, Path: d.Path, Message: d.Message, Hint: d.Hint})
+				out = append(out, apiDiagnostic(d))
 			}
 		}
 		s.mu.Lock()
