@@ -2,10 +2,10 @@ package docs
 
 import (
 	"encoding/json"
-	"github.com/udtc/udtc/internal/bicepsyntax"
 	"strings"
 
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/bicepsyntax"
 )
 
 // example is a Bicep declaration of one API version of t that sets every
