@@ -250,21 +250,12 @@ func (s *Store) ListGroups(ctx context.Context, plane string, opts registry.List
 	if err != nil {
 		return registry.GroupPage{}, fmt.Errorf("%s: list resource groups: %w", s.d.Name, err)
 	}
-	defer rows.Close()
 	var page registry.GroupPage
-	for rows.Next() {
-		g, err := scanGroup(rows)
-		if err != nil {
-			return registry.GroupPage{}, fmt.Errorf("%s: list resource groups: %w", s.d.Name, err)
-		}
-		page.Items = append(page.Items, g)
-	}
-	if err := rows.Err(); err != nil {
+	page.Items, page.Next, err = scanPage(rows, top, scanGroup, func(g registry.Group) string {
+		return strings.ToLower(g.ID.Name)
+	})
+	if err != nil {
 		return registry.GroupPage{}, fmt.Errorf("%s: list resource groups: %w", s.d.Name, err)
-	}
-	if len(page.Items) > top {
-		page.Items = page.Items[:top]
-		page.Next = strings.ToLower(page.Items[top-1].ID.Name)
 	}
 	return page, nil
 }
@@ -533,21 +524,12 @@ func (s *Store) ListInstances(ctx context.Context, q registry.InstanceQuery, opt
 	if err != nil {
 		return registry.InstancePage{}, fmt.Errorf("%s: list resources: %w", s.d.Name, err)
 	}
-	defer rows.Close()
 	var page registry.InstancePage
-	for rows.Next() {
-		in, err := scanInstance(rows)
-		if err != nil {
-			return registry.InstancePage{}, fmt.Errorf("%s: list resources: %w", s.d.Name, err)
-		}
-		page.Items = append(page.Items, in)
-	}
-	if err := rows.Err(); err != nil {
+	page.Items, page.Next, err = scanPage(rows, top, scanInstance, func(in registry.Instance) string {
+		return in.ID.Key()
+	})
+	if err != nil {
 		return registry.InstancePage{}, fmt.Errorf("%s: list resources: %w", s.d.Name, err)
-	}
-	if len(page.Items) > top {
-		page.Items = page.Items[:top]
-		page.Next = page.Items[top-1].ID.Key()
 	}
 	return page, nil
 }

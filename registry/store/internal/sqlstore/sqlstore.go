@@ -594,23 +594,36 @@ func (s *Store) List(ctx context.Context, parent registry.ID, kind registry.Kind
 	if err != nil {
 		return registry.Page{}, fmt.Errorf("%s: list %s under %s: %w", s.d.Name, kind, parent, err)
 	}
-	defer rows.Close()
 	var page registry.Page
-	for rows.Next() {
-		r, err := scanResource(rows)
-		if err != nil {
-			return registry.Page{}, fmt.Errorf("%s: list: %w", s.d.Name, err)
-		}
-		page.Items = append(page.Items, r)
-	}
-	if err := rows.Err(); err != nil {
+	page.Items, page.Next, err = scanPage(rows, top, scanResource, func(r registry.Resource) string {
+		return strings.ToLower(r.ID.Leaf())
+	})
+	if err != nil {
 		return registry.Page{}, fmt.Errorf("%s: list: %w", s.d.Name, err)
 	}
-	if len(page.Items) > top {
-		page.Items = page.Items[:top]
-		page.Next = strings.ToLower(page.Items[top-1].ID.Leaf())
-	}
 	return page, nil
+}
+
+// scanPage reads the rows of a list query that asked for top+1 rows (and
+// closes them): the first top items, and when the extra row came, next,
+// the key of the last item, which the following page starts after.
+func scanPage[T any](rows *sql.Rows, top int, scan func(scanner) (T, error), key func(T) string) (items []T, next string, err error) {
+	defer rows.Close()
+	for rows.Next() {
+		it, err := scan(rows)
+		if err != nil {
+			return nil, "", err
+		}
+		items = append(items, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	if len(items) > top {
+		items = items[:top]
+		next = key(items[top-1])
+	}
+	return items, next, nil
 }
 
 // Summaries implements registry.Store with one query.
