@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/mail"
 	"os"
 	"path"
@@ -59,7 +60,7 @@ func (f *publishFlags) publishGit(c *cli.Context, e *env) error {
 		author = source.Author{Name: a.Name, Email: a.Address}
 	}
 	dir := path.Clean(filepath.ToSlash(g.dir))
-	if dir == "." || dir == "" || strings.HasPrefix(dir, "../") || dir == ".." || path.IsAbs(dir) {
+	if dir == "." || !fs.ValidPath(dir) { // as serve's --sync-dir, but not the repository root
 		return usageErrorf("--git-dir must be a directory inside the repository, not %q", g.dir)
 	}
 	repo, err := source.Open(g.repo)
