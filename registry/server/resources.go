@@ -162,19 +162,11 @@ func systemDataToWire(sd registry.SystemData) *api.SystemData {
 
 // ---- resources of user-defined types ----
 
-// noSlashInNames refuses paths whose names hold an escaped '/': rebuilding
-// the ID from the decoded path would move segments.
-func noSlashInNames(r *http.Request) error {
-	if strings.Contains(strings.ToLower(r.URL.EscapedPath()), "%2f") {
-		return &httpError{status: http.StatusNotFound, code: api.CodeNotFound,
-			message: fmt.Sprintf("no route for %s (names cannot contain '/')", r.URL.Path)}
-	}
-	return nil
-}
-
 // groupResourcePath is the resource ID (or list ID) a request under
 // /planes/radius/{plane}/resourceGroups/{group}/providers/{namespace}/{path...}
-// names, and whether it names one resource (true) or a list.
+// names, and whether it names one resource (true) or a list. No segment
+// holds an escaped '/' (rejectUncleanPaths refused those), so the decoded
+// path values rebuild the ID segment for segment.
 func groupResourcePath(r *http.Request) (path string, item bool) {
 	rest := r.PathValue("path")
 	path = "/planes/radius/" + r.PathValue("plane") + "/resourceGroups/" + r.PathValue("group") +
@@ -185,10 +177,6 @@ func groupResourcePath(r *http.Request) (path string, item bool) {
 // resource serves GET, PUT and DELETE of one resource and GET of the lists
 // in a group or under a parent: the path's segment count tells which.
 func (s *Server) resource(w http.ResponseWriter, r *http.Request) {
-	if err := noSlashInNames(r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	path, item := groupResourcePath(r)
 	if r.Method == http.MethodPost {
 		s.resourceAction(w, r, path, item)
@@ -291,10 +279,6 @@ func (s *Server) planeResources(w http.ResponseWriter, r *http.Request) {
 	ns, typ := r.PathValue("namespace"), r.PathValue("type")
 	if !isPlaneResourceList(r) {
 		s.noRoute(w, r) // a registration path that no route matched
-		return
-	}
-	if err := noSlashInNames(r); err != nil {
-		s.writeError(w, r, err)
 		return
 	}
 	plane := r.PathValue("plane")
