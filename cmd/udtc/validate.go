@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -141,7 +142,7 @@ func validateFile(schema *admission.Schema, ref typeRef, file string, data []byt
 				props = v
 			case k.Value == "type" && v.Kind == yaml.ScalarNode && !strings.EqualFold(v.Value, ref.namespace+"/"+ref.typ):
 				report(v, admission.CodeInvalidType, "type", fmt.Sprintf("is %q, but the document is checked as %s/%s", v.Value, ref.namespace, ref.typ))
-			case !containsFold(resourceKeys, k.Value):
+			case !slices.ContainsFunc(resourceKeys, func(key string) bool { return strings.EqualFold(key, k.Value) }):
 				report(k, admission.CodeUnknownProperty, k.Value, "is not a key of a resource: "+strings.Join(resourceKeys, ", ")+" (the schema applies to properties)")
 			}
 		}
@@ -207,15 +208,6 @@ func locate(props *yaml.Node, target string) (key, value *yaml.Node) {
 		}
 	}
 	return key, n
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // yamlErrorLine extracts "line N" from a YAML parser error, or 0.
