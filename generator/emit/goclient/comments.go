@@ -2,6 +2,7 @@ package goclient
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/udtc/udtc/generator/model"
@@ -139,12 +140,17 @@ func fill(s string) []string {
 func constraints(s *model.Schema) []string {
 	var out []string
 	for _, c := range model.Constraints(s, nil) {
-		if c.Keywords[0] == "format" && (s.Format == "date-time" || s.Format == "int32" || s.Format == "int64") {
-			continue
+		if !goTypeStates(s, c) {
+			out = append(out, c.Text)
 		}
-		out = append(out, c.Text)
 	}
 	return out
+}
+
+// goTypeStates reports a constraint the Go type already states: the
+// formats date-time (time.Time), int32 and int64.
+func goTypeStates(s *model.Schema, c model.Constraint) bool {
+	return c.Keywords[0] == "format" && (s.Format == "date-time" || s.Format == "int32" || s.Format == "int64")
 }
 
 // flags are the read-only, write-only, sensitive and deprecation notes.
@@ -167,15 +173,6 @@ func deprecated(s *model.Schema) string {
 		return "Deprecated: the schema marks this property as deprecated."
 	}
 	return ""
-}
-
-// enumList renders enum values as JSON, comma separated.
-func enumList(s *model.Schema) string {
-	vals := make([]string, len(s.Enum))
-	for i, v := range s.Enum {
-		vals[i] = string(v.JSON)
-	}
-	return strings.Join(vals, ", ")
 }
 
 // schemaDoc is the comment for a declaration describing s: lead sentence,
@@ -216,18 +213,28 @@ func describe(s *model.Schema, words string) string {
 	return desc + "\n\n" + words
 }
 
-// fieldDoc is a struct field's comment: the description, then whether it
-// is required, constraints, flags and deprecation; nothing for a field
-// without any of them. A renamed field names its JSON property first.
-func fieldDoc(fp *fieldPlan) string {
+// fieldDoc is a struct field's comment: the description, then the
+// constraints its udtc tag does not state (tagged: the tag's keywords,
+// "required" included), patterns Validate cannot check (unchecked), flags
+// and deprecation; nothing for a field without any of them. A renamed field
+// names its JSON property first.
+func fieldDoc(fp *fieldPlan, tagged map[string]bool, unchecked []string) string {
 	s := fp.prop.Schema
 	var words []string
 	if fp.name != naming.Pascal(fp.prop.Name) {
 		words = append(words, fmt.Sprintf("The %q property.", fp.prop.Name))
 	}
-	if fp.prop.Required {
+	if fp.prop.Required && !tagged["required"] {
 		words = append(words, "Required.")
 	}
-	words = append(append(words, constraints(s)...), flags(s)...)
+	for _, c := range model.Constraints(s, nil) {
+		if !slices.ContainsFunc(c.Keywords, func(k string) bool { return tagged[k] }) && !goTypeStates(s, c) {
+			words = append(words, c.Text)
+		}
+	}
+	for _, re := range unchecked {
+		words = append(words, fmt.Sprintf("Validate does not check the pattern %q: Go's regexp package does not support it.", re))
+	}
+	words = append(words, flags(s)...)
 	return comment(describe(s, strings.Join(words, " ")), deprecated(s))
 }

@@ -100,6 +100,8 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	f.Comment(comment(desc...))
 	root := vt.av.Schema
 	propsType, propsTag := p.fieldType(&model.Property{Name: "properties", Schema: root})
+	propsRules := p.fieldTag(&model.Property{Name: "properties", Schema: root,
+		Required: root.Kind == model.Object && slices.ContainsFunc(root.Properties, func(pr *model.Property) bool { return pr.Required })})
 	str := func() *jen.Statement { return jen.Op("*").String() }
 	f.Type().Id(vt.goName).Struct(
 		jen.Comment("// ID, Name, Type and SystemData are set by the server."),
@@ -108,32 +110,14 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 		jen.Id("Type").Add(str()).Tag(map[string]string{"json": "type,omitempty"}),
 		jen.Id("Location").Add(str()).Tag(map[string]string{"json": "location,omitempty"}),
 		jen.Id("Tags").Map(jen.String()).String().Tag(map[string]string{"json": "tags,omitzero"}),
-		jen.Id("Properties").Add(propsType).Tag(map[string]string{"json": propsTag}),
+		jen.Id("Properties").Add(propsType).Tag(tags(propsTag, propsRules)),
 		jen.Id("SystemData").Op("*").Id("SystemData").Tag(map[string]string{"json": "systemData,omitempty"}),
 	)
 
-	f.Comment(comment(fmt.Sprintf("Validate checks r against the schema of API version %s and returns every violation (joined with errors.Join), each a *ValidationError naming its JSON path; nil when r is valid.", vt.av.Name)))
-	f.Func().Params(jen.Id("r").Op("*").Id(vt.goName)).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		g.Id("v").Op(":=").Op("&").Add(p.rt("Validator")).Values()
-		g.If(jen.Id("r").Dot("Type").Op("!=").Nil().Op("&&").Op("!").Qual("strings", "EqualFold").Call(jen.Op("*").Id("r").Dot("Type"), jen.Id(vt.typeConst))).Block(
-			jen.Id("v").Dot("Check").Call(jen.False(), jen.Lit(""), jen.Lit("type"), jen.Lit(fmt.Sprintf("must be %q", rt.FullName()))),
-		)
-		x := jen.Id("r").Dot("Properties")
-		l := loc{path: jen.Lit(""), name: "properties"}
-		if st := p.structOf[root]; st != nil {
-			required := slices.ContainsFunc(root.Properties, func(pr *model.Property) bool { return pr.Required })
-			call := x.Clone().Dot("validate").Call(jen.Id("v"), jen.Lit("properties"))
-			switch {
-			case required:
-				g.If(x.Clone().Op("==").Nil()).Block(l.missing()).Else().Block(call)
-			case p.needs(root):
-				g.If(x.Clone().Op("!=").Nil()).Block(call)
-			}
-		} else if body := p.valueChecks(root, x, l, 0); len(body) > 0 {
-			g.If(x.Clone().Op("!=").Nil()).Block(body...)
-		}
-		g.Return(jen.Id("v").Dot("Err").Call())
-	})
+	f.Comment(comment(fmt.Sprintf("Validate checks r against the schema of API version %s (the udtc tags of its fields) and returns every violation (joined with errors.Join), each a *ValidationError naming its JSON path; nil when r is valid.", vt.av.Name)))
+	f.Func().Params(jen.Id("r").Op("*").Id(vt.goName)).Id("Validate").Params().Error().Block(
+		jen.Return(p.rt("ValidateResource").Call(jen.Id("r"), jen.Id("r").Dot("Type"), jen.Id(vt.typeConst))),
+	)
 
 	f.Comment(fmt.Sprintf("// ResourceID parses r.ID as a %s.", vt.idName))
 	f.Func().Params(jen.Id("r").Op("*").Id(vt.goName)).Id("ResourceID").Params().Params(jen.Id(vt.idName), jen.Error()).Block(
@@ -168,11 +152,11 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	)
 	f.Comment(comment("CreateOrUpdate writes r at id and returns the resource as stored. It does not call Validate; a refusal is a *ResponseError with one detail per violation."))
 	f.Func().Add(recv()).Id("CreateOrUpdate").Params(ctx(), jen.Id("id").Add(id.Clone()), jen.Id("r").Op("*").Add(x.Clone())).Params(jen.Op("*").Add(x.Clone()), jen.Error()).Block(
-		jen.Return(p.rt("Put").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call(), jen.Id("r"))),
+		jen.Return(p.rt("Put").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call(), jen.Id("r"), jen.New(x.Clone()))),
 	)
 	f.Comment("// Get reads the resource at id.")
 	f.Func().Add(recv()).Id("Get").Params(ctx(), jen.Id("id").Add(id.Clone())).Params(jen.Op("*").Add(x.Clone()), jen.Error()).Block(
-		jen.Return(p.rt("Get").Types(x.Clone()).Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call())),
+		jen.Return(p.rt("Get").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call(), jen.New(x.Clone()))),
 	)
 	f.Comment("// Delete deletes the resource at id and its children; an absent resource is no error.")
 	f.Func().Add(recv()).Id("Delete").Params(ctx(), jen.Id("id").Add(id.Clone())).Error().Block(
@@ -183,12 +167,12 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 		parent := vt.ancestors[n-1]
 		f.Comment(comment("List yields the " + rt.FullName() + " resources of parent, following nextLink; it stops after the first error."))
 		f.Func().Add(recv()).Id("List").Params(ctx(), jen.Id("parent").Id(parent.idName)).Add(seq).Block(
-			jen.Return(p.rt("List").Types(x.Clone()).Call(jen.Id("ctx"), cc(), jen.Id("parent").Dot("String").Call().Op("+").Lit("/"+rt.Leaf()))),
+			jen.Return(p.rt("List").Types(jen.Op("*").Add(x.Clone())).Call(jen.Id("ctx"), cc(), jen.Id("parent").Dot("String").Call().Op("+").Lit("/"+rt.Leaf()))),
 		)
 	} else {
 		f.Comment(comment("List yields the " + rt.FullName() + " resources in scope, following nextLink; it stops after the first error. scope is a resource group ID (\"/planes/radius/local/resourceGroups/rg\"), a resource group name of ClientOptions.Plane, or \"\" for the whole plane."))
 		f.Func().Add(recv()).Id("List").Params(ctx(), jen.Id("scope").String()).Add(seq).Block(
-			jen.Return(p.rt("List").Types(x.Clone()).Call(jen.Id("ctx"), cc(), cc().Dot("Scope").Call(jen.Id("scope")).Op("+").Lit("/providers/").Op("+").Id(vt.typeConst))),
+			jen.Return(p.rt("List").Types(jen.Op("*").Add(x.Clone())).Call(jen.Id("ctx"), cc(), cc().Dot("Scope").Call(jen.Id("scope")).Op("+").Lit("/providers/").Op("+").Id(vt.typeConst))),
 		)
 	}
 	if !hasSensitive(vt.av.Schema) {
@@ -200,7 +184,7 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	}
 	f.Comment(comment("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null."))
 	f.Func().Add(recv()).Id("ListSecrets").Params(ctx(), jen.Id("id").Add(id.Clone())).Params(jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
-		jen.Return(p.rt("Post").Types(elem.Clone()).Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call().Op("+").Lit("/listSecrets"))),
+		jen.Return(p.rt("Post").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call().Op("+").Lit("/listSecrets"), jen.New(elem.Clone()))),
 	)
 }
 
@@ -214,8 +198,8 @@ func hasSensitive(s *model.Schema) bool {
 	return found
 }
 
-// genStruct declares one object schema's struct and, when there is
-// anything to check, its validate method.
+// genStruct declares one object schema's struct; its fields' udtc tags
+// carry what Validate checks.
 func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 	lead := fmt.Sprintf("%s is %s.", st.name, st.where)
 	if st.root != nil {
@@ -225,20 +209,55 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 	f.Type().Id(st.name).StructFunc(func(g *jen.Group) {
 		for _, fp := range st.fields {
 			typ, tag := p.fieldType(fp.prop)
-			if c := fieldDoc(fp); c != "" {
+			rules := p.fieldTag(fp.prop)
+			if c := fieldDoc(fp, ownKeywords(rules), p.unsupportedPatterns(fp.prop.Schema)); c != "" {
 				g.Comment(c)
 			}
-			g.Id(fp.name).Add(typ).Tag(map[string]string{"json": tag})
+			g.Id(fp.name).Add(typ).Tag(tags(tag, rules))
 		}
 	})
-	if !p.needs(st.schema) {
-		return
+}
+
+// tags is a field's struct tags: json and, when it has keywords, udtc.
+func tags(json, rules string) map[string]string {
+	t := map[string]string{"json": json}
+	if rules != "" {
+		t["udtc"] = rules
 	}
-	f.Func().Params(jen.Id("o").Op("*").Id(st.name)).Id("validate").Params(jen.Id("v").Op("*").Add(p.rt("Validator")), jen.Id("path").String()).BlockFunc(func(g *jen.Group) {
-		for _, fp := range st.fields {
-			p.fieldChecks(g, fp)
+	return t
+}
+
+// ownKeywords are the keywords of a udtc tag that apply to the field's own
+// value (those before "items" or "values").
+func ownKeywords(rules string) map[string]bool {
+	out := map[string]bool{}
+	for rules != "" {
+		var kw string
+		if strings.HasPrefix(rules, "pattern=") {
+			kw, rules = rules, ""
+		} else {
+			kw, rules, _ = strings.Cut(rules, ",")
 		}
+		k, _, _ := strings.Cut(kw, "=")
+		if k == "items" || k == "values" {
+			break
+		}
+		out[k] = true
+	}
+	return out
+}
+
+// unsupportedPatterns are the patterns Go cannot compile in s or its items
+// and values (nested objects note their own).
+func (p *pkgPlan) unsupportedPatterns(s *model.Schema) []string {
+	var out []string
+	model.Walk(s, func(n *model.Schema) bool {
+		if n.Pattern != "" && !p.pattern(n) {
+			out = append(out, n.Pattern)
+		}
+		return n == s || n.Kind != model.Object
 	})
+	return out
 }
 
 // genEnum declares a string enum: named type, constants, Values, IsValid.
@@ -295,20 +314,6 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 		p.genEnum(f, e)
 	}
 
-	var pats []*patternPlan
-	for _, pp := range p.patterns {
-		if pp.ok {
-			pats = append(pats, pp)
-		}
-	}
-	slices.SortFunc(pats, func(a, b *patternPlan) int { return strings.Compare(a.varName, b.varName) })
-	if len(pats) > 0 {
-		f.Var().DefsFunc(func(g *jen.Group) {
-			for _, pp := range pats {
-				g.Id(pp.varName).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(pp.src))
-			}
-		})
-	}
 }
 
 // genIDAliases declares aliases of the resourceids declarations of the

@@ -147,15 +147,12 @@ type pkgPlan struct {
 	path     string // import path
 	runtime  string // import path of the shared runtime package
 	names    *naming.Namer
-	vars     *naming.Namer // unexported package-level names (patterns)
 	types    []*verType
 	structs  []*structPlan // shared ($ref) structs, emitted in the common file
 	structOf map[*model.Schema]*structPlan
 	enumOf   map[*model.Schema]*enumPlan
 	refs     map[string]*model.Schema // canonical node per $ref name
-	patterns map[string]*patternPlan  // by source
-	patName  map[*model.Schema]string // the name a pattern's variable wants
-	needMemo map[*model.Schema]bool
+	patterns map[string]bool // by source: compiles with Go's regexp
 	// sharedEnums are enums inside shared ($ref) schemas.
 	sharedEnums []*enumPlan
 	diags       *diag.List
@@ -195,12 +192,6 @@ type enumPlan struct {
 	own    bool // as structPlan.own
 }
 
-type patternPlan struct {
-	src     string
-	varName string
-	ok      bool // compiles with Go's regexp
-}
-
 func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkgPlan {
 	name := naming.GoVersionPackage(version)
 	p := &pkgPlan{
@@ -212,10 +203,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		structOf: map[*model.Schema]*structPlan{},
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
-		patterns: map[string]*patternPlan{},
-		patName:  map[*model.Schema]string{},
-		needMemo: map[*model.Schema]bool{},
-		vars:     naming.NewNamer(),
+		patterns: map[string]bool{},
 		runtime:  runtimePath(importPrefix),
 		diags:    diags,
 	}
@@ -275,9 +263,6 @@ func (p *pkgPlan) assignNode(s *model.Schema, owner *verType, base string, path 
 	case model.String:
 		if len(s.Enum) > 0 {
 			p.newEnum(s, owner, base+strings.Join(path, ""), where)
-		}
-		if s.Pattern != "" {
-			p.patName[s] = lowerFirst(base+strings.Join(path, "")) + "Pattern"
 		}
 	case model.Object:
 		name := base + strings.Join(path, "")
@@ -422,27 +407,21 @@ func constPart(v string) string {
 	return "Empty"
 }
 
-// pattern returns the plan for a pattern source, compiling it once.
-func (p *pkgPlan) pattern(s *model.Schema) *patternPlan {
-	if pp, ok := p.patterns[s.Pattern]; ok {
-		return pp
+// pattern reports whether Go's regexp package compiles s's pattern,
+// warning once per package (go-pattern-unsupported) when it does not.
+func (p *pkgPlan) pattern(s *model.Schema) bool {
+	if ok, seen := p.patterns[s.Pattern]; seen {
+		return ok
 	}
-	want := p.patName[s]
-	if want == "" {
-		want = "pattern"
-	}
-	pp := &patternPlan{src: s.Pattern}
-	pp.varName, _ = p.vars.Claim(want)
-	if _, err := regexp.Compile(s.Pattern); err == nil {
-		pp.ok = true
-	} else {
+	_, err := regexp.Compile(s.Pattern)
+	if err != nil {
 		p.diags.Add(diag.Diagnostic{
 			Span: s.Span, Severity: diag.Warning, Rule: rulePatternUnsupported, Path: s.Path,
 			Message: fmt.Sprintf("pattern %q is not supported by Go's regexp package (%v); the Go client does not check it", s.Pattern, err),
 		})
 	}
-	p.patterns[s.Pattern] = pp
-	return pp
+	p.patterns[s.Pattern] = err == nil
+	return err == nil
 }
 
 // validTag reports whether encoding/json accepts name as a tag name.

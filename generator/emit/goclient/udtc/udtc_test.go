@@ -3,11 +3,13 @@ package udtc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestResponseError(t *testing.T) {
@@ -28,7 +30,7 @@ func TestResponseError(t *testing.T) {
 	defer srv.Close()
 
 	c := NewClient(ClientOptions{Endpoint: srv.URL + "/", Token: "s3cret"}, "2025-01-01")
-	_, err := Put(context.Background(), c, "/x", &struct{}{})
+	_, err := Put(context.Background(), c, "/x", &struct{}{}, &struct{}{})
 	var re *ResponseError
 	if !errors.As(err, &re) {
 		t.Fatalf("err = %v, want a *ResponseError", err)
@@ -43,7 +45,7 @@ func TestResponseError(t *testing.T) {
 	}
 
 	// A body that is not an ARM error keeps the status and the text.
-	_, err = Get[struct{}](context.Background(), NewClient(ClientOptions{Endpoint: srv.URL}, "2025-01-01"), "/x")
+	_, err = Get(context.Background(), NewClient(ClientOptions{Endpoint: srv.URL}, "2025-01-01"), "/x", &struct{}{})
 	if !errors.As(err, &re) || re.StatusCode != 401 || re.Code != "Unauthorized" || re.Message != "no token" {
 		t.Errorf("non-ARM error = %+v", re)
 	}
@@ -80,4 +82,122 @@ func TestScope(t *testing.T) {
 	if got := NewClient(ClientOptions{}, "v").Scope(""); got != "/planes/radius/local" {
 		t.Errorf("default plane: %q", got)
 	}
+}
+
+// Hand-written structs with udtc tags, as the emitter writes them.
+type (
+	props struct {
+		Name    *string           `json:"name,omitempty" udtc:"required,minLength=3,maxLength=5,pattern=^[a-z]{1,3}[0-9,]*$"`
+		Tier    *tier             `json:"tier,omitempty" udtc:"required"`
+		Port    *int64            `json:"port,omitempty" udtc:"exclusiveMinimum=1024,maximum=65535"`
+		Big     *int64            `json:"big,omitempty" udtc:"minimum=1.5"`
+		Ratio   *float64          `json:"ratio,omitempty" udtc:"minimum=0,exclusiveMaximum=1,multipleOf=0.05"`
+		Even    *int32            `json:"even,omitempty" udtc:"multipleOf=2"`
+		Shards  *int64            `json:"shards,omitempty" udtc:"enum=1|2|4"`
+		On      *bool             `json:"on,omitempty" udtc:"enum=true"`
+		Labels  map[string]string `json:"labels,omitzero" udtc:"required,maxProperties=2,values,maxLength=2"`
+		Grid    [][]int64         `json:"grid,omitzero" udtc:"minItems=1,items,uniqueItems,items,minimum=0"`
+		Tags    []string          `json:"tags,omitzero" udtc:"uniqueItems"`
+		Nested  *nested           `json:"nested,omitempty" udtc:"required"`
+		Items   []nested          `json:"items,omitzero"`
+		ByName  map[string]nested `json:"byName,omitzero"`
+		When    *time.Time        `json:"when,omitempty"`
+		Ref     *ResourceID       `json:"ref,omitempty"`
+		Any     any               `json:"any,omitempty" udtc:"required"`
+		Ignored *string           `json:"-" udtc:"required"`
+		Extra   map[string]any    `json:"extra,omitzero"`
+	}
+	nested struct {
+		Count *int64 `json:"count,omitempty" udtc:"required,maximum=3"`
+	}
+	tier     string
+	envelope struct {
+		Type       *string `json:"type,omitempty"`
+		Properties *props  `json:"properties,omitempty" udtc:"required"`
+	}
+)
+
+func (t tier) Values() []tier { return []tier{"free", "<pro>"} }
+func (t tier) IsValid() bool  { return slices.Contains(t.Values(), t) }
+func ptr[T any](v T) *T       { return &v }
+func violations(err error) []string {
+	var out []string
+	if err == nil {
+		return nil
+	}
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var ve *ValidationError
+		if !errors.As(e, &ve) {
+			panic(e)
+		}
+		out = append(out, ve.Error())
+	}
+	return out
+}
+
+func TestValidateResource(t *testing.T) {
+	valid := props{
+		Name: ptr("ab1,"), Tier: ptr(tier("free")), Port: ptr(int64(1025)), Big: ptr(int64(2)), Ratio: ptr(0.95), Even: ptr(int32(4)),
+		Shards: ptr(int64(4)), On: ptr(true), Labels: map[string]string{"a": "xy"}, Grid: [][]int64{{0, 1}, {}},
+		Tags: []string{"a", "b"}, Nested: &nested{Count: ptr(int64(3))}, Items: []nested{{Count: ptr(int64(0))}},
+		Any: 1, Extra: map[string]any{"x": []any{1, 1}}, When: ptr(time.Now()), Ref: &ResourceID{},
+	}
+	if err := ValidateResource(&envelope{Type: ptr("contoso.test/WIDGETS"), Properties: &valid}, ptr("contoso.test/WIDGETS"), "Contoso.Test/widgets"); err != nil {
+		t.Errorf("valid: %v", err)
+	}
+
+	bad := props{
+		Name: ptr("abcd9x"), Tier: ptr(tier("gold")), Port: ptr(int64(1024)), Big: ptr(int64(1)), Ratio: ptr(1.0), Even: ptr(int32(3)),
+		Shards: ptr(int64(3)), On: ptr(false), Labels: map[string]string{"b": "xyz", "a": "ok", "c": "toolong"},
+		Grid: [][]int64{}, Tags: []string{"a", "a"}, Items: []nested{{Count: ptr(int64(4))}, {}},
+		ByName: map[string]nested{"z": {}, "y": {Count: ptr(int64(9))}},
+	}
+	got := violations(ValidateResource(&envelope{Type: ptr("Other/things"), Properties: &bad}, ptr("Other/things"), "Contoso.Test/widgets"))
+	want := []string{
+		`type: must be "Contoso.Test/widgets"`,
+		"properties.name: must be at most 5 characters long",
+		"properties.name: must match the pattern ^[a-z]{1,3}[0-9,]*$",
+		`properties.tier: must be one of "free", "<pro>"`,
+		"properties.port: must be > 1024",
+		"properties.big: must be >= 1.5",
+		"properties.ratio: must be < 1",
+		"properties.even: must be a multiple of 2",
+		"properties.shards: must be one of 1, 2, 4",
+		"properties.on: must be one of true",
+		"properties.labels: must have at most 2 entries",
+		`properties.labels["b"]: must be at most 2 characters long`,
+		`properties.labels["c"]: must be at most 2 characters long`,
+		"properties.grid: must have at least 1 items",
+		"properties.tags: must not contain duplicate items",
+		"properties.nested: is required",
+		"properties.items[0].count: must be <= 3",
+		"properties.items[1].count: is required",
+		`properties.byName["y"].count: must be <= 3`,
+		`properties.byName["z"].count: is required`,
+		"properties.any: is required",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n got %q\nwant %q", got, want)
+	}
+
+	// Nested items and their own keywords; a missing properties object.
+	grid := props{Name: ptr("abc"), Tier: ptr(tier("free")), Labels: map[string]string{}, Nested: &nested{Count: ptr(int64(1))}, Any: "x",
+		Grid: [][]int64{{1, 1}, {-1}}}
+	got = violations(ValidateResource(&envelope{Properties: &grid}, nil, "Contoso.Test/widgets"))
+	want = []string{"properties.grid[0]: must not contain duplicate items", "properties.grid[1][0]: must be >= 0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("grid violations:\n got %q\nwant %q", got, want)
+	}
+	if got := violations(ValidateResource(&envelope{}, nil, "Contoso.Test/widgets")); !slices.Equal(got, []string{"properties: is required"}) {
+		t.Errorf("no properties: %q", got)
+	}
+}
+
+func TestParseRulesUnknownKeyword(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `unknown keyword "minimun"`) {
+			t.Errorf("recover() = %v, want the unknown keyword named", r)
+		}
+	}()
+	parseRules("required,minimun=1")
 }

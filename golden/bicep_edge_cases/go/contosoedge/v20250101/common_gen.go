@@ -12,7 +12,6 @@ package v20250101
 import (
 	"github.com/udtc/udtc/golden/bicep_edge_cases/go/contosoedge/resourceids"
 	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
-	"regexp"
 )
 
 type (
@@ -33,10 +32,6 @@ func ParseResourceID(s string) (ResourceID, error) {
 func Ptr[T any](v T) *T {
 	return &v
 }
-
-var (
-	gadgetPatternPattern = regexp.MustCompile("^[a-z]+(\"[a-z]+\")?$")
-)
 
 // GadgetResourceType is the full name of the Contoso.Edge/gadgets resource type.
 const GadgetResourceType = resourceids.GadgetResourceType

@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 )
 
 // GadgetAPIVersion is the API version of Contoso.Edge/gadgets in this package.
@@ -24,24 +23,15 @@ type Gadget struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *GadgetProperties `json:"properties,omitempty"`
+	Properties *GadgetProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Gadget) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, GadgetResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Edge/gadgets\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, GadgetResourceType)
 }
 
 // ResourceID parses r.ID as a GadgetID.
@@ -65,12 +55,12 @@ func NewGadgetClient(opts ClientOptions) *GadgetClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *GadgetClient) CreateOrUpdate(ctx context.Context, id GadgetID, r *Gadget) (*Gadget, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Gadget))
 }
 
 // Get reads the resource at id.
 func (c *GadgetClient) Get(ctx context.Context, id GadgetID) (*Gadget, error) {
-	return udtc.Get[Gadget](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Gadget))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -83,68 +73,36 @@ func (c *GadgetClient) Delete(ctx context.Context, id GadgetID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *GadgetClient) List(ctx context.Context, scope string) iter.Seq2[*Gadget, error] {
-	return udtc.List[Gadget](ctx, c.c, c.c.Scope(scope)+"/providers/"+GadgetResourceType)
+	return udtc.List[*Gadget](ctx, c.c, c.c.Scope(scope)+"/providers/"+GadgetResourceType)
 }
 
 // ListSecrets returns the sensitive property values of the resource at id,
 // which Get returns as null.
 func (c *GadgetClient) ListSecrets(ctx context.Context, id GadgetID) (*GadgetProperties, error) {
-	return udtc.Post[GadgetProperties](ctx, c.c, id.String()+"/listSecrets")
+	return udtc.Post(ctx, c.c, id.String()+"/listSecrets", new(GadgetProperties))
 }
 
 // GadgetProperties holds the properties of [Gadget].
 type GadgetProperties struct {
 	// Declared first, written after the integer-like keys. <b>x</b> & "q" \ tab
-	// é😀. Required.
-	Zeta *string `json:"zeta,omitempty"`
-	// Must be at least -9223372036854775808. Must be at most 9223372036854775807.
-	X10 *int64 `json:"10,omitempty"`
-	// Must be greater than 0. Must be less than 8.
-	X2  *int64 `json:"2,omitempty"`
-	X01 *bool  `json:"01,omitempty"`
-	// A pattern with quotes and a <tag>. Must match the regular expression
-	// `^[a-z]+("[a-z]+")?$`.
-	Pattern *string        `json:"pattern,omitempty"`
+	// é😀
+	Zeta *string `json:"zeta,omitempty" udtc:"required"`
+	X10  *int64  `json:"10,omitempty" udtc:"minimum=-9223372036854775808,maximum=9223372036854775807"`
+	X2   *int64  `json:"2,omitempty" udtc:"exclusiveMinimum=0,exclusiveMaximum=8"`
+	X01  *bool   `json:"01,omitempty"`
+	// A pattern with quotes and a <tag>.
+	Pattern *string        `json:"pattern,omitempty" udtc:"pattern=^[a-z]+(\"[a-z]+\")?$"`
 	Network *GadgetNetwork `json:"network,omitempty"`
 	// Sensitive: the server encrypts this value at rest and redacts it on reads.
 	Credentials *GadgetCredentials `json:"credentials,omitempty"`
-	// Required. Read-only: set by the server and ignored in requests.
-	Token  *string          `json:"token,omitempty"`
-	Counts map[string]int64 `json:"counts,omitzero"`
-}
-
-func (o *GadgetProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Zeta != nil, path, "zeta")
-	v.Check(o.X10 == nil || *o.X10 >= -9223372036854775808, path, "10", "must be >= -9223372036854775808")
-	v.Check(o.X10 == nil || *o.X10 <= 9223372036854775807, path, "10", "must be <= 9223372036854775807")
-	v.Check(o.X2 == nil || *o.X2 > 0, path, "2", "must be > 0")
-	v.Check(o.X2 == nil || *o.X2 < 8, path, "2", "must be < 8")
-	v.String(o.Pattern, path, "pattern", -1, -1, gadgetPatternPattern)
-	if o.Network != nil {
-		o.Network.validate(v, udtc.Join(path, "network"))
-	}
-	if o.Credentials != nil {
-		o.Credentials.validate(v, udtc.Join(path, "credentials"))
-	}
-	v.Required(o.Token != nil, path, "token")
-	if o.Counts != nil {
-		for _, k0 := range udtc.SortedKeys(o.Counts) {
-			e0 := o.Counts[k0]
-			p0 := udtc.Key(udtc.Join(path, "counts"), k0)
-			v.Check(e0 >= 0, p0, "", "must be >= 0")
-		}
-	}
+	// Read-only: set by the server and ignored in requests.
+	Token  *string          `json:"token,omitempty" udtc:"required"`
+	Counts map[string]int64 `json:"counts,omitzero" udtc:"values,minimum=0"`
 }
 
 // GadgetNetwork is properties.network of [Gadget].
 type GadgetNetwork struct {
 	TLS *GadgetNetworkTLS `json:"tls,omitempty"`
-}
-
-func (o *GadgetNetwork) validate(v *udtc.Validator, path string) {
-	if o.TLS != nil {
-		o.TLS.validate(v, udtc.Join(path, "tls"))
-	}
 }
 
 // GadgetNetworkTLS is properties.network.tls of [Gadget].
@@ -154,18 +112,10 @@ type GadgetNetworkTLS struct {
 	MinVersion *GadgetNetworkTLSMinVersion `json:"minVersion,omitempty"`
 }
 
-func (o *GadgetNetworkTLS) validate(v *udtc.Validator, path string) {
-	v.Check(o.MinVersion == nil || o.MinVersion.IsValid(), path, "minVersion", "must be one of \"1.2\", \"1.3\"")
-}
-
 // GadgetCredentials is properties.credentials of [Gadget].
 type GadgetCredentials struct {
-	// Required. Write-only: never returned by the server.
-	Password *string `json:"password,omitempty"`
-}
-
-func (o *GadgetCredentials) validate(v *udtc.Validator, path string) {
-	v.Required(o.Password != nil, path, "password")
+	// Write-only: never returned by the server.
+	Password *string `json:"password,omitempty" udtc:"required"`
 }
 
 // GadgetNetworkTLSMinVersion is properties.network.tls.minVersion of [Gadget].

@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 )
 
 // WidgetAPIVersion is the API version of Contoso.Edge/widgets in this package.
@@ -26,18 +25,11 @@ type Widget struct {
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Widget) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, WidgetResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Edge/widgets\"")
-	}
-	if r.Properties != nil {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, WidgetResourceType)
 }
 
 // ResourceID parses r.ID as a WidgetID.
@@ -61,12 +53,12 @@ func NewWidgetClient(opts ClientOptions) *WidgetClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *WidgetClient) CreateOrUpdate(ctx context.Context, id WidgetID, r *Widget) (*Widget, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Widget))
 }
 
 // Get reads the resource at id.
 func (c *WidgetClient) Get(ctx context.Context, id WidgetID) (*Widget, error) {
-	return udtc.Get[Widget](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Widget))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -79,7 +71,7 @@ func (c *WidgetClient) Delete(ctx context.Context, id WidgetID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget, error] {
-	return udtc.List[Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
+	return udtc.List[*Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
 }
 
 // WidgetProperties holds the properties of [Widget].
@@ -89,22 +81,9 @@ type WidgetProperties struct {
 	Only *WidgetOnly `json:"only,omitempty"`
 }
 
-func (o *WidgetProperties) validate(v *udtc.Validator, path string) {
-	if o.Network != nil {
-		o.Network.validate(v, udtc.Join(path, "network"))
-	}
-	v.Check(o.Only == nil || o.Only.IsValid(), path, "only", "must be one of \"single\"")
-}
-
 // WidgetNetwork is properties.network of [Widget].
 type WidgetNetwork struct {
 	TLS *WidgetNetworkTLS `json:"tls,omitempty"`
-}
-
-func (o *WidgetNetwork) validate(v *udtc.Validator, path string) {
-	if o.TLS != nil {
-		o.TLS.validate(v, udtc.Join(path, "tls"))
-	}
 }
 
 // WidgetNetworkTLS is properties.network.tls of [Widget].
@@ -112,10 +91,6 @@ type WidgetNetworkTLS struct {
 	Enabled *bool `json:"enabled,omitempty"`
 	// Allowed values: "1.2", "1.3".
 	MinVersion *WidgetNetworkTLSMinVersion `json:"minVersion,omitempty"`
-}
-
-func (o *WidgetNetworkTLS) validate(v *udtc.Validator, path string) {
-	v.Check(o.MinVersion == nil || o.MinVersion.IsValid(), path, "minVersion", "must be one of \"1.2\", \"1.3\"")
 }
 
 // WidgetNetworkTLSMinVersion is properties.network.tls.minVersion of [Widget].

@@ -12,7 +12,6 @@ package v20250201
 import (
 	"github.com/udtc/udtc/golden/go_names/go/contosogonames/resourceids"
 	udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
-	"regexp"
 )
 
 type (
@@ -33,10 +32,6 @@ func ParseResourceID(s string) (ResourceID, error) {
 func Ptr[T any](v T) *T {
 	return &v
 }
-
-var (
-	widgetPolicyRouteItemPathPattern = regexp.MustCompile("^/")
-)
 
 // WidgetPolicyResourceType is the full name of the Contoso.GoNames/widgetPolicies resource type.
 const WidgetPolicyResourceType = resourceids.WidgetPolicyResourceType

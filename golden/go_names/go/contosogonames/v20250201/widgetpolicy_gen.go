@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -26,24 +25,15 @@ type WidgetPolicy struct {
 	Type       *string                 `json:"type,omitempty"`
 	Location   *string                 `json:"location,omitempty"`
 	Tags       map[string]string       `json:"tags,omitzero"`
-	Properties *WidgetPolicyProperties `json:"properties,omitempty"`
+	Properties *WidgetPolicyProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData             `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-02-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-02-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *WidgetPolicy) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, WidgetPolicyResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.GoNames/widgetPolicies\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, WidgetPolicyResourceType)
 }
 
 // ResourceID parses r.ID as a WidgetPolicyID.
@@ -67,12 +57,12 @@ func NewWidgetPolicyClient(opts ClientOptions) *WidgetPolicyClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *WidgetPolicyClient) CreateOrUpdate(ctx context.Context, id WidgetPolicyID, r *WidgetPolicy) (*WidgetPolicy, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(WidgetPolicy))
 }
 
 // Get reads the resource at id.
 func (c *WidgetPolicyClient) Get(ctx context.Context, id WidgetPolicyID) (*WidgetPolicy, error) {
-	return udtc.Get[WidgetPolicy](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(WidgetPolicy))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -85,7 +75,7 @@ func (c *WidgetPolicyClient) Delete(ctx context.Context, id WidgetPolicyID) erro
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *WidgetPolicyClient) List(ctx context.Context, scope string) iter.Seq2[*WidgetPolicy, error] {
-	return udtc.List[WidgetPolicy](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetPolicyResourceType)
+	return udtc.List[*WidgetPolicy](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetPolicyResourceType)
 }
 
 // WidgetPolicyProperties holds the properties of [WidgetPolicy].
@@ -99,70 +89,22 @@ type WidgetPolicyProperties struct {
 	Validate *bool `json:"validate,omitempty"`
 	// Format: uri.
 	APIURL *string `json:"apiURL,omitempty"`
-	// Required. Allowed values: "1.0", "v-2", "Standard_LRS", "all", "All".
-	Level *WidgetPolicyLevel `json:"level,omitempty"`
-	// Must be at least 2 characters long. Must match the regular expression
-	// `^(?=[A-Z])[A-Z0-9]{2,8}$`.
-	Code *string `json:"code,omitempty"`
-	// Required.
-	Since *time.Time `json:"since,omitempty"`
-	// Required.
-	Ports []int64 `json:"ports,omitzero"`
-	// Must have at most 3 items.
-	Grid   [][]WidgetPolicyGridItem           `json:"grid,omitzero"`
+	// Allowed values: "1.0", "v-2", "Standard_LRS", "all", "All".
+	Level *WidgetPolicyLevel `json:"level,omitempty" udtc:"required"`
+	// Must match the regular expression `^(?=[A-Z])[A-Z0-9]{2,8}$`. Validate does
+	// not check the pattern "^(?=[A-Z])[A-Z0-9]{2,8}$": Go's regexp package does
+	// not support it.
+	Code   *string                            `json:"code,omitempty" udtc:"minLength=2"`
+	Since  *time.Time                         `json:"since,omitempty" udtc:"required"`
+	Ports  []int64                            `json:"ports,omitzero" udtc:"required,items,minimum=1,maximum=65535"`
+	Grid   [][]WidgetPolicyGridItem           `json:"grid,omitzero" udtc:"maxItems=3,items,minItems=1"`
 	Routes map[string][]WidgetPolicyRouteItem `json:"routes,omitzero"`
-}
-
-func (o *WidgetPolicyProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Level != nil, path, "level")
-	v.Check(o.Level == nil || o.Level.IsValid(), path, "level", "must be one of \"1.0\", \"v-2\", \"Standard_LRS\", \"all\", \"All\"")
-	// code: the pattern "^(?=[A-Z])[A-Z0-9]{2,8}$" is not supported by Go's regexp package; not checked.
-	v.String(o.Code, path, "code", 2, -1, nil)
-	v.Required(o.Since != nil, path, "since")
-	if o.Ports == nil {
-		v.Missing(path, "ports")
-	} else {
-		for i0, e0 := range o.Ports {
-			p0 := udtc.Index(udtc.Join(path, "ports"), i0)
-			v.Check(e0 >= 1, p0, "", "must be >= 1")
-			v.Check(e0 <= 65535, p0, "", "must be <= 65535")
-		}
-	}
-	if o.Grid != nil {
-		v.Check(len(o.Grid) <= 3, path, "grid", "must have at most 3 items")
-		for i0, e0 := range o.Grid {
-			p0 := udtc.Index(udtc.Join(path, "grid"), i0)
-			v.Check(len(e0) >= 1, p0, "", "must have at least 1 items")
-			for i1, e1 := range e0 {
-				p1 := udtc.Index(p0, i1)
-				v.Check(e1.IsValid(), p1, "", "must be one of \"x\", \"o\"")
-			}
-		}
-	}
-	if o.Routes != nil {
-		for _, k0 := range udtc.SortedKeys(o.Routes) {
-			e0 := o.Routes[k0]
-			p0 := udtc.Key(udtc.Join(path, "routes"), k0)
-			for i1, e1 := range e0 {
-				p1 := udtc.Index(p0, i1)
-				e1.validate(v, p1)
-			}
-		}
-	}
 }
 
 // WidgetPolicyRouteItem is properties.routes[*][*] of [WidgetPolicy].
 type WidgetPolicyRouteItem struct {
-	// Required. Must match the regular expression `^/`.
-	Path *string `json:"path,omitempty"`
-	// Must be a multiple of 5.
-	Weight *int64 `json:"weight,omitempty"`
-}
-
-func (o *WidgetPolicyRouteItem) validate(v *udtc.Validator, path string) {
-	v.Required(o.Path != nil, path, "path")
-	v.String(o.Path, path, "path", -1, -1, widgetPolicyRouteItemPathPattern)
-	v.Check(o.Weight == nil || *o.Weight%5 == 0, path, "weight", "must be a multiple of 5")
+	Path   *string `json:"path,omitempty" udtc:"required,pattern=^/"`
+	Weight *int64  `json:"weight,omitempty" udtc:"multipleOf=5"`
 }
 
 // WidgetPolicyLevel is properties.level of [WidgetPolicy].

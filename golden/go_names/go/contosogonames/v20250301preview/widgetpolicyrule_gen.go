@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // WidgetPolicyRuleAPIVersion is the API version of Contoso.GoNames/widgetPolicies/rules in this package.
@@ -24,24 +23,16 @@ type WidgetPolicyRule struct {
 	Type       *string                     `json:"type,omitempty"`
 	Location   *string                     `json:"location,omitempty"`
 	Tags       map[string]string           `json:"tags,omitzero"`
-	Properties *WidgetPolicyRuleProperties `json:"properties,omitempty"`
+	Properties *WidgetPolicyRuleProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData                 `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-03-01-preview and
-// returns every violation (joined with errors.Join), each a *ValidationError
-// naming its JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-03-01-preview (the
+// udtc tags of its fields) and returns every violation (joined with
+// errors.Join), each a *ValidationError naming its JSON path; nil when r is
+// valid.
 func (r *WidgetPolicyRule) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, WidgetPolicyRuleResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.GoNames/widgetPolicies/rules\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, WidgetPolicyRuleResourceType)
 }
 
 // ResourceID parses r.ID as a WidgetPolicyRuleID.
@@ -65,12 +56,12 @@ func NewWidgetPolicyRuleClient(opts ClientOptions) *WidgetPolicyRuleClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *WidgetPolicyRuleClient) CreateOrUpdate(ctx context.Context, id WidgetPolicyRuleID, r *WidgetPolicyRule) (*WidgetPolicyRule, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(WidgetPolicyRule))
 }
 
 // Get reads the resource at id.
 func (c *WidgetPolicyRuleClient) Get(ctx context.Context, id WidgetPolicyRuleID) (*WidgetPolicyRule, error) {
-	return udtc.Get[WidgetPolicyRule](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(WidgetPolicyRule))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -81,17 +72,10 @@ func (c *WidgetPolicyRuleClient) Delete(ctx context.Context, id WidgetPolicyRule
 // List yields the Contoso.GoNames/widgetPolicies/rules resources of parent,
 // following nextLink; it stops after the first error.
 func (c *WidgetPolicyRuleClient) List(ctx context.Context, parent WidgetPolicyID) iter.Seq2[*WidgetPolicyRule, error] {
-	return udtc.List[WidgetPolicyRule](ctx, c.c, parent.String()+"/rules")
+	return udtc.List[*WidgetPolicyRule](ctx, c.c, parent.String()+"/rules")
 }
 
 // WidgetPolicyRuleProperties holds the properties of [WidgetPolicyRule].
 type WidgetPolicyRuleProperties struct {
-	// Required. Must be greater than 0. Must be at most 100.
-	Priority *int64 `json:"priority,omitempty"`
-}
-
-func (o *WidgetPolicyRuleProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Priority != nil, path, "priority")
-	v.Check(o.Priority == nil || *o.Priority > 0, path, "priority", "must be > 0")
-	v.Check(o.Priority == nil || *o.Priority <= 100, path, "priority", "must be <= 100")
+	Priority *int64 `json:"priority,omitempty" udtc:"required,exclusiveMinimum=0,maximum=100"`
 }

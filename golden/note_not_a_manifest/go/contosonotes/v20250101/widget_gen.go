@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/note_not_a_manifest/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // WidgetAPIVersion is the API version of Contoso.Notes/widgets in this package.
@@ -25,15 +24,11 @@ type Widget struct {
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Widget) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, WidgetResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Notes/widgets\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, WidgetResourceType)
 }
 
 // ResourceID parses r.ID as a WidgetID.
@@ -57,12 +52,12 @@ func NewWidgetClient(opts ClientOptions) *WidgetClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *WidgetClient) CreateOrUpdate(ctx context.Context, id WidgetID, r *Widget) (*Widget, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Widget))
 }
 
 // Get reads the resource at id.
 func (c *WidgetClient) Get(ctx context.Context, id WidgetID) (*Widget, error) {
-	return udtc.Get[Widget](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Widget))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -75,7 +70,7 @@ func (c *WidgetClient) Delete(ctx context.Context, id WidgetID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget, error] {
-	return udtc.List[Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
+	return udtc.List[*Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
 }
 
 // WidgetProperties holds the properties of [Widget].

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_any/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // ExtensionAPIVersion is the API version of Contoso.Platform/extensions in this package.
@@ -26,15 +25,12 @@ type Extension struct {
 	SystemData *SystemData          `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-08-01-preview and
-// returns every violation (joined with errors.Join), each a *ValidationError
-// naming its JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-08-01-preview (the
+// udtc tags of its fields) and returns every violation (joined with
+// errors.Join), each a *ValidationError naming its JSON path; nil when r is
+// valid.
 func (r *Extension) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, ExtensionResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Platform/extensions\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, ExtensionResourceType)
 }
 
 // ResourceID parses r.ID as a ExtensionID.
@@ -58,12 +54,12 @@ func NewExtensionClient(opts ClientOptions) *ExtensionClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *ExtensionClient) CreateOrUpdate(ctx context.Context, id ExtensionID, r *Extension) (*Extension, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Extension))
 }
 
 // Get reads the resource at id.
 func (c *ExtensionClient) Get(ctx context.Context, id ExtensionID) (*Extension, error) {
-	return udtc.Get[Extension](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Extension))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -76,7 +72,7 @@ func (c *ExtensionClient) Delete(ctx context.Context, id ExtensionID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *ExtensionClient) List(ctx context.Context, scope string) iter.Seq2[*Extension, error] {
-	return udtc.List[Extension](ctx, c.c, c.c.Scope(scope)+"/providers/"+ExtensionResourceType)
+	return udtc.List[*Extension](ctx, c.c, c.c.Scope(scope)+"/providers/"+ExtensionResourceType)
 }
 
 // ExtensionProperties holds the properties of [Extension].

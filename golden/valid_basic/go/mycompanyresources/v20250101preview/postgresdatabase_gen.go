@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/valid_basic/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 )
 
 // PostgresDatabaseAPIVersion is the API version of MyCompany.Resources/postgresDatabases in this package.
@@ -25,24 +24,16 @@ type PostgresDatabase struct {
 	Type       *string                     `json:"type,omitempty"`
 	Location   *string                     `json:"location,omitempty"`
 	Tags       map[string]string           `json:"tags,omitzero"`
-	Properties *PostgresDatabaseProperties `json:"properties,omitempty"`
+	Properties *PostgresDatabaseProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData                 `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01-preview and
-// returns every violation (joined with errors.Join), each a *ValidationError
-// naming its JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01-preview (the
+// udtc tags of its fields) and returns every violation (joined with
+// errors.Join), each a *ValidationError naming its JSON path; nil when r is
+// valid.
 func (r *PostgresDatabase) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, PostgresDatabaseResourceType) {
-		v.Check(false, "", "type", "must be \"MyCompany.Resources/postgresDatabases\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, PostgresDatabaseResourceType)
 }
 
 // ResourceID parses r.ID as a PostgresDatabaseID.
@@ -66,12 +57,12 @@ func NewPostgresDatabaseClient(opts ClientOptions) *PostgresDatabaseClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *PostgresDatabaseClient) CreateOrUpdate(ctx context.Context, id PostgresDatabaseID, r *PostgresDatabase) (*PostgresDatabase, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(PostgresDatabase))
 }
 
 // Get reads the resource at id.
 func (c *PostgresDatabaseClient) Get(ctx context.Context, id PostgresDatabaseID) (*PostgresDatabase, error) {
-	return udtc.Get[PostgresDatabase](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(PostgresDatabase))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -84,27 +75,21 @@ func (c *PostgresDatabaseClient) Delete(ctx context.Context, id PostgresDatabase
 // ID ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *PostgresDatabaseClient) List(ctx context.Context, scope string) iter.Seq2[*PostgresDatabase, error] {
-	return udtc.List[PostgresDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+PostgresDatabaseResourceType)
+	return udtc.List[*PostgresDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+PostgresDatabaseResourceType)
 }
 
 // ListSecrets returns the sensitive property values of the resource at id,
 // which Get returns as null.
 func (c *PostgresDatabaseClient) ListSecrets(ctx context.Context, id PostgresDatabaseID) (*PostgresDatabaseProperties, error) {
-	return udtc.Post[PostgresDatabaseProperties](ctx, c.c, id.String()+"/listSecrets")
+	return udtc.Post(ctx, c.c, id.String()+"/listSecrets", new(PostgresDatabaseProperties))
 }
 
 // PostgresDatabaseProperties holds the properties of [PostgresDatabase].
 type PostgresDatabaseProperties struct {
-	// The size of database to provision. Required. Allowed values: "S", "M", "L",
-	// "XL".
-	Size *PostgresDatabaseSize `json:"size,omitempty"`
+	// The size of database to provision. Allowed values: "S", "M", "L", "XL".
+	Size *PostgresDatabaseSize `json:"size,omitempty" udtc:"required"`
 	// Read-only: set by the server and ignored in requests.
 	Status *PostgresDatabaseStatus `json:"status,omitempty"`
-}
-
-func (o *PostgresDatabaseProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Size != nil, path, "size")
-	v.Check(o.Size == nil || o.Size.IsValid(), path, "size", "must be one of \"S\", \"M\", \"L\", \"XL\"")
 }
 
 // PostgresDatabaseStatus is properties.status of [PostgresDatabase].

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // ContosoBusAPIVersion is the API version of Contoso.Messaging/contosoBuses in this package.
@@ -28,15 +27,12 @@ type ContosoBus struct {
 	SystemData *SystemData           `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2024-06-01-preview and
-// returns every violation (joined with errors.Join), each a *ValidationError
-// naming its JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2024-06-01-preview (the
+// udtc tags of its fields) and returns every violation (joined with
+// errors.Join), each a *ValidationError naming its JSON path; nil when r is
+// valid.
 func (r *ContosoBus) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, ContosoBusResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Messaging/contosoBuses\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, ContosoBusResourceType)
 }
 
 // ResourceID parses r.ID as a ContosoBusID.
@@ -60,12 +56,12 @@ func NewContosoBusClient(opts ClientOptions) *ContosoBusClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *ContosoBusClient) CreateOrUpdate(ctx context.Context, id ContosoBusID, r *ContosoBus) (*ContosoBus, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBus))
 }
 
 // Get reads the resource at id.
 func (c *ContosoBusClient) Get(ctx context.Context, id ContosoBusID) (*ContosoBus, error) {
-	return udtc.Get[ContosoBus](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(ContosoBus))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -78,7 +74,7 @@ func (c *ContosoBusClient) Delete(ctx context.Context, id ContosoBusID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *ContosoBusClient) List(ctx context.Context, scope string) iter.Seq2[*ContosoBus, error] {
-	return udtc.List[ContosoBus](ctx, c.c, c.c.Scope(scope)+"/providers/"+ContosoBusResourceType)
+	return udtc.List[*ContosoBus](ctx, c.c, c.c.Scope(scope)+"/providers/"+ContosoBusResourceType)
 }
 
 // ContosoBusProperties holds the properties of [ContosoBus].

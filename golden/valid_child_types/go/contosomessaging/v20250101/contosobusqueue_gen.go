@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // ContosoBusQueueAPIVersion is the API version of Contoso.Messaging/contosoBuses/queues in this package.
@@ -28,18 +27,11 @@ type ContosoBusQueue struct {
 	SystemData *SystemData                `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *ContosoBusQueue) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, ContosoBusQueueResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Messaging/contosoBuses/queues\"")
-	}
-	if r.Properties != nil {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, ContosoBusQueueResourceType)
 }
 
 // ResourceID parses r.ID as a ContosoBusQueueID.
@@ -63,12 +55,12 @@ func NewContosoBusQueueClient(opts ClientOptions) *ContosoBusQueueClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *ContosoBusQueueClient) CreateOrUpdate(ctx context.Context, id ContosoBusQueueID, r *ContosoBusQueue) (*ContosoBusQueue, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBusQueue))
 }
 
 // Get reads the resource at id.
 func (c *ContosoBusQueueClient) Get(ctx context.Context, id ContosoBusQueueID) (*ContosoBusQueue, error) {
-	return udtc.Get[ContosoBusQueue](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(ContosoBusQueue))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -79,16 +71,10 @@ func (c *ContosoBusQueueClient) Delete(ctx context.Context, id ContosoBusQueueID
 // List yields the Contoso.Messaging/contosoBuses/queues resources of parent,
 // following nextLink; it stops after the first error.
 func (c *ContosoBusQueueClient) List(ctx context.Context, parent ContosoBusID) iter.Seq2[*ContosoBusQueue, error] {
-	return udtc.List[ContosoBusQueue](ctx, c.c, parent.String()+"/queues")
+	return udtc.List[*ContosoBusQueue](ctx, c.c, parent.String()+"/queues")
 }
 
 // ContosoBusQueueProperties holds the properties of [ContosoBusQueue].
 type ContosoBusQueueProperties struct {
-	// Must be at least 1. Must be at most 81920.
-	MaxSizeInMegabytes *int64 `json:"maxSizeInMegabytes,omitempty"`
-}
-
-func (o *ContosoBusQueueProperties) validate(v *udtc.Validator, path string) {
-	v.Check(o.MaxSizeInMegabytes == nil || *o.MaxSizeInMegabytes >= 1, path, "maxSizeInMegabytes", "must be >= 1")
-	v.Check(o.MaxSizeInMegabytes == nil || *o.MaxSizeInMegabytes <= 81920, path, "maxSizeInMegabytes", "must be <= 81920")
+	MaxSizeInMegabytes *int64 `json:"maxSizeInMegabytes,omitempty" udtc:"minimum=1,maximum=81920"`
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // ContosoBusTopicAPIVersion is the API version of Contoso.Messaging/contosoBuses/topics in this package.
@@ -26,15 +25,12 @@ type ContosoBusTopic struct {
 	SystemData *SystemData                `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-06-01-preview and
-// returns every violation (joined with errors.Join), each a *ValidationError
-// naming its JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-06-01-preview (the
+// udtc tags of its fields) and returns every violation (joined with
+// errors.Join), each a *ValidationError naming its JSON path; nil when r is
+// valid.
 func (r *ContosoBusTopic) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, ContosoBusTopicResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Messaging/contosoBuses/topics\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, ContosoBusTopicResourceType)
 }
 
 // ResourceID parses r.ID as a ContosoBusTopicID.
@@ -58,12 +54,12 @@ func NewContosoBusTopicClient(opts ClientOptions) *ContosoBusTopicClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *ContosoBusTopicClient) CreateOrUpdate(ctx context.Context, id ContosoBusTopicID, r *ContosoBusTopic) (*ContosoBusTopic, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBusTopic))
 }
 
 // Get reads the resource at id.
 func (c *ContosoBusTopicClient) Get(ctx context.Context, id ContosoBusTopicID) (*ContosoBusTopic, error) {
-	return udtc.Get[ContosoBusTopic](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(ContosoBusTopic))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -74,7 +70,7 @@ func (c *ContosoBusTopicClient) Delete(ctx context.Context, id ContosoBusTopicID
 // List yields the Contoso.Messaging/contosoBuses/topics resources of parent,
 // following nextLink; it stops after the first error.
 func (c *ContosoBusTopicClient) List(ctx context.Context, parent ContosoBusID) iter.Seq2[*ContosoBusTopic, error] {
-	return udtc.List[ContosoBusTopic](ctx, c.c, parent.String()+"/topics")
+	return udtc.List[*ContosoBusTopic](ctx, c.c, parent.String()+"/topics")
 }
 
 // ContosoBusTopicProperties holds the properties of [ContosoBusTopic].

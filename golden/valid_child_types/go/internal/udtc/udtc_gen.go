@@ -8,19 +8,21 @@ package udtc
 import (
 	"bytes"
 	"context"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
-	"maps"
 	"math"
 	"net/http"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -43,59 +45,350 @@ func (e *ValidationError) Error() string {
 	return e.Path + ": " + e.Message
 }
 
-// Validator collects violations.
-type Validator struct{ errs []error }
-
-// Check records msg at path.name unless ok. It is not inlined: generated
-// code calls it once per constraint, and inlining every call would make the
-// generated packages slow to compile for no gain.
+// ValidateResource checks a resource envelope r (a pointer to a generated
+// struct): its type, when set, must be fullType (compared
+// case-insensitively), and every field, at every depth, must satisfy the
+// keywords of its udtc struct tag. It returns every violation (joined with
+// errors.Join), each a *ValidationError naming its JSON path; nil when r is
+// valid.
 //
-//go:noinline
-func (v *Validator) Check(ok bool, path, name, msg string) {
-	if !ok {
-		v.errs = append(v.errs, &ValidationError{Path: Join(path, name), Message: msg})
+// A udtc tag lists JSON Schema keywords separated by commas: required,
+// minimum=N, maximum=N, exclusiveMinimum=N, exclusiveMaximum=N,
+// multipleOf=N, minLength=N, maxLength=N, minItems=N, maxItems=N,
+// uniqueItems, minProperties=N, maxProperties=N, enum=A|B (numbers and
+// booleans; string enums are named types with an IsValid method) and
+// pattern=RE, which comes last and runs to the end of the tag. "items" and
+// "values" start the keywords of an array's items and a map's values.
+// Struct values are checked through their own fields' tags; values that
+// unmarshal from text (resource IDs, times) were checked when parsed.
+func ValidateResource(r any, typ *string, fullType string) error {
+	v := &validator{}
+	if typ != nil && !strings.EqualFold(*typ, fullType) {
+		v.add("type", "must be "+strconv.Quote(fullType))
+	}
+	v.structFields("", reflect.ValueOf(r).Elem())
+	return errors.Join(v.errs...)
+}
+
+// validator collects violations.
+type validator struct{ errs []error }
+
+func (v *validator) add(path, msg string) {
+	v.errs = append(v.errs, &ValidationError{Path: path, Message: msg})
+}
+
+// rules are the parsed keywords of one level of a udtc tag.
+type rules struct {
+	required           bool
+	minimum, maximum   string // "" when absent
+	exclusiveMin       bool
+	exclusiveMax       bool
+	multipleOf         string
+	minLength, maxLen  int // -1 when absent
+	minItems, maxItems int
+	minProps, maxProps int
+	unique             bool
+	enum               []string
+	pattern            *regexp.Regexp
+	elem               *rules // items or values
+}
+
+// field is one struct field with a JSON name.
+type field struct {
+	index int
+	name  string
+	rules *rules
+}
+
+var (
+	fieldCache   sync.Map // reflect.Type → []field
+	textType     = reflect.TypeFor[encoding.TextUnmarshaler]()
+	validityType = reflect.TypeFor[interface{ IsValid() bool }]()
+)
+
+// fields returns the JSON fields of struct type t with their parsed rules.
+func fields(t reflect.Type) []field {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.([]field)
+	}
+	var fs []field
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if !sf.IsExported() || name == "" || name == "-" {
+			continue
+		}
+		fs = append(fs, field{index: i, name: name, rules: parseRules(sf.Tag.Get("udtc"))})
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+// parseRules parses a udtc tag; a malformed keyword panics, as the tags
+// are generated.
+func parseRules(tag string) *rules {
+	top := newRules()
+	r := top
+	for tag != "" {
+		var kw string
+		if strings.HasPrefix(tag, "pattern=") {
+			kw, tag = tag, ""
+		} else {
+			kw, tag, _ = strings.Cut(tag, ",")
+		}
+		key, val, _ := strings.Cut(kw, "=")
+		n, _ := strconv.Atoi(val)
+		switch key {
+		case "required":
+			r.required = true
+		case "minimum", "exclusiveMinimum":
+			r.minimum, r.exclusiveMin = val, key == "exclusiveMinimum"
+		case "maximum", "exclusiveMaximum":
+			r.maximum, r.exclusiveMax = val, key == "exclusiveMaximum"
+		case "multipleOf":
+			r.multipleOf = val
+		case "minLength":
+			r.minLength = n
+		case "maxLength":
+			r.maxLen = n
+		case "minItems":
+			r.minItems = n
+		case "maxItems":
+			r.maxItems = n
+		case "minProperties":
+			r.minProps = n
+		case "maxProperties":
+			r.maxProps = n
+		case "uniqueItems":
+			r.unique = true
+		case "enum":
+			r.enum = strings.Split(val, "|")
+		case "pattern":
+			r.pattern = regexp.MustCompile(val)
+		case "items", "values":
+			r.elem = newRules()
+			r = r.elem
+		default:
+			panic("udtc: unknown keyword " + strconv.Quote(key) + " in a udtc struct tag")
+		}
+	}
+	return top
+}
+
+func newRules() *rules {
+	return &rules{minLength: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
+}
+
+var noRules = newRules()
+
+// structFields checks the fields of struct value s at path.
+func (v *validator) structFields(path string, s reflect.Value) {
+	for _, f := range fields(s.Type()) {
+		fv := s.Field(f.index)
+		p := Join(path, f.name)
+		switch fv.Kind() {
+		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+			if fv.IsNil() {
+				if f.rules.required {
+					v.add(p, "is required")
+				}
+				continue
+			}
+		}
+		v.value(p, fv, f.rules)
 	}
 }
 
-// Missing records that the required property name of path is absent.
-//
-//go:noinline
-func (v *Validator) Missing(path, name string) {
-	v.errs = append(v.errs, &ValidationError{Path: Join(path, name), Message: "is required"})
-}
-
-// Required records that the required property name of path is absent
-// unless present.
-//
-//go:noinline
-func (v *Validator) Required(present bool, path, name string) {
-	if !present {
-		v.Missing(path, name)
+// value checks x, a present value, at path against r.
+func (v *validator) value(path string, x reflect.Value, r *rules) {
+	if r == nil {
+		r = noRules
+	}
+	if x.Kind() == reflect.Pointer {
+		x = x.Elem()
+	}
+	if x.Kind() != reflect.Struct && x.Type().Implements(validityType) {
+		if !x.Interface().(interface{ IsValid() bool }).IsValid() {
+			v.add(path, "must be one of "+enumValues(x))
+		}
+	}
+	if len(r.enum) > 0 && !slices.ContainsFunc(r.enum, func(e string) bool { return equalScalar(x, e) }) {
+		v.add(path, "must be one of "+strings.Join(r.enum, ", "))
+	}
+	switch x.Kind() {
+	case reflect.String:
+		v.str(path, x.String(), r)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
+		v.number(path, x, r)
+	case reflect.Struct:
+		if !reflect.PointerTo(x.Type()).Implements(textType) {
+			v.structFields(path, x)
+		}
+	case reflect.Map:
+		v.count(path, x.Len(), r.minProps, r.maxProps, "entries")
+		keys := x.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for _, k := range keys {
+			v.value(Key(path, k.String()), x.MapIndex(k), r.elem)
+		}
+	case reflect.Slice:
+		v.count(path, x.Len(), r.minItems, r.maxItems, "items")
+		if r.unique && !uniqueJSON(x) {
+			v.add(path, "must not contain duplicate items")
+		}
+		for i := range x.Len() {
+			v.value(Index(path, i), x.Index(i), r.elem)
+		}
 	}
 }
 
-// String checks the length of *s in characters (Unicode code points, as
-// JSON Schema counts them) against min and max (-1: no bound) and matches it
-// against re (nil: no pattern). A nil s is not checked.
-//
-//go:noinline
-func (v *Validator) String(p *string, path, name string, min, max int, re *regexp.Regexp) {
-	if p == nil {
-		return
-	}
-	s := *p
-	if min >= 0 || max >= 0 {
+// str checks a string's length in characters (Unicode code points, as JSON
+// Schema counts them) and its pattern.
+func (v *validator) str(path, s string, r *rules) {
+	if r.minLength >= 0 || r.maxLen >= 0 {
 		n := utf8.RuneCountInString(s)
-		v.Check(min < 0 || n >= min, path, name, "must be at least "+strconv.Itoa(min)+" characters long")
-		v.Check(max < 0 || n <= max, path, name, "must be at most "+strconv.Itoa(max)+" characters long")
+		if r.minLength >= 0 && n < r.minLength {
+			v.add(path, "must be at least "+strconv.Itoa(r.minLength)+" characters long")
+		}
+		if r.maxLen >= 0 && n > r.maxLen {
+			v.add(path, "must be at most "+strconv.Itoa(r.maxLen)+" characters long")
+		}
 	}
-	if re != nil {
-		v.Check(re.MatchString(s), path, name, "must match the pattern "+re.String())
+	if r.pattern != nil && !r.pattern.MatchString(s) {
+		v.add(path, "must match the pattern "+r.pattern.String())
 	}
 }
 
-// Err joins the violations; nil when there are none.
-func (v *Validator) Err() error { return errors.Join(v.errs...) }
+// number checks bounds and multipleOf. Integers are compared exactly with
+// integer bounds, as floats otherwise.
+func (v *validator) number(path string, x reflect.Value, r *rules) {
+	if r.minimum != "" {
+		c := compare(x, r.minimum)
+		if c < 0 || c == 0 && r.exclusiveMin {
+			v.add(path, bound(">", r.exclusiveMin, r.minimum))
+		}
+	}
+	if r.maximum != "" {
+		c := compare(x, r.maximum)
+		if c > 0 || c == 0 && r.exclusiveMax {
+			v.add(path, bound("<", r.exclusiveMax, r.maximum))
+		}
+	}
+	if r.multipleOf != "" && !multipleOf(x, r.multipleOf) {
+		v.add(path, "must be a multiple of "+r.multipleOf)
+	}
+}
+
+func bound(op string, exclusive bool, n string) string {
+	if !exclusive {
+		op += "="
+	}
+	return "must be " + op + " " + n
+}
+
+func (v *validator) count(path string, n, lo, hi int, what string) {
+	if lo >= 0 && n < lo {
+		v.add(path, fmt.Sprintf("must have at least %d %s", lo, what))
+	}
+	if hi >= 0 && n > hi {
+		v.add(path, fmt.Sprintf("must have at most %d %s", hi, what))
+	}
+}
+
+// compare compares the number x with the JSON number n: -1, 0 or 1.
+func compare(x reflect.Value, n string) int {
+	if x.CanInt() {
+		if b, err := strconv.ParseInt(n, 10, 64); err == nil {
+			return cmpInt(x.Int(), b)
+		}
+	}
+	f, _ := strconv.ParseFloat(n, 64)
+	switch a := toFloat(x); {
+	case a < f:
+		return -1
+	case a > f:
+		return 1
+	}
+	return 0
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func toFloat(x reflect.Value) float64 {
+	if x.CanInt() {
+		return float64(x.Int())
+	}
+	return x.Float()
+}
+
+// multipleOf reports whether x is a multiple of the JSON number m, exactly
+// for integers, allowing for rounding otherwise.
+func multipleOf(x reflect.Value, m string) bool {
+	if x.CanInt() {
+		if n, err := strconv.ParseInt(m, 10, 64); err == nil && n != 0 {
+			return x.Int()%n == 0
+		}
+	}
+	f, _ := strconv.ParseFloat(m, 64)
+	q := toFloat(x) / f
+	return math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q))
+}
+
+// equalScalar reports whether the number or boolean x equals the JSON
+// value e.
+func equalScalar(x reflect.Value, e string) bool {
+	switch x.Kind() {
+	case reflect.Bool:
+		return strconv.FormatBool(x.Bool()) == e
+	case reflect.String:
+		return false
+	}
+	return compare(x, e) == 0
+}
+
+// enumValues lists the values of a named enum type (its Values method) as
+// JSON, comma separated.
+func enumValues(x reflect.Value) string {
+	vals := x.MethodByName("Values").Call(nil)[0]
+	out := make([]string, vals.Len())
+	for i := range vals.Len() {
+		out[i] = jsonText(vals.Index(i).Interface())
+	}
+	return strings.Join(out, ", ")
+}
+
+// jsonText is x as JSON without HTML escaping.
+func jsonText(x any) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(x); err != nil {
+		return fmt.Sprint(x)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// uniqueJSON reports whether the items of slice x have distinct JSON
+// encodings.
+func uniqueJSON(x reflect.Value) bool {
+	seen := make(map[string]bool, x.Len())
+	for i := range x.Len() {
+		k := jsonText(x.Index(i).Interface())
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
+}
 
 // Join appends a property name to a JSON path.
 func Join(path, name string) string {
@@ -113,44 +406,6 @@ func Key(path, k string) string { return path + "[" + strconv.Quote(k) + "]" }
 
 // Index appends an array index to a JSON path.
 func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
-
-// SortedKeys returns the keys of m in order, so violations come out in a
-// stable order.
-func SortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-// UniqueItems reports whether xs has no duplicates.
-func UniqueItems[T comparable](xs []T) bool {
-	seen := make(map[T]struct{}, len(xs))
-	for _, x := range xs {
-		if _, dup := seen[x]; dup {
-			return false
-		}
-		seen[x] = struct{}{}
-	}
-	return true
-}
-
-// UniqueJSON reports whether xs has no two items with the same JSON encoding.
-func UniqueJSON[T any](xs []T) bool {
-	seen := make(map[string]struct{}, len(xs))
-	for _, x := range xs {
-		b, err := json.Marshal(x)
-		if err != nil {
-			return false
-		}
-		if _, dup := seen[string(b)]; dup {
-			return false
-		}
-		seen[string(b)] = struct{}{}
-	}
-	return true
-}
-
-// MultipleOf reports whether x is a multiple of m, allowing for rounding.
-func MultipleOf(x, m float64) bool {
-	q := x / m
-	return math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q))
-}
 
 // Ptr returns a pointer to a copy of v.
 func Ptr[T any](v T) *T { return &v }
@@ -412,29 +667,28 @@ func (c *Client) Do(ctx context.Context, method, u string, in, out any) error {
 	return nil
 }
 
-// Get reads the resource at path into a new T.
-func Get[T any](ctx context.Context, c *Client, path string) (*T, error) {
-	r := new(T)
-	if err := c.Do(ctx, http.MethodGet, c.URL(path), nil, r); err != nil {
-		return nil, err
-	}
-	return r, nil
+// Get reads the resource at path into r. The type parameter is a pointer
+// type, so every resource type shares one instantiation (one GC shape) and
+// the generated packages compile no copy of their own.
+func Get[P any](ctx context.Context, c *Client, path string, r P) (P, error) {
+	return result(r, c.Do(ctx, http.MethodGet, c.URL(path), nil, r))
 }
 
-// Put writes in at path and returns what the server stored.
-func Put[T any](ctx context.Context, c *Client, path string, in *T) (*T, error) {
-	r := new(T)
-	if err := c.Do(ctx, http.MethodPut, c.URL(path), in, r); err != nil {
-		return nil, err
-	}
-	return r, nil
+// Put writes in at path and decodes what the server stored into r.
+func Put[P any](ctx context.Context, c *Client, path string, in, r P) (P, error) {
+	return result(r, c.Do(ctx, http.MethodPut, c.URL(path), in, r))
 }
 
-// Post sends an empty POST to path and decodes the answer into a new T.
-func Post[T any](ctx context.Context, c *Client, path string) (*T, error) {
-	r := new(T)
-	if err := c.Do(ctx, http.MethodPost, c.URL(path), nil, r); err != nil {
-		return nil, err
+// Post sends an empty POST to path and decodes the answer into r.
+func Post[P any](ctx context.Context, c *Client, path string, r P) (P, error) {
+	return result(r, c.Do(ctx, http.MethodPost, c.URL(path), nil, r))
+}
+
+// result is r, or the zero P (nil) when err is not nil.
+func result[P any](r P, err error) (P, error) {
+	if err != nil {
+		var zero P
+		return zero, err
 	}
 	return r, nil
 }
@@ -445,17 +699,19 @@ func (c *Client) Delete(ctx context.Context, path string) error {
 }
 
 // List yields the resources of the list at path, page after page
-// (following nextLink), and stops after the first error.
-func List[T any](ctx context.Context, c *Client, path string) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
+// (following nextLink), and stops after the first error. P is a pointer
+// type (*Resource), as for Get.
+func List[P any](ctx context.Context, c *Client, path string) iter.Seq2[P, error] {
+	return func(yield func(P, error) bool) {
 		u := c.URL(path)
 		for u != "" {
 			var page struct {
-				Value    []*T   `json:"value"`
+				Value    []P    `json:"value"`
 				NextLink string `json:"nextLink"`
 			}
 			if err := c.Do(ctx, http.MethodGet, u, nil, &page); err != nil {
-				yield(nil, err)
+				var zero P
+				yield(zero, err)
 				return
 			}
 			for _, r := range page.Value {

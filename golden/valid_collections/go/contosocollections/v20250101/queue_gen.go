@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_collections/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // QueueAPIVersion is the API version of Contoso.Collections/queues in this package.
@@ -23,24 +22,15 @@ type Queue struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *QueueProperties  `json:"properties,omitempty"`
+	Properties *QueueProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Queue) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, QueueResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Collections/queues\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, QueueResourceType)
 }
 
 // ResourceID parses r.ID as a QueueID.
@@ -64,12 +54,12 @@ func NewQueueClient(opts ClientOptions) *QueueClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *QueueClient) CreateOrUpdate(ctx context.Context, id QueueID, r *Queue) (*Queue, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Queue))
 }
 
 // Get reads the resource at id.
 func (c *QueueClient) Get(ctx context.Context, id QueueID) (*Queue, error) {
-	return udtc.Get[Queue](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Queue))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -82,15 +72,14 @@ func (c *QueueClient) Delete(ctx context.Context, id QueueID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *QueueClient) List(ctx context.Context, scope string) iter.Seq2[*Queue, error] {
-	return udtc.List[Queue](ctx, c.c, c.c.Scope(scope)+"/providers/"+QueueResourceType)
+	return udtc.List[*Queue](ctx, c.c, c.c.Scope(scope)+"/providers/"+QueueResourceType)
 }
 
 // QueueProperties holds the properties of [Queue].
 type QueueProperties struct {
-	// Free-form tags. Must have at most 16 entries.
-	Tags map[string]string `json:"tags,omitzero"`
-	// Required. Must have 1 to 10 items. Items must be unique.
-	Subscriptions []QueueSubscription   `json:"subscriptions,omitzero"`
+	// Free-form tags.
+	Tags          map[string]string     `json:"tags,omitzero" udtc:"maxProperties=16,values,maxLength=256"`
+	Subscriptions []QueueSubscription   `json:"subscriptions,omitzero" udtc:"required,minItems=1,maxItems=10,uniqueItems"`
 	Routing       *QueueRouting         `json:"routing,omitempty"`
 	Limits        map[string]QueueLimit `json:"limits,omitzero"`
 	Matrix        [][]float64           `json:"matrix,omitzero"`
@@ -98,47 +87,11 @@ type QueueProperties struct {
 	Empty         *QueueEmpty           `json:"empty,omitempty"`
 }
 
-func (o *QueueProperties) validate(v *udtc.Validator, path string) {
-	if o.Tags != nil {
-		v.Check(len(o.Tags) <= 16, path, "tags", "must have at most 16 entries")
-		for _, k0 := range udtc.SortedKeys(o.Tags) {
-			e0 := o.Tags[k0]
-			p0 := udtc.Key(udtc.Join(path, "tags"), k0)
-			v.String(&e0, p0, "", -1, 256, nil)
-		}
-	}
-	if o.Subscriptions == nil {
-		v.Missing(path, "subscriptions")
-	} else {
-		v.Check(len(o.Subscriptions) >= 1, path, "subscriptions", "must have at least 1 items")
-		v.Check(len(o.Subscriptions) <= 10, path, "subscriptions", "must have at most 10 items")
-		v.Check(udtc.UniqueJSON(o.Subscriptions), path, "subscriptions", "must not contain duplicate items")
-		for i0, e0 := range o.Subscriptions {
-			p0 := udtc.Index(udtc.Join(path, "subscriptions"), i0)
-			e0.validate(v, p0)
-		}
-	}
-	if o.Routing != nil {
-		o.Routing.validate(v, udtc.Join(path, "routing"))
-	}
-	if o.Limits != nil {
-		for _, k0 := range udtc.SortedKeys(o.Limits) {
-			e0 := o.Limits[k0]
-			p0 := udtc.Key(udtc.Join(path, "limits"), k0)
-			e0.validate(v, p0)
-		}
-	}
-}
-
 // QueueSubscription is properties.subscriptions[*] of [Queue].
 type QueueSubscription struct {
-	// Required. Format: uri.
-	Endpoint *string  `json:"endpoint,omitempty"`
+	// Format: uri.
+	Endpoint *string  `json:"endpoint,omitempty" udtc:"required"`
 	Filters  []string `json:"filters,omitzero"`
-}
-
-func (o *QueueSubscription) validate(v *udtc.Validator, path string) {
-	v.Required(o.Endpoint != nil, path, "endpoint")
 }
 
 // QueueRouting is properties.routing of [Queue].
@@ -146,20 +99,9 @@ type QueueRouting struct {
 	Primary *QueueRoutingPrimary `json:"primary,omitempty"`
 }
 
-func (o *QueueRouting) validate(v *udtc.Validator, path string) {
-	if o.Primary != nil {
-		o.Primary.validate(v, udtc.Join(path, "primary"))
-	}
-}
-
 // QueueRoutingPrimary is properties.routing.primary of [Queue].
 type QueueRoutingPrimary struct {
-	// Required.
-	Region *QueueRoutingPrimaryRegion `json:"region,omitempty"`
-}
-
-func (o *QueueRoutingPrimary) validate(v *udtc.Validator, path string) {
-	v.Required(o.Region != nil, path, "region")
+	Region *QueueRoutingPrimaryRegion `json:"region,omitempty" udtc:"required"`
 }
 
 // QueueRoutingPrimaryRegion is properties.routing.primary.region of [Queue].
@@ -170,13 +112,8 @@ type QueueRoutingPrimaryRegion struct {
 
 // QueueLimit is properties.limits[*] of [Queue].
 type QueueLimit struct {
-	// Required.
-	Max   *int64 `json:"max,omitempty"`
+	Max   *int64 `json:"max,omitempty" udtc:"required"`
 	Burst *int64 `json:"burst,omitempty"`
-}
-
-func (o *QueueLimit) validate(v *udtc.Validator, path string) {
-	v.Required(o.Max != nil, path, "max")
 }
 
 // QueueClosed is properties.closed of [Queue].

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_default_version/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // StableAndPreviewAPIVersion is the API version of Contoso.Versions/stableAndPreview in this package.
@@ -28,15 +27,11 @@ type StableAndPreview struct {
 	SystemData *SystemData                 `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *StableAndPreview) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, StableAndPreviewResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Versions/stableAndPreview\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, StableAndPreviewResourceType)
 }
 
 // ResourceID parses r.ID as a StableAndPreviewID.
@@ -60,12 +55,12 @@ func NewStableAndPreviewClient(opts ClientOptions) *StableAndPreviewClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *StableAndPreviewClient) CreateOrUpdate(ctx context.Context, id StableAndPreviewID, r *StableAndPreview) (*StableAndPreview, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(StableAndPreview))
 }
 
 // Get reads the resource at id.
 func (c *StableAndPreviewClient) Get(ctx context.Context, id StableAndPreviewID) (*StableAndPreview, error) {
-	return udtc.Get[StableAndPreview](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(StableAndPreview))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -78,7 +73,7 @@ func (c *StableAndPreviewClient) Delete(ctx context.Context, id StableAndPreview
 // ID ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *StableAndPreviewClient) List(ctx context.Context, scope string) iter.Seq2[*StableAndPreview, error] {
-	return udtc.List[StableAndPreview](ctx, c.c, c.c.Scope(scope)+"/providers/"+StableAndPreviewResourceType)
+	return udtc.List[*StableAndPreview](ctx, c.c, c.c.Scope(scope)+"/providers/"+StableAndPreviewResourceType)
 }
 
 // StableAndPreviewProperties holds the properties of [StableAndPreview].

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_default_version/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // PreviewOnlyAPIVersion is the API version of Contoso.Versions/previewOnly in this package.
@@ -26,15 +25,12 @@ type PreviewOnly struct {
 	SystemData *SystemData            `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-05-01-preview and
-// returns every violation (joined with errors.Join), each a *ValidationError
-// naming its JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-05-01-preview (the
+// udtc tags of its fields) and returns every violation (joined with
+// errors.Join), each a *ValidationError naming its JSON path; nil when r is
+// valid.
 func (r *PreviewOnly) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, PreviewOnlyResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Versions/previewOnly\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, PreviewOnlyResourceType)
 }
 
 // ResourceID parses r.ID as a PreviewOnlyID.
@@ -58,12 +54,12 @@ func NewPreviewOnlyClient(opts ClientOptions) *PreviewOnlyClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *PreviewOnlyClient) CreateOrUpdate(ctx context.Context, id PreviewOnlyID, r *PreviewOnly) (*PreviewOnly, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(PreviewOnly))
 }
 
 // Get reads the resource at id.
 func (c *PreviewOnlyClient) Get(ctx context.Context, id PreviewOnlyID) (*PreviewOnly, error) {
-	return udtc.Get[PreviewOnly](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(PreviewOnly))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -76,7 +72,7 @@ func (c *PreviewOnlyClient) Delete(ctx context.Context, id PreviewOnlyID) error 
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *PreviewOnlyClient) List(ctx context.Context, scope string) iter.Seq2[*PreviewOnly, error] {
-	return udtc.List[PreviewOnly](ctx, c.c, c.c.Scope(scope)+"/providers/"+PreviewOnlyResourceType)
+	return udtc.List[*PreviewOnly](ctx, c.c, c.c.Scope(scope)+"/providers/"+PreviewOnlyResourceType)
 }
 
 // PreviewOnlyProperties holds the properties of [PreviewOnly].

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_json/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // DocumentAPIVersion is the API version of Contoso.Json/documents in this package.
@@ -23,24 +22,15 @@ type Document struct {
 	Type       *string             `json:"type,omitempty"`
 	Location   *string             `json:"location,omitempty"`
 	Tags       map[string]string   `json:"tags,omitzero"`
-	Properties *DocumentProperties `json:"properties,omitempty"`
+	Properties *DocumentProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData         `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-02-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-02-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Document) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, DocumentResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Json/documents\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, DocumentResourceType)
 }
 
 // ResourceID parses r.ID as a DocumentID.
@@ -64,12 +54,12 @@ func NewDocumentClient(opts ClientOptions) *DocumentClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *DocumentClient) CreateOrUpdate(ctx context.Context, id DocumentID, r *Document) (*Document, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Document))
 }
 
 // Get reads the resource at id.
 func (c *DocumentClient) Get(ctx context.Context, id DocumentID) (*Document, error) {
-	return udtc.Get[Document](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Document))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -82,20 +72,12 @@ func (c *DocumentClient) Delete(ctx context.Context, id DocumentID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *DocumentClient) List(ctx context.Context, scope string) iter.Seq2[*Document, error] {
-	return udtc.List[Document](ctx, c.c, c.c.Scope(scope)+"/providers/"+DocumentResourceType)
+	return udtc.List[*Document](ctx, c.c, c.c.Scope(scope)+"/providers/"+DocumentResourceType)
 }
 
 // DocumentProperties holds the properties of [Document].
 type DocumentProperties struct {
-	// Required. Must be at most 80 characters long.
-	Title *string `json:"title,omitempty"`
-	// Must be at least 0.
-	Pages  *int64            `json:"pages,omitempty"`
+	Title  *string           `json:"title,omitempty" udtc:"required,maxLength=80"`
+	Pages  *int64            `json:"pages,omitempty" udtc:"minimum=0"`
 	Labels map[string]string `json:"labels,omitzero"`
-}
-
-func (o *DocumentProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Title != nil, path, "title")
-	v.String(o.Title, path, "title", -1, 80, nil)
-	v.Check(o.Pages == nil || *o.Pages >= 0, path, "pages", "must be >= 0")
 }

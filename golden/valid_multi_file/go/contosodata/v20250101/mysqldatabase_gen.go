@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 )
 
 // MySQLDatabaseAPIVersion is the API version of Contoso.Data/mySqlDatabases in this package.
@@ -27,18 +26,11 @@ type MySQLDatabase struct {
 	SystemData *SystemData              `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *MySQLDatabase) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, MySQLDatabaseResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Data/mySqlDatabases\"")
-	}
-	if r.Properties != nil {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, MySQLDatabaseResourceType)
 }
 
 // ResourceID parses r.ID as a MySQLDatabaseID.
@@ -62,12 +54,12 @@ func NewMySQLDatabaseClient(opts ClientOptions) *MySQLDatabaseClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *MySQLDatabaseClient) CreateOrUpdate(ctx context.Context, id MySQLDatabaseID, r *MySQLDatabase) (*MySQLDatabase, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(MySQLDatabase))
 }
 
 // Get reads the resource at id.
 func (c *MySQLDatabaseClient) Get(ctx context.Context, id MySQLDatabaseID) (*MySQLDatabase, error) {
-	return udtc.Get[MySQLDatabase](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(MySQLDatabase))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -80,17 +72,13 @@ func (c *MySQLDatabaseClient) Delete(ctx context.Context, id MySQLDatabaseID) er
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *MySQLDatabaseClient) List(ctx context.Context, scope string) iter.Seq2[*MySQLDatabase, error] {
-	return udtc.List[MySQLDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+MySQLDatabaseResourceType)
+	return udtc.List[*MySQLDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+MySQLDatabaseResourceType)
 }
 
 // MySQLDatabaseProperties holds the properties of [MySQLDatabase].
 type MySQLDatabaseProperties struct {
 	// Allowed values: "5.7", "8.0".
 	Version *MySQLDatabaseVersion `json:"version,omitempty"`
-}
-
-func (o *MySQLDatabaseProperties) validate(v *udtc.Validator, path string) {
-	v.Check(o.Version == nil || o.Version.IsValid(), path, "version", "must be one of \"5.7\", \"8.0\"")
 }
 
 // MySQLDatabaseVersion is properties.version of [MySQLDatabase].

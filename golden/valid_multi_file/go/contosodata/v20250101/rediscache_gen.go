@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // RedisCacheAPIVersion is the API version of Contoso.Data/redisCaches in this package.
@@ -25,15 +24,11 @@ type RedisCache struct {
 	SystemData *SystemData           `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *RedisCache) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, RedisCacheResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Data/redisCaches\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, RedisCacheResourceType)
 }
 
 // ResourceID parses r.ID as a RedisCacheID.
@@ -57,12 +52,12 @@ func NewRedisCacheClient(opts ClientOptions) *RedisCacheClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *RedisCacheClient) CreateOrUpdate(ctx context.Context, id RedisCacheID, r *RedisCache) (*RedisCache, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(RedisCache))
 }
 
 // Get reads the resource at id.
 func (c *RedisCacheClient) Get(ctx context.Context, id RedisCacheID) (*RedisCache, error) {
-	return udtc.Get[RedisCache](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(RedisCache))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -75,7 +70,7 @@ func (c *RedisCacheClient) Delete(ctx context.Context, id RedisCacheID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *RedisCacheClient) List(ctx context.Context, scope string) iter.Seq2[*RedisCache, error] {
-	return udtc.List[RedisCache](ctx, c.c, c.c.Scope(scope)+"/providers/"+RedisCacheResourceType)
+	return udtc.List[*RedisCache](ctx, c.c, c.c.Scope(scope)+"/providers/"+RedisCacheResourceType)
 }
 
 // RedisCacheProperties holds the properties of [RedisCache].

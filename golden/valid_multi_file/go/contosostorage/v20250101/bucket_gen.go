@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // BucketAPIVersion is the API version of Contoso.Storage/buckets in this package.
@@ -25,15 +24,11 @@ type Bucket struct {
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Bucket) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, BucketResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Storage/buckets\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, BucketResourceType)
 }
 
 // ResourceID parses r.ID as a BucketID.
@@ -57,12 +52,12 @@ func NewBucketClient(opts ClientOptions) *BucketClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *BucketClient) CreateOrUpdate(ctx context.Context, id BucketID, r *Bucket) (*Bucket, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Bucket))
 }
 
 // Get reads the resource at id.
 func (c *BucketClient) Get(ctx context.Context, id BucketID) (*Bucket, error) {
-	return udtc.Get[Bucket](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Bucket))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -75,7 +70,7 @@ func (c *BucketClient) Delete(ctx context.Context, id BucketID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *BucketClient) List(ctx context.Context, scope string) iter.Seq2[*Bucket, error] {
-	return udtc.List[Bucket](ctx, c.c, c.c.Scope(scope)+"/providers/"+BucketResourceType)
+	return udtc.List[*Bucket](ctx, c.c, c.c.Scope(scope)+"/providers/"+BucketResourceType)
 }
 
 // BucketProperties holds the properties of [Bucket].

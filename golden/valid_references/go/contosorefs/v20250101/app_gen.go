@@ -8,7 +8,6 @@ import (
 	"github.com/udtc/udtc/golden/valid_references/go/contosorefs/resourceids"
 	udtc "github.com/udtc/udtc/golden/valid_references/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // AppAPIVersion is the API version of Contoso.Refs/apps in this package.
@@ -24,24 +23,15 @@ type App struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *AppProperties    `json:"properties,omitempty"`
+	Properties *AppProperties    `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *App) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, AppResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Refs/apps\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, AppResourceType)
 }
 
 // ResourceID parses r.ID as a AppID.
@@ -65,12 +55,12 @@ func NewAppClient(opts ClientOptions) *AppClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *AppClient) CreateOrUpdate(ctx context.Context, id AppID, r *App) (*App, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(App))
 }
 
 // Get reads the resource at id.
 func (c *AppClient) Get(ctx context.Context, id AppID) (*App, error) {
-	return udtc.Get[App](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(App))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -83,14 +73,14 @@ func (c *AppClient) Delete(ctx context.Context, id AppID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *AppClient) List(ctx context.Context, scope string) iter.Seq2[*App, error] {
-	return udtc.List[App](ctx, c.c, c.c.Scope(scope)+"/providers/"+AppResourceType)
+	return udtc.List[*App](ctx, c.c, c.c.Scope(scope)+"/providers/"+AppResourceType)
 }
 
 // AppProperties holds the properties of [App].
 type AppProperties struct {
-	// The database the app connects to. Required. Resource ID of the referenced
-	// resource (type Contoso.Data/postgresDatabases).
-	Database *ResourceID `json:"database,omitempty"`
+	// The database the app connects to. Resource ID of the referenced resource
+	// (type Contoso.Data/postgresDatabases).
+	Database *ResourceID `json:"database,omitempty" udtc:"required"`
 	// Resource ID of the referenced resource (type Contoso.Data/redisCaches or
 	// Contoso.Data/memcachedCaches).
 	Cache *ResourceID `json:"cache,omitempty"`
@@ -101,8 +91,4 @@ type AppProperties struct {
 	// client. Resource ID of the referenced resource (type Contoso.Refs/buses).
 	Bus    *resourceids.BusID                `json:"bus,omitempty"`
 	Queues map[string]resourceids.BusQueueID `json:"queues,omitzero"`
-}
-
-func (o *AppProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Database != nil, path, "database")
 }

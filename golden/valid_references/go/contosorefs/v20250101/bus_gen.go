@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_references/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // BusAPIVersion is the API version of Contoso.Refs/buses in this package.
@@ -25,15 +24,11 @@ type Bus struct {
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Bus) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, BusResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Refs/buses\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, BusResourceType)
 }
 
 // ResourceID parses r.ID as a BusID.
@@ -57,12 +52,12 @@ func NewBusClient(opts ClientOptions) *BusClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *BusClient) CreateOrUpdate(ctx context.Context, id BusID, r *Bus) (*Bus, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Bus))
 }
 
 // Get reads the resource at id.
 func (c *BusClient) Get(ctx context.Context, id BusID) (*Bus, error) {
-	return udtc.Get[Bus](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Bus))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -75,7 +70,7 @@ func (c *BusClient) Delete(ctx context.Context, id BusID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *BusClient) List(ctx context.Context, scope string) iter.Seq2[*Bus, error] {
-	return udtc.List[Bus](ctx, c.c, c.c.Scope(scope)+"/providers/"+BusResourceType)
+	return udtc.List[*Bus](ctx, c.c, c.c.Scope(scope)+"/providers/"+BusResourceType)
 }
 
 // BusProperties holds the properties of [Bus].

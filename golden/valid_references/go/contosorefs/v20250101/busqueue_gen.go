@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_references/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // BusQueueAPIVersion is the API version of Contoso.Refs/buses/queues in this package.
@@ -25,15 +24,11 @@ type BusQueue struct {
 	SystemData *SystemData         `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *BusQueue) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, BusQueueResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Refs/buses/queues\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, BusQueueResourceType)
 }
 
 // ResourceID parses r.ID as a BusQueueID.
@@ -57,12 +52,12 @@ func NewBusQueueClient(opts ClientOptions) *BusQueueClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *BusQueueClient) CreateOrUpdate(ctx context.Context, id BusQueueID, r *BusQueue) (*BusQueue, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(BusQueue))
 }
 
 // Get reads the resource at id.
 func (c *BusQueueClient) Get(ctx context.Context, id BusQueueID) (*BusQueue, error) {
-	return udtc.Get[BusQueue](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(BusQueue))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -73,7 +68,7 @@ func (c *BusQueueClient) Delete(ctx context.Context, id BusQueueID) error {
 // List yields the Contoso.Refs/buses/queues resources of parent, following
 // nextLink; it stops after the first error.
 func (c *BusQueueClient) List(ctx context.Context, parent BusID) iter.Seq2[*BusQueue, error] {
-	return udtc.List[BusQueue](ctx, c.c, parent.String()+"/queues")
+	return udtc.List[*BusQueue](ctx, c.c, parent.String()+"/queues")
 }
 
 // BusQueueProperties holds the properties of [BusQueue].

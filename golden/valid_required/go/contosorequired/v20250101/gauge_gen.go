@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/valid_required/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -23,24 +22,15 @@ type Gauge struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *GaugeProperties  `json:"properties,omitempty"`
+	Properties *GaugeProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Gauge) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, GaugeResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Required/gauges\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, GaugeResourceType)
 }
 
 // ResourceID parses r.ID as a GaugeID.
@@ -64,12 +54,12 @@ func NewGaugeClient(opts ClientOptions) *GaugeClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *GaugeClient) CreateOrUpdate(ctx context.Context, id GaugeID, r *Gauge) (*Gauge, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Gauge))
 }
 
 // Get reads the resource at id.
 func (c *GaugeClient) Get(ctx context.Context, id GaugeID) (*Gauge, error) {
-	return udtc.Get[Gauge](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Gauge))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -82,45 +72,22 @@ func (c *GaugeClient) Delete(ctx context.Context, id GaugeID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *GaugeClient) List(ctx context.Context, scope string) iter.Seq2[*Gauge, error] {
-	return udtc.List[Gauge](ctx, c.c, c.c.Scope(scope)+"/providers/"+GaugeResourceType)
+	return udtc.List[*Gauge](ctx, c.c, c.c.Scope(scope)+"/providers/"+GaugeResourceType)
 }
 
 // GaugeProperties holds the properties of [Gauge].
 type GaugeProperties struct {
-	// Required.
-	Label *string `json:"label,omitempty"`
-	// Required.
-	Count *int64 `json:"count,omitempty"`
-	// Required.
-	Ratio *float64 `json:"ratio,omitempty"`
-	// Required.
-	Enabled *bool `json:"enabled,omitempty"`
-	// Required.
-	Since *time.Time `json:"since,omitempty"`
-	// Required. Allowed values: "", "auto".
-	Mode *GaugeMode `json:"mode,omitempty"`
-	// Required.
-	Settings *GaugeSettings `json:"settings,omitempty"`
-	// Required.
-	Labels map[string]string `json:"labels,omitzero"`
-	// Required.
-	Steps []int64 `json:"steps,omitzero"`
-	// Required.
-	Extra any `json:"extra,omitempty"`
-}
-
-func (o *GaugeProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Label != nil, path, "label")
-	v.Required(o.Count != nil, path, "count")
-	v.Required(o.Ratio != nil, path, "ratio")
-	v.Required(o.Enabled != nil, path, "enabled")
-	v.Required(o.Since != nil, path, "since")
-	v.Required(o.Mode != nil, path, "mode")
-	v.Check(o.Mode == nil || o.Mode.IsValid(), path, "mode", "must be one of \"\", \"auto\"")
-	v.Required(o.Settings != nil, path, "settings")
-	v.Required(o.Labels != nil, path, "labels")
-	v.Required(o.Steps != nil, path, "steps")
-	v.Required(o.Extra != nil, path, "extra")
+	Label   *string    `json:"label,omitempty" udtc:"required"`
+	Count   *int64     `json:"count,omitempty" udtc:"required"`
+	Ratio   *float64   `json:"ratio,omitempty" udtc:"required"`
+	Enabled *bool      `json:"enabled,omitempty" udtc:"required"`
+	Since   *time.Time `json:"since,omitempty" udtc:"required"`
+	// Allowed values: "", "auto".
+	Mode     *GaugeMode        `json:"mode,omitempty" udtc:"required"`
+	Settings *GaugeSettings    `json:"settings,omitempty" udtc:"required"`
+	Labels   map[string]string `json:"labels,omitzero" udtc:"required"`
+	Steps    []int64           `json:"steps,omitzero" udtc:"required"`
+	Extra    any               `json:"extra,omitempty" udtc:"required"`
 }
 
 // GaugeSettings is properties.settings of [Gauge].

@@ -12,7 +12,6 @@ package v20250301
 import (
 	"github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/resourceids"
 	udtc "github.com/udtc/udtc/golden/valid_scalars/go/internal/udtc"
-	"regexp"
 )
 
 type (
@@ -33,10 +32,6 @@ func ParseResourceID(s string) (ResourceID, error) {
 func Ptr[T any](v T) *T {
 	return &v
 }
-
-var (
-	widgetNamePattern = regexp.MustCompile("^[a-z][a-z0-9-]*$")
-)
 
 // WidgetResourceType is the full name of the Contoso.Scalars/widgets resource type.
 const WidgetResourceType = resourceids.WidgetResourceType

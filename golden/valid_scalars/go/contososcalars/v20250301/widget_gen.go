@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/valid_scalars/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -25,24 +24,15 @@ type Widget struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *WidgetProperties `json:"properties,omitempty"`
+	Properties *WidgetProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-03-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-03-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Widget) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, WidgetResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Scalars/widgets\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, WidgetResourceType)
 }
 
 // ResourceID parses r.ID as a WidgetID.
@@ -66,12 +56,12 @@ func NewWidgetClient(opts ClientOptions) *WidgetClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *WidgetClient) CreateOrUpdate(ctx context.Context, id WidgetID, r *Widget) (*Widget, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Widget))
 }
 
 // Get reads the resource at id.
 func (c *WidgetClient) Get(ctx context.Context, id WidgetID) (*Widget, error) {
-	return udtc.Get[Widget](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Widget))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -84,7 +74,7 @@ func (c *WidgetClient) Delete(ctx context.Context, id WidgetID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget, error] {
-	return udtc.List[Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
+	return udtc.List[*Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
 }
 
 // WidgetProperties holds the properties of [Widget].
@@ -93,26 +83,22 @@ type WidgetProperties struct {
 	//
 	// A short name.
 	//
-	// Required. Must be 3 to 24 characters long. Must match the regular expression
-	// `^[a-z][a-z0-9-]*$`. Example: "web-01".
-	Name *string `json:"name,omitempty"`
-	// Required. Allowed values: "free", "standard", "premium".
-	Tier *WidgetTier `json:"tier,omitempty"`
+	// Example: "web-01".
+	Name *string `json:"name,omitempty" udtc:"required,minLength=3,maxLength=24,pattern=^[a-z][a-z0-9-]*$"`
+	// Allowed values: "free", "standard", "premium".
+	Tier *WidgetTier `json:"tier,omitempty" udtc:"required"`
 	// Format: email.
 	Email *string `json:"email,omitempty"`
 	// Read-only: set by the server and ignored in requests.
 	CreatedAt *time.Time `json:"createdAt,omitempty"`
 	// Format: uuid.
 	ID *string `json:"id,omitempty"`
-	// Must be at least 1. Must be at most 10. Defaults to 2.
-	Replicas *int32 `json:"replicas,omitempty"`
-	// Must be greater than 1024. Must be less than 65536.
-	Port *int64 `json:"port,omitempty"`
-	// Allowed values: 1, 2, 4, 8.
-	Shards *int64 `json:"shards,omitempty"`
-	// Must be at least 0. Must be at most 1. Must be a multiple of 0.05. Format:
-	// double. Defaults to 0.5.
-	Ratio  *float64 `json:"ratio,omitempty"`
+	// Defaults to 2.
+	Replicas *int32 `json:"replicas,omitempty" udtc:"minimum=1,maximum=10"`
+	Port     *int64 `json:"port,omitempty" udtc:"exclusiveMinimum=1024,exclusiveMaximum=65536"`
+	Shards   *int64 `json:"shards,omitempty" udtc:"enum=1|2|4|8"`
+	// Format: double. Defaults to 0.5.
+	Ratio  *float64 `json:"ratio,omitempty" udtc:"minimum=0,maximum=1,multipleOf=0.05"`
 	Weight *float64 `json:"weight,omitempty"`
 	// Defaults to true.
 	Enabled *bool `json:"enabled,omitempty"`
@@ -120,21 +106,6 @@ type WidgetProperties struct {
 	LegacyMode *bool `json:"legacyMode,omitempty"`
 	// May be null. Defaults to null.
 	Nickname *string `json:"nickname,omitempty"`
-}
-
-func (o *WidgetProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Name != nil, path, "name")
-	v.String(o.Name, path, "name", 3, 24, widgetNamePattern)
-	v.Required(o.Tier != nil, path, "tier")
-	v.Check(o.Tier == nil || o.Tier.IsValid(), path, "tier", "must be one of \"free\", \"standard\", \"premium\"")
-	v.Check(o.Replicas == nil || *o.Replicas >= 1, path, "replicas", "must be >= 1")
-	v.Check(o.Replicas == nil || *o.Replicas <= 10, path, "replicas", "must be <= 10")
-	v.Check(o.Port == nil || *o.Port > 1024, path, "port", "must be > 1024")
-	v.Check(o.Port == nil || *o.Port < 65536, path, "port", "must be < 65536")
-	v.Check(o.Shards == nil || slices.Contains([]int64{1, 2, 4, 8}, *o.Shards), path, "shards", "must be one of 1, 2, 4, 8")
-	v.Check(o.Ratio == nil || *o.Ratio >= 0, path, "ratio", "must be >= 0")
-	v.Check(o.Ratio == nil || *o.Ratio <= 1, path, "ratio", "must be <= 1")
-	v.Check(o.Ratio == nil || udtc.MultipleOf(*o.Ratio, 0.05), path, "ratio", "must be a multiple of 0.05")
 }
 
 // WidgetTier is properties.tier of [Widget].

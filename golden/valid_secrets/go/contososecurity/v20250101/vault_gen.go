@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_secrets/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // VaultAPIVersion is the API version of Contoso.Security/vaults in this package.
@@ -21,24 +20,15 @@ type Vault struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *VaultProperties  `json:"properties,omitempty"`
+	Properties *VaultProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Vault) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, VaultResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Security/vaults\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, VaultResourceType)
 }
 
 // ResourceID parses r.ID as a VaultID.
@@ -62,12 +52,12 @@ func NewVaultClient(opts ClientOptions) *VaultClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *VaultClient) CreateOrUpdate(ctx context.Context, id VaultID, r *Vault) (*Vault, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Vault))
 }
 
 // Get reads the resource at id.
 func (c *VaultClient) Get(ctx context.Context, id VaultID) (*Vault, error) {
-	return udtc.Get[Vault](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Vault))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -80,32 +70,26 @@ func (c *VaultClient) Delete(ctx context.Context, id VaultID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *VaultClient) List(ctx context.Context, scope string) iter.Seq2[*Vault, error] {
-	return udtc.List[Vault](ctx, c.c, c.c.Scope(scope)+"/providers/"+VaultResourceType)
+	return udtc.List[*Vault](ctx, c.c, c.c.Scope(scope)+"/providers/"+VaultResourceType)
 }
 
 // ListSecrets returns the sensitive property values of the resource at id,
 // which Get returns as null.
 func (c *VaultClient) ListSecrets(ctx context.Context, id VaultID) (*VaultProperties, error) {
-	return udtc.Post[VaultProperties](ctx, c.c, id.String()+"/listSecrets")
+	return udtc.Post(ctx, c.c, id.String()+"/listSecrets", new(VaultProperties))
 }
 
 // VaultProperties holds the properties of [Vault].
 type VaultProperties struct {
-	// Required. Must be at least 12 characters long. Write-only: never returned by
-	// the server. Sensitive: the server encrypts this value at rest and redacts it
-	// on reads.
-	AdminPassword *string `json:"adminPassword,omitempty"`
+	// Write-only: never returned by the server. Sensitive: the server encrypts this
+	// value at rest and redacts it on reads.
+	AdminPassword *string `json:"adminPassword,omitempty" udtc:"required,minLength=12"`
 	// Read-only: set by the server and ignored in requests. Sensitive: the server
 	// encrypts this value at rest and redacts it on reads.
 	Connection *VaultConnection `json:"connection,omitempty"`
 	// Sensitive: the server encrypts this value at rest and redacts it on reads.
 	Keys  map[string]string `json:"keys,omitzero"`
 	Owner *string           `json:"owner,omitempty"`
-}
-
-func (o *VaultProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.AdminPassword != nil, path, "adminPassword")
-	v.String(o.AdminPassword, path, "adminPassword", 12, -1, nil)
 }
 
 // VaultConnection is properties.connection of [Vault].

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_undeclared/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // GadgetAPIVersion is the API version of Applications.Test/gadgets in this package.
@@ -25,15 +24,11 @@ type Gadget struct {
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2022-09-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2022-09-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Gadget) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, GadgetResourceType) {
-		v.Check(false, "", "type", "must be \"Applications.Test/gadgets\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, GadgetResourceType)
 }
 
 // ResourceID parses r.ID as a GadgetID.
@@ -57,12 +52,12 @@ func NewGadgetClient(opts ClientOptions) *GadgetClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *GadgetClient) CreateOrUpdate(ctx context.Context, id GadgetID, r *Gadget) (*Gadget, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Gadget))
 }
 
 // Get reads the resource at id.
 func (c *GadgetClient) Get(ctx context.Context, id GadgetID) (*Gadget, error) {
-	return udtc.Get[Gadget](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Gadget))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -75,5 +70,5 @@ func (c *GadgetClient) Delete(ctx context.Context, id GadgetID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *GadgetClient) List(ctx context.Context, scope string) iter.Seq2[*Gadget, error] {
-	return udtc.List[Gadget](ctx, c.c, c.c.Scope(scope)+"/providers/"+GadgetResourceType)
+	return udtc.List[*Gadget](ctx, c.c, c.c.Scope(scope)+"/providers/"+GadgetResourceType)
 }

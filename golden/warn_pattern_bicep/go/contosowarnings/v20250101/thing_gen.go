@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/warn_pattern_bicep/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // ThingAPIVersion is the API version of Contoso.Warnings/things in this package.
@@ -25,15 +24,11 @@ type Thing struct {
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Thing) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, ThingResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Warnings/things\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, ThingResourceType)
 }
 
 // ResourceID parses r.ID as a ThingID.
@@ -57,12 +52,12 @@ func NewThingClient(opts ClientOptions) *ThingClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *ThingClient) CreateOrUpdate(ctx context.Context, id ThingID, r *Thing) (*Thing, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Thing))
 }
 
 // Get reads the resource at id.
 func (c *ThingClient) Get(ctx context.Context, id ThingID) (*Thing, error) {
-	return udtc.Get[Thing](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Thing))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -75,11 +70,12 @@ func (c *ThingClient) Delete(ctx context.Context, id ThingID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *ThingClient) List(ctx context.Context, scope string) iter.Seq2[*Thing, error] {
-	return udtc.List[Thing](ctx, c.c, c.c.Scope(scope)+"/providers/"+ThingResourceType)
+	return udtc.List[*Thing](ctx, c.c, c.c.Scope(scope)+"/providers/"+ThingResourceType)
 }
 
 // ThingProperties holds the properties of [Thing].
 type ThingProperties struct {
-	// Must match the regular expression `^(?!admin).*$`.
+	// Must match the regular expression `^(?!admin).*$`. Validate does not check
+	// the pattern "^(?!admin).*$": Go's regexp package does not support it.
 	Name *string `json:"name,omitempty"`
 }

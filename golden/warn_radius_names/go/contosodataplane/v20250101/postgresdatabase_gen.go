@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/warn_radius_names/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // PostgresDatabaseAPIVersion is the API version of contoso.data-plane/Postgres-Databases in this package.
@@ -26,15 +25,11 @@ type PostgresDatabase struct {
 	SystemData *SystemData                 `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *PostgresDatabase) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, PostgresDatabaseResourceType) {
-		v.Check(false, "", "type", "must be \"contoso.data-plane/Postgres-Databases\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, PostgresDatabaseResourceType)
 }
 
 // ResourceID parses r.ID as a PostgresDatabaseID.
@@ -58,12 +53,12 @@ func NewPostgresDatabaseClient(opts ClientOptions) *PostgresDatabaseClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *PostgresDatabaseClient) CreateOrUpdate(ctx context.Context, id PostgresDatabaseID, r *PostgresDatabase) (*PostgresDatabase, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(PostgresDatabase))
 }
 
 // Get reads the resource at id.
 func (c *PostgresDatabaseClient) Get(ctx context.Context, id PostgresDatabaseID) (*PostgresDatabase, error) {
-	return udtc.Get[PostgresDatabase](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(PostgresDatabase))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -76,7 +71,7 @@ func (c *PostgresDatabaseClient) Delete(ctx context.Context, id PostgresDatabase
 // ID ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *PostgresDatabaseClient) List(ctx context.Context, scope string) iter.Seq2[*PostgresDatabase, error] {
-	return udtc.List[PostgresDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+PostgresDatabaseResourceType)
+	return udtc.List[*PostgresDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+PostgresDatabaseResourceType)
 }
 
 // PostgresDatabaseProperties holds the properties of [PostgresDatabase].

@@ -8,7 +8,6 @@ import (
 	udtc "github.com/udtc/udtc/golden/warn_required_default/go/internal/udtc"
 	"iter"
 	"slices"
-	"strings"
 )
 
 // CacheAPIVersion is the API version of Contoso.Warnings/caches in this package.
@@ -22,24 +21,15 @@ type Cache struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *CacheProperties  `json:"properties,omitempty"`
+	Properties *CacheProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *Cache) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, CacheResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Warnings/caches\"")
-	}
-	if r.Properties == nil {
-		v.Missing("", "properties")
-	} else {
-		r.Properties.validate(v, "properties")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, CacheResourceType)
 }
 
 // ResourceID parses r.ID as a CacheID.
@@ -63,12 +53,12 @@ func NewCacheClient(opts ClientOptions) *CacheClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *CacheClient) CreateOrUpdate(ctx context.Context, id CacheID, r *Cache) (*Cache, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(Cache))
 }
 
 // Get reads the resource at id.
 func (c *CacheClient) Get(ctx context.Context, id CacheID) (*Cache, error) {
-	return udtc.Get[Cache](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(Cache))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -81,20 +71,15 @@ func (c *CacheClient) Delete(ctx context.Context, id CacheID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *CacheClient) List(ctx context.Context, scope string) iter.Seq2[*Cache, error] {
-	return udtc.List[Cache](ctx, c.c, c.c.Scope(scope)+"/providers/"+CacheResourceType)
+	return udtc.List[*Cache](ctx, c.c, c.c.Scope(scope)+"/providers/"+CacheResourceType)
 }
 
 // CacheProperties holds the properties of [Cache].
 type CacheProperties struct {
-	// Required. Allowed values: "S", "M", "L". Defaults to "S".
-	Size *CacheSize `json:"size,omitempty"`
+	// Allowed values: "S", "M", "L". Defaults to "S".
+	Size *CacheSize `json:"size,omitempty" udtc:"required"`
 	// Defaults to 1.
 	Replicas *int64 `json:"replicas,omitempty"`
-}
-
-func (o *CacheProperties) validate(v *udtc.Validator, path string) {
-	v.Required(o.Size != nil, path, "size")
-	v.Check(o.Size == nil || o.Size.IsValid(), path, "size", "must be one of \"S\", \"M\", \"L\"")
 }
 
 // CacheSize is properties.size of [Cache].

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/warn_resource_reference_unknown/go/internal/udtc"
 	"iter"
-	"strings"
 )
 
 // AppAPIVersion is the API version of Contoso.Typos/apps in this package.
@@ -25,15 +24,11 @@ type App struct {
 	SystemData *SystemData       `json:"systemData,omitempty"`
 }
 
-// Validate checks r against the schema of API version 2025-01-01 and returns
-// every violation (joined with errors.Join), each a *ValidationError naming its
-// JSON path; nil when r is valid.
+// Validate checks r against the schema of API version 2025-01-01 (the udtc tags
+// of its fields) and returns every violation (joined with errors.Join), each a
+// *ValidationError naming its JSON path; nil when r is valid.
 func (r *App) Validate() error {
-	v := &udtc.Validator{}
-	if r.Type != nil && !strings.EqualFold(*r.Type, AppResourceType) {
-		v.Check(false, "", "type", "must be \"Contoso.Typos/apps\"")
-	}
-	return v.Err()
+	return udtc.ValidateResource(r, r.Type, AppResourceType)
 }
 
 // ResourceID parses r.ID as a AppID.
@@ -57,12 +52,12 @@ func NewAppClient(opts ClientOptions) *AppClient {
 // CreateOrUpdate writes r at id and returns the resource as stored. It does not
 // call Validate; a refusal is a *ResponseError with one detail per violation.
 func (c *AppClient) CreateOrUpdate(ctx context.Context, id AppID, r *App) (*App, error) {
-	return udtc.Put(ctx, c.c, id.String(), r)
+	return udtc.Put(ctx, c.c, id.String(), r, new(App))
 }
 
 // Get reads the resource at id.
 func (c *AppClient) Get(ctx context.Context, id AppID) (*App, error) {
-	return udtc.Get[App](ctx, c.c, id.String())
+	return udtc.Get(ctx, c.c, id.String(), new(App))
 }
 
 // Delete deletes the resource at id and its children; an absent resource is no error.
@@ -75,7 +70,7 @@ func (c *AppClient) Delete(ctx context.Context, id AppID) error {
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *AppClient) List(ctx context.Context, scope string) iter.Seq2[*App, error] {
-	return udtc.List[App](ctx, c.c, c.c.Scope(scope)+"/providers/"+AppResourceType)
+	return udtc.List[*App](ctx, c.c, c.c.Scope(scope)+"/providers/"+AppResourceType)
 }
 
 // AppProperties holds the properties of [App].
