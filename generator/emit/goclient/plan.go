@@ -152,7 +152,7 @@ type pkgPlan struct {
 	structOf map[*model.Schema]*structPlan
 	enumOf   map[*model.Schema]*enumPlan
 	refs     map[string]*model.Schema // canonical node per $ref name
-	patterns map[string]bool // by source: compiles with Go's regexp
+	patterns map[string]bool          // by source: compiles with Go's regexp
 	// sharedEnums are enums inside shared ($ref) schemas.
 	sharedEnums []*enumPlan
 	diags       *diag.List
