@@ -31,6 +31,9 @@ type bench struct {
 	why     string          // why udtc is not available
 	have    map[string]bool // udtc subcommands that exist
 	catalog map[int]string  // size → catalog directory
+	// checkWall is the median wall time of udtc check of the reference
+	// catalog, the unit of the publish targets; 0 when not measured.
+	checkWall time.Duration
 
 	// meter runs every measured command through the harness binary as a
 	// launcher, so peak RSS is the command's own (see harness.Meter).
