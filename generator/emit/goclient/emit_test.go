@@ -2,6 +2,7 @@ package goclient
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 )
 
@@ -101,5 +103,87 @@ func TestHostileInput(t *testing.T) {
 			t.Logf("== %s\n%s", f.Path, f.Data)
 		}
 		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+}
+
+// TestTagsValidate generates a type whose udtc tags hold awkward patterns
+// (commas, quotes, a backquote, one Go cannot compile) and runs a test
+// against the generated package: every tag parses, each pattern is checked
+// as written, and the unsupported one is left out with a warning and a
+// comment saying so.
+func TestTagsValidate(t *testing.T) {
+	s := mustSchema(t, `{"type": "object", "props": [
+	  {"quirky": {"type": "string", "pattern": "^[a,b]{1,2}[`+"`"+`\"]$"}},
+	  {"ahead": {"type": "string", "pattern": "^(?=a)a+$"}},
+	  {"codes": {"type": "array", "items": {"type": "string", "pattern": "^x{1,3}$", "maxLength": 2}}}
+	], "required": ["quirky"]}`)
+	cat := &model.Catalog{Providers: []*model.Provider{{Namespace: "X.Y", Types: []*model.ResourceType{
+		rtype("X.Y", "things", map[string]*model.Schema{"2025-01-01": s}),
+	}}}}
+	files, diags, err := Emit(cat, Options{ImportPrefix: "example.com/tags"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := false
+	for _, d := range diags {
+		warned = warned || d.Rule == rulePatternUnsupported && strings.Contains(d.Message, "(?=a)")
+	}
+	if !warned {
+		t.Errorf("no %s warning for the lookahead pattern: %v", rulePatternUnsupported, diags)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, "example.com/tags", files)
+	var src []byte
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, "/thing_gen.go") {
+			src = f.Data
+		}
+	}
+	if !bytes.Contains(src, []byte("pattern \"^(?=a)a+$\": Go's regexp package does not support it")) || bytes.Contains(src, []byte("pattern=^(?=a)")) {
+		t.Errorf("the unsupported pattern is not noted in the comment, or is in a tag:\n%s", src)
+	}
+	cases := [][2]string{
+		{`{"properties": {"quirky": "a,\"", "ahead": "zzz", "codes": ["x", "xx"]}}`, ""},
+		{`{"properties": {"quirky": "b` + "`" + `"}}`, ""},
+		{`{"properties": {"quirky": "c\""}}`, "properties.quirky: must match the pattern ^[a,b]{1,2}[`\"]$"},
+		{`{"properties": {"codes": ["xxx", "y"]}}`, "properties.quirky: is required\nproperties.codes[0]: must be at most 2 characters long\nproperties.codes[1]: must match the pattern ^x{1,3}$"},
+	}
+	var table strings.Builder
+	for _, c := range cases {
+		fmt.Fprintf(&table, "\t\t{%q, %q},\n", c[0], c[1])
+	}
+	test := "package v20250101\n\nimport (\n\t\"encoding/json\"\n\t\"testing\"\n)\n\n" +
+		"func TestTags(t *testing.T) {\n\tfor _, c := range [][2]string{\n" + table.String() + "\t} {\n" +
+		"\t\tvar r Thing\n" +
+		"\t\tif err := json.Unmarshal([]byte(c[0]), &r); err != nil {\n\t\t\tt.Fatal(err)\n\t\t}\n" +
+		"\t\tgot := \"\"\n" +
+		"\t\tif err := r.Validate(); err != nil {\n\t\t\tgot = err.Error()\n\t\t}\n" +
+		"\t\tif got != c[1] {\n\t\t\tt.Errorf(\"%s: Validate() = %q, want %q\", c[0], got, c[1])\n\t\t}\n" +
+		"\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "go/xy/v20250101/tags_test.go"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "./go/xy/v20250101")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test of the generated package: %v\n%s\n%s", err, out, src)
+	}
+}
+
+// writeFiles writes emitted files below dir as a module of path mod.
+func writeFiles(t *testing.T, dir, mod string, files []emit.File) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
