@@ -142,3 +142,13 @@ func TestFailure(t *testing.T) {
 		t.Errorf("failure without FAIL = %q", got)
 	}
 }
+
+func TestKeptHandWritten(t *testing.T) {
+	old := "# Benchmarks\n\n## Targets\n\nold figures\n\n" + keptMarker + "\n\n## By hand\n\nkept text\n"
+	if got, want := kept(old), "\n"+keptMarker+"\n\n## By hand\n\nkept text\n"; got != want {
+		t.Errorf("kept = %q, want %q", got, want)
+	}
+	if got := kept("# Benchmarks\n\nno marker\n"); got != "" {
+		t.Errorf("kept without a marker = %q, want empty", got)
+	}
+}

@@ -81,12 +81,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(b.root, out)
 	}
+	if old, err := os.ReadFile(out); err == nil {
+		md += kept(string(old))
+	}
 	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return 0
+}
+
+// keptMarker starts the hand-written part of the report (measurements
+// recorded by hand, before/after tables of past changes), which a new
+// report keeps as it was.
+const keptMarker = "<!-- Recorded by hand below this line; make bench keeps it. -->"
+
+// kept is the hand-written part of an earlier report, from keptMarker on,
+// after a blank line; "" when there is none.
+func kept(old string) string {
+	i := strings.Index(old, keptMarker)
+	if i < 0 {
+		return ""
+	}
+	return "\n" + old[i:]
 }
 
 func (b *bench) logf(format string, args ...any) {
