@@ -13,11 +13,6 @@ func isTime(s *model.Schema) bool {
 	return s.Kind == model.String && s.Format == "date-time" && len(s.Enum) == 0
 }
 
-// isNilable reports kinds whose Go type is nil-able without a pointer.
-func isNilable(s *model.Schema) bool {
-	return s.Kind == model.Map || s.Kind == model.Array || s.Kind == model.Any
-}
-
 // refTarget is the type a reference names when it names exactly one type
 // generated in this run; nil for other references (and non-references).
 func (p *pkgPlan) refTarget(s *model.Schema) *typeNames {
