@@ -342,30 +342,34 @@ func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
 // the files. With check nothing is written.
 func sync2disk(dir string, files []genFile, targets []string, check bool) (syncResult, error) {
 	var res syncResult
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = filepath.Join(dir, filepath.FromSlash(f.Path))
+	}
+	// The directories are made first, once each, rather than by a
+	// MkdirAll per file; a file in a directory this run created is new,
+	// so it is written without first reading it.
+	var created map[string]bool
+	if !check {
+		var err error
+		if created, err = makeDirs(dir, paths); err != nil {
+			return res, err
+		}
+	}
 	differs := make([]bool, len(files))
 	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range runtime.GOMAXPROCS(0) * 2 {
-		wg.Go(func() {
-			for i := range work {
-				p := filepath.Join(dir, filepath.FromSlash(files[i].Path))
-				old, err := os.ReadFile(p)
-				if err == nil && bytes.Equal(old, files[i].Data) {
-					continue
-				}
-				differs[i] = true
-				if !check {
-					errs[i] = writeAtomic(p, files[i].Data)
-				}
+	parallel(len(files), func(i int) {
+		if !created[filepath.Dir(paths[i])] {
+			old, err := os.ReadFile(paths[i])
+			if err == nil && bytes.Equal(old, files[i].Data) {
+				return
 			}
-		})
-	}
-	for i := range files {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+		}
+		differs[i] = true
+		if !check {
+			errs[i] = replaceFile(paths[i], files[i].Data, 0o644)
+		}
+	})
 	if err := errors.Join(errs...); err != nil {
 		return res, err
 	}
@@ -418,6 +422,75 @@ func sync2disk(dir string, files []genFile, targets []string, check bool) (syncR
 	return res, nil
 }
 
+// parallel calls do(i) for every i below n on the goroutines of the disk
+// writes: twice as many as cores, as the calls mostly wait for the file
+// system.
+func parallel(n int, do func(i int)) {
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(runtime.GOMAXPROCS(0)*2, n) {
+		wg.Go(func() {
+			for i := range work {
+				do(i)
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// makeDirs makes root and the directories of paths (files below root),
+// parents before children, and returns those that did not exist before.
+func makeDirs(root string, paths []string) (map[string]bool, error) {
+	root = filepath.Clean(root)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{root: true}
+	var byDepth [][]string
+	for _, p := range paths {
+		for d := filepath.Dir(p); !seen[d] && len(d) > len(root); d = filepath.Dir(d) {
+			seen[d] = true
+			depth := strings.Count(d[len(root):], string(filepath.Separator))
+			for len(byDepth) <= depth {
+				byDepth = append(byDepth, nil)
+			}
+			byDepth[depth] = append(byDepth[depth], d)
+		}
+	}
+	created := map[string]bool{}
+	for _, dirs := range byDepth {
+		slices.Sort(dirs)
+		made := make([]bool, len(dirs))
+		errs := make([]error, len(dirs))
+		parallel(len(dirs), func(i int) {
+			err := os.Mkdir(dirs[i], 0o755)
+			switch {
+			case err == nil:
+				made[i] = true
+			case errors.Is(err, fs.ErrExist):
+				if st, serr := os.Stat(dirs[i]); serr != nil || !st.IsDir() {
+					errs[i] = err
+				}
+			default:
+				errs[i] = err
+			}
+		})
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		for i, d := range dirs {
+			if made[i] {
+				created[d] = true
+			}
+		}
+	}
+	return created, nil
+}
+
 // writeIfChanged writes data to path unless the file already holds it.
 func writeIfChanged(path string, data []byte) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
@@ -436,17 +509,20 @@ func writeAtomicMode(path string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
+	return replaceFile(path, data, perm)
+}
+
+// replaceFile is writeAtomicMode in a directory that exists.
+func replaceFile(path string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".udtc-*")
 	if err != nil {
 		return err
 	}
+	// Chmod through the open file: no second lookup of its path.
+	merr := tmp.Chmod(perm)
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), perm); err != nil {
+	if err := errors.Join(merr, werr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}

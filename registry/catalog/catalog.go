@@ -14,7 +14,9 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -45,6 +47,8 @@ type Catalog struct {
 	Namespaces []Namespace `json:"namespaces"`
 	// byKey indexes types by lower-cased "namespace/type".
 	byKey map[string]*Type
+	// goTypes memoizes goNames: the Go names of each namespace's types.
+	goTypes *goTypeCache
 }
 
 // Namespace is one resource provider.
@@ -82,7 +86,7 @@ type Version struct {
 // GET /planes/radius/{plane}/providers documents). Namespaces and types are
 // sorted by name; API versions newest first.
 func New(sums []api.ProviderSummary) *Catalog {
-	c := &Catalog{byKey: map[string]*Type{}}
+	c := &Catalog{byKey: map[string]*Type{}, goTypes: &goTypeCache{byNamespace: map[string][]naming.GoType{}}}
 	for _, s := range sums {
 		ns := Namespace{Name: s.Name}
 		for name, ts := range s.ResourceTypes {
@@ -128,6 +132,13 @@ func New(sums []api.ProviderSummary) *Catalog {
 		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
 	})
 	return c
+}
+
+// goTypeCache holds the Go names of each namespace's types, handed out
+// once per namespace rather than once per page; safe for concurrent use.
+type goTypeCache struct {
+	mu          sync.Mutex
+	byNamespace map[string][]naming.GoType
 }
 
 // compareVersions orders API versions by date, a preview before the stable

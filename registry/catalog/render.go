@@ -7,8 +7,10 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/udtc/udtc/templates"
 )
@@ -142,24 +144,41 @@ func RenderNotFound(l Linker, what string) ([]byte, error) {
 
 func render(name string, v view) ([]byte, error) {
 	v.Policy = metaPolicy
-	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, v); err != nil {
+	b := getBuffer()
+	defer putBuffer(b)
+	if err := pages.ExecuteTemplate(b, name, v); err != nil {
 		return nil, fmt.Errorf("catalog: rendering %s: %w", name, err)
 	}
-	return b.Bytes(), nil
+	return bytes.Clone(b.Bytes()), nil
 }
 
 // JSON encodes a page's data, its JSON twin, indented and without HTML
 // escaping (it is served as application/json).
 func JSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	b := getBuffer()
+	defer putBuffer(b)
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return bytes.Clone(b.Bytes()), nil
+}
+
+// buffers are reused between pages: a page is rendered into a grown buffer
+// and copied out at its exact size, so neither the buffer's growth nor its
+// spare capacity is paid per page.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 4<<20 {
+		return // an outsized page: let it go rather than pin it
+	}
+	b.Reset()
+	buffers.Put(b)
 }
 
 // File is one file of the static site.
@@ -173,48 +192,43 @@ type File struct {
 // newer), the JSON twin of each (.json beside .html) and the assets. Paths
 // are relative to the site root, sorted.
 func (c *Catalog) Site(opts Options) ([]File, error) {
-	var files []File
-	add := func(p string, html []byte, data any) error {
-		files = append(files, File{Path: pagePath(p, ".html"), Data: html})
-		j, err := JSON(data)
-		if err != nil {
-			return err
-		}
-		files = append(files, File{Path: pagePath(p, ".json"), Data: j})
-		return nil
-	}
 	home := c.Home("")
 	h, err := RenderHome(staticLinks(HomePath), home)
 	if err != nil {
 		return nil, err
 	}
-	if err := add(HomePath, h, home); err != nil {
+	files, err := addPage(nil, HomePath, h, home)
+	if err != nil {
 		return nil, err
 	}
+	// The pages of each type are rendered on their own goroutine, at most
+	// one per core; they only read the catalog. The files are gathered in
+	// type order and sorted, so the result does not depend on the schedule.
+	var types []*Type
 	for _, ns := range c.Namespaces {
-		for _, t := range ns.Types {
-			for i, v := range t.APIVersions {
-				p, _ := c.TypePage(t, v.Name, opts)
-				b, err := RenderType(staticLinks(v.Page), p)
-				if err != nil {
-					return nil, err
-				}
-				if err := add(v.Page, b, p); err != nil {
-					return nil, err
-				}
-				for _, older := range t.APIVersions[i+1:] {
-					ch, _ := c.Changes(t, older.Name, v.Name, opts)
-					cp := ComparePath(t, older.Name, v.Name)
-					b, err := RenderChanges(staticLinks(cp), ch)
-					if err != nil {
-						return nil, err
-					}
-					if err := add(cp, b, ch); err != nil {
-						return nil, err
-					}
-				}
+		types = append(types, ns.Types...)
+	}
+	perType := make([][]File, len(types))
+	errs := make([]error, len(types))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(types)) {
+		wg.Go(func() {
+			for i := range next {
+				perType[i], errs[i] = c.typeFiles(types[i], opts)
 			}
+		})
+	}
+	for i := range types {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i := range types {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
+		files = append(files, perType[i]...)
 	}
 	for _, a := range Assets {
 		b, _, _ := Asset(a)
@@ -222,6 +236,44 @@ func (c *Catalog) Site(opts Options) ([]File, error) {
 	}
 	sortFiles(files)
 	return files, nil
+}
+
+// typeFiles renders the pages of t for Site: a page per API version and a
+// changes page per pair of versions (older → newer), each with its JSON twin.
+func (c *Catalog) typeFiles(t *Type, opts Options) ([]File, error) {
+	var files []File
+	for i, v := range t.APIVersions {
+		p, _ := c.TypePage(t, v.Name, opts)
+		b, err := RenderType(staticLinks(v.Page), p)
+		if err != nil {
+			return nil, err
+		}
+		if files, err = addPage(files, v.Page, b, p); err != nil {
+			return nil, err
+		}
+		for _, older := range t.APIVersions[i+1:] {
+			ch, _ := c.Changes(t, older.Name, v.Name, opts)
+			cp := ComparePath(t, older.Name, v.Name)
+			b, err := RenderChanges(staticLinks(cp), ch)
+			if err != nil {
+				return nil, err
+			}
+			if files, err = addPage(files, cp, b, ch); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return files, nil
+}
+
+// addPage appends the page at canonical path p: its HTML and the JSON twin
+// of its data.
+func addPage(files []File, p string, html []byte, data any) ([]File, error) {
+	j, err := JSON(data)
+	if err != nil {
+		return files, err
+	}
+	return append(files, File{Path: pagePath(p, ".html"), Data: html}, File{Path: pagePath(p, ".json"), Data: j}), nil
 }
 
 func pagePath(p, ext string) string {

@@ -350,4 +350,10 @@ func TestSchemaDiffHasEveryValue(t *testing.T) {
 	if d := publish.SchemaDiffForTest([]byte(`{"type":"object"}`), []byte(`{ "type" : "object" }`)); len(d) != 0 {
 		t.Errorf("spacing is a difference: %+v", d)
 	}
+	if d := publish.SchemaDiffForTest([]byte(`{"type":"object","required":["a"]}`), []byte(`{"required":["a"],"type":"object"}`)); len(d) != 0 {
+		t.Errorf("key order is a difference: %+v", d)
+	}
+	if d := publish.SchemaDiffForTest([]byte(`{"maximum":1}`), []byte(`{"maximum":1.0}`)); len(d) != 1 {
+		t.Errorf("1 and 1.0 = %+v, want one difference", d)
+	}
 }

@@ -114,7 +114,7 @@ func (s *Server) put(kind registry.Kind) http.HandlerFunc {
 		if created {
 			status = http.StatusCreated
 		}
-		s.writeResource(w, r, status, stored)
+		s.writeResource(w, r, status, stored, res.Properties)
 	}
 }
 
@@ -540,7 +540,11 @@ func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvel
 	if r.ContentLength > s.maxBody {
 		return env, tooLarge(s.maxBody)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	// Read into one buffer of the announced size (io.ReadAll would grow
+	// one from 512 bytes, copying as it goes).
+	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody))
+	body := buf.Bytes()
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -628,11 +632,12 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 		if err := decodeStrict(props, &p); err != nil {
 			return res, badRequest("invalid properties: %v", err)
 		}
-		schema, err := s.validSchema(ctx, p.Schema)
+		stored, err := s.validSchema(ctx, p.Schema)
 		if err != nil {
 			return res, err
 		}
-		canon = registry.APIVersionProperties{Schema: schema}
+		res.Properties = stored
+		return res, nil
 	case registry.KindLocation:
 		var p api.LocationProperties
 		if err := decodeStrict(props, &p); err != nil {
@@ -667,7 +672,18 @@ func tooLarge(limit int64) error {
 		message: fmt.Sprintf("the request body is larger than %d bytes", limit)}
 }
 
-// validSchema compacts and checks an API version schema.
+// The stored properties of an API version are {"schema":SCHEMA}, SCHEMA
+// compacted: what marshal gives for registry.APIVersionProperties. They
+// are written around the compacted schema directly (storedSchemaHead,
+// storedSchemaTail) rather than encoded again, which would scan the schema
+// once more.
+const (
+	storedSchemaHead = `{"schema":`
+	storedSchemaTail = `}`
+)
+
+// validSchema compacts and checks an API version schema and returns the
+// stored properties that hold it (see storedSchemaHead).
 // At most checkSlots schemas are checked at a time: a check costs memory
 // in proportion to the schema, so this bounds the server's memory under
 // many large requests; the others wait for a slot as long as their
@@ -679,14 +695,17 @@ func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.Raw
 	if !isObject(raw) {
 		return nil, badRequest("properties.schema must be a JSON object")
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, len(storedSchemaHead)+len(raw)+len(storedSchemaTail)))
+	buf.WriteString(storedSchemaHead)
+	if err := json.Compact(buf, raw); err != nil {
 		return nil, badRequest("properties.schema: %v", err)
 	}
-	schema := json.RawMessage(buf.Bytes())
+	buf.WriteString(storedSchemaTail)
+	stored := json.RawMessage(buf.Bytes())
 	if s.checkSchema == nil {
-		return schema, nil
+		return stored, nil
 	}
+	schema := storedSchema(stored)
 	select {
 	case s.checkSlots <- struct{}{}:
 	case <-ctx.Done():
@@ -710,7 +729,14 @@ func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.Raw
 			message: fmt.Sprintf("properties.schema is not valid: %d error(s)", len(details)), target: "properties.schema",
 			details: api.CapDetails(details)}
 	}
-	return schema, nil
+	return stored, nil
+}
+
+// storedSchema returns the schema within stored properties validSchema
+// returned.
+func storedSchema(stored json.RawMessage) json.RawMessage {
+	end := len(stored) - len(storedSchemaTail)
+	return stored[len(storedSchemaHead):end:end]
 }
 
 // marshal encodes v without HTML escaping, so stored JSON is returned as is.
@@ -820,7 +846,22 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-func (s *Server) writeResource(w http.ResponseWriter, r *http.Request, status int, res registry.Resource) {
+// writeResource writes the stored resource res as the response to its PUT,
+// whose properties were sent (envelopeResource's). The schema of an API
+// version, which validSchema compacted and checked, is written as it was
+// stored, not decoded and encoded again (encodeAPIVersion); the other
+// kinds' small properties go through toWire.
+func (s *Server) writeResource(w http.ResponseWriter, r *http.Request, status int, res registry.Resource, sent json.RawMessage) {
+	if res.ID.Kind == registry.KindAPIVersion {
+		body, err := encodeAPIVersion(res, sent)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		w.Header().Set("ETag", `"`+res.ETag+`"`)
+		writeEncoded(w, status, cachedResponse{body: append(body, '\n')})
+		return
+	}
 	body, err := toWire(res)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -828,4 +869,43 @@ func (s *Server) writeResource(w http.ResponseWriter, r *http.Request, status in
 	}
 	w.Header().Set("ETag", `"`+res.ETag+`"`)
 	writeJSON(w, status, body)
+}
+
+// encodeAPIVersion returns the body that toWire and marshal give for the
+// API version res with the properties props that validSchema returned,
+// splicing the compacted schema into the envelope instead of decoding and
+// encoding it again.
+func encodeAPIVersion(res registry.Resource, props json.RawMessage) ([]byte, error) {
+	out, err := toWire(registry.Resource{ID: res.ID, Location: res.Location, Tags: res.Tags, System: res.System})
+	if err != nil {
+		return nil, err
+	}
+	// api.Resource's fields before and after properties, in its order.
+	head, err := marshal(struct {
+		ID       string            `json:"id,omitempty"`
+		Name     string            `json:"name,omitempty"`
+		Type     string            `json:"type,omitempty"`
+		Location string            `json:"location,omitempty"`
+		Tags     map[string]string `json:"tags,omitempty"`
+	}{out.ID, out.Name, out.Type, out.Location, out.Tags})
+	if err != nil {
+		return nil, err
+	}
+	sys, err := marshal(out.SystemData)
+	if err != nil {
+		return nil, err
+	}
+	const state = `,"provisioningState":"` + api.ProvisioningSucceeded + `"}`
+	schema := storedSchema(props)
+	b := make([]byte, 0, len(head)+len(schema)+len(sys)+80)
+	b = append(b, head[:len(head)-1]...) // without its '}'
+	if len(head) > 2 {
+		b = append(b, ',')
+	}
+	b = append(b, `"properties":{"schema":`...)
+	b = append(b, schema...)
+	b = append(b, state...)
+	b = append(b, `,"systemData":`...)
+	b = append(b, sys...)
+	return append(b, '}'), nil
 }

@@ -17,7 +17,9 @@ package bicep
 import (
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
@@ -157,13 +159,27 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 	if version == "" {
 		version = DefaultVersion
 	}
+	// Extensions share nothing but the read-only catalog: each is built on
+	// its own goroutine, at most one per core, and the files are gathered
+	// in extension order, so the result does not depend on the schedule.
+	perExt := make([][]emit.File, len(exts))
+	errs := make([]error, len(exts))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, ext := range exts {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			perExt[i], errs[i] = emitExtension(ext, version)
+		})
+	}
+	wg.Wait()
 	var files []emit.File
-	for _, ext := range exts {
-		fs, err := emitExtension(ext, version)
-		if err != nil {
-			return nil, diags.Sorted(), fmt.Errorf("extension %s: %w", ext.Name, err)
+	for i, ext := range exts {
+		if errs[i] != nil {
+			return nil, diags.Sorted(), fmt.Errorf("extension %s: %w", ext.Name, errs[i])
 		}
-		files = append(files, fs...)
+		files = append(files, perExt[i]...)
 	}
 	emit.Sort(files)
 	return files, diags.Sorted(), nil
