@@ -165,64 +165,57 @@ func applyOne(ctx context.Context, reg Registry, c Change) error {
 
 // applyBatches sends the writes (indexes into p.Changes) of one phase in
 // batches, batchesInFlight at a time, marking each attempted and calling
-// finish with its outcome. When the server takes no batches it returns
-// the writes it did not send and batching false.
+// finish with its outcome. A batch is encoded just before it is sent, so
+// that the client encodes the next batches while the server applies the
+// first. When the server takes no batches it returns the writes it did
+// not send and batching false.
 func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempted []bool, finish func(int, error)) (unsent []int, batching bool) {
-	var (
-		chunks [][]int
-		cur    []int
-		batch  = b.NewBatch()
-	)
-	batches := []*client.Batch{}
-	for _, i := range writes {
-		if !addToBatch(batch, p.Changes[i]) {
-			attempted[i] = true
-			finish(i, errors.New("publish: unknown change"))
-			continue
-		}
-		cur = append(cur, i)
-		if batch.Len() >= batchWrites || batch.Size() >= batchBytes {
-			chunks, batches = append(chunks, cur), append(batches, batch)
-			cur, batch = nil, b.NewBatch()
-		}
-	}
-	if len(cur) > 0 {
-		chunks, batches = append(chunks, cur), append(batches, batch)
-	}
 	var (
 		mu          sync.Mutex
 		unsupported bool
 		wg          sync.WaitGroup
 		sem         = make(chan struct{}, batchesInFlight)
+		next        int // the first write of writes not yet in a batch
 	)
-	for k, idx := range chunks {
-		if ctx.Err() != nil {
-			break
-		}
+	// take returns the next batch of writes, with the indexes of its writes.
+	take := func() (*client.Batch, []int) {
 		mu.Lock()
-		stop := unsupported
-		if stop {
-			unsent = append(unsent, idx...)
-		}
-		mu.Unlock()
-		if stop {
-			continue
-		}
-		sem <- struct{}{}
-		for _, i := range idx {
+		defer mu.Unlock()
+		batch := b.NewBatch()
+		var idx []int
+		for ; next < len(writes) && batch.Len() < batchWrites && batch.Size() < batchBytes; next++ {
+			i := writes[next]
 			attempted[i] = true
+			if !addToBatch(batch, p.Changes[i]) {
+				finish(i, errors.New("publish: unknown change"))
+				continue
+			}
+			idx = append(idx, i)
 		}
+		return batch, idx
+	}
+	done := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return next >= len(writes) || unsupported
+	}
+	for !done() && ctx.Err() == nil {
+		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			errs, err := batches[k].Send(ctx)
+			batch, idx := take()
+			if len(idx) == 0 {
+				return
+			}
+			errs, err := batch.Send(ctx)
 			if errors.Is(err, client.ErrBatchUnsupported) {
 				mu.Lock()
 				unsupported = true
-				unsent = append(unsent, idx...)
-				mu.Unlock()
 				for _, i := range idx {
 					attempted[i] = false
 				}
+				unsent = append(unsent, idx...)
+				mu.Unlock()
 				return
 			}
 			for j, i := range idx {
@@ -235,6 +228,9 @@ func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempt
 		})
 	}
 	wg.Wait()
+	if unsupported {
+		unsent = append(unsent, writes[next:]...)
+	}
 	slices.Sort(unsent)
 	return unsent, !unsupported
 }
