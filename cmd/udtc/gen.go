@@ -42,23 +42,27 @@ type genFlags struct {
 // emitter is one output target: the composition root lists them all.
 type emitter struct {
 	name string
-	emit func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error)
+	// emit returns the target's files; an emitter that can hand them out
+	// in batches as they are ready, so they need not be held all at once,
+	// has stream instead.
+	emit   func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error)
+	stream func(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (diag.List, error)
 }
 
 var emitters = []emitter{
-	{"bicep", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+	{name: "bicep", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return bicep.Emit(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
 	}},
-	{"go", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+	{name: "go", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return goclient.Emit(cat, goclient.Options{ImportPrefix: f.goImportPrefix})
 	}},
-	{"docs", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+	{name: "docs", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return docs.Emit(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
 	}},
-	{"registration", func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
+	{name: "registration", emit: func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
 		return registration.Emit(cat, registration.Options{})
 	}},
-	{"site", siteFiles}, // site.go: the registry's catalog pages as static files
+	{name: "site", stream: siteStream}, // site.go: the registry's catalog pages as static files
 }
 
 // emitterNames names emitters, by default all of them.
@@ -259,22 +263,29 @@ func (f *genFlags) selected() ([]emitter, error) {
 	return out, nil
 }
 
-// runEmitters runs the selected emitters concurrently and hands each
-// one's files to stage as soon as that emitter returns, so no target's files
-// wait in memory for the others. Diagnostics are merged deterministically.
-func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File)) (diag.List, error) {
+// runEmitters runs the selected emitters concurrently and hands their files
+// to stage as soon as they are ready (all of a target's at once when its
+// emitter returns, or in batches for an emitter that streams), so no
+// target's files wait in memory for the others. Diagnostics are merged
+// deterministically.
+func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
 	diags := make([]diag.List, len(selected))
 	errs := make([]error, len(selected))
 	var wg sync.WaitGroup
 	for i, em := range selected {
 		wg.Go(func() {
-			var files []emit.File
-			files, diags[i], errs[i] = em.emit(cat, f)
+			put := func(files []emit.File) error { return stage(em.name, files) }
+			if em.stream != nil {
+				diags[i], errs[i] = em.stream(cat, f, put)
+			} else {
+				var files []emit.File
+				if files, diags[i], errs[i] = em.emit(cat, f); errs[i] == nil {
+					errs[i] = put(files)
+				}
+			}
 			if errs[i] != nil {
 				errs[i] = fmt.Errorf("%s: %w", em.name, errs[i])
-				return
 			}
-			stage(em.name, files)
 		})
 	}
 	wg.Wait()

@@ -56,10 +56,11 @@ func newStager(dir string, check bool) *stager {
 	return &stager{dir: filepath.Clean(dir), check: check, dirs: map[string]bool{}}
 }
 
-// stage takes the files target produced. The directories are made first,
-// once each; a file in a directory this run made is new and is written
-// without first reading the path.
-func (s *stager) stage(target string, files []emit.File) {
+// stage takes files that target produced (all of them, or a batch). The
+// directories are made first, once each; a file in a directory this run
+// made is new and is written without first reading the path. It returns
+// the first error of the batch; commit returns it too.
+func (s *stager) stage(target string, files []emit.File) error {
 	out := make([]stagedFile, len(files))
 	for i, f := range files {
 		out[i].path = filepath.Join(s.dir, filepath.FromSlash(f.Path))
@@ -73,7 +74,7 @@ func (s *stager) stage(target string, files []emit.File) {
 		var err error
 		if made, err = s.makeDirs(paths); err != nil {
 			s.fail(err)
-			return
+			return err
 		}
 	}
 	errs := make([]error, len(files))
@@ -94,7 +95,11 @@ func (s *stager) stage(target string, files []emit.File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.staged = append(s.staged, out...)
-	s.errs = append(s.errs, errs...)
+	err := errors.Join(errs...)
+	if err != nil {
+		s.errs = append(s.errs, err)
+	}
+	return err
 }
 
 func (s *stager) fail(err error) {
