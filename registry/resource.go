@@ -165,8 +165,8 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 			if !ok {
 				continue
 			}
-			var props APIVersionProperties
-			if err := decodeProps(r, &props); err != nil {
+			props, err := apiVersionProps(r)
+			if err != nil {
 				return nil, err
 			}
 			if len(props.Schema) == 0 {
@@ -187,6 +187,24 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 		out = append(out, *byKey[k])
 	}
 	return out, nil
+}
+
+// apiVersionProps decodes the stored properties of the API version r.
+// Properties as the registry stores them, {"schema":SCHEMA}, are taken
+// apart without decoding the schema (a summary holds every schema of a
+// provider): SCHEMA is checked to be one JSON value and used as it is, as
+// decoding would.
+func apiVersionProps(r Resource) (APIVersionProperties, error) {
+	const head, tail = `{"schema":`, `}`
+	p := r.Properties
+	if len(p) >= len(head)+len(tail) && string(p[:len(head)]) == head && string(p[len(p)-len(tail):]) == tail {
+		if schema := p[len(head) : len(p)-len(tail)]; json.Valid(schema) {
+			return APIVersionProperties{Schema: schema}, nil
+		}
+	}
+	var props APIVersionProperties
+	err := decodeProps(r, &props)
+	return props, err
 }
 
 func decodeProps(r Resource, v any) error {

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,23 +42,27 @@ type genFlags struct {
 // emitter is one output target: the composition root lists them all.
 type emitter struct {
 	name string
-	emit func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error)
+	// emit returns the target's files; an emitter that can hand them out
+	// in batches as they are ready, so they need not be held all at once,
+	// has stream instead.
+	emit   func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error)
+	stream func(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (diag.List, error)
 }
 
 var emitters = []emitter{
-	{"bicep", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+	{name: "bicep", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return bicep.Emit(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
 	}},
-	{"go", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+	{name: "go", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return goclient.Emit(cat, goclient.Options{ImportPrefix: f.goImportPrefix})
 	}},
-	{"docs", func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+	{name: "docs", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return docs.Emit(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
 	}},
-	{"registration", func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
+	{name: "registration", emit: func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
 		return registration.Emit(cat, registration.Options{})
 	}},
-	{"site", siteFiles}, // site.go: the registry's catalog pages as static files
+	{name: "site", stream: siteStream}, // site.go: the registry's catalog pages as static files
 }
 
 // emitterNames names emitters, by default all of them.
@@ -182,25 +185,34 @@ func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
 	if err != nil {
 		return err
 	}
-	var files []genFile
-	if !diags.HasErrors() {
-		var more diag.List
-		files, more, err = runEmitters(cat, f, selected)
-		// udtc.yaml's rule settings and --strict apply to the emitters' too.
-		diags = append(diags, f.severities(more)...).Sorted()
+	if diags.HasErrors() {
+		if perr := printDiagnostics(e, f.format, diags); perr != nil {
+			return fail(exitUsage, perr)
+		}
+		return fail(exitFail, nil)
 	}
+	// Each target's files are staged as its emitter returns (see
+	// stager); they replace the old ones only once every emitter is done
+	// and no diagnostic is an error.
+	st := newStager(f.out, f.check)
+	more, err := runEmitters(cat, f, selected, st.stage)
+	// udtc.yaml's rule settings and --strict apply to the emitters' too.
+	diags = append(diags, f.severities(more)...).Sorted()
 	if len(diags) > 0 {
 		if perr := printDiagnostics(e, f.format, diags); perr != nil {
+			st.abort()
 			return fail(exitUsage, perr)
 		}
 	}
 	if err != nil {
+		st.abort()
 		return fail(exitFail, err)
 	}
 	if diags.HasErrors() {
+		st.abort()
 		return fail(exitFail, nil)
 	}
-	res, err := sync2disk(f.out, files, emitterNames(selected...), f.check)
+	res, err := st.commit(emitterNames(selected...))
 	if err != nil {
 		return fail(exitUsage, err)
 	}
@@ -251,38 +263,37 @@ func (f *genFlags) selected() ([]emitter, error) {
 	return out, nil
 }
 
-// genFile is an emitted file and the target that produced it.
-type genFile struct {
-	target string
-	emit.File
-}
-
-// runEmitters runs the selected emitters concurrently and merges their files
-// (sorted by path) and diagnostics deterministically.
-func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter) ([]genFile, diag.List, error) {
-	files := make([][]emit.File, len(selected))
+// runEmitters runs the selected emitters concurrently and hands their files
+// to stage as soon as they are ready (all of a target's at once when its
+// emitter returns, or in batches for an emitter that streams), so no
+// target's files wait in memory for the others. Diagnostics are merged
+// deterministically.
+func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
 	diags := make([]diag.List, len(selected))
 	errs := make([]error, len(selected))
 	var wg sync.WaitGroup
 	for i, em := range selected {
 		wg.Go(func() {
-			files[i], diags[i], errs[i] = em.emit(cat, f)
+			put := func(files []emit.File) error { return stage(em.name, files) }
+			if em.stream != nil {
+				diags[i], errs[i] = em.stream(cat, f, put)
+			} else {
+				var files []emit.File
+				if files, diags[i], errs[i] = em.emit(cat, f); errs[i] == nil {
+					errs[i] = put(files)
+				}
+			}
 			if errs[i] != nil {
 				errs[i] = fmt.Errorf("%s: %w", em.name, errs[i])
 			}
 		})
 	}
 	wg.Wait()
-	var all []genFile
 	var ds diag.List
-	for i, em := range selected {
-		for _, file := range files[i] {
-			all = append(all, genFile{em.name, file})
-		}
+	for i := range selected {
 		ds = append(ds, diags[i]...)
 	}
-	slices.SortFunc(all, func(a, b genFile) int { return strings.Compare(a.Path, b.Path) })
-	return all, ds.Sorted(), errors.Join(errs...)
+	return ds.Sorted(), errors.Join(errs...)
 }
 
 // fallbackImportPrefix is the Go import path of --out when no go.mod is
@@ -325,172 +336,6 @@ func modulePath(gomod string) string {
 	return ""
 }
 
-// syncResult counts what sync2disk did (or, with check, would do).
-type syncResult struct {
-	written, unchanged, removed int
-	stale                       []string // paths that differ, are missing or would be removed
-}
-
-func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
-
-// sync2disk makes dir hold files, produced by the targets named: unchanged
-// files are left alone (not even their timestamps change), changed ones are
-// replaced atomically, and files that the marker lists under one of these
-// targets but this run did not produce are removed. Files of other targets
-// are neither removed nor forgotten; entries of no known target (an older
-// marker) are removed only when every target runs. The marker then lists
-// the files. With check nothing is written.
-func sync2disk(dir string, files []genFile, targets []string, check bool) (syncResult, error) {
-	var res syncResult
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = filepath.Join(dir, filepath.FromSlash(f.Path))
-	}
-	// The directories are made first, once each, rather than by a
-	// MkdirAll per file; a file in a directory this run created is new,
-	// so it is written without first reading it.
-	var created map[string]bool
-	if !check {
-		var err error
-		if created, err = makeDirs(dir, paths); err != nil {
-			return res, err
-		}
-	}
-	differs := make([]bool, len(files))
-	errs := make([]error, len(files))
-	parallel(len(files), func(i int) {
-		if !created[filepath.Dir(paths[i])] {
-			old, err := os.ReadFile(paths[i])
-			if err == nil && bytes.Equal(old, files[i].Data) {
-				return
-			}
-		}
-		differs[i] = true
-		if !check {
-			errs[i] = replaceFile(paths[i], files[i].Data, 0o644)
-		}
-	})
-	if err := errors.Join(errs...); err != nil {
-		return res, err
-	}
-	var next genMarker
-	produced := make(map[string]bool, len(files))
-	for i, f := range files {
-		produced[f.Path] = true
-		next.files = append(next.files, newMarkerEntry(f))
-		if differs[i] {
-			res.written++
-			res.stale = append(res.stale, f.Path)
-		} else {
-			res.unchanged++
-		}
-	}
-	running := map[string]bool{}
-	for _, t := range targets {
-		running[t] = true
-	}
-	everyTarget := len(targets) == len(emitters)
-	for _, prev := range readMarker(dir).files {
-		p := prev.path
-		if produced[p] {
-			continue
-		}
-		if !running[prev.target] && (prev.target != "" || !everyTarget) {
-			produced[p] = true
-			next.files = append(next.files, prev) // another target's file
-			continue
-		}
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if _, err := os.Stat(full); err != nil {
-			continue
-		}
-		res.removed++
-		res.stale = append(res.stale, p)
-		if !check {
-			if err := os.Remove(full); err != nil {
-				return res, err
-			}
-			removeEmptyParents(dir, filepath.Dir(full))
-		}
-	}
-	if !check {
-		sortEntries(next.files)
-		if err := writeIfChanged(filepath.Join(dir, emit.OutputMarker), next.encode()); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
-}
-
-// parallel calls do(i) for every i below n on the goroutines of the disk
-// writes: twice as many as cores, as the calls mostly wait for the file
-// system.
-func parallel(n int, do func(i int)) {
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range min(runtime.GOMAXPROCS(0)*2, n) {
-		wg.Go(func() {
-			for i := range work {
-				do(i)
-			}
-		})
-	}
-	for i := range n {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-}
-
-// makeDirs makes root and the directories of paths (files below root),
-// parents before children, and returns those that did not exist before.
-func makeDirs(root string, paths []string) (map[string]bool, error) {
-	root = filepath.Clean(root)
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{root: true}
-	var byDepth [][]string
-	for _, p := range paths {
-		for d := filepath.Dir(p); !seen[d] && len(d) > len(root); d = filepath.Dir(d) {
-			seen[d] = true
-			depth := strings.Count(d[len(root):], string(filepath.Separator))
-			for len(byDepth) <= depth {
-				byDepth = append(byDepth, nil)
-			}
-			byDepth[depth] = append(byDepth[depth], d)
-		}
-	}
-	created := map[string]bool{}
-	for _, dirs := range byDepth {
-		slices.Sort(dirs)
-		made := make([]bool, len(dirs))
-		errs := make([]error, len(dirs))
-		parallel(len(dirs), func(i int) {
-			err := os.Mkdir(dirs[i], 0o755)
-			switch {
-			case err == nil:
-				made[i] = true
-			case errors.Is(err, fs.ErrExist):
-				if st, serr := os.Stat(dirs[i]); serr != nil || !st.IsDir() {
-					errs[i] = err
-				}
-			default:
-				errs[i] = err
-			}
-		})
-		if err := errors.Join(errs...); err != nil {
-			return nil, err
-		}
-		for i, d := range dirs {
-			if made[i] {
-				created[d] = true
-			}
-		}
-	}
-	return created, nil
-}
-
 // writeIfChanged writes data to path unless the file already holds it.
 func writeIfChanged(path string, data []byte) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
@@ -514,9 +359,24 @@ func writeAtomicMode(path string, data []byte, perm fs.FileMode) error {
 
 // replaceFile is writeAtomicMode in a directory that exists.
 func replaceFile(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".udtc-*")
+	tmp, err := writeTemp(path, data, perm)
 	if err != nil {
 		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// writeTemp writes data with mode perm to a new temporary file beside path
+// (in its directory, which exists) and returns the temporary file's name,
+// for a rename to path.
+func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".udtc-*")
+	if err != nil {
+		return "", err
 	}
 	// Chmod through the open file: no second lookup of its path.
 	merr := tmp.Chmod(perm)
@@ -524,9 +384,9 @@ func replaceFile(path string, data []byte, perm fs.FileMode) error {
 	cerr := tmp.Close()
 	if err := errors.Join(merr, werr, cerr); err != nil {
 		os.Remove(tmp.Name())
-		return err
+		return "", err
 	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Name(), nil
 }
 
 func removeEmptyParents(root, dir string) {

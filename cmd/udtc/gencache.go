@@ -79,9 +79,9 @@ func (m genMarker) encode() []byte {
 	return b.Bytes()
 }
 
-func newMarkerEntry(f genFile) markerEntry {
+func newMarkerEntry(target string, f emit.File) markerEntry {
 	sum := sha256.Sum256(f.Data)
-	return markerEntry{target: f.target, path: f.Path, size: int64(len(f.Data)), sum: hex.EncodeToString(sum[:])}
+	return markerEntry{target: target, path: f.Path, size: int64(len(f.Data)), sum: hex.EncodeToString(sum[:])}
 }
 
 func sortEntries(es []markerEntry) {

@@ -8,27 +8,29 @@ import (
 	"github.com/udtc/udtc/registry/catalog"
 )
 
-// siteFiles is the site target: the registry's catalog pages as static files
+// siteStream is the site target: the registry's catalog pages as static files
 // under site/, for hosting anywhere (GitHub Pages). The compiled manifests
 // become the registration documents `udtc publish` sends, and those the
 // catalog's view model, so the pages are the ones `udtc serve` renders for
 // the same manifests once published. Go snippets use --go-import-prefix, by
 // default derived from the go.mod above --out as for the go target; Bicep
 // snippets use --extension-name when it is given. The changes pages judge
-// versions with the rules of `udtc breaking`, as the server's do.
-func siteFiles(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
+// versions with the rules of `udtc breaking`, as the server's do. The pages
+// are handed to put as they are rendered (catalog.SiteFunc), from several
+// goroutines at once.
+func siteStream(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (diag.List, error) {
 	prefix := f.goImportPrefix
 	if prefix == "" {
 		prefix, _ = importPrefixFor(f.out)
 	}
 	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
-	pages, err := c.Site(catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName, Compare: compareSchemas})
-	if err != nil {
-		return nil, nil, err
-	}
-	files := make([]emit.File, len(pages))
-	for i, p := range pages {
-		files[i] = emit.File{Path: "site/" + p.Path, Data: p.Data}
-	}
-	return files, nil, nil
+	opts := catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName, Compare: compareSchemas}
+	err := c.SiteFunc(opts, func(pages []catalog.File) error {
+		files := make([]emit.File, len(pages))
+		for i, p := range pages {
+			files[i] = emit.File{Path: "site/" + p.Path, Data: p.Data}
+		}
+		return put(files)
+	})
+	return nil, err
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/udtc/udtc/templates"
 )
@@ -192,30 +193,69 @@ type File struct {
 // newer), the JSON twin of each (.json beside .html) and the assets. Paths
 // are relative to the site root, sorted.
 func (c *Catalog) Site(opts Options) ([]File, error) {
+	var mu sync.Mutex
+	var files []File
+	err := c.SiteFunc(opts, func(batch []File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		files = append(files, batch...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sortFiles(files)
+	return files, nil
+}
+
+// SiteFunc renders the files of Site and hands them to put in batches as
+// they are rendered (the home page, the pages of each type, the assets), so
+// a caller that writes them need not hold the whole site. put is called
+// from several goroutines at once, each batch sorted, the batches in no set
+// order; its first error stops the rendering and is returned.
+func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	home := c.Home("")
 	h, err := RenderHome(staticLinks(HomePath), home)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	files, err := addPage(nil, HomePath, h, home)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	for _, a := range Assets {
+		b, _, _ := Asset(a)
+		files = append(files, File{Path: "assets/" + a, Data: b})
+	}
+	sortFiles(files)
+	if err := put(files); err != nil {
+		return err
 	}
 	// The pages of each type are rendered on their own goroutine, at most
-	// one per core; they only read the catalog. The files are gathered in
-	// type order and sorted, so the result does not depend on the schedule.
+	// one per core; they only read the catalog.
 	var types []*Type
 	for _, ns := range c.Namespaces {
 		types = append(types, ns.Types...)
 	}
-	perType := make([][]File, len(types))
 	errs := make([]error, len(types))
+	var failed atomic.Bool
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(types)) {
 		wg.Go(func() {
 			for i := range next {
-				perType[i], errs[i] = c.typeFiles(types[i], opts)
+				if failed.Load() {
+					continue
+				}
+				files, err := c.typeFiles(types[i], opts)
+				if err == nil {
+					sortFiles(files)
+					err = put(files)
+				}
+				if err != nil {
+					errs[i] = err
+					failed.Store(true)
+				}
 			}
 		})
 	}
@@ -224,18 +264,12 @@ func (c *Catalog) Site(opts Options) ([]File, error) {
 	}
 	close(next)
 	wg.Wait()
-	for i := range types {
-		if errs[i] != nil {
-			return nil, errs[i]
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
-		files = append(files, perType[i]...)
 	}
-	for _, a := range Assets {
-		b, _, _ := Asset(a)
-		files = append(files, File{Path: "assets/" + a, Data: b})
-	}
-	sortFiles(files)
-	return files, nil
+	return nil
 }
 
 // typeFiles renders the pages of t for Site: a page per API version and a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -27,19 +28,42 @@ type Result struct {
 
 // ApplyOptions tune Apply.
 type ApplyOptions struct {
-	// Concurrency bounds the writes in flight within one phase (default 8).
+	// Concurrency bounds the writes in flight within one phase (default 8)
+	// when they are sent one by one.
 	Concurrency int
+	// Batches, when set, is the same registry as Apply's, taking each
+	// phase's writes in batches (*client.Client: one request carries many
+	// writes, each applied on its own as if sent separately). When the
+	// server has no batch endpoint, Apply sends the writes one by one to
+	// its registry instead.
+	Batches Batcher
 	// Progress, when set, is called after each write with the count done
 	// and the total; calls may come from several goroutines.
 	Progress func(done, total int)
 }
+
+// Batcher is a registry that takes many writes in one request
+// (*client.Client; see ApplyOptions.Batches).
+type Batcher interface {
+	NewBatch() *client.Batch
+}
+
+// Batches of writes: at most batchWrites writes or about batchBytes
+// bytes each (the server's default body limit is 4 MiB), batchesInFlight
+// sent at a time (the server runs several writes of each concurrently).
+const (
+	batchWrites     = 64
+	batchBytes      = 1 << 20
+	batchesInFlight = 2
+)
 
 // Apply performs the plan's writes phase by phase (a phase's writes run
 // concurrently; the next phase starts when it is done), so parents exist
 // before their children. A failed write does not stop the others; it is
 // reported in Result.Failed. Apply stops early when ctx is done, and after a
 // 401 or 403 (every other write would fail the same way): the writes not
-// sent are reported as failed with that cause.
+// sent are reported as failed with that cause. With opts.Batches, each
+// phase's writes go in batches.
 func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result {
 	conc := opts.Concurrency
 	if conc <= 0 {
@@ -57,6 +81,7 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var done atomic.Int64
+	batching := true // until the server says it takes no batches
 	errs := make([]error, len(p.Changes))
 	attempted := make([]bool, len(p.Changes))
 	for start := 0; start < len(writes); {
@@ -68,21 +93,33 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 		if ctx.Err() != nil {
 			break
 		}
+		finish := func(i int, err error) {
+			errs[i] = err
+			if code := client.StatusCode(err); code == http.StatusUnauthorized || code == http.StatusForbidden {
+				stop(err)
+			}
+			n := done.Add(1)
+			if opts.Progress != nil {
+				opts.Progress(int(n), total)
+			}
+		}
+		phaseWrites := writes[start:end]
+		if opts.Batches != nil && batching {
+			var unsent []int
+			unsent, batching = applyBatches(ctx, opts.Batches, p, phaseWrites, attempted, finish)
+			phaseWrites = unsent // the server takes no batches: one by one
+		}
 		sem := make(chan struct{}, conc)
 		var wg sync.WaitGroup
-		for _, i := range writes[start:end] {
+		for _, i := range phaseWrites {
+			if ctx.Err() != nil {
+				break
+			}
 			sem <- struct{}{}
 			attempted[i] = true
 			wg.Go(func() {
 				defer func() { <-sem }()
-				errs[i] = applyOne(ctx, reg, p.Changes[i])
-				if code := client.StatusCode(errs[i]); code == http.StatusUnauthorized || code == http.StatusForbidden {
-					stop(errs[i])
-				}
-				n := done.Add(1)
-				if opts.Progress != nil {
-					opts.Progress(int(n), total)
-				}
+				finish(i, applyOne(ctx, reg, p.Changes[i]))
 			})
 		}
 		wg.Wait()
@@ -124,4 +161,100 @@ func applyOne(ctx context.Context, reg Registry, c Change) error {
 		err = errors.New("publish: unknown change")
 	}
 	return err
+}
+
+// applyBatches sends the writes (indexes into p.Changes) of one phase in
+// batches, batchesInFlight at a time, marking each attempted and calling
+// finish with its outcome. A batch is encoded just before it is sent, so
+// that the client encodes the next batches while the server applies the
+// first. When the server takes no batches it returns the writes it did
+// not send and batching false.
+func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempted []bool, finish func(int, error)) (unsent []int, batching bool) {
+	var (
+		mu          sync.Mutex
+		unsupported bool
+		wg          sync.WaitGroup
+		sem         = make(chan struct{}, batchesInFlight)
+		next        int // the first write of writes not yet in a batch
+	)
+	// take returns the next batch of writes, with the indexes of its writes.
+	take := func() (*client.Batch, []int) {
+		mu.Lock()
+		defer mu.Unlock()
+		batch := b.NewBatch()
+		var idx []int
+		for ; next < len(writes) && batch.Len() < batchWrites && batch.Size() < batchBytes; next++ {
+			i := writes[next]
+			attempted[i] = true
+			if !addToBatch(batch, p.Changes[i]) {
+				finish(i, errors.New("publish: unknown change"))
+				continue
+			}
+			idx = append(idx, i)
+		}
+		return batch, idx
+	}
+	done := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return next >= len(writes) || unsupported
+	}
+	for !done() && ctx.Err() == nil {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			batch, idx := take()
+			if len(idx) == 0 {
+				return
+			}
+			errs, err := batch.Send(ctx)
+			if errors.Is(err, client.ErrBatchUnsupported) {
+				mu.Lock()
+				unsupported = true
+				for _, i := range idx {
+					attempted[i] = false
+				}
+				unsent = append(unsent, idx...)
+				mu.Unlock()
+				return
+			}
+			for j, i := range idx {
+				if err != nil {
+					finish(i, err)
+				} else {
+					finish(i, errs[j])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if unsupported {
+		unsent = append(unsent, writes[next:]...)
+	}
+	slices.Sort(unsent)
+	return unsent, !unsupported
+}
+
+// addToBatch adds the write of c to b, as applyOne sends it; false for a
+// change applyOne does not know.
+func addToBatch(b *client.Batch, c Change) bool {
+	switch {
+	case c.Action == Delete && c.Kind == KindAPIVersion:
+		b.DeleteAPIVersion(c.Namespace, c.Type, c.Version)
+	case c.Action == Delete && c.Kind == KindType:
+		b.DeleteResourceType(c.Namespace, c.Type)
+	case c.Action == Delete && c.Kind == KindLocation:
+		b.DeleteLocation(c.Namespace, c.Location)
+	case c.Kind == KindProvider:
+		b.PutProvider(c.Namespace, *c.provider)
+	case c.Kind == KindType:
+		b.PutResourceType(c.Namespace, c.Type, *c.rtype)
+	case c.Kind == KindAPIVersion:
+		b.PutAPIVersion(c.Namespace, c.Type, c.Version, *c.version)
+	case c.Kind == KindLocation:
+		b.PutLocation(c.Namespace, c.Location, *c.location)
+	default:
+		return false
+	}
+	return true
 }

@@ -16,6 +16,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
@@ -136,15 +137,13 @@ type Options struct {
 func MakePlan(ctx context.Context, reg Registry, want []api.Registration, opts Options) (*Plan, error) {
 	p := &Plan{}
 	st := newStateHash()
-	for _, w := range want {
-		have, err := readNamespace(ctx, reg, w.Namespace)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s from the registry: %w", w.Namespace, err)
-		}
-		if err := st.add(have); err != nil {
-			return nil, err
-		}
-		planNamespace(have, w, opts, p)
+	states, err := readNamespaces(ctx, reg, Namespaces(want))
+	if err != nil {
+		return nil, err
+	}
+	for i, w := range want {
+		st.add(states[i])
+		planNamespace(states[i].namespaceState, w, opts, p)
 	}
 	slices.SortStableFunc(p.Changes, func(a, b Change) int { return cmp.Compare(phase(a), phase(b)) })
 	p.State = st.sum()
@@ -167,16 +166,57 @@ func Namespaces(want []api.Registration) []string {
 // plan of the same registrations would be the same plan.
 func ReadState(ctx context.Context, reg Registry, namespaces []string) (string, error) {
 	st := newStateHash()
-	for _, ns := range namespaces {
-		have, err := readNamespace(ctx, reg, ns)
-		if err != nil {
-			return "", fmt.Errorf("reading %s from the registry: %w", ns, err)
-		}
-		if err := st.add(have); err != nil {
-			return "", err
-		}
+	states, err := readNamespaces(ctx, reg, namespaces)
+	if err != nil {
+		return "", err
+	}
+	for _, have := range states {
+		st.add(have)
 	}
 	return st.sum(), nil
+}
+
+// readConcurrency bounds the namespaces read at a time.
+const readConcurrency = 4
+
+// readState is a namespace's state and its encoding for the state hash.
+type readState struct {
+	namespaceState
+	encoded []byte
+}
+
+// readNamespaces reads (and encodes for the state hash) the state of each
+// namespace, readConcurrency at a time; the error is the first, in order,
+// of the namespaces that failed.
+func readNamespaces(ctx context.Context, reg Registry, namespaces []string) ([]readState, error) {
+	states := make([]readState, len(namespaces))
+	errs := make([]error, len(namespaces))
+	sem := make(chan struct{}, readConcurrency)
+	var wg sync.WaitGroup
+	for i, ns := range namespaces {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			have, err := readNamespace(ctx, reg, ns)
+			if err != nil {
+				errs[i] = fmt.Errorf("reading %s from the registry: %w", ns, err)
+				return
+			}
+			b, err := json.Marshal(have)
+			if err != nil {
+				errs[i] = fmt.Errorf("encoding the registry's state of %s: %w", ns, err)
+				return
+			}
+			states[i] = readState{have, b}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return states, nil
 }
 
 // namespaceState is what the registry holds of one namespace.
@@ -209,14 +249,9 @@ type stateHash struct{ h hash.Hash }
 
 func newStateHash() stateHash { return stateHash{sha256.New()} }
 
-func (s stateHash) add(ns namespaceState) error {
-	b, err := json.Marshal(ns)
-	if err != nil {
-		return fmt.Errorf("encoding the registry's state of %s: %w", ns.Namespace, err)
-	}
-	s.h.Write(b)
+func (s stateHash) add(ns readState) {
+	s.h.Write(ns.encoded)
 	s.h.Write([]byte{'\n'})
-	return nil
 }
 
 func (s stateHash) sum() string { return hex.EncodeToString(s.h.Sum(nil)) }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/udtc/udtc/registry/secrets"
+	"errors"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
@@ -17,49 +19,41 @@ import (
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/publish"
+	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/server"
 	"github.com/udtc/udtc/registry/store/sqlite"
 )
 
-// counting wraps a client and counts the writes that reach the server.
+// counting is a client of a test server that counts the writes that reach
+// it: PUT and DELETE requests, and the writes of batches. With noBatch the
+// server has no batch endpoint (404), as an older one.
 type counting struct {
 	*client.Client
-	writes atomic.Int64
+	writes   atomic.Int64 // registrations written
+	requests atomic.Int64 // PUT and DELETE requests
+	batches  atomic.Int64 // POST of a batch
+	noBatch  atomic.Bool
 }
 
-func (c *counting) PutProvider(ctx context.Context, ns string, b api.ResourceProvider, conds ...client.Condition) (api.ResourceProvider, error) {
-	c.writes.Add(1)
-	return c.Client.PutProvider(ctx, ns, b, conds...)
-}
-
-func (c *counting) PutResourceType(ctx context.Context, ns, t string, b api.ResourceType, conds ...client.Condition) (api.ResourceType, error) {
-	c.writes.Add(1)
-	return c.Client.PutResourceType(ctx, ns, t, b, conds...)
-}
-
-func (c *counting) PutAPIVersion(ctx context.Context, ns, t, v string, b api.APIVersion, conds ...client.Condition) (api.APIVersion, error) {
-	c.writes.Add(1)
-	return c.Client.PutAPIVersion(ctx, ns, t, v, b, conds...)
-}
-
-func (c *counting) PutLocation(ctx context.Context, ns, l string, b api.Location, conds ...client.Condition) (api.Location, error) {
-	c.writes.Add(1)
-	return c.Client.PutLocation(ctx, ns, l, b, conds...)
-}
-
-func (c *counting) DeleteResourceType(ctx context.Context, ns, t string, conds ...client.Condition) (bool, error) {
-	c.writes.Add(1)
-	return c.Client.DeleteResourceType(ctx, ns, t, conds...)
-}
-
-func (c *counting) DeleteAPIVersion(ctx context.Context, ns, t, v string, conds ...client.Condition) (bool, error) {
-	c.writes.Add(1)
-	return c.Client.DeleteAPIVersion(ctx, ns, t, v, conds...)
-}
-
-func (c *counting) DeleteLocation(ctx context.Context, ns, l string, conds ...client.Condition) (bool, error) {
-	c.writes.Add(1)
-	return c.Client.DeleteLocation(ctx, ns, l, conds...)
+func (c *counting) count(w http.ResponseWriter, r *http.Request) bool {
+	switch {
+	case r.Method == http.MethodPut || r.Method == http.MethodDelete:
+		c.writes.Add(1)
+		c.requests.Add(1)
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/System.Resources/batch"):
+		c.batches.Add(1)
+		if c.noBatch.Load() {
+			http.NotFound(w, r)
+			return false
+		}
+		body, _ := io.ReadAll(r.Body)
+		var req api.BatchRequest
+		if json.Unmarshal(body, &req) == nil {
+			c.writes.Add(int64(len(req.Requests)))
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	return true
 }
 
 func newRegistry(t *testing.T) *counting {
@@ -73,13 +67,17 @@ func newRegistry(t *testing.T) *counting {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
+	reg := &counting{}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if reg.count(w, r) {
+			srv.ServeHTTP(w, r)
+		}
+	}))
 	t.Cleanup(ts.Close)
-	c, err := client.New(ts.URL)
-	if err != nil {
+	if reg.Client, err = client.New(ts.URL); err != nil {
 		t.Fatal(err)
 	}
-	return &counting{Client: c}
+	return reg
 }
 
 func version(name, schema string) api.APIVersion {
@@ -117,7 +115,7 @@ func planFor(t *testing.T, reg *counting, want []api.Registration, prune bool) *
 
 func apply(t *testing.T, reg *counting, p *publish.Plan) {
 	t.Helper()
-	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{})
+	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{Batches: reg.Client})
 	for _, f := range res.Failed {
 		t.Errorf("failed: %s %s: %v", f.Change.Action, f.Change.Name(), f.Err)
 	}
@@ -225,14 +223,28 @@ func TestPublishLifecycle(t *testing.T) {
 }
 
 func TestPublishFailuresAreReported(t *testing.T) {
-	reg := newRegistry(t)
-	bad := registration("Contoso.Bad", map[string][]api.APIVersion{"things": {version("2025-01-01", `{"type":"object"}`)}}, "things")
-	// A name the server rejects: the failure names the resource; others apply.
-	bad.Types = append(bad.Types, api.RegisteredType{Type: api.ResourceType{Name: "bad_name!"}})
-	p := planFor(t, reg, []api.Registration{bad}, false)
-	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{})
-	if len(res.Failed) != 1 || !strings.Contains(res.Failed[0].Change.Name(), "bad_name!") || len(res.Applied) != p.Writes()-1 {
-		t.Fatalf("failed=%+v applied=%d of %d", res.Failed, len(res.Applied), p.Writes())
+	for _, batches := range []bool{false, true} {
+		reg := newRegistry(t)
+		bad := registration("Contoso.Bad", map[string][]api.APIVersion{"things": {version("2025-01-01", `{"type":"object"}`)}}, "things")
+		// A name the server rejects: the failure names the resource; others apply.
+		bad.Types = append(bad.Types, api.RegisteredType{Type: api.ResourceType{Name: "bad_name!"}})
+		// A schema the server rejects: its error has the server's details.
+		bad.Types[0].APIVersions = append(bad.Types[0].APIVersions, version("2025-06-01", `["not an object"]`))
+		p := planFor(t, reg, []api.Registration{bad}, false)
+		opts := publish.ApplyOptions{}
+		if batches {
+			opts.Batches = reg.Client
+		}
+		res := publish.Apply(context.Background(), reg, p, opts)
+		if len(res.Failed) != 2 || len(res.Applied) != p.Writes()-2 {
+			t.Fatalf("batches=%v: failed=%+v applied=%d of %d", batches, res.Failed, len(res.Applied), p.Writes())
+		}
+		if f := res.Failed[0]; !strings.Contains(f.Change.Name(), "bad_name!") || !errors.Is(f.Err, client.ErrInvalidName) {
+			t.Errorf("batches=%v: %s: %v", batches, f.Change.Name(), f.Err)
+		}
+		if f := res.Failed[1]; f.Change.Name() != "Contoso.Bad/things@2025-06-01" || client.StatusCode(f.Err) != 400 {
+			t.Errorf("batches=%v: %s: %v", batches, f.Change.Name(), f.Err)
+		}
 	}
 }
 
@@ -355,5 +367,36 @@ func TestSchemaDiffHasEveryValue(t *testing.T) {
 	}
 	if d := publish.SchemaDiffForTest([]byte(`{"maximum":1}`), []byte(`{"maximum":1.0}`)); len(d) != 1 {
 		t.Errorf("1 and 1.0 = %+v, want one difference", d)
+	}
+}
+
+// Apply sends each phase's writes in batches to a registry that takes
+// them, and one by one, with the same outcome, to one that does not.
+func TestApplyBatchesAndFallsBack(t *testing.T) {
+	want := []api.Registration{
+		registration("Contoso.Bus", map[string][]api.APIVersion{
+			"buses":        {version("2025-01-01", obj), version("2025-06-01", obj)},
+			"buses/queues": {version("2025-01-01", obj)},
+		}, "buses", "buses/queues"),
+		registration("Other.Ns", map[string][]api.APIVersion{"things": {version("2025-01-01", obj)}}, "things"),
+	}
+	for _, noBatch := range []bool{false, true} {
+		reg := newRegistry(t)
+		reg.noBatch.Store(noBatch)
+		p := planFor(t, reg, want, false)
+		apply(t, reg, p)
+		if got := reg.writes.Load(); got != int64(p.Writes()) {
+			t.Errorf("noBatch=%v: %d writes reached the server, want %d", noBatch, got, p.Writes())
+		}
+		switch {
+		case !noBatch && (reg.requests.Load() != 0 || reg.batches.Load() != 5):
+			// providers, types, child types, API versions, locations
+			t.Errorf("batched: %d requests, %d batches; want 0 and 5", reg.requests.Load(), reg.batches.Load())
+		case noBatch && (reg.requests.Load() != int64(p.Writes()) || reg.batches.Load() != 1):
+			t.Errorf("without batches: %d requests, %d batches tried; want %d and 1", reg.requests.Load(), reg.batches.Load(), p.Writes())
+		}
+		if p := planFor(t, reg, want, false); p.Writes() != 0 {
+			t.Errorf("noBatch=%v: the registry does not match after apply: %v", noBatch, lines(p))
+		}
 	}
 }

@@ -529,16 +529,25 @@ func isObject(raw json.RawMessage) bool {
 // readEnvelope reads a PUT body (JSON, within the size limit) and decodes
 // its envelope strictly.
 func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvelope, error) {
-	var env wireEnvelope
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return wireEnvelope{}, err
+	}
+	return decodeEnvelope(body)
+}
+
+// readBody reads a request body that must be JSON, not empty, within the
+// size limit.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || !(mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))) {
-			return env, &httpError{status: http.StatusUnsupportedMediaType, code: api.CodeUnsupportedMediaType,
+			return nil, &httpError{status: http.StatusUnsupportedMediaType, code: api.CodeUnsupportedMediaType,
 				message: fmt.Sprintf("content type %q is not JSON; send application/json", ct)}
 		}
 	}
 	if r.ContentLength > s.maxBody {
-		return env, tooLarge(s.maxBody)
+		return nil, tooLarge(s.maxBody)
 	}
 	// Read into one buffer of the announced size (io.ReadAll would grow
 	// one from 512 bytes, copying as it goes).
@@ -548,14 +557,14 @@ func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvel
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return env, tooLarge(s.maxBody)
+			return nil, tooLarge(s.maxBody)
 		}
-		return env, badRequest("reading the request body: %v", err)
+		return nil, badRequest("reading the request body: %v", err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return env, badRequest("the request body is empty; send a JSON object")
+		return nil, badRequest("the request body is empty; send a JSON object")
 	}
-	return decodeEnvelope(body)
+	return body, nil
 }
 
 // decodeEnvelope decodes and checks the JSON body of a registration PUT.

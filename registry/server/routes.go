@@ -46,6 +46,10 @@ func (s *Server) routes() {
 		s.mux.HandleFunc("DELETE "+r.item, versioned(s.syncGuard(s.delete(r.kind))))
 	}
 
+	// Registration writes sent together (batch.go); each is served by the
+	// routes above.
+	s.mux.HandleFunc("POST /planes/radius/{plane}/providers/System.Resources/batch", versioned(s.batch))
+
 	// Resource groups and the resources of the registered types
 	// (resources.go). The resource routes take the type's API version.
 	s.mux.HandleFunc("GET /planes/radius/{plane}/resourceGroups", versioned(s.listGroups))

@@ -1,0 +1,162 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
+)
+
+// batchConcurrency is how many writes of one batch run at a time. Writes
+// that run together share a commit (group commit, on SQLite), and their
+// schema checks share the checkSlots with every other request.
+const batchConcurrency = 8
+
+// batch serves POST /planes/radius/{plane}/providers/System.Resources/batch
+// (api.BatchRequest): each write is served as the separate request it
+// describes, through the whole handler (path checks, authentication, the
+// sync guard, the route's checks and errors, one log line), with the
+// batch's headers; the writes run concurrently and independently, and the
+// answer lists what each request answered. A batch that is not a valid
+// document is refused whole with 400; a write the batch cannot describe as
+// a registration write of its plane gets its own 400 and the others run.
+func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
+	plane := r.PathValue("plane")
+	if err := registry.ValidatePlane(plane); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req api.BatchRequest
+	if !isObject(body) {
+		s.writeError(w, r, badRequest("the request body must be a JSON object"))
+		return
+	}
+	if err := decodeStrict(body, &req); err != nil {
+		s.writeError(w, r, badRequest("invalid request body: %v", err))
+		return
+	}
+	if len(req.Requests) > api.MaxBatchWrites {
+		s.writeError(w, r, badRequest("the batch has %d writes; at most %d are allowed", len(req.Requests), api.MaxBatchWrites))
+		return
+	}
+	out := api.BatchResponse{Responses: make([]api.BatchResult, len(req.Requests))}
+	sem := make(chan struct{}, batchConcurrency)
+	var wg sync.WaitGroup
+	for i, bw := range req.Requests {
+		if p := batchWriteProblem(plane, bw); p != "" {
+			out.Responses[i] = api.BatchResult{Status: http.StatusBadRequest, Error: &api.ErrorDetail{
+				Code: api.CodeInvalidRequestContent, Target: fmt.Sprintf("requests[%d]", i), Message: p}}
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			out.Responses[i] = s.batchWrite(r, bw)
+		})
+	}
+	wg.Wait()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// batchWriteProblem says why bw is not a write a batch of plane may carry
+// ("" when it is): a PUT with a body or a DELETE without one, of a path
+// under the plane's /providers/System.Resources/resourceProviders/, with
+// no query or fragment. Everything else about the path is the route's
+// business, as for a separate request.
+func batchWriteProblem(plane string, bw api.BatchWrite) string {
+	switch {
+	case bw.Method != http.MethodPut && bw.Method != http.MethodDelete:
+		return fmt.Sprintf("method %q: a batch carries PUT and DELETE writes only", bw.Method)
+	case bw.Method == http.MethodPut && len(bw.Body) == 0:
+		return "a PUT needs a body"
+	case bw.Method == http.MethodDelete && len(bw.Body) > 0:
+		return "a DELETE has no body"
+	case strings.ContainsAny(bw.Path, "?#"):
+		return fmt.Sprintf("path %.200q: a write's path has no query or fragment", bw.Path)
+	}
+	seg := strings.SplitN(bw.Path, "/", 8) // "", planes, radius, {plane}, providers, System.Resources, resourceProviders, rest
+	fixed := len(seg) == 8 && seg[0] == "" && strings.EqualFold(seg[1], "planes") && strings.EqualFold(seg[2], "radius") &&
+		strings.EqualFold(seg[4], "providers") && strings.EqualFold(seg[5], "System.Resources") &&
+		strings.EqualFold(seg[6], "resourceProviders") && seg[7] != ""
+	if !fixed {
+		return fmt.Sprintf("path %.200q is not a registration of the plane: it starts /planes/radius/%s/providers/System.Resources/resourceProviders/", bw.Path, plane)
+	}
+	if p, err := url.PathUnescape(seg[3]); err != nil || !strings.EqualFold(p, plane) {
+		return fmt.Sprintf("path %.200q is not in the batch's plane %s", bw.Path, plane)
+	}
+	return ""
+}
+
+// batchWrite serves one write of the batch r as a request of its own.
+func (s *Server) batchWrite(r *http.Request, bw api.BatchWrite) api.BatchResult {
+	sub, err := http.NewRequestWithContext(r.Context(), bw.Method, bw.Path+"?api-version="+api.Version, bytes.NewReader(bw.Body))
+	if err != nil {
+		return api.BatchResult{Status: http.StatusBadRequest, Error: &api.ErrorDetail{Code: api.CodeInvalidRequestContent,
+			Message: fmt.Sprintf("path %.200q: %v", bw.Path, err)}}
+	}
+	// The batch's headers (the caller's credentials, the sync's mark),
+	// without those about the batch's own body or conditions.
+	sub.Header = r.Header.Clone()
+	for _, h := range []string{"If-Match", "If-None-Match", "Content-Encoding"} {
+		sub.Header.Del(h)
+	}
+	if bw.Body != nil {
+		sub.Header.Set("Content-Type", "application/json")
+	} else {
+		sub.Header.Del("Content-Type")
+	}
+	sub.RemoteAddr, sub.Host, sub.TLS = r.RemoteAddr, r.Host, r.TLS
+	rec := &batchRecorder{header: http.Header{}}
+	s.handler.ServeHTTP(rec, sub)
+	res := api.BatchResult{Status: rec.status}
+	if rec.status == 0 {
+		res.Status = http.StatusOK
+	}
+	if res.Status < 400 {
+		res.ETag = strings.Trim(rec.header.Get("ETag"), `"`)
+		return res
+	}
+	var env api.ErrorResponse
+	if err := json.Unmarshal(rec.body.Bytes(), &env); err != nil || env.Error.Code == "" {
+		env.Error = api.ErrorDetail{Code: http.StatusText(res.Status), Message: strings.TrimSpace(rec.body.String())}
+	}
+	res.Error = &env.Error
+	return res
+}
+
+// batchRecorder is the http.ResponseWriter of a batch's write: it keeps
+// the status and headers, and the body of a failure.
+type batchRecorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *batchRecorder) Header() http.Header { return b.header }
+
+func (b *batchRecorder) WriteHeader(status int) {
+	if b.status == 0 {
+		b.status = status
+	}
+}
+
+func (b *batchRecorder) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	if b.status >= 400 {
+		b.body.Write(p)
+	}
+	return len(p), nil
+}

@@ -1,0 +1,174 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/server"
+)
+
+const batchPath = "/planes/radius/local/providers/System.Resources/batch"
+
+func batchBody(t *testing.T, writes ...api.BatchWrite) string {
+	t.Helper()
+	b, err := json.Marshal(api.BatchRequest{Requests: writes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (f *fixture) batch(body string, headers ...string) api.BatchResponse {
+	f.t.Helper()
+	r := f.must(200, "POST", batchPath, body, append([]string{"Content-Type: application/json"}, headers...)...)
+	var out api.BatchResponse
+	if err := json.Unmarshal(r.body, &out); err != nil {
+		f.t.Fatalf("batch response %s: %v", r.body, err)
+	}
+	return out
+}
+
+// A batch's writes are applied as separate requests would be: each with
+// its own status and error, the failures not undoing the others.
+func TestBatchAppliesEachWriteAsItsRequest(t *testing.T) {
+	f := newFixture(t, server.Options{CheckSchema: rejectPatternSchemas})
+	f.must(201, "PUT", provider, `{"location":"global","properties":{}}`, "Content-Type: application/json")
+	f.must(201, "PUT", buses, `{"properties":{}}`, "Content-Type: application/json")
+	f.must(201, "PUT", version, `{"properties":{"schema":{}}}`, "Content-Type: application/json")
+
+	res := f.batch(batchBody(t,
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-01-01", Body: json.RawMessage(`{"properties":{"schema":{ "type" : "object" }}}`)},
+		api.BatchWrite{Method: "PUT", Path: buses, Body: json.RawMessage(`{"properties":{"description":"Buses."}}`)},
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-02-01", Body: json.RawMessage(`{"properties":{"schema":{"pattern":"x"}}}`)},
+		api.BatchWrite{Method: "PUT", Path: rp + "/Contoso.Missing/resourceTypes/things", Body: json.RawMessage(`{"properties":{}}`)},
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-03-01", Body: json.RawMessage(`{"properties":{"schema":{},"extra":1}}`)},
+		api.BatchWrite{Method: "DELETE", Path: version},
+		api.BatchWrite{Method: "DELETE", Path: buses + "/apiVersions/2020-01-01"},
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/not-a-date", Body: json.RawMessage(`{"properties":{}}`)},
+	))
+	if len(res.Responses) != 8 {
+		t.Fatalf("responses = %+v", res.Responses)
+	}
+	statuses := make([]int, len(res.Responses))
+	for i, r := range res.Responses {
+		statuses[i] = r.Status
+	}
+	if diff := cmp.Diff([]int{201, 200, 400, 404, 400, 200, 204, 400}, statuses); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	// Each failure is the error its separate request gets.
+	for _, i := range []int{2, 3, 4, 7} {
+		w := []string{
+			2: buses + "/apiVersions/2025-02-01", 3: rp + "/Contoso.Missing/resourceTypes/things",
+			4: buses + "/apiVersions/2025-03-01", 7: buses + "/apiVersions/not-a-date",
+		}[i]
+		body := map[int]string{2: `{"properties":{"schema":{"pattern":"x"}}}`, 4: `{"properties":{"schema":{},"extra":1}}`}[i]
+		if body == "" {
+			body = `{"properties":{}}`
+		}
+		alone := f.do("PUT", w, body, "Content-Type: application/json")
+		var want api.ErrorResponse
+		if err := json.Unmarshal(alone.body, &want); err != nil {
+			t.Fatal(err)
+		}
+		if res.Responses[i].Status != alone.status || res.Responses[i].Error == nil {
+			t.Errorf("write %d: %+v, its request: %d %s", i, res.Responses[i], alone.status, alone.body)
+			continue
+		}
+		if diff := cmp.Diff(want.Error, *res.Responses[i].Error); diff != "" {
+			t.Errorf("write %d error (-request +batch):\n%s", i, diff)
+		}
+	}
+	// The successes are stored, with the ETag the batch reported.
+	got := f.must(200, "GET", buses+"/apiVersions/2025-01-01", "")
+	if etag := strings.Trim(got.header.Get("ETag"), `"`); etag == "" || etag != res.Responses[0].ETag {
+		t.Errorf("ETag %q, batch said %q", etag, res.Responses[0].ETag)
+	}
+	if !strings.Contains(string(got.body), `"schema":{"type":"object"}`) {
+		t.Errorf("stored API version: %s", got.body)
+	}
+	if r := f.must(200, "GET", buses, ""); !strings.Contains(string(r.body), `"description":"Buses."`) {
+		t.Errorf("type after the batch: %s", r.body)
+	}
+	f.must(404, "GET", version, "")
+}
+
+// rejectPatternSchemas is a schema checker that refuses "pattern".
+func rejectPatternSchemas(schema json.RawMessage) []api.Diagnostic {
+	if strings.Contains(string(schema), `"pattern"`) {
+		return []api.Diagnostic{{Severity: "error", Rule: "no-pattern", Path: "/pattern", Message: "pattern is not supported"}}
+	}
+	return nil
+}
+
+func TestBatchRefusals(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	// A document that is not a batch is refused whole.
+	for _, body := range []string{`[]`, `{"requests":[{"method":"PUT"}],"more":1}`, `{"requests":`, `{"requests":[` + strings.Repeat(`{"method":"DELETE","path":"/x"},`, api.MaxBatchWrites) + `{"method":"DELETE","path":"/x"}]}`} {
+		if r := f.do("POST", batchPath, body, "Content-Type: application/json"); r.status != 400 || r.errorCode(t) != api.CodeInvalidRequestContent {
+			t.Errorf("POST %.60s = %d %s", body, r.status, r.body)
+		}
+	}
+	f.must(415, "POST", batchPath, `{"requests":[]}`, "Content-Type: text/plain")
+	f.must(400, "POST", "!"+batchPath, `{"requests":[]}`, "Content-Type: application/json") // no api-version
+	if res := f.batch(`{"requests":[]}`); len(res.Responses) != 0 {
+		t.Errorf("empty batch: %+v", res)
+	}
+	// A write that is not a registration write of the plane gets its own 400.
+	bad := []api.BatchWrite{
+		{Method: "GET", Path: provider},
+		{Method: "POST", Path: provider, Body: json.RawMessage(`{}`)},
+		{Method: "PUT", Path: provider},
+		{Method: "DELETE", Path: provider, Body: json.RawMessage(`{}`)},
+		{Method: "PUT", Path: "/planes/radius/local", Body: json.RawMessage(`{}`)},
+		{Method: "PUT", Path: "/planes/radius/other/providers/System.Resources/resourceProviders/Contoso.X", Body: json.RawMessage(`{}`)},
+		{Method: "PUT", Path: provider + "?api-version=" + api.Version, Body: json.RawMessage(`{}`)},
+		{Method: "PUT", Path: "/planes/radius/local/resourceGroups/g/providers/Contoso.X/things/a", Body: json.RawMessage(`{}`)},
+		{Method: "PUT", Path: batchPath, Body: json.RawMessage(`{}`)},
+		{Method: "PUT", Path: rp + "/", Body: json.RawMessage(`{}`)},
+	}
+	res := f.batch(batchBody(t, append(bad, api.BatchWrite{Method: "PUT", Path: rp + "/Contoso.Ok", Body: json.RawMessage(`{}`)})...))
+	for i, r := range res.Responses[:len(bad)] {
+		if r.Status != 400 || r.Error == nil || r.Error.Target != fmt.Sprintf("requests[%d]", i) {
+			t.Errorf("write %d (%s %s): %+v", i, bad[i].Method, bad[i].Path, r)
+		}
+	}
+	if r := res.Responses[len(bad)]; r.Status != 201 {
+		t.Errorf("the good write: %+v", r)
+	}
+	// Paths the routes refuse are refused as their requests are.
+	res = f.batch(batchBody(t,
+		api.BatchWrite{Method: "PUT", Path: rp + "/Contoso.Ok/resourceTypes/..", Body: json.RawMessage(`{}`)},
+		api.BatchWrite{Method: "PUT", Path: rp + "/Contoso.Ok/widgets/x", Body: json.RawMessage(`{}`)},
+	))
+	if res.Responses[0].Status != 400 || res.Responses[1].Status/100 != 4 {
+		t.Errorf("unclean and unknown paths: %+v", res.Responses)
+	}
+}
+
+// A batch is a write: with tokens it needs one, and its writes are the
+// caller's; the sync guard applies to each write.
+func TestBatchAuthAndSync(t *testing.T) {
+	f := newFixture(t, server.Options{Tokens: []server.Token{{Name: "ci", Value: "s3cret"}}, Sync: &fakeSync{}})
+	body := batchBody(t,
+		api.BatchWrite{Method: "PUT", Path: rp + "/Contoso.Ok", Body: json.RawMessage(`{}`)},
+		api.BatchWrite{Method: "PUT", Path: rp + "/Contoso.Git", Body: json.RawMessage(`{}`)},
+	)
+	f.must(401, "POST", batchPath, body, "Content-Type: application/json")
+	res := f.batch(body, "Authorization: Bearer s3cret")
+	if res.Responses[0].Status != 201 || res.Responses[1].Status != 409 || res.Responses[1].Error.Code != api.CodeConflict {
+		t.Errorf("responses: %+v", res.Responses)
+	}
+	if r := f.must(200, "GET", rp+"/Contoso.Ok", ""); !strings.Contains(string(r.body), `"createdBy":"ci"`) {
+		t.Errorf("provider written by the batch: %s", r.body)
+	}
+	res = f.batch(body, "Authorization: Bearer s3cret", "X-Test-Sync: yes")
+	if res.Responses[1].Status != 201 {
+		t.Errorf("the sync's own batch: %+v", res.Responses)
+	}
+}
