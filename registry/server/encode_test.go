@@ -69,3 +69,63 @@ func TestAPIVersionEncodingMatchesMarshal(t *testing.T) {
 		}
 	}
 }
+
+// apiVersionSchema takes the usual properties of an API version PUT apart
+// by hand; whenever it does, the schema is what decodeStrict gives.
+func TestAPIVersionSchemaMatchesDecodeStrict(t *testing.T) {
+	for _, c := range []struct {
+		props string
+		fast  bool
+	}{
+		{`{}`, true},
+		{` { } `, true},
+		{`{"schema":{}}`, true},
+		{`{"schema":{"a":"}\"{[","b":[1,{"c":[]}],"d":-1.5e3,"e":true,"f":null}}`, true},
+		{`{ "schema" : { "type" : "object" } , "provisioningState" : "Succeeded" }`, true},
+		{`{"provisioningState":null,"schema":[1,2]}`, true},
+		{`{"schema":{"a":1},"schema":{"b":2}}`, true},
+		{`{"schema":"text"}`, true},
+		{`{"schema":null}`, true},
+		{`{"schema":12}`, true},
+		{`{"Schema":{}}`, false},
+		{`{"sch\u0065ma":{}}`, false},
+		{`{"schema":{},"extra":1}`, false},
+		{`{"provisioningState":1}`, false},
+		{`{"provisioningState":{"a":1}}`, false},
+	} {
+		got, ok := apiVersionSchema(json.RawMessage(c.props))
+		if ok != c.fast {
+			t.Errorf("%s: ok = %v, want %v", c.props, ok, c.fast)
+		}
+		var p struct {
+			Schema            json.RawMessage `json:"schema,omitempty"`
+			ProvisioningState string          `json:"provisioningState,omitempty"`
+		}
+		err := decodeStrict([]byte(c.props), &p)
+		if ok && (err != nil || !bytes.Equal(got, p.Schema)) {
+			t.Errorf("%s: schema %s; decodeStrict gives %s, %v", c.props, got, p.Schema, err)
+		}
+	}
+}
+
+func FuzzAPIVersionSchema(f *testing.F) {
+	for _, s := range []string{`{}`, `{"schema":{"a":"}\"{["}}`, `{"provisioningState":"x","schema":[1]}`, `{"schema":1,"schema":{}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, props string) {
+		if !json.Valid([]byte(props)) {
+			return // the envelope's decoding only passes valid JSON on
+		}
+		got, ok := apiVersionSchema(json.RawMessage(props))
+		if !ok {
+			return
+		}
+		var p struct {
+			Schema            json.RawMessage `json:"schema,omitempty"`
+			ProvisioningState string          `json:"provisioningState,omitempty"`
+		}
+		if err := decodeStrict([]byte(props), &p); err != nil || !bytes.Equal(got, p.Schema) {
+			t.Errorf("%s: schema %s; decodeStrict gives %s, %v", props, got, p.Schema, err)
+		}
+	})
+}

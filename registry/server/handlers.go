@@ -637,11 +637,15 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 		}
 		canon = tp
 	case registry.KindAPIVersion:
-		var p api.APIVersionProperties
-		if err := decodeStrict(props, &p); err != nil {
-			return res, badRequest("invalid properties: %v", err)
+		schema, ok := apiVersionSchema(props)
+		if !ok {
+			var p api.APIVersionProperties
+			if err := decodeStrict(props, &p); err != nil {
+				return res, badRequest("invalid properties: %v", err)
+			}
+			schema = p.Schema
 		}
-		stored, err := s.validSchema(ctx, p.Schema)
+		stored, err := s.validSchema(ctx, schema)
 		if err != nil {
 			return res, err
 		}
@@ -674,6 +678,112 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 	}
 	res.Properties = b
 	return res, nil
+}
+
+// apiVersionSchema returns the schema of the properties of an API version
+// PUT, a JSON object the envelope's decoding found valid, when they hold
+// nothing but "schema" and "provisioningState" (a string or null), spelled
+// so: the usual body, taken apart without scanning the schema with
+// encoding/json twice more. ok is false for anything else, which
+// decodeStrict decodes, with its errors; when ok, the schema is what
+// decodeStrict would give (nil when absent; the last of repeated keys).
+func apiVersionSchema(props json.RawMessage) (schema json.RawMessage, ok bool) {
+	i := skipSpace(props, 0)
+	if i >= len(props) || props[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(props, i+1)
+	if i < len(props) && props[i] == '}' {
+		return nil, skipSpace(props, i+1) == len(props)
+	}
+	for i < len(props) {
+		if props[i] != '"' {
+			return nil, false
+		}
+		end := skipString(props, i)
+		key := props[i+1 : end-1]
+		i = skipSpace(props, end)
+		if i >= len(props) || props[i] != ':' {
+			return nil, false
+		}
+		start := skipSpace(props, i+1)
+		if start >= len(props) {
+			return nil, false
+		}
+		end = skipValue(props, start)
+		value := props[start:end]
+		switch string(key) {
+		case "schema":
+			schema = value
+		case "provisioningState":
+			if value[0] != '"' && string(value) != "null" {
+				return nil, false // decodeStrict's type error
+			}
+		default:
+			return nil, false // unknown, escaped or differently cased: decodeStrict decides
+		}
+		i = skipSpace(props, end)
+		if i >= len(props) {
+			return nil, false
+		}
+		switch props[i] {
+		case ',':
+			i = skipSpace(props, i+1)
+		case '}':
+			return schema, skipSpace(props, i+1) == len(props)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// skipSpace, skipString and skipValue move over valid JSON: the index
+// after the white space at data[i], after the string or the value that
+// starts at data[i].
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(data)
+}
+
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	for i < len(data) && !strings.ContainsRune(",}] \t\n\r", rune(data[i])) {
+		i++
+	}
+	return i
 }
 
 func tooLarge(limit int64) error {
