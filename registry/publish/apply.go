@@ -112,9 +112,6 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 		sem := make(chan struct{}, conc)
 		var wg sync.WaitGroup
 		for _, i := range phaseWrites {
-			if ctx.Err() != nil {
-				break
-			}
 			sem <- struct{}{}
 			attempted[i] = true
 			wg.Go(func() {
