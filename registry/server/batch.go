@@ -188,7 +188,7 @@ func (s *Server) batchWrite(r *http.Request, bw api.BatchWrite) api.BatchResult 
 	// The batch's headers (the caller's credentials, the sync's mark),
 	// without those about the batch's own body or conditions.
 	sub.Header = r.Header.Clone()
-	for _, h := range []string{"If-Match", "If-None-Match", "Content-Encoding"} {
+	for _, h := range []string{"If-Match", "If-None-Match", "Content-Encoding", "Content-Length", "Transfer-Encoding", "Expect"} {
 		sub.Header.Del(h)
 	}
 	if bw.Body != nil {
