@@ -16,6 +16,11 @@ import (
 // server): send the writes one by one instead.
 var ErrBatchUnsupported = errors.New("the registry takes no batches of writes")
 
+// ErrBatchTooLarge is wrapped by Batch.Send's error when the server
+// refused the batch as larger than its body limit (413): send fewer
+// writes at a time, or one by one.
+var ErrBatchTooLarge = errors.New("the batch is larger than the registry takes")
+
 // Batch collects registration writes to send in one request (POST
 // /planes/radius/{plane}/providers/System.Resources/batch, api.BatchRequest).
 // The server applies each as the separate request it describes, each on
@@ -111,7 +116,7 @@ func (b *Batch) DeleteLocation(namespace, location string) {
 // attempts. err is not nil when the batch itself failed (the server could
 // not be reached, refused the request, 401, 403, ...): then no result is
 // known, and it wraps ErrBatchUnsupported when the server has no batch
-// endpoint.
+// endpoint, ErrBatchTooLarge when the batch is over its body limit.
 func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 	errs = make([]error, len(b.writes))
 	var pending []int // indexes of writes to send
@@ -132,7 +137,7 @@ func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 		for j, i := range pending {
 			req.Requests[j] = b.writes[i].w
 		}
-		body, err := json.Marshal(req)
+		body, err := encodeBatch(req)
 		if err != nil {
 			return nil, fmt.Errorf("registry: encoding a batch: %w", err)
 		}
@@ -144,6 +149,8 @@ func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 		case http.StatusOK:
 		case http.StatusNotFound, http.StatusMethodNotAllowed:
 			return nil, fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchUnsupported, responseError(resp, data))
+		case http.StatusRequestEntityTooLarge:
+			return nil, fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchTooLarge, responseError(resp, data))
 		default:
 			return nil, responseError(resp, data)
 		}
@@ -186,4 +193,39 @@ func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 		}
 	}
 	return errs, nil
+}
+
+// encodeBatch returns json.Marshal(req) for writes whose bodies json.Marshal
+// made (compact, HTML-escaped), without scanning and copying each body
+// again as json.Marshal would.
+func encodeBatch(req api.BatchRequest) ([]byte, error) {
+	n := 16
+	for _, w := range req.Requests {
+		n += len(w.Method) + len(w.Path) + len(w.Body) + 40
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"requests":[`...)
+	for i, w := range req.Requests {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		method, err := json.Marshal(w.Method)
+		if err != nil {
+			return nil, err
+		}
+		path, err := json.Marshal(w.Path)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `{"method":`...)
+		b = append(b, method...)
+		b = append(b, `,"path":`...)
+		b = append(b, path...)
+		if len(w.Body) > 0 {
+			b = append(b, `,"body":`...)
+			b = append(b, w.Body...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...), nil
 }

@@ -134,9 +134,17 @@ func TestBatchUnsupported(t *testing.T) {
 		}
 		ts.Close()
 	}
+	small := httptest.NewServer(newServer(t, server.Options{MaxBodyBytes: 100}))
+	defer small.Close()
+	b := newClient(t, small.URL).NewBatch()
+	b.PutProvider("Contoso.Platform", api.ResourceProvider{Location: "global"})
+	b.PutProvider("Contoso.Other", api.ResourceProvider{Location: "global"})
+	if _, err := b.Send(ctx); !errors.Is(err, client.ErrBatchTooLarge) {
+		t.Errorf("over the body limit: %v", err)
+	}
 	ts := httptest.NewServer(newServer(t, server.Options{Tokens: []server.Token{{Value: "s3cret"}}}))
 	defer ts.Close()
-	b := newClient(t, ts.URL).NewBatch()
+	b = newClient(t, ts.URL).NewBatch()
 	b.PutProvider("Contoso.Platform", api.ResourceProvider{})
 	if _, err := b.Send(ctx); client.StatusCode(err) != 401 || errors.Is(err, client.ErrBatchUnsupported) {
 		t.Errorf("without the token: %v", err)

@@ -34,8 +34,8 @@ type ApplyOptions struct {
 	// Batches, when set, is the same registry as Apply's, taking each
 	// phase's writes in batches (*client.Client: one request carries many
 	// writes, each applied on its own as if sent separately). When the
-	// server has no batch endpoint, Apply sends the writes one by one to
-	// its registry instead.
+	// server has no batch endpoint, or refuses a batch as too large, Apply
+	// sends the remaining writes one by one to its registry instead.
 	Batches Batcher
 	// Progress, when set, is called after each write with the count done
 	// and the total; calls may come from several goroutines.
@@ -112,9 +112,6 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 		sem := make(chan struct{}, conc)
 		var wg sync.WaitGroup
 		for _, i := range phaseWrites {
-			if ctx.Err() != nil {
-				break
-			}
 			sem <- struct{}{}
 			attempted[i] = true
 			wg.Go(func() {
@@ -167,8 +164,9 @@ func applyOne(ctx context.Context, reg Registry, c Change) error {
 // batches, batchesInFlight at a time, marking each attempted and calling
 // finish with its outcome. A batch is encoded just before it is sent, so
 // that the client encodes the next batches while the server applies the
-// first. When the server takes no batches it returns the writes it did
-// not send and batching false.
+// first. When the server takes no batches (or none this large: a small
+// --max-body-bytes) it returns the writes it did not send and batching
+// false.
 func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempted []bool, finish func(int, error)) (unsent []int, batching bool) {
 	var (
 		mu          sync.Mutex
@@ -208,7 +206,7 @@ func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempt
 				return
 			}
 			errs, err := batch.Send(ctx)
-			if errors.Is(err, client.ErrBatchUnsupported) {
+			if errors.Is(err, client.ErrBatchUnsupported) || errors.Is(err, client.ErrBatchTooLarge) {
 				mu.Lock()
 				unsupported = true
 				for _, i := range idx {

@@ -33,6 +33,7 @@ type counting struct {
 	requests atomic.Int64 // PUT and DELETE requests
 	batches  atomic.Int64 // POST of a batch
 	noBatch  atomic.Bool
+	tooBig   atomic.Bool // every batch is over the body limit (413)
 }
 
 func (c *counting) count(w http.ResponseWriter, r *http.Request) bool {
@@ -44,6 +45,10 @@ func (c *counting) count(w http.ResponseWriter, r *http.Request) bool {
 		c.batches.Add(1)
 		if c.noBatch.Load() {
 			http.NotFound(w, r)
+			return false
+		}
+		if c.tooBig.Load() {
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
 			return false
 		}
 		body, _ := io.ReadAll(r.Body)
@@ -380,23 +385,24 @@ func TestApplyBatchesAndFallsBack(t *testing.T) {
 		}, "buses", "buses/queues"),
 		registration("Other.Ns", map[string][]api.APIVersion{"things": {version("2025-01-01", obj)}}, "things"),
 	}
-	for _, noBatch := range []bool{false, true} {
+	for _, mode := range []string{"batches", "no batch endpoint", "batches too large"} {
 		reg := newRegistry(t)
-		reg.noBatch.Store(noBatch)
+		reg.noBatch.Store(mode == "no batch endpoint")
+		reg.tooBig.Store(mode == "batches too large")
 		p := planFor(t, reg, want, false)
 		apply(t, reg, p)
 		if got := reg.writes.Load(); got != int64(p.Writes()) {
-			t.Errorf("noBatch=%v: %d writes reached the server, want %d", noBatch, got, p.Writes())
+			t.Errorf("%s: %d writes reached the server, want %d", mode, got, p.Writes())
 		}
 		switch {
-		case !noBatch && (reg.requests.Load() != 0 || reg.batches.Load() != 5):
+		case mode == "batches" && (reg.requests.Load() != 0 || reg.batches.Load() != 5):
 			// providers, types, child types, API versions, locations
-			t.Errorf("batched: %d requests, %d batches; want 0 and 5", reg.requests.Load(), reg.batches.Load())
-		case noBatch && (reg.requests.Load() != int64(p.Writes()) || reg.batches.Load() != 1):
-			t.Errorf("without batches: %d requests, %d batches tried; want %d and 1", reg.requests.Load(), reg.batches.Load(), p.Writes())
+			t.Errorf("%s: %d requests, %d batches; want 0 and 5", mode, reg.requests.Load(), reg.batches.Load())
+		case mode != "batches" && (reg.requests.Load() != int64(p.Writes()) || reg.batches.Load() != 1):
+			t.Errorf("%s: %d requests, %d batches tried; want %d and 1", mode, reg.requests.Load(), reg.batches.Load(), p.Writes())
 		}
 		if p := planFor(t, reg, want, false); p.Writes() != 0 {
-			t.Errorf("noBatch=%v: the registry does not match after apply: %v", noBatch, lines(p))
+			t.Errorf("%s: the registry does not match after apply: %v", mode, lines(p))
 		}
 	}
 }

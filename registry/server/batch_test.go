@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -171,4 +172,42 @@ func TestBatchAuthAndSync(t *testing.T) {
 	if res.Responses[1].Status != 201 {
 		t.Errorf("the sync's own batch: %+v", res.Responses)
 	}
+}
+
+// FuzzBatch sends arbitrary batch documents: the batch is 200 or a 4xx,
+// never a 5xx or a panic, and so is each of its writes.
+func FuzzBatch(f *testing.F) {
+	for _, body := range []string{
+		`{"requests":[{"method":"PUT","path":"` + rp + `/Contoso.F","body":{}}]}`,
+		`{"requests":[{"method":"PUT","path":"` + rp + `/Contoso.F/resourceTypes/t","body":{"properties":{}}},{"method":"DELETE","path":"` + rp + `/Contoso.F/locations/x"}]}`,
+		`{"requests":[{"method":"PUT","path":"` + rp + `/Contoso.F/resourceTypes/t/apiVersions/2025-01-01","body":{"properties":{"schema":{"type":"object"}}}}]}`,
+		`{"requests":[{"method":"PUT","path":"` + rp + `/%zz","body":{}},{"method":"PUT","path":"` + rp + `/a/../b","body":{}}]}`,
+		`{"requests":[null]}`, `{"requests":{}}`, `[]`, `null`,
+	} {
+		f.Add(body)
+	}
+	srv, err := server.New(f.Context(), server.Options{Store: newStore(f), Secrets: testSealer(f)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		req := httptest.NewRequest("POST", batchPath+"?api-version="+api.Version, strings.NewReader(body))
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code >= 500 || (rec.Code >= 300 && rec.Code < 400) {
+			t.Fatalf("POST %q = %d %s", body, rec.Code, rec.Body)
+		}
+		if rec.Code != 200 {
+			return
+		}
+		var out api.BatchResponse
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("POST %q: %v", body, err)
+		}
+		for i, r := range out.Responses {
+			if r.Status >= 500 || r.Status < 200 || (r.Status >= 300 && r.Status < 400) {
+				t.Fatalf("POST %q: write %d = %+v", body, i, r)
+			}
+		}
+	})
 }

@@ -574,7 +574,9 @@ func decodeEnvelope(body []byte) (wireEnvelope, error) {
 		// null, a list or a scalar: never read as {}.
 		return env, badRequest("the request body must be a JSON object")
 	}
-	if err := decodeStrict(body, &env); err != nil {
+	if fast, ok := quickEnvelope(body); ok {
+		env = fast
+	} else if err := decodeStrict(body, &env); err != nil {
 		return env, badRequest("invalid request body: %v", err)
 	}
 	if p := api.ResourceLocationProblem(env.Location); p != "" {
@@ -637,11 +639,15 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 		}
 		canon = tp
 	case registry.KindAPIVersion:
-		var p api.APIVersionProperties
-		if err := decodeStrict(props, &p); err != nil {
-			return res, badRequest("invalid properties: %v", err)
+		schema, ok := apiVersionSchema(props)
+		if !ok {
+			var p api.APIVersionProperties
+			if err := decodeStrict(props, &p); err != nil {
+				return res, badRequest("invalid properties: %v", err)
+			}
+			schema = p.Schema
 		}
-		stored, err := s.validSchema(ctx, p.Schema)
+		stored, err := s.validSchema(ctx, schema)
 		if err != nil {
 			return res, err
 		}
@@ -674,6 +680,155 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 	}
 	res.Properties = b
 	return res, nil
+}
+
+// quickEnvelope decodes a PUT body the usual way, without scanning it
+// with encoding/json more than once (json.Valid, then objectMembers): it
+// handles a JSON object whose members are the envelope's fields spelled
+// so, each once, location a string or null and tags an object of strings
+// or null. ok is false for anything else, which decodeStrict decodes,
+// with its errors; when ok, env is what decodeStrict gives.
+func quickEnvelope(body []byte) (env wireEnvelope, ok bool) {
+	if !json.Valid(body) {
+		return env, false
+	}
+	seen := map[string]bool{}
+	ok = objectMembers(body, func(key, value []byte) bool {
+		k := string(key)
+		if seen[k] {
+			return false // decoding twice merges tags: decodeStrict decides
+		}
+		seen[k] = true
+		switch k {
+		case "id", "name", "type", "systemData", "etag":
+			return true // accepted and ignored
+		case "properties":
+			env.Properties = json.RawMessage(value)
+			return true
+		case "location":
+			return (value[0] == '"' || string(value) == "null") && json.Unmarshal(value, &env.Location) == nil
+		case "tags":
+			return (value[0] == '{' || string(value) == "null") && json.Unmarshal(value, &env.Tags) == nil
+		}
+		return false
+	})
+	return env, ok
+}
+
+// apiVersionSchema returns the schema of the properties of an API version
+// PUT, a JSON object the envelope's decoding found valid, when they hold
+// nothing but "schema" and "provisioningState" (a string or null), spelled
+// so: the usual body, taken apart without scanning the schema with
+// encoding/json twice more. ok is false for anything else, which
+// decodeStrict decodes, with its errors; when ok, the schema is what
+// decodeStrict would give (nil when absent; the last of repeated keys).
+func apiVersionSchema(props json.RawMessage) (schema json.RawMessage, ok bool) {
+	ok = objectMembers(props, func(key, value []byte) bool {
+		switch string(key) {
+		case "schema":
+			schema = value
+			return true
+		case "provisioningState":
+			return value[0] == '"' || string(value) == "null" // else decodeStrict's type error
+		}
+		return false // unknown, escaped or differently cased: decodeStrict decides
+	})
+	if !ok {
+		return nil, false
+	}
+	return schema, true
+}
+
+// objectMembers calls member with the key (as written between its quotes)
+// and the value of each member of the JSON object data, which must be
+// valid JSON, in order, while member returns true. It returns false when
+// data is not an object or member returned false.
+func objectMembers(data []byte, member func(key, value []byte) bool) bool {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return skipSpace(data, i+1) == len(data)
+	}
+	for i < len(data) && data[i] == '"' {
+		end := skipString(data, i)
+		key := data[i+1 : end-1]
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return false
+		}
+		start := skipSpace(data, i+1)
+		if start >= len(data) {
+			return false
+		}
+		end = skipValue(data, start)
+		if !member(key, data[start:end]) {
+			return false
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return skipSpace(data, i+1) == len(data)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// skipSpace, skipString and skipValue move over valid JSON: the index
+// after the white space at data[i], after the string or the value that
+// starts at data[i].
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(data)
+}
+
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	for i < len(data) && !strings.ContainsRune(",}] \t\n\r", rune(data[i])) {
+		i++
+	}
+	return i
 }
 
 func tooLarge(limit int64) error {
