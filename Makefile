@@ -26,6 +26,7 @@ check:
 	$(GO) test -race ./...
 	cd golden && $(GO) vet ./... && $(GO) test ./...
 	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME)
+	$(GO) test ./generator/manifest -run '^$$' -fuzz FuzzLoadJSON -fuzztime $(FUZZTIME)
 	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime $(FUZZTIME)
 	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime $(FUZZTIME)
 
@@ -38,6 +39,7 @@ run: build
 
 fuzz:
 	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime 5m
+	$(GO) test ./generator/manifest -run '^$$' -fuzz FuzzLoadJSON -fuzztime 5m
 	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime 5m
 	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime 5m
 

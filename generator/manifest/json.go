@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -42,16 +43,14 @@ func LoadJSON(file string, data []byte) (*Document, diag.List) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &Document{File: file}, nil
 	}
-	p := &jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data)), line: 1, col: 1}
-	p.dec.UseNumber()
-	root, err := p.value(1)
-	if err == nil {
-		if _, err = p.dec.Token(); err == io.EOF {
-			err = nil
-		} else if err == nil {
-			err = &jsonError{off: p.dec.InputOffset(), msg: "unexpected data after the JSON value"}
+	if json.Valid(data) {
+		// The common case: one pass that builds the nodes. It gives up
+		// (nil) only past a limit, which the decoder below reports.
+		if root := fastTree(data); root != nil {
+			return &Document{File: file, Root: root}, nil
 		}
 	}
+	root, p, err := decoderTree(data)
 	if err != nil {
 		var je *jsonError
 		var se *json.SyntaxError
@@ -73,6 +72,29 @@ func LoadJSON(file string, data []byte) (*Document, diag.List) {
 		return nil, diags
 	}
 	return &Document{File: file, Root: root}, nil
+}
+
+// decoderTree builds the node tree with encoding/json's tokens, which
+// report where and why a text is not JSON.
+func decoderTree(data []byte) (*yaml.Node, *jsonParser, error) {
+	p := &jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data)), line: 1, col: 1}
+	p.dec.UseNumber()
+	root, err := p.value(1)
+	if err == nil {
+		if _, err = p.dec.Token(); err == io.EOF {
+			err = nil
+		} else if err == nil {
+			err = &jsonError{off: p.dec.InputOffset(), msg: "unexpected data after the JSON value"}
+		}
+	}
+	return root, p, err
+}
+
+// fastTree builds the node tree of data, which must be valid JSON (see
+// fastJSON); nil when it exceeds a limit.
+func fastTree(data []byte) *yaml.Node {
+	f := &fastJSON{data: data, line: 1, col: 1}
+	return f.value(1)
 }
 
 // jsonError is a problem found at a byte offset.
@@ -195,3 +217,121 @@ func (p *jsonParser) node(tok json.Token, line, col, depth int) (*yaml.Node, err
 }
 
 var integerRE = regexp.MustCompile(`^-?[0-9]+$`)
+
+// fastJSON builds the node tree of a document json.Valid accepted, in one
+// pass over its bytes and without the decoder's token machinery (which
+// allocates per token and was half the cost of a registry PUT's schema
+// check). The nodes, positions included, are those jsonParser builds:
+// FuzzLoadJSON and TestLoadJSONFastMatchesDecoder hold the two together.
+type fastJSON struct {
+	data      []byte
+	i         int // next byte
+	nodes     int
+	off       int // line and col are those of the byte at off
+	line, col int
+}
+
+// skip moves past whitespace, commas and colons.
+func (f *fastJSON) skip() {
+	for f.i < len(f.data) {
+		switch f.data[f.i] {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			f.i++
+		default:
+			return
+		}
+	}
+}
+
+// pos returns the line and rune column of f.i.
+func (f *fastJSON) pos() (int, int) {
+	for ; f.off < f.i; f.off++ {
+		switch c := f.data[f.off]; {
+		case c == '\n':
+			f.line, f.col = f.line+1, 1
+		case c&0xC0 != 0x80:
+			f.col++
+		}
+	}
+	return f.line, f.col
+}
+
+// value reads the value at f.i; nil when a limit is exceeded.
+func (f *fastJSON) value(depth int) *yaml.Node {
+	f.skip()
+	f.nodes++
+	if f.nodes > MaxNodes || depth > MaxNesting {
+		return nil
+	}
+	line, col := f.pos()
+	n := &yaml.Node{Line: line, Column: col}
+	switch c := f.data[f.i]; c {
+	case '{', '[':
+		f.i++
+		n.Kind, n.Tag, n.Style = yaml.SequenceNode, "!!seq", yaml.FlowStyle
+		end := byte(']')
+		if c == '{' {
+			n.Kind, n.Tag, end = yaml.MappingNode, "!!map", '}'
+		}
+		for {
+			f.skip()
+			if f.data[f.i] == end {
+				f.i++
+				return n
+			}
+			v := f.value(depth + 1)
+			if v == nil {
+				return nil
+			}
+			n.Content = append(n.Content, v)
+			if c == '{' {
+				if v = f.value(depth + 1); v == nil {
+					return nil
+				}
+				n.Content = append(n.Content, v)
+			}
+		}
+	case '"':
+		n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", f.str(), yaml.DoubleQuotedStyle
+	case 't', 'f', 'n':
+		n.Kind = yaml.ScalarNode
+		switch c {
+		case 't':
+			n.Tag, n.Value = "!!bool", "true"
+		case 'f':
+			n.Tag, n.Value = "!!bool", "false"
+		default:
+			n.Tag, n.Value = "!!null", "null"
+		}
+		f.i += len(n.Value)
+	default: // a number
+		start := f.i
+		for f.i < len(f.data) && strings.IndexByte("+-0123456789.eE", f.data[f.i]) >= 0 {
+			f.i++
+		}
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!float", string(f.data[start:f.i])
+		if integerRE.MatchString(n.Value) {
+			n.Tag = "!!int"
+		}
+	}
+	return n
+}
+
+// str reads the string at f.i. Strings without escapes are their bytes;
+// the others are unquoted by encoding/json, as the decoder does.
+func (f *fastJSON) str() string {
+	start, escaped := f.i, false
+	for f.i++; f.data[f.i] != '"'; f.i++ {
+		if f.data[f.i] == '\\' {
+			escaped = true
+			f.i++
+		}
+	}
+	f.i++
+	if !escaped {
+		return string(f.data[start+1 : f.i-1])
+	}
+	var v string
+	_ = json.Unmarshal(f.data[start:f.i], &v) // valid: json.Valid accepted the document
+	return v
+}

@@ -1,9 +1,13 @@
 package manifest
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -53,5 +57,72 @@ func TestLoadJSON(t *testing.T) {
 	}
 	if doc, diags := LoadJSON("s.json", []byte("  \n")); doc == nil || doc.Root != nil || len(diags) > 0 {
 		t.Errorf("empty text: %v %v", doc, diags)
+	}
+}
+
+// jsonSamples are documents whose trees the fast path and the decoder must
+// build alike: escapes, numbers, nesting, positions after multi-byte runes.
+var jsonSamples = []string{
+	`{}`, `[]`, `"x"`, `0`, `-1.5e+3`, `true`, `false`, `null`,
+	"{\"b\": 1,\n  \"a\\/x\": \"\\ud83d\\ude00\", \"b\": [true, null, 2.5]}",
+	`{"é": "ü", "k": ["\"q\"", "\\", "\u2028", "tab\t"], "n": {"m": [[], {}, [1, [2, [3]]]]}}`,
+	" \r\n\t{ \"a\" : [ 1 , 2 ] , \"b\" :{\"c\":\"d\"} } \n",
+	`{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"name":{"type":"string","pattern":"^[a-z]+$"}},"required":["port"]}`,
+}
+
+func TestLoadJSONFastMatchesDecoder(t *testing.T) {
+	for _, in := range jsonSamples {
+		fast := fastTree([]byte(in))
+		slow, _, err := decoderTree([]byte(in))
+		if err != nil || fast == nil {
+			t.Fatalf("%q: decoder error %v, fast tree %v", in, err, fast)
+		}
+		if diff := cmp.Diff(slow, fast); diff != "" {
+			t.Errorf("%q: trees differ (-decoder +fast):\n%s", in, diff)
+		}
+	}
+	// Past a limit the fast path gives up and LoadJSON reports it as before.
+	deep := strings.Repeat("[", MaxNesting+1) + strings.Repeat("]", MaxNesting+1)
+	if fastTree([]byte(deep)) != nil {
+		t.Error("fastTree built a tree deeper than MaxNesting")
+	}
+	if _, diags := LoadJSON("d.json", []byte(deep)); len(diags) != 1 || diags[0].Rule != RuleYAMLLimit {
+		t.Errorf("LoadJSON(deep) = %v, want one %s", diags, RuleYAMLLimit)
+	}
+}
+
+func FuzzLoadJSON(f *testing.F) {
+	for _, in := range jsonSamples {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if !json.Valid([]byte(in)) || !utf8.ValidString(in) {
+			return // LoadJSON takes the fast path only for valid UTF-8 JSON
+		}
+		fast := fastTree([]byte(in))
+		slow, _, err := decoderTree([]byte(in))
+		if err != nil {
+			if fast != nil {
+				t.Fatalf("%q: the decoder refused it (%v) but the fast path built a tree", in, err)
+			}
+			return
+		}
+		if diff := cmp.Diff(slow, fast); fast != nil && diff != "" {
+			t.Errorf("%q: trees differ (-decoder +fast):\n%s", in, diff)
+		}
+	})
+}
+
+func BenchmarkLoadJSON(b *testing.B) {
+	props := map[string]any{}
+	for i := range 25 {
+		props[fmt.Sprintf("prop%d", i)] = map[string]any{"type": "string", "description": "A property of the benchmark schema, long enough to be typical.", "maxLength": 63, "pattern": "^[a-z][a-z0-9-]*$"}
+	}
+	data, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"prop1"}})
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, diags := LoadJSON("b.json", data); len(diags) > 0 {
+			b.Fatal(diags)
+		}
 	}
 }
