@@ -16,8 +16,21 @@ import (
 // checker `udtc check` uses, so the registry accepts exactly what a manifest
 // may declare. Paths are JSON pointers into the schema; lines and columns
 // point into the request's schema text.
-func checkSchema(schema json.RawMessage) []api.Diagnostic {
-	_, diags := check.Schema("schema", schema)
+func checkSchema(schema json.RawMessage) []api.Diagnostic { return checkSchemaWith(nil, schema) }
+
+// maxCachedPatterns bounds the compiled patterns a server keeps.
+const maxCachedPatterns = 4096
+
+// newSchemaCheck is serve's checkSchema: PUTs repeat the same few patterns,
+// so it keeps their compiled forms (at most maxCachedPatterns of them, so a
+// stream of distinct patterns costs bounded memory).
+func newSchemaCheck() func(json.RawMessage) []api.Diagnostic {
+	patterns := &check.Patterns{Max: maxCachedPatterns}
+	return func(schema json.RawMessage) []api.Diagnostic { return checkSchemaWith(patterns, schema) }
+}
+
+func checkSchemaWith(patterns *check.Patterns, schema json.RawMessage) []api.Diagnostic {
+	_, diags := check.Schema("schema", schema, patterns)
 	out := make([]api.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, apiDiagnostic(d))
@@ -57,7 +70,7 @@ func compareSchemas(oldSchema, newSchema json.RawMessage) ([]catalog.Change, err
 }
 
 func schemaModel(what string, schema json.RawMessage) (*model.Schema, error) {
-	s, diags := check.Schema("schema", schema)
+	s, diags := check.Schema("schema", schema, nil)
 	if s != nil {
 		return s, nil
 	}

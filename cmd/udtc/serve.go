@@ -137,7 +137,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	srv, err := server.New(ctx, server.Options{
 		Store:          store,
 		Secrets:        sealer,
-		CheckSchema:    checkSchema,
+		CheckSchema:    newSchemaCheck(),
 		CompareSchemas: compareSchemas,
 		Logger:         logger,
 		Tokens:         tokens,

@@ -168,13 +168,14 @@ const MaxSchemaErrors = 1000
 // input), with the same rules `udtc check` applies. The text is read as
 // JSON (manifest.LoadJSON), not as YAML. Paths in the diagnostics are JSON
 // pointers relative to the schema; file is used in spans. At most
-// MaxSchemaErrors errors are recorded.
-func Schema(file string, schema json.RawMessage) (*model.Schema, diag.List) {
+// MaxSchemaErrors errors are recorded. patterns, when not nil, caches the
+// compiled patterns across calls.
+func Schema(file string, schema json.RawMessage, patterns *Patterns) (*model.Schema, diag.List) {
 	doc, diags := manifest.LoadJSON(file, schema)
 	if doc == nil {
 		return nil, diags
 	}
-	r := &reporter{file: file, maxErrors: MaxSchemaErrors}
+	r := &reporter{file: file, maxErrors: MaxSchemaErrors, patterns: patterns}
 	if doc.Root == nil {
 		r.report(nil, RuleSchemaRoot, "", "send a JSON object: {} or {\"type\":\"object\",...}", "the schema is empty")
 		return nil, r.diags

@@ -77,7 +77,7 @@ func TestSchema(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, diags := check.Schema("schema.json", []byte(tc.schema))
+			s, diags := check.Schema("schema.json", []byte(tc.schema), nil)
 			var rules []string
 			for _, d := range diags {
 				rules = append(rules, d.Rule)
@@ -95,11 +95,11 @@ func TestSchema(t *testing.T) {
 			}
 		})
 	}
-	sch, _ := check.Schema("s.json", []byte(`{"type":"object","properties":{"a\/b":{"type":"string","description":"\ud83d\ude00"}}}`))
+	sch, _ := check.Schema("s.json", []byte(`{"type":"object","properties":{"a\/b":{"type":"string","description":"\ud83d\ude00"}}}`), nil)
 	if p := sch.Property("a/b"); p == nil || p.Schema.Description != "\U0001F600" {
 		t.Errorf("JSON escapes are read as JSON: %+v", sch.Properties)
 	}
-	_, diags := check.Schema("s.json", []byte(`{"type":"object","properties":{"a":{"type":"array"}}}`))
+	_, diags := check.Schema("s.json", []byte(`{"type":"object","properties":{"a":{"type":"array"}}}`), nil)
 	if len(diags) != 1 || diags[0].Path != "/properties/a" {
 		t.Errorf("paths are relative to the schema: %+v", diags)
 	}
@@ -118,7 +118,7 @@ func TestSchemaErrorLimit(t *testing.T) {
 		fmt.Fprintf(&b, `"p%d"`, i)
 	}
 	b.WriteString("]}")
-	_, diags := check.Schema("s.json", []byte(b.String()))
+	_, diags := check.Schema("s.json", []byte(b.String()), nil)
 	if len(diags) != check.MaxSchemaErrors+1 {
 		t.Fatalf("%d diagnostics, want %d", len(diags), check.MaxSchemaErrors+1)
 	}
@@ -135,7 +135,7 @@ func TestSchemaErrorLimit(t *testing.T) {
 
 // TestSchemaJSONPositions: diagnostics of a JSON schema point into its text.
 func TestSchemaJSONPositions(t *testing.T) {
-	_, diags := check.Schema("s.json", []byte("{\"type\": \"object\",\n  \"properties\": {\n    \"tags\": {\"type\": \"array\"}}}"))
+	_, diags := check.Schema("s.json", []byte("{\"type\": \"object\",\n  \"properties\": {\n    \"tags\": {\"type\": \"array\"}}}"), nil)
 	if len(diags) != 1 || diags[0].Span.Line != 3 || diags[0].Span.Column < 5 {
 		t.Errorf("diagnostics %+v, want one on line 3 from column 5", diags)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -31,8 +32,15 @@ type reporter struct {
 }
 
 // Patterns caches compiled ECMA-262 patterns; it is safe for concurrent use.
-// One Compile run shares one, so each distinct pattern is compiled once.
-type Patterns struct{ m sync.Map }
+// One Compile run shares one, so each distinct pattern is compiled once; a
+// server checking schema after schema keeps one with a Max.
+type Patterns struct {
+	m sync.Map
+	n atomic.Int64
+	// Max, when positive, is the most patterns kept: past it patterns are
+	// compiled each time, so hostile input cannot grow the cache.
+	Max int64
+}
 
 // pattern compiles an ECMA-262 pattern, once per run.
 func (r *reporter) pattern(p string) (*regexp2.Regexp, error) {
@@ -46,8 +54,8 @@ func (r *reporter) pattern(p string) (*regexp2.Regexp, error) {
 		return nil, err
 	}
 	re.MatchTimeout = time.Second
-	if r.patterns != nil {
-		r.patterns.m.Store(p, re)
+	if c := r.patterns; c != nil && (c.Max <= 0 || c.n.Add(1) <= c.Max) {
+		c.m.Store(p, re)
 	}
 	return re, nil
 }

@@ -278,7 +278,7 @@ func TestDiagnostic(t *testing.T) {
 func TestCompareSchemas(t *testing.T) {
 	schema := func(text string) *model.Schema {
 		t.Helper()
-		s, diags := check.Schema("s.json", json.RawMessage(text))
+		s, diags := check.Schema("s.json", json.RawMessage(text), nil)
 		if s == nil {
 			t.Fatalf("schema does not check: %v", diags)
 		}
