@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/mod/module"
@@ -263,35 +262,32 @@ func (f *genFlags) selected() ([]emitter, error) {
 	return out, nil
 }
 
-// runEmitters runs the selected emitters concurrently and hands their files
-// to stage as soon as they are ready (all of a target's at once when its
-// emitter returns, or in batches for an emitter that streams), so no
-// target's files wait in memory for the others. Diagnostics are merged
-// deterministically.
+// runEmitters runs the selected emitters one after another and hands their
+// files to stage as soon as they are ready (all of a target's at once when
+// its emitter returns, or in batches for an emitter that streams), so no
+// target's files wait in memory for the others. The emitters each use every
+// core themselves; run one at a time, the peak memory is that of the
+// largest target rather than of all of them at once. Diagnostics are
+// merged deterministically.
 func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
-	diags := make([]diag.List, len(selected))
-	errs := make([]error, len(selected))
-	var wg sync.WaitGroup
-	for i, em := range selected {
-		wg.Go(func() {
-			put := func(files []emit.File) error { return stage(em.name, files) }
-			if em.stream != nil {
-				diags[i], errs[i] = em.stream(cat, f, put)
-			} else {
-				var files []emit.File
-				if files, diags[i], errs[i] = em.emit(cat, f); errs[i] == nil {
-					errs[i] = put(files)
-				}
-			}
-			if errs[i] != nil {
-				errs[i] = fmt.Errorf("%s: %w", em.name, errs[i])
-			}
-		})
-	}
-	wg.Wait()
 	var ds diag.List
-	for i := range selected {
-		ds = append(ds, diags[i]...)
+	var errs []error
+	for _, em := range selected {
+		put := func(files []emit.File) error { return stage(em.name, files) }
+		var diags diag.List
+		var err error
+		if em.stream != nil {
+			diags, err = em.stream(cat, f, put)
+		} else {
+			var files []emit.File
+			if files, diags, err = em.emit(cat, f); err == nil {
+				err = put(files)
+			}
+		}
+		ds = append(ds, diags...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", em.name, err))
+		}
 	}
 	return ds.Sorted(), errors.Join(errs...)
 }

@@ -334,7 +334,11 @@ func (c *schemaChecker) count(e *entry) *int64 {
 	}
 	v := resolve(e.value)
 	var i int64
-	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&i) != nil || i < 0 {
+	var err error
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!int" {
+		i, err = decodeInt(v)
+	}
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || i < 0 {
 		c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s` must be a non-negative integer, not %s", e.name, describe(v))
 		return nil
 	}
@@ -529,14 +533,17 @@ func (c *schemaChecker) required(s *model.Schema, e *entry) {
 		return
 	}
 	seen := map[string]bool{}
+	ptr := e.ptr()
 	for i, item := range v.Content {
-		path := fmt.Sprintf("%s/%d", e.ptr(), i)
-		name, ok := r.str(item, path, "a required property name")
-		if !ok {
+		// The item's pointer is built only for a diagnostic.
+		path := func() string { return indexPointer(ptr, i) }
+		if !isStr(resolve(item)) {
+			r.str(item, path(), "a required property name")
 			continue
 		}
+		name := resolve(item).Value
 		if seen[name] {
-			r.report(item, RuleRequired, path, "", "%q is listed twice in `required`", name)
+			r.report(item, RuleRequired, path(), "", "%q is listed twice in `required`", name)
 			continue
 		}
 		seen[name] = true
@@ -552,12 +559,12 @@ func (c *schemaChecker) required(s *model.Schema, e *entry) {
 			} else if s.Kind == model.Map {
 				hint = "a map declares no properties; required does not apply"
 			}
-			r.report(item, RuleRequired, path, hint, "required property %q is not declared in `properties`", name)
+			r.report(item, RuleRequired, path(), hint, "required property %q is not declared in `properties`", name)
 			continue
 		}
 		p.Required = true
 		if p.Schema.Default != nil {
-			r.report(item, RuleRequiredDefault, path, fmt.Sprintf("drop the `default`, or drop %q from `required`", name),
+			r.report(item, RuleRequiredDefault, path(), fmt.Sprintf("drop the `default`, or drop %q from `required`", name),
 				"property %q is required, so its default %s never applies", name, p.Schema.Default.JSON)
 		}
 	}
@@ -604,19 +611,21 @@ func (c *schemaChecker) enum(s *model.Schema, e *entry) {
 		return
 	}
 	seen := map[string]int{}
+	ptr := e.ptr()
 	for i, item := range v.Content {
-		path := fmt.Sprintf("%s/%d", e.ptr(), i)
+		// The item's pointer is built only for a diagnostic.
+		path := func() string { return indexPointer(ptr, i) }
 		val, problem := c.value(item, s)
 		if problem != "" {
 			hint := ""
 			if s.Kind == model.String && resolve(item).Kind == yaml.ScalarNode {
 				hint = fmt.Sprintf("quote it: '%s'", resolve(item).Value)
 			}
-			r.report(item, RuleEnum, path, hint, "enum value %s", problem)
+			r.report(item, RuleEnum, path(), hint, "enum value %s", problem)
 			continue
 		}
 		if j, dup := seen[string(val.JSON)]; dup {
-			r.report(item, RuleEnum, path, "", "enum value %s is listed twice (first at index %d)", val.JSON, j)
+			r.report(item, RuleEnum, path(), "", "enum value %s is listed twice (first at index %d)", val.JSON, j)
 			continue
 		}
 		seen[string(val.JSON)] = i

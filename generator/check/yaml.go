@@ -155,7 +155,24 @@ func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 		return nil, false
 	}
 	entries := make([]entry, 0, len(n.Content)/2)
-	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	// Duplicates are looked up among the entries so far; only a large
+	// mapping gets an index (a schema node has a handful of keys).
+	var seen map[string]*yaml.Node
+	if len(n.Content)/2 > 16 {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
+	first := func(name string) (*yaml.Node, bool) {
+		if seen != nil {
+			k, ok := seen[name]
+			return k, ok
+		}
+		for _, e := range entries {
+			if e.name == name {
+				return e.key, true
+			}
+		}
+		return nil, false
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
@@ -166,12 +183,14 @@ func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 			r.report(k, RuleValueType, path, "", "mapping keys must be strings, not %s", kindName(k))
 			continue
 		}
-		if prev, dup := seen[k.Value]; dup {
+		if prev, dup := first(k.Value); dup {
 			r.report(k, RuleDuplicateKey, pointer(path, k.Value), "",
 				"duplicate key %q: first defined at %d:%d", k.Value, prev.Line, prev.Column)
 			continue
 		}
-		seen[k.Value] = k
+		if seen != nil {
+			seen[k.Value] = k
+		}
 		entries = append(entries, entry{key: k, value: v, name: k.Value, parent: path})
 	}
 	return entries, true
@@ -182,7 +201,7 @@ func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 // counts as its text; numbers and booleans do not (the hint says to quote).
 func (r *reporter) str(n *yaml.Node, path, what string) (string, bool) {
 	n = resolve(n)
-	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "!!timestamp") {
+	if !isStr(n) {
 		hint := ""
 		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 			hint = fmt.Sprintf("quote it: '%s'", n.Value)
@@ -192,6 +211,90 @@ func (r *reporter) str(n *yaml.Node, path, what string) (string, bool) {
 	}
 	return n.Value, true
 }
+
+// decodeInt is n.Decode into an int64, without a YAML decoder for the
+// common plain decimal ("0", "-17", "1024"), which every YAML reading
+// gives the same value.
+func decodeInt(n *yaml.Node) (int64, error) {
+	if plainDecimal(n.Value, false) {
+		if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
+			return i, nil
+		}
+	}
+	var i int64
+	err := n.Decode(&i)
+	return i, err
+}
+
+// decodeFloat is n.Decode into a float64, without a YAML decoder for a
+// plain decimal with a fraction or an exponent ("1.5", "-2e3"). (A value
+// that reads as an integer, such as `!!float -0`, goes through YAML's
+// integer reading first, so it takes the decoder.)
+func decodeFloat(n *yaml.Node) (float64, error) {
+	if plainDecimal(n.Value, true) && strings.ContainsAny(n.Value, ".eE") {
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return f, nil
+		}
+	}
+	var f float64
+	err := n.Decode(&f)
+	return f, err
+}
+
+// plainBool reads the YAML booleans spelled as JSON's.
+func plainBool(s string) (bool, bool) {
+	switch s {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// plainDecimal reports whether s is -?(0|[1-9][0-9]*), followed, with
+// fraction, by an optional .[0-9]+ and [eE][+-]?[0-9]+.
+func plainDecimal(s string, fraction bool) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	switch n := digits(); {
+	case n == 0, n > 1 && s[i-n] == '0':
+		return false
+	}
+	if fraction && i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if fraction && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// isStr reports whether str takes the (resolved) node n as a string.
+func isStr(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && (n.Tag == "!!str" || n.Tag == "!!timestamp")
+}
+
+// indexPointer is the JSON pointer of item i of the list at path.
+func indexPointer(path string, i int) string { return path + "/" + strconv.Itoa(i) }
 
 // toJSON converts a YAML node to JSON, keeping mapping key order. It fails
 // for values JSON cannot represent (infinities, NaN, non-string keys).
@@ -247,9 +350,11 @@ func writeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
 		case "!!null":
 			buf.WriteString("null")
 		case "!!bool":
-			var b bool
-			if err := n.Decode(&b); err != nil {
-				return err
+			b, ok := plainBool(n.Value)
+			if !ok {
+				if err := n.Decode(&b); err != nil {
+					return err
+				}
 			}
 			buf.WriteString(strconv.FormatBool(b))
 		case "!!int", "!!float":
@@ -304,8 +409,8 @@ func writeString(buf *bytes.Buffer, s string) {
 // number returns the canonical JSON text of an !!int or !!float scalar.
 func number(n *yaml.Node) (string, error) {
 	if n.Tag == "!!int" {
-		var i int64
-		if err := n.Decode(&i); err == nil {
+		i, err := decodeInt(n)
+		if err == nil {
 			return strconv.FormatInt(i, 10), nil
 		}
 		var u uint64
@@ -314,8 +419,8 @@ func number(n *yaml.Node) (string, error) {
 		}
 		return "", fmt.Errorf("integer %s is out of range", n.Value)
 	}
-	var f float64
-	if err := n.Decode(&f); err != nil {
+	f, err := decodeFloat(n)
+	if err != nil {
 		return "", err
 	}
 	if math.IsInf(f, 0) || math.IsNaN(f) {

@@ -3,7 +3,10 @@ package check
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestWriteStringRoundTrips(t *testing.T) {
@@ -13,6 +16,40 @@ func TestWriteStringRoundTrips(t *testing.T) {
 		var got string
 		if err := json.Unmarshal(b.Bytes(), &got); err != nil || got != s {
 			t.Errorf("writeString(%q) = %s: decodes to %q, %v", s, b.Bytes(), got, err)
+		}
+	}
+}
+
+// The decoder-free readings of plain numbers and booleans agree with the
+// YAML decoder's.
+func TestPlainScalarsAgreeWithTheDecoder(t *testing.T) {
+	for _, v := range []string{"0", "-0", "7", "-17", "1024", "012", "0x1F", "0o17", "1_000", "+5",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"1.5", "-2e3", "1E-2", "0.0", "-0.0", "1.", ".5", "1e400", "00.5", "-", "", "1e", "true", "false", "True", "TRUE"} {
+		for _, tag := range []string{"!!int", "!!float", "!!bool"} {
+			n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v}
+			switch tag {
+			case "!!int":
+				var want int64
+				werr := n.Decode(&want)
+				got, gerr := decodeInt(n)
+				if (werr == nil) != (gerr == nil) || got != want {
+					t.Errorf("decodeInt(%q) = %d, %v; the decoder gives %d, %v", v, got, gerr, want, werr)
+				}
+			case "!!float":
+				var want float64
+				werr := n.Decode(&want)
+				got, gerr := decodeFloat(n)
+				if (werr == nil) != (gerr == nil) || math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("decodeFloat(%q) = %v, %v; the decoder gives %v, %v", v, got, gerr, want, werr)
+				}
+			case "!!bool":
+				var want bool
+				werr := n.Decode(&want)
+				if got, ok := plainBool(v); ok && (werr != nil || got != want) {
+					t.Errorf("plainBool(%q) = %t; the decoder gives %t, %v", v, got, want, werr)
+				}
+			}
 		}
 	}
 }

@@ -67,11 +67,22 @@ type node struct {
 
 // parseNode decodes a schema object; anything that is not an object is an
 // empty node (the registry only stores schemas its checker accepted, so this
-// is a safety net, not a code path).
+// is a safety net, not a code path). raw is checked to be JSON once here;
+// the nodes below it (child, property) are parts of it and are split
+// without checking again or copying.
 func parseNode(raw json.RawMessage) node {
+	if !json.Valid(raw) {
+		return node{kw: map[string]json.RawMessage{}}
+	}
+	return splitNode(raw)
+}
+
+// splitNode is parseNode of raw known to be valid JSON.
+func splitNode(raw json.RawMessage) node {
 	n := node{kw: map[string]json.RawMessage{}}
-	if err := json.Unmarshal(raw, &n.kw); err != nil || n.kw == nil {
-		n.kw = map[string]json.RawMessage{}
+	keys, vals := splitObject(raw)
+	for i, k := range keys {
+		n.kw[k] = vals[i] // a repeated key keeps its last value
 	}
 	if props, ok := n.kw["properties"]; ok {
 		n.order, n.props = objectMembers(props)
@@ -80,55 +91,144 @@ func parseNode(raw json.RawMessage) node {
 }
 
 // objectMembers returns the keys of a JSON object in document order and
-// its members by key (a repeated key keeps its last value).
+// its members by key (a repeated key keeps its last value); nil, nil when
+// raw is not an object. raw is valid JSON.
 func objectMembers(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+	keys, vals := splitObject(raw)
+	if keys == nil {
 		return nil, nil
 	}
-	var keys []string
-	members := map[string]json.RawMessage{}
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
-			return keys, members
-		}
-		k, _ := t.(string)
-		keys = append(keys, k)
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return keys, members
-		}
-		members[k] = v
+	members := make(map[string]json.RawMessage, len(keys))
+	for i, k := range keys {
+		members[k] = vals[i]
 	}
 	return keys, members
 }
 
-func (n node) str(k string) string {
-	var s string
-	if raw, ok := n.kw[k]; ok {
-		_ = json.Unmarshal(raw, &s)
+// splitObject returns the keys of the object raw (valid JSON), decoded, in
+// document order, and their values exactly as written (parts of raw); nil
+// keys when raw is not an object, empty ones for {}.
+func splitObject(raw []byte) ([]string, []json.RawMessage) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, nil
 	}
+	keys, vals := []string{}, []json.RawMessage{}
+	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; i = skipSpace(raw, i) {
+		if raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+		end := skipString(raw, i)
+		keys = append(keys, jsonString(raw[i:end]))
+		i = skipSpace(raw, end)
+		i = skipSpace(raw, i+1) // the colon
+		end = skipValue(raw, i)
+		vals = append(vals, raw[i:end:end])
+		i = end
+	}
+	return keys, vals
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at b[i].
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index just past the value starting at b[i].
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	for i < len(b) && !strings.ContainsRune(",}] \t\n\r", rune(b[i])) {
+		i++
+	}
+	return i
+}
+
+// jsonString decodes the JSON string q (quotes included) as
+// encoding/json does.
+func jsonString(q []byte) string {
+	if plainString(q) {
+		return string(q[1 : len(q)-1])
+	}
+	var s string
+	_ = json.Unmarshal(q, &s)
 	return s
 }
 
-func (n node) flag(k string) bool {
-	var b bool
-	if raw, ok := n.kw[k]; ok {
-		_ = json.Unmarshal(raw, &b)
+// plainString reports whether q is a JSON string of printable ASCII
+// without escapes: it decodes to its bytes between the quotes, and
+// encoding/json encodes those back to q.
+func plainString(q []byte) bool {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return false
 	}
-	return b
+	for _, c := range q[1 : len(q)-1] {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
+
+func (n node) str(k string) string {
+	raw, ok := n.kw[k]
+	if !ok {
+		return ""
+	}
+	if plainString(raw) {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+func (n node) flag(k string) bool { return string(n.kw[k]) == "true" }
 
 func (n node) child(k string) (node, bool) {
 	raw, ok := n.kw[k]
 	if !ok || !isObject(raw) {
 		return node{}, false
 	}
-	return parseNode(raw), true
+	return splitNode(raw), true
 }
 
-func (n node) property(name string) node { return parseNode(n.props[name]) }
+func (n node) property(name string) node { return splitNode(n.props[name]) }
 
 func (n node) required() map[string]bool {
 	var names []string
@@ -183,6 +283,9 @@ func (n node) typeWords() string {
 // the \u003c escapes of HTML-safe encoders (the page escapes for HTML), and
 // with numbers exactly as written (object keys sorted).
 func compactJSON(raw json.RawMessage) string {
+	if plainString(raw) || plainLiteral(raw) {
+		return string(raw) // encoding/json would write it back unchanged
+	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
@@ -196,6 +299,19 @@ func compactJSON(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// plainLiteral reports whether raw is true, false, null or a JSON number,
+// which compactJSON writes as written.
+func plainLiteral(raw []byte) bool {
+	switch string(raw) {
+	case "true", "false", "null":
+		return true
+	}
+	if len(raw) == 0 || raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
+		return false
+	}
+	return json.Valid(raw)
 }
 
 func isObject(raw json.RawMessage) bool {

@@ -17,9 +17,7 @@ package bicep
 import (
 	"fmt"
 	"regexp"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
@@ -159,21 +157,11 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 	if version == "" {
 		version = DefaultVersion
 	}
-	// Extensions share nothing but the read-only catalog: each is built on
-	// its own goroutine, at most one per core, and the files are gathered
-	// in extension order, so the result does not depend on the schedule.
+	// Extensions share nothing but the read-only catalog: they are built
+	// concurrently and the files gathered in extension order.
 	perExt := make([][]emit.File, len(exts))
 	errs := make([]error, len(exts))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, ext := range exts {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			perExt[i], errs[i] = emitExtension(ext, version)
-		})
-	}
-	wg.Wait()
+	emit.Each(len(exts), func(i int) { perExt[i], errs[i] = emitExtension(exts[i], version) })
 	var files []emit.File
 	for i, ext := range exts {
 		if errs[i] != nil {

@@ -47,7 +47,8 @@ func writeJSON(b *strings.Builder, n node, depth int) {
 	case str:
 		quote(b, string(v))
 	case num:
-		b.WriteString(strconv.FormatInt(int64(v), 10))
+		var d [20]byte
+		b.Write(strconv.AppendInt(d[:0], int64(v), 10))
 	case boolean:
 		b.WriteString(strconv.FormatBool(bool(v)))
 	case obj:
@@ -87,14 +88,21 @@ func writeJSON(b *strings.Builder, n node, depth int) {
 
 func newline(b *strings.Builder, depth int) {
 	b.WriteByte('\n')
-	for range depth {
-		b.WriteString("  ")
+	for ; depth > len(indent)/2; depth -= len(indent) / 2 {
+		b.WriteString(indent)
 	}
+	b.WriteString(indent[:2*depth])
 }
+
+// indent is the spaces of 16 levels of indentation.
+const indent = "                                "
 
 // jsOrder returns the members in JavaScript's own-property order: array
 // index keys ascending, then the other keys in insertion order.
 func jsOrder(o obj) obj {
+	if !slices.ContainsFunc(o, func(m member) bool { _, ok := arrayIndex(m.key); return ok }) {
+		return o // the common case: no key to move
+	}
 	var idx, rest obj
 	for _, m := range o {
 		if _, ok := arrayIndex(m.key); ok {
@@ -117,7 +125,7 @@ func jsOrder(o obj) obj {
 // arrayIndex reports whether k is a canonical array index in JavaScript:
 // the decimal form of an integer in [0, 2^32-2].
 func arrayIndex(k string) (uint64, bool) {
-	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') || k[0] < '0' || k[0] > '9' {
 		return 0, false
 	}
 	n, err := strconv.ParseUint(k, 10, 64)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/template"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/udtc/udtc/templates"
 )
@@ -25,7 +26,19 @@ func anchor(name string) string {
 
 // jsLess orders strings as JavaScript's < does: by UTF-16 code units.
 func jsCompare(a, b string) int {
+	if isASCII(a) && isASCII(b) {
+		return strings.Compare(a, b) // one code unit per byte: the same order
+	}
 	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // indexMarkdown renders index.md exactly as the reference library's

@@ -138,6 +138,11 @@ func refNode(r ref) obj { return obj{{"$ref", str("#/" + strconv.Itoa(int(r)))}}
 // keeps its full name.
 func (t *bt) key() string {
 	var b strings.Builder
+	size := 64 + len(t.name)
+	for _, p := range t.properties {
+		size += 32 + len(p.name) + len(p.description)
+	}
+	b.Grow(size)
 	b.WriteString(string(t.kind))
 	// Each field is a tag, the value's length and the value: unambiguous
 	// without escaping.

@@ -49,13 +49,21 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 	if version == "" {
 		version = bicep.DefaultVersion
 	}
-	var files []emit.File
-	for _, ext := range exts {
+	// One page per extension, rendered concurrently.
+	files := make([]emit.File, len(exts))
+	errs := make([]error, len(exts))
+	emit.Each(len(exts), func(i int) {
 		var b strings.Builder
-		if err := pageTemplate.Execute(&b, newPage(ext, version)); err != nil {
-			return nil, diags.Sorted(), fmt.Errorf("docs for %s: %w", ext.Name, err)
+		if err := pageTemplate.Execute(&b, newPage(exts[i], version)); err != nil {
+			errs[i] = fmt.Errorf("docs for %s: %w", exts[i].Name, err)
+			return
 		}
-		files = append(files, emit.File{Path: "docs/" + ext.Name + ".md", Data: []byte(b.String())})
+		files[i] = emit.File{Path: "docs/" + exts[i].Name + ".md", Data: []byte(b.String())}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, diags.Sorted(), err
+		}
 	}
 	emit.Sort(files)
 	return files, diags.Sorted(), nil

@@ -93,6 +93,24 @@ func compact(src json.RawMessage) json.RawMessage {
 // types/<type>/apiVersions/<version>.json and locations/<location>.json,
 // each the PUT body the registry receives, indented.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
+	// The documents of each namespace are encoded concurrently.
+	regs := Registrations(cat, opts)
+	perReg := make([][]emit.File, len(regs))
+	errs := make([]error, len(regs))
+	emit.Each(len(regs), func(i int) { perReg[i], errs[i] = documents(regs[i]) })
+	var files []emit.File
+	for i := range regs {
+		if errs[i] != nil {
+			return nil, nil, errs[i]
+		}
+		files = append(files, perReg[i]...)
+	}
+	emit.Sort(files)
+	return files, nil, nil
+}
+
+// documents encodes the documents of one namespace.
+func documents(reg api.Registration) ([]emit.File, error) {
 	var files []emit.File
 	add := func(path string, v any) error {
 		b, err := marshal(v)
@@ -102,30 +120,27 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 		files = append(files, emit.File{Path: path, Data: b})
 		return nil
 	}
-	for _, reg := range Registrations(cat, opts) {
-		dir := "registration/" + reg.Namespace + "/"
-		if err := add(dir+"provider.json", body(reg.Provider)); err != nil {
-			return nil, nil, err
+	dir := "registration/" + reg.Namespace + "/"
+	if err := add(dir+"provider.json", body(reg.Provider)); err != nil {
+		return nil, err
+	}
+	for _, t := range reg.Types {
+		tdir := dir + "types/" + api.EscapeTypeName(t.Type.Name)
+		if err := add(tdir+".json", body(t.Type)); err != nil {
+			return nil, err
 		}
-		for _, t := range reg.Types {
-			tdir := dir + "types/" + api.EscapeTypeName(t.Type.Name)
-			if err := add(tdir+".json", body(t.Type)); err != nil {
-				return nil, nil, err
-			}
-			for _, v := range t.APIVersions {
-				if err := add(tdir+"/apiVersions/"+v.Name+".json", body(v)); err != nil {
-					return nil, nil, err
-				}
-			}
-		}
-		for _, l := range reg.Locations {
-			if err := add(dir+"locations/"+l.Name+".json", body(l)); err != nil {
-				return nil, nil, err
+		for _, v := range t.APIVersions {
+			if err := add(tdir+"/apiVersions/"+v.Name+".json", body(v)); err != nil {
+				return nil, err
 			}
 		}
 	}
-	emit.Sort(files)
-	return files, nil, nil
+	for _, l := range reg.Locations {
+		if err := add(dir+"locations/"+l.Name+".json", body(l)); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
 }
 
 // body strips the read-only fields: the document is what a PUT sends.
