@@ -275,15 +275,17 @@ func TestRequiredZeroMarshal(t *testing.T) {
 	}
 }
 
-// TestEnums checks IsValid of generated enums.
+// TestEnums checks the values functions of generated enums and that
+// Validate holds a value to them, case-sensitively.
 func TestEnums(t *testing.T) {
-	for _, v := range []scalars.WidgetTier{scalars.WidgetTierFree, scalars.WidgetTierStandard, scalars.WidgetTierPremium} {
-		if !v.IsValid() {
-			t.Errorf("%q.IsValid() = false", v)
-		}
+	if got, want := scalars.PossibleWidgetTierValues(), []scalars.WidgetTier{scalars.WidgetTierFree, scalars.WidgetTierStandard, scalars.WidgetTierPremium}; !slices.Equal(got, want) {
+		t.Errorf("PossibleWidgetTierValues() = %q, want %q", got, want)
 	}
-	if scalars.WidgetTier("Free").IsValid() {
-		t.Error(`"Free".IsValid() = true; enums are case-sensitive`)
+	for _, tier := range []scalars.WidgetTier{scalars.WidgetTierFree, "Free"} {
+		w := scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("abc"), Tier: scalars.Ptr(tier)}}
+		if err := w.Validate(); (err == nil) != (tier == scalars.WidgetTierFree) {
+			t.Errorf("tier %q: Validate() = %v", tier, err)
+		}
 	}
 	if names.WidgetPolicyLevelAll == names.WidgetPolicyLevelAll2 || names.WidgetPolicyLevelAll != "all" || names.WidgetPolicyLevelAll2 != "All" {
 		t.Errorf("case-only enum values: %q %q", names.WidgetPolicyLevelAll, names.WidgetPolicyLevelAll2)

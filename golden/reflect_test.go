@@ -1,10 +1,12 @@
 package golden_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,29 +50,79 @@ var reflectCases = []reflected{
 // the manifest's schema: property names, types, no required fields and
 // string enums (reflected from the enum types' Values method).
 func TestReflectedSchemaAgrees(t *testing.T) {
-	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true, Mapper: enumSchema}
+	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
 	for _, c := range reflectCases {
 		t.Run(c.manifest+"/"+c.typ+"@"+c.version, func(t *testing.T) {
 			src := manifestSchema(t, c.manifest, c.typ, c.version)
 			got := r.ReflectFromType(reflect.TypeOf(c.props))
+			tagEnums(t, reflect.TypeOf(c.props), got)
 			compareSchema(t, "properties", src, got)
 		})
 	}
 }
 
-// enumSchema maps a generated enum type (a string type with a Values
-// method) to a string schema with its values.
-func enumSchema(t reflect.Type) *jsonschema.Schema {
-	m, ok := t.MethodByName("Values")
-	if !ok || t.Kind() != reflect.String || m.Type.NumIn() != 1 {
-		return nil
+// tagEnums copies the enum of every field's udtc tag (and of its items and
+// values) into the reflected schema, so compareSchema holds the tags to
+// the manifest's enums.
+func tagEnums(t *testing.T, typ reflect.Type, s *jsonschema.Schema) {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
 	}
-	vals := reflect.Zero(t).MethodByName("Values").Call(nil)[0]
-	s := &jsonschema.Schema{Type: "string"}
-	for i := range vals.Len() {
-		s.Enum = append(s.Enum, vals.Index(i).String())
+	if typ.Kind() != reflect.Struct || s == nil || s.Properties == nil {
+		return
 	}
-	return s
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		sub, ok := s.Properties.Get(name)
+		if !ok {
+			continue
+		}
+		ft, levels := f.Type, tagLevels(t, f.Tag.Get("udtc"))
+		for level := 0; sub != nil; level++ {
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if level < len(levels) && levels[level] != nil {
+				sub.Enum = levels[level]
+			}
+			switch ft.Kind() {
+			case reflect.Slice:
+				ft, sub = ft.Elem(), sub.Items
+				continue
+			case reflect.Map:
+				ft, sub = ft.Elem(), sub.AdditionalProperties
+				continue
+			case reflect.Struct:
+				tagEnums(t, ft, sub)
+			}
+			break
+		}
+	}
+}
+
+// tagLevels returns the enum values of each level of a udtc tag (the
+// field's own, then its items' or values' after "items" or "values").
+func tagLevels(t *testing.T, tag string) [][]any {
+	levels := [][]any{nil}
+	for tag != "" && !strings.HasPrefix(tag, "pattern=") {
+		if strings.HasPrefix(tag, "enum=") {
+			d := json.NewDecoder(strings.NewReader(tag[len("enum="):]))
+			var vals []any
+			if err := d.Decode(&vals); err != nil {
+				t.Fatalf("udtc tag %q: %v", tag, err)
+			}
+			levels[len(levels)-1] = vals
+			tag = strings.TrimPrefix(tag[len("enum=")+int(d.InputOffset()):], ",")
+			continue
+		}
+		var kw string
+		kw, tag, _ = strings.Cut(tag, ",")
+		if kw == "items" || kw == "values" {
+			levels = append(levels, nil)
+		}
+	}
+	return levels
 }
 
 func manifestSchema(t *testing.T, manifest, typ, version string) map[string]any {

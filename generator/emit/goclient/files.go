@@ -100,7 +100,7 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	f.Comment(comment(desc...))
 	root := vt.av.Schema
 	propsType, propsTag := p.fieldType(&model.Property{Name: "properties", Schema: root})
-	propsRules := p.fieldTag(&model.Property{Name: "properties", Schema: root,
+	propsRules := p.fieldKeywords(&model.Property{Name: "properties", Schema: root,
 		Required: root.Kind == model.Object && slices.ContainsFunc(root.Properties, func(pr *model.Property) bool { return pr.Required })})
 	str := func() *jen.Statement { return jen.Op("*").String() }
 	f.Type().Id(vt.goName).Struct(
@@ -209,7 +209,7 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 	f.Type().Id(st.name).StructFunc(func(g *jen.Group) {
 		for _, fp := range st.fields {
 			typ, tag := p.fieldType(fp.prop)
-			rules := p.fieldTag(fp.prop)
+			rules := p.fieldKeywords(fp.prop)
 			if c := fieldDoc(fp, ownKeywords(rules), p.unsupportedPatterns(fp.prop.Schema)); c != "" {
 				g.Comment(c)
 			}
@@ -219,25 +219,19 @@ func (p *pkgPlan) genStruct(f *jen.File, st *structPlan) {
 }
 
 // tags is a field's struct tags: json and, when it has keywords, udtc.
-func tags(json, rules string) map[string]string {
+func tags(json string, keywords []string) map[string]string {
 	t := map[string]string{"json": json}
-	if rules != "" {
-		t["udtc"] = rules
+	if len(keywords) > 0 {
+		t["udtc"] = strings.Join(keywords, ",")
 	}
 	return t
 }
 
-// ownKeywords are the keywords of a udtc tag that apply to the field's own
+// ownKeywords are the names of the keywords that apply to the field's own
 // value (those before "items" or "values").
-func ownKeywords(rules string) map[string]bool {
+func ownKeywords(keywords []string) map[string]bool {
 	out := map[string]bool{}
-	for rules != "" {
-		var kw string
-		if strings.HasPrefix(rules, "pattern=") {
-			kw, rules = rules, ""
-		} else {
-			kw, rules, _ = strings.Cut(rules, ",")
-		}
+	for _, kw := range keywords {
 		k, _, _ := strings.Cut(kw, "=")
 		if k == "items" || k == "values" {
 			break
@@ -260,7 +254,9 @@ func (p *pkgPlan) unsupportedPatterns(s *model.Schema) []string {
 	return out
 }
 
-// genEnum declares a string enum: named type, constants, Values, IsValid.
+// genEnum declares a string enum: named type, constants and, as Azure's
+// Go SDKs do, a function listing the values. Validate checks a value
+// against the field's udtc tag.
 func (p *pkgPlan) genEnum(f *jen.File, e *enumPlan) {
 	s := e.schema
 	f.Comment(schemaDoc(fmt.Sprintf("%s is %s.", e.name, e.where), s, e.own))
@@ -270,17 +266,13 @@ func (p *pkgPlan) genEnum(f *jen.File, e *enumPlan) {
 			g.Id(c).Id(e.name).Op("=").Lit(s.Enum[i].Str)
 		}
 	})
-	f.Comment(fmt.Sprintf("// Values returns every %s value in schema order.", e.name))
-	f.Func().Params(jen.Id(e.name)).Id("Values").Params().Index().Id(e.name).Block(
+	f.Comment(fmt.Sprintf("// %s returns every %s value in schema order.", e.possible, e.name))
+	f.Func().Id(e.possible).Params().Index().Id(e.name).Block(
 		jen.Return(jen.Index().Id(e.name).ValuesFunc(func(g *jen.Group) {
 			for _, c := range e.consts {
 				g.Id(c)
 			}
 		})),
-	)
-	f.Comment(fmt.Sprintf("// IsValid reports whether e is one of the %s values.", e.name))
-	f.Func().Params(jen.Id("e").Id(e.name)).Id("IsValid").Params().Bool().Block(
-		jen.Return(jen.Qual("slices", "Contains").Call(jen.Id("e").Dot("Values").Call(), jen.Id("e"))),
 	)
 }
 

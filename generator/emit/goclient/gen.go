@@ -74,33 +74,33 @@ func (p *pkgPlan) fieldType(prop *model.Property) (*jen.Statement, string) {
 	return jen.Op("*").Add(p.goType(s)), prop.Name + ",omitempty"
 }
 
-// fieldTag is the udtc struct tag of a property: the keywords Validate
-// checks (udtc.Validate documents them); "" when there are none.
-func (p *pkgPlan) fieldTag(prop *model.Property) string {
+// fieldKeywords are the keywords of a property's udtc struct tag: what
+// Validate checks (udtc.ValidateResource documents them).
+func (p *pkgPlan) fieldKeywords(prop *model.Property) []string {
 	kws := p.keywords(prop.Schema)
 	if prop.Required {
 		kws = append([]string{"required"}, kws...)
 	}
-	return strings.Join(kws, ",")
+	return kws
 }
 
 // keywords are the checked keywords of a value of s and, after "items" or
-// "values", those of its elements. Objects check their own fields; string
-// enums are named types with IsValid; references and times are checked
-// when they are parsed; a pattern Go cannot compile is left out (the
-// go-pattern-unsupported warning and the field's comment say so).
+// "values", those of its elements. Objects check their own fields;
+// references and times are checked when they are parsed; a pattern Go
+// cannot compile is left out (the go-pattern-unsupported warning and the
+// field's comment say so).
 func (p *pkgPlan) keywords(s *model.Schema) []string {
 	if s.Kind == model.String && (s.Reference != nil || isTime(s)) {
 		return nil
 	}
 	var out []string
 	kw := func(k string, v any) { out = append(out, fmt.Sprintf("%s=%v", k, v)) }
-	if len(s.Enum) > 0 && p.enumOf[s] == nil {
+	if len(s.Enum) > 0 {
 		vals := make([]string, len(s.Enum))
 		for i, v := range s.Enum {
 			vals[i] = string(v.JSON)
 		}
-		kw("enum", strings.Join(vals, "|"))
+		kw("enum", "["+strings.Join(vals, ",")+"]")
 	}
 	var elem []string
 	switch s.Kind {

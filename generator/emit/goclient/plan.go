@@ -188,8 +188,10 @@ type enumPlan struct {
 	name   string
 	schema *model.Schema
 	consts []string // parallel to schema.Enum
-	where  string
-	own    bool // as structPlan.own
+	// possible is the name of the function listing the values.
+	possible string
+	where    string
+	own      bool // as structPlan.own
 }
 
 func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkgPlan {
@@ -382,6 +384,7 @@ func (p *pkgPlan) newEnum(s *model.Schema, owner *verType, want, where string) {
 	for _, v := range s.Enum {
 		e.consts = append(e.consts, p.claim(e.name+constPart(v.Str), s, "enum constant name"))
 	}
+	e.possible = p.claim("Possible"+e.name+"Values", s, "enum values function name")
 	p.enumOf[s] = e
 	if owner != nil {
 		e.where = where + " of [" + owner.goName + "]"

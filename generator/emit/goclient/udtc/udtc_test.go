@@ -88,13 +88,14 @@ func TestScope(t *testing.T) {
 type (
 	props struct {
 		Name    *string           `json:"name,omitempty" udtc:"required,minLength=3,maxLength=5,pattern=^[a-z]{1,3}[0-9,]*$"`
-		Tier    *tier             `json:"tier,omitempty" udtc:"required"`
+		Tier    *tier             `json:"tier,omitempty" udtc:"required,enum=[\"free\",\"<pro>\"]"`
+		Odd     *string           `json:"odd,omitempty" udtc:"enum=[\"a,b\",\"c]d\"],maxLength=3"`
 		Port    *int64            `json:"port,omitempty" udtc:"exclusiveMinimum=1024,maximum=65535"`
 		Big     *int64            `json:"big,omitempty" udtc:"minimum=1.5"`
 		Ratio   *float64          `json:"ratio,omitempty" udtc:"minimum=0,exclusiveMaximum=1,multipleOf=0.05"`
 		Even    *int32            `json:"even,omitempty" udtc:"multipleOf=2"`
-		Shards  *int64            `json:"shards,omitempty" udtc:"enum=1|2|4"`
-		On      *bool             `json:"on,omitempty" udtc:"enum=true"`
+		Shards  *int64            `json:"shards,omitempty" udtc:"enum=[1,2,4]"`
+		On      *bool             `json:"on,omitempty" udtc:"enum=[true]"`
 		Labels  map[string]string `json:"labels,omitzero" udtc:"required,maxProperties=2,values,maxLength=2"`
 		Grid    [][]int64         `json:"grid,omitzero" udtc:"minItems=1,items,uniqueItems,items,minimum=0"`
 		Tags    []string          `json:"tags,omitzero" udtc:"uniqueItems"`
@@ -117,9 +118,7 @@ type (
 	}
 )
 
-func (t tier) Values() []tier { return []tier{"free", "<pro>"} }
-func (t tier) IsValid() bool  { return slices.Contains(t.Values(), t) }
-func ptr[T any](v T) *T       { return &v }
+func ptr[T any](v T) *T { return &v }
 func violations(err error) []string {
 	var out []string
 	if err == nil {
@@ -137,7 +136,7 @@ func violations(err error) []string {
 
 func TestValidateResource(t *testing.T) {
 	valid := props{
-		Name: ptr("ab1,"), Tier: ptr(tier("free")), Port: ptr(int64(1025)), Big: ptr(int64(2)), Ratio: ptr(0.95), Even: ptr(int32(4)),
+		Name: ptr("ab1,"), Tier: ptr(tier("free")), Odd: ptr("c]d"), Port: ptr(int64(1025)), Big: ptr(int64(2)), Ratio: ptr(0.95), Even: ptr(int32(4)),
 		Shards: ptr(int64(4)), On: ptr(true), Labels: map[string]string{"a": "xy"}, Grid: [][]int64{{0, 1}, {}},
 		Tags: []string{"a", "b"}, Nested: &nested{Count: ptr(int64(3))}, Items: []nested{{Count: ptr(int64(0))}},
 		Any: 1, Extra: map[string]any{"x": []any{1, 1}}, When: ptr(time.Now()), Ref: &ResourceID{},
@@ -147,7 +146,7 @@ func TestValidateResource(t *testing.T) {
 	}
 
 	bad := props{
-		Name: ptr("abcd9x"), Tier: ptr(tier("gold")), Port: ptr(int64(1024)), Big: ptr(int64(1)), Ratio: ptr(1.0), Even: ptr(int32(3)),
+		Name: ptr("abcd9x"), Tier: ptr(tier("gold")), Odd: ptr("a,bc"), Port: ptr(int64(1024)), Big: ptr(int64(1)), Ratio: ptr(1.0), Even: ptr(int32(3)),
 		Shards: ptr(int64(3)), On: ptr(false), Labels: map[string]string{"b": "xyz", "a": "ok", "c": "toolong"},
 		Grid: [][]int64{}, Tags: []string{"a", "a"}, Items: []nested{{Count: ptr(int64(4))}, {}},
 		ByName: map[string]nested{"z": {}, "y": {Count: ptr(int64(9))}},
@@ -158,6 +157,8 @@ func TestValidateResource(t *testing.T) {
 		"properties.name: must be at most 5 characters long",
 		"properties.name: must match the pattern ^[a-z]{1,3}[0-9,]*$",
 		`properties.tier: must be one of "free", "<pro>"`,
+		`properties.odd: must be one of "a,b", "c]d"`,
+		"properties.odd: must be at most 3 characters long",
 		"properties.port: must be > 1024",
 		"properties.big: must be >= 1.5",
 		"properties.ratio: must be < 1",

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
 	"iter"
-	"slices"
 )
 
 // GadgetAPIVersion is the API version of Contoso.Edge/gadgets in this package.
@@ -107,9 +106,8 @@ type GadgetNetwork struct {
 
 // GadgetNetworkTLS is properties.network.tls of [Gadget].
 type GadgetNetworkTLS struct {
-	Enabled *bool `json:"enabled,omitempty"`
-	// Allowed values: "1.2", "1.3".
-	MinVersion *GadgetNetworkTLSMinVersion `json:"minVersion,omitempty"`
+	Enabled    *bool                       `json:"enabled,omitempty"`
+	MinVersion *GadgetNetworkTLSMinVersion `json:"minVersion,omitempty" udtc:"enum=[\"1.2\",\"1.3\"]"`
 }
 
 // GadgetCredentials is properties.credentials of [Gadget].
@@ -126,12 +124,7 @@ const (
 	GadgetNetworkTLSMinVersion13 GadgetNetworkTLSMinVersion = "1.3"
 )
 
-// Values returns every GadgetNetworkTLSMinVersion value in schema order.
-func (GadgetNetworkTLSMinVersion) Values() []GadgetNetworkTLSMinVersion {
+// PossibleGadgetNetworkTLSMinVersionValues returns every GadgetNetworkTLSMinVersion value in schema order.
+func PossibleGadgetNetworkTLSMinVersionValues() []GadgetNetworkTLSMinVersion {
 	return []GadgetNetworkTLSMinVersion{GadgetNetworkTLSMinVersion12, GadgetNetworkTLSMinVersion13}
-}
-
-// IsValid reports whether e is one of the GadgetNetworkTLSMinVersion values.
-func (e GadgetNetworkTLSMinVersion) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
 	"iter"
-	"slices"
 )
 
 // WidgetAPIVersion is the API version of Contoso.Edge/widgets in this package.
@@ -77,8 +76,7 @@ func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget
 // WidgetProperties holds the properties of [Widget].
 type WidgetProperties struct {
 	Network *WidgetNetwork `json:"network,omitempty"`
-	// Allowed values: "single".
-	Only *WidgetOnly `json:"only,omitempty"`
+	Only    *WidgetOnly    `json:"only,omitempty" udtc:"enum=[\"single\"]"`
 }
 
 // WidgetNetwork is properties.network of [Widget].
@@ -88,9 +86,8 @@ type WidgetNetwork struct {
 
 // WidgetNetworkTLS is properties.network.tls of [Widget].
 type WidgetNetworkTLS struct {
-	Enabled *bool `json:"enabled,omitempty"`
-	// Allowed values: "1.2", "1.3".
-	MinVersion *WidgetNetworkTLSMinVersion `json:"minVersion,omitempty"`
+	Enabled    *bool                       `json:"enabled,omitempty"`
+	MinVersion *WidgetNetworkTLSMinVersion `json:"minVersion,omitempty" udtc:"enum=[\"1.2\",\"1.3\"]"`
 }
 
 // WidgetNetworkTLSMinVersion is properties.network.tls.minVersion of [Widget].
@@ -101,14 +98,9 @@ const (
 	WidgetNetworkTLSMinVersion13 WidgetNetworkTLSMinVersion = "1.3"
 )
 
-// Values returns every WidgetNetworkTLSMinVersion value in schema order.
-func (WidgetNetworkTLSMinVersion) Values() []WidgetNetworkTLSMinVersion {
+// PossibleWidgetNetworkTLSMinVersionValues returns every WidgetNetworkTLSMinVersion value in schema order.
+func PossibleWidgetNetworkTLSMinVersionValues() []WidgetNetworkTLSMinVersion {
 	return []WidgetNetworkTLSMinVersion{WidgetNetworkTLSMinVersion12, WidgetNetworkTLSMinVersion13}
-}
-
-// IsValid reports whether e is one of the WidgetNetworkTLSMinVersion values.
-func (e WidgetNetworkTLSMinVersion) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }
 
 // WidgetOnly is properties.only of [Widget].
@@ -118,12 +110,7 @@ const (
 	WidgetOnlySingle WidgetOnly = "single"
 )
 
-// Values returns every WidgetOnly value in schema order.
-func (WidgetOnly) Values() []WidgetOnly {
+// PossibleWidgetOnlyValues returns every WidgetOnly value in schema order.
+func PossibleWidgetOnlyValues() []WidgetOnly {
 	return []WidgetOnly{WidgetOnlySingle}
-}
-
-// IsValid reports whether e is one of the WidgetOnly values.
-func (e WidgetOnly) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

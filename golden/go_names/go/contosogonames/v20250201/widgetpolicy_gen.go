@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
 	"iter"
-	"slices"
 	"time"
 )
 
@@ -88,16 +87,15 @@ type WidgetPolicyProperties struct {
 	// Clashes with the generated Validate method.
 	Validate *bool `json:"validate,omitempty"`
 	// Format: uri.
-	APIURL *string `json:"apiURL,omitempty"`
-	// Allowed values: "1.0", "v-2", "Standard_LRS", "all", "All".
-	Level *WidgetPolicyLevel `json:"level,omitempty" udtc:"required"`
+	APIURL *string            `json:"apiURL,omitempty"`
+	Level  *WidgetPolicyLevel `json:"level,omitempty" udtc:"required,enum=[\"1.0\",\"v-2\",\"Standard_LRS\",\"all\",\"All\"]"`
 	// Must match the regular expression `^(?=[A-Z])[A-Z0-9]{2,8}$`. Validate does
 	// not check the pattern "^(?=[A-Z])[A-Z0-9]{2,8}$": Go's regexp package does
 	// not support it.
 	Code   *string                            `json:"code,omitempty" udtc:"minLength=2"`
 	Since  *time.Time                         `json:"since,omitempty" udtc:"required"`
 	Ports  []int64                            `json:"ports,omitzero" udtc:"required,items,minimum=1,maximum=65535"`
-	Grid   [][]WidgetPolicyGridItem           `json:"grid,omitzero" udtc:"maxItems=3,items,minItems=1"`
+	Grid   [][]WidgetPolicyGridItem           `json:"grid,omitzero" udtc:"maxItems=3,items,minItems=1,items,enum=[\"x\",\"o\"]"`
 	Routes map[string][]WidgetPolicyRouteItem `json:"routes,omitzero"`
 }
 
@@ -118,14 +116,9 @@ const (
 	WidgetPolicyLevelAll2        WidgetPolicyLevel = "All"
 )
 
-// Values returns every WidgetPolicyLevel value in schema order.
-func (WidgetPolicyLevel) Values() []WidgetPolicyLevel {
+// PossibleWidgetPolicyLevelValues returns every WidgetPolicyLevel value in schema order.
+func PossibleWidgetPolicyLevelValues() []WidgetPolicyLevel {
 	return []WidgetPolicyLevel{WidgetPolicyLevel10, WidgetPolicyLevelV2, WidgetPolicyLevelStandardLRS, WidgetPolicyLevelAll, WidgetPolicyLevelAll2}
-}
-
-// IsValid reports whether e is one of the WidgetPolicyLevel values.
-func (e WidgetPolicyLevel) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }
 
 // WidgetPolicyGridItem is properties.grid[*][*] of [WidgetPolicy].
@@ -138,12 +131,7 @@ const (
 	WidgetPolicyGridItemO WidgetPolicyGridItem = "o"
 )
 
-// Values returns every WidgetPolicyGridItem value in schema order.
-func (WidgetPolicyGridItem) Values() []WidgetPolicyGridItem {
+// PossibleWidgetPolicyGridItemValues returns every WidgetPolicyGridItem value in schema order.
+func PossibleWidgetPolicyGridItemValues() []WidgetPolicyGridItem {
 	return []WidgetPolicyGridItem{WidgetPolicyGridItemX, WidgetPolicyGridItemO}
-}
-
-// IsValid reports whether e is one of the WidgetPolicyGridItem values.
-func (e WidgetPolicyGridItem) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

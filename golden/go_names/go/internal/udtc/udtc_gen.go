@@ -55,9 +55,9 @@ func (e *ValidationError) Error() string {
 // A udtc tag lists JSON Schema keywords separated by commas: required,
 // minimum=N, maximum=N, exclusiveMinimum=N, exclusiveMaximum=N,
 // multipleOf=N, minLength=N, maxLength=N, minItems=N, maxItems=N,
-// uniqueItems, minProperties=N, maxProperties=N, enum=A|B (numbers and
-// booleans; string enums are named types with an IsValid method) and
-// pattern=RE, which comes last and runs to the end of the tag. "items" and
+// uniqueItems, minProperties=N, maxProperties=N, enum=[V,...] (a JSON
+// array of the allowed values) and pattern=RE, which comes last and runs
+// to the end of the tag. "items" and
 // "values" start the keywords of an array's items and a map's values.
 // Struct values are checked through their own fields' tags; values that
 // unmarshal from text (resource IDs, times) were checked when parsed.
@@ -88,7 +88,7 @@ type rules struct {
 	minItems, maxItems int
 	minProps, maxProps int
 	unique             bool
-	enum               []string
+	enum               []json.RawMessage
 	pattern            *regexp.Regexp
 	elem               *rules // items or values
 }
@@ -101,9 +101,8 @@ type field struct {
 }
 
 var (
-	fieldCache   sync.Map // reflect.Type → []field
-	textType     = reflect.TypeFor[encoding.TextUnmarshaler]()
-	validityType = reflect.TypeFor[interface{ IsValid() bool }]()
+	fieldCache sync.Map // reflect.Type → []field
+	textType   = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
 // fields returns the JSON fields of struct type t with their parsed rules.
@@ -131,9 +130,17 @@ func parseRules(tag string) *rules {
 	r := top
 	for tag != "" {
 		var kw string
-		if strings.HasPrefix(tag, "pattern=") {
+		switch {
+		case strings.HasPrefix(tag, "pattern="):
 			kw, tag = tag, ""
-		} else {
+		case strings.HasPrefix(tag, "enum=["):
+			d := json.NewDecoder(strings.NewReader(tag[len("enum="):]))
+			if err := d.Decode(&r.enum); err != nil {
+				panic("udtc: malformed enum in a udtc struct tag: " + err.Error())
+			}
+			n := len("enum=") + int(d.InputOffset())
+			kw, tag = "enum", strings.TrimPrefix(tag[n:], ",")
+		default:
 			kw, tag, _ = strings.Cut(tag, ",")
 		}
 		key, val, _ := strings.Cut(kw, "=")
@@ -161,8 +168,7 @@ func parseRules(tag string) *rules {
 			r.maxProps = n
 		case "uniqueItems":
 			r.unique = true
-		case "enum":
-			r.enum = strings.Split(val, "|")
+		case "enum": // read above
 		case "pattern":
 			r.pattern = regexp.MustCompile(val)
 		case "items", "values":
@@ -207,13 +213,12 @@ func (v *validator) value(path string, x reflect.Value, r *rules) {
 	if x.Kind() == reflect.Pointer {
 		x = x.Elem()
 	}
-	if x.Kind() != reflect.Struct && x.Type().Implements(validityType) {
-		if !x.Interface().(interface{ IsValid() bool }).IsValid() {
-			v.add(path, "must be one of "+enumValues(x))
+	if len(r.enum) > 0 && !slices.ContainsFunc(r.enum, func(e json.RawMessage) bool { return equalScalar(x, e) }) {
+		vals := make([]string, len(r.enum))
+		for i, e := range r.enum {
+			vals[i] = string(e)
 		}
-	}
-	if len(r.enum) > 0 && !slices.ContainsFunc(r.enum, func(e string) bool { return equalScalar(x, e) }) {
-		v.add(path, "must be one of "+strings.Join(r.enum, ", "))
+		v.add(path, "must be one of "+strings.Join(vals, ", "))
 	}
 	switch x.Kind() {
 	case reflect.String:
@@ -342,27 +347,19 @@ func multipleOf(x reflect.Value, m string) bool {
 	return math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q))
 }
 
-// equalScalar reports whether the number or boolean x equals the JSON
-// value e.
-func equalScalar(x reflect.Value, e string) bool {
+// equalScalar reports whether the string, number or boolean x equals the
+// JSON value e.
+func equalScalar(x reflect.Value, e json.RawMessage) bool {
 	switch x.Kind() {
-	case reflect.Bool:
-		return strconv.FormatBool(x.Bool()) == e
 	case reflect.String:
-		return false
+		var str string
+		return json.Unmarshal(e, &str) == nil && str == x.String()
+	case reflect.Bool:
+		return string(e) == strconv.FormatBool(x.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
+		return len(e) > 0 && (e[0] == '-' || e[0] >= '0' && e[0] <= '9') && compare(x, string(e)) == 0
 	}
-	return compare(x, e) == 0
-}
-
-// enumValues lists the values of a named enum type (its Values method) as
-// JSON, comma separated.
-func enumValues(x reflect.Value) string {
-	vals := x.MethodByName("Values").Call(nil)[0]
-	out := make([]string, vals.Len())
-	for i := range vals.Len() {
-		out[i] = jsonText(vals.Index(i).Interface())
-	}
-	return strings.Join(out, ", ")
+	return false
 }
 
 // jsonText is x as JSON without HTML escaping.

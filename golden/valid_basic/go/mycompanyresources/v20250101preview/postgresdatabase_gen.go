@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_basic/go/internal/udtc"
 	"iter"
-	"slices"
 )
 
 // PostgresDatabaseAPIVersion is the API version of MyCompany.Resources/postgresDatabases in this package.
@@ -86,8 +85,8 @@ func (c *PostgresDatabaseClient) ListSecrets(ctx context.Context, id PostgresDat
 
 // PostgresDatabaseProperties holds the properties of [PostgresDatabase].
 type PostgresDatabaseProperties struct {
-	// The size of database to provision. Allowed values: "S", "M", "L", "XL".
-	Size *PostgresDatabaseSize `json:"size,omitempty" udtc:"required"`
+	// The size of database to provision.
+	Size *PostgresDatabaseSize `json:"size,omitempty" udtc:"required,enum=[\"S\",\"M\",\"L\",\"XL\"]"`
 	// Read-only: set by the server and ignored in requests.
 	Status *PostgresDatabaseStatus `json:"status,omitempty"`
 }
@@ -119,12 +118,7 @@ const (
 	PostgresDatabaseSizeXL PostgresDatabaseSize = "XL"
 )
 
-// Values returns every PostgresDatabaseSize value in schema order.
-func (PostgresDatabaseSize) Values() []PostgresDatabaseSize {
+// PossiblePostgresDatabaseSizeValues returns every PostgresDatabaseSize value in schema order.
+func PossiblePostgresDatabaseSizeValues() []PostgresDatabaseSize {
 	return []PostgresDatabaseSize{PostgresDatabaseSizeS, PostgresDatabaseSizeM, PostgresDatabaseSizeL, PostgresDatabaseSizeXL}
-}
-
-// IsValid reports whether e is one of the PostgresDatabaseSize values.
-func (e PostgresDatabaseSize) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

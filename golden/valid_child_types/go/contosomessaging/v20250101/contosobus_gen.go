@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
 	"iter"
-	"slices"
 )
 
 // ContosoBusAPIVersion is the API version of Contoso.Messaging/contosoBuses in this package.
@@ -79,8 +78,7 @@ func (c *ContosoBusClient) List(ctx context.Context, scope string) iter.Seq2[*Co
 
 // ContosoBusProperties holds the properties of [ContosoBus].
 type ContosoBusProperties struct {
-	// Allowed values: "basic", "standard".
-	Sku *ContosoBusSku `json:"sku,omitempty" udtc:"required"`
+	Sku *ContosoBusSku `json:"sku,omitempty" udtc:"required,enum=[\"basic\",\"standard\"]"`
 }
 
 // ContosoBusSku is properties.sku of [ContosoBus].
@@ -91,12 +89,7 @@ const (
 	ContosoBusSkuStandard ContosoBusSku = "standard"
 )
 
-// Values returns every ContosoBusSku value in schema order.
-func (ContosoBusSku) Values() []ContosoBusSku {
+// PossibleContosoBusSkuValues returns every ContosoBusSku value in schema order.
+func PossibleContosoBusSkuValues() []ContosoBusSku {
 	return []ContosoBusSku{ContosoBusSkuBasic, ContosoBusSkuStandard}
-}
-
-// IsValid reports whether e is one of the ContosoBusSku values.
-func (e ContosoBusSku) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

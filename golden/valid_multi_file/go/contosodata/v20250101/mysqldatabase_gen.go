@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
 	"iter"
-	"slices"
 )
 
 // MySQLDatabaseAPIVersion is the API version of Contoso.Data/mySqlDatabases in this package.
@@ -77,8 +76,7 @@ func (c *MySQLDatabaseClient) List(ctx context.Context, scope string) iter.Seq2[
 
 // MySQLDatabaseProperties holds the properties of [MySQLDatabase].
 type MySQLDatabaseProperties struct {
-	// Allowed values: "5.7", "8.0".
-	Version *MySQLDatabaseVersion `json:"version,omitempty"`
+	Version *MySQLDatabaseVersion `json:"version,omitempty" udtc:"enum=[\"5.7\",\"8.0\"]"`
 }
 
 // MySQLDatabaseVersion is properties.version of [MySQLDatabase].
@@ -89,12 +87,7 @@ const (
 	MySQLDatabaseVersion80 MySQLDatabaseVersion = "8.0"
 )
 
-// Values returns every MySQLDatabaseVersion value in schema order.
-func (MySQLDatabaseVersion) Values() []MySQLDatabaseVersion {
+// PossibleMySQLDatabaseVersionValues returns every MySQLDatabaseVersion value in schema order.
+func PossibleMySQLDatabaseVersionValues() []MySQLDatabaseVersion {
 	return []MySQLDatabaseVersion{MySQLDatabaseVersion57, MySQLDatabaseVersion80}
-}
-
-// IsValid reports whether e is one of the MySQLDatabaseVersion values.
-func (e MySQLDatabaseVersion) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_required/go/internal/udtc"
 	"iter"
-	"slices"
 	"time"
 )
 
@@ -77,13 +76,12 @@ func (c *GaugeClient) List(ctx context.Context, scope string) iter.Seq2[*Gauge, 
 
 // GaugeProperties holds the properties of [Gauge].
 type GaugeProperties struct {
-	Label   *string    `json:"label,omitempty" udtc:"required"`
-	Count   *int64     `json:"count,omitempty" udtc:"required"`
-	Ratio   *float64   `json:"ratio,omitempty" udtc:"required"`
-	Enabled *bool      `json:"enabled,omitempty" udtc:"required"`
-	Since   *time.Time `json:"since,omitempty" udtc:"required"`
-	// Allowed values: "", "auto".
-	Mode     *GaugeMode        `json:"mode,omitempty" udtc:"required"`
+	Label    *string           `json:"label,omitempty" udtc:"required"`
+	Count    *int64            `json:"count,omitempty" udtc:"required"`
+	Ratio    *float64          `json:"ratio,omitempty" udtc:"required"`
+	Enabled  *bool             `json:"enabled,omitempty" udtc:"required"`
+	Since    *time.Time        `json:"since,omitempty" udtc:"required"`
+	Mode     *GaugeMode        `json:"mode,omitempty" udtc:"required,enum=[\"\",\"auto\"]"`
 	Settings *GaugeSettings    `json:"settings,omitempty" udtc:"required"`
 	Labels   map[string]string `json:"labels,omitzero" udtc:"required"`
 	Steps    []int64           `json:"steps,omitzero" udtc:"required"`
@@ -103,12 +101,7 @@ const (
 	GaugeModeAuto  GaugeMode = "auto"
 )
 
-// Values returns every GaugeMode value in schema order.
-func (GaugeMode) Values() []GaugeMode {
+// PossibleGaugeModeValues returns every GaugeMode value in schema order.
+func PossibleGaugeModeValues() []GaugeMode {
 	return []GaugeMode{GaugeModeEmpty, GaugeModeAuto}
-}
-
-// IsValid reports whether e is one of the GaugeMode values.
-func (e GaugeMode) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/valid_scalars/go/internal/udtc"
 	"iter"
-	"slices"
 	"time"
 )
 
@@ -84,9 +83,8 @@ type WidgetProperties struct {
 	// A short name.
 	//
 	// Example: "web-01".
-	Name *string `json:"name,omitempty" udtc:"required,minLength=3,maxLength=24,pattern=^[a-z][a-z0-9-]*$"`
-	// Allowed values: "free", "standard", "premium".
-	Tier *WidgetTier `json:"tier,omitempty" udtc:"required"`
+	Name *string     `json:"name,omitempty" udtc:"required,minLength=3,maxLength=24,pattern=^[a-z][a-z0-9-]*$"`
+	Tier *WidgetTier `json:"tier,omitempty" udtc:"required,enum=[\"free\",\"standard\",\"premium\"]"`
 	// Format: email.
 	Email *string `json:"email,omitempty"`
 	// Read-only: set by the server and ignored in requests.
@@ -96,7 +94,7 @@ type WidgetProperties struct {
 	// Defaults to 2.
 	Replicas *int32 `json:"replicas,omitempty" udtc:"minimum=1,maximum=10"`
 	Port     *int64 `json:"port,omitempty" udtc:"exclusiveMinimum=1024,exclusiveMaximum=65536"`
-	Shards   *int64 `json:"shards,omitempty" udtc:"enum=1|2|4|8"`
+	Shards   *int64 `json:"shards,omitempty" udtc:"enum=[1,2,4,8]"`
 	// Format: double. Defaults to 0.5.
 	Ratio  *float64 `json:"ratio,omitempty" udtc:"minimum=0,maximum=1,multipleOf=0.05"`
 	Weight *float64 `json:"weight,omitempty"`
@@ -117,12 +115,7 @@ const (
 	WidgetTierPremium  WidgetTier = "premium"
 )
 
-// Values returns every WidgetTier value in schema order.
-func (WidgetTier) Values() []WidgetTier {
+// PossibleWidgetTierValues returns every WidgetTier value in schema order.
+func PossibleWidgetTierValues() []WidgetTier {
 	return []WidgetTier{WidgetTierFree, WidgetTierStandard, WidgetTierPremium}
-}
-
-// IsValid reports whether e is one of the WidgetTier values.
-func (e WidgetTier) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	udtc "github.com/udtc/udtc/golden/warn_required_default/go/internal/udtc"
 	"iter"
-	"slices"
 )
 
 // CacheAPIVersion is the API version of Contoso.Warnings/caches in this package.
@@ -76,8 +75,8 @@ func (c *CacheClient) List(ctx context.Context, scope string) iter.Seq2[*Cache, 
 
 // CacheProperties holds the properties of [Cache].
 type CacheProperties struct {
-	// Allowed values: "S", "M", "L". Defaults to "S".
-	Size *CacheSize `json:"size,omitempty" udtc:"required"`
+	// Defaults to "S".
+	Size *CacheSize `json:"size,omitempty" udtc:"required,enum=[\"S\",\"M\",\"L\"]"`
 	// Defaults to 1.
 	Replicas *int64 `json:"replicas,omitempty"`
 }
@@ -91,12 +90,7 @@ const (
 	CacheSizeL CacheSize = "L"
 )
 
-// Values returns every CacheSize value in schema order.
-func (CacheSize) Values() []CacheSize {
+// PossibleCacheSizeValues returns every CacheSize value in schema order.
+func PossibleCacheSizeValues() []CacheSize {
 	return []CacheSize{CacheSizeS, CacheSizeM, CacheSizeL}
-}
-
-// IsValid reports whether e is one of the CacheSize values.
-func (e CacheSize) IsValid() bool {
-	return slices.Contains(e.Values(), e)
 }
