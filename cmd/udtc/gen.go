@@ -272,15 +272,21 @@ func (f *genFlags) selected() ([]emitter, error) {
 func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
 	var ds diag.List
 	var errs []error
-	for _, em := range selected {
+	for i, em := range selected {
+		c := cat
+		if i == len(selected)-1 {
+			// Nothing here holds the model while the last emitter runs, so
+			// one that keeps a view of its own (the site) lets it go.
+			cat = nil
+		}
 		put := func(files []emit.File) error { return stage(em.name, files) }
 		var diags diag.List
 		var err error
 		if em.stream != nil {
-			diags, err = em.stream(cat, f, put)
+			diags, err = em.stream(c, f, put)
 		} else {
 			var files []emit.File
-			if files, diags, err = em.emit(cat, f); err == nil {
+			if files, diags, err = em.emit(c, f); err == nil {
 				err = put(files)
 			}
 		}
