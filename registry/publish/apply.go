@@ -54,7 +54,7 @@ type Batcher interface {
 const (
 	batchWrites     = 64
 	batchBytes      = 1 << 20
-	batchesInFlight = 2
+	batchesInFlight = 4
 )
 
 // Apply performs the plan's writes phase by phase (a phase's writes run
