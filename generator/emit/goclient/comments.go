@@ -136,21 +136,17 @@ func fill(s string) []string {
 
 // constraints describes a schema node's constraints, default and example
 // in words (model.Constraints, values as JSON), leaving out a format the Go
-// type already states (time.Time, int32, int64).
-func constraints(s *model.Schema) []string {
+// type already states (time.Time, int32, int64) and the keywords of a udtc
+// tag (tagged; nil for a declaration, which has none).
+func constraints(s *model.Schema, tagged map[string]bool) []string {
 	var out []string
 	for _, c := range model.Constraints(s, nil) {
-		if !goTypeStates(s, c) {
+		typeStates := c.Keywords[0] == "format" && (s.Format == "date-time" || s.Format == "int32" || s.Format == "int64")
+		if !typeStates && !slices.ContainsFunc(c.Keywords, func(k string) bool { return tagged[k] }) {
 			out = append(out, c.Text)
 		}
 	}
 	return out
-}
-
-// goTypeStates reports a constraint the Go type already states: the
-// formats date-time (time.Time), int32 and int64.
-func goTypeStates(s *model.Schema, c model.Constraint) bool {
-	return c.Keywords[0] == "format" && (s.Format == "date-time" || s.Format == "int32" || s.Format == "int64")
 }
 
 // flags are the read-only, write-only, sensitive and deprecation notes.
@@ -183,7 +179,7 @@ func schemaDoc(lead string, s *model.Schema, own bool) string {
 	if !own {
 		return comment(lead)
 	}
-	words := strings.Join(append(constraints(s), flags(s)...), " ")
+	words := strings.Join(append(constraints(s, nil), flags(s)...), " ")
 	return comment(lead, describe(s, words), deprecated(s))
 }
 
@@ -227,11 +223,7 @@ func fieldDoc(fp *fieldPlan, tagged map[string]bool, unchecked []string) string 
 	if fp.prop.Required && !tagged["required"] {
 		words = append(words, "Required.")
 	}
-	for _, c := range model.Constraints(s, nil) {
-		if !slices.ContainsFunc(c.Keywords, func(k string) bool { return tagged[k] }) && !goTypeStates(s, c) {
-			words = append(words, c.Text)
-		}
-	}
+	words = append(words, constraints(s, tagged)...)
 	for _, re := range unchecked {
 		words = append(words, fmt.Sprintf("Validate does not check the pattern %q: Go's regexp package does not support it.", re))
 	}

@@ -305,7 +305,6 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 	for _, e := range p.sharedEnums {
 		p.genEnum(f, e)
 	}
-
 }
 
 // genIDAliases declares aliases of the resourceids declarations of the

@@ -57,8 +57,8 @@ func (e *ValidationError) Error() string {
 // multipleOf=N, minLength=N, maxLength=N, minItems=N, maxItems=N,
 // uniqueItems, minProperties=N, maxProperties=N, enum=[V,...] (a JSON
 // array of the allowed values) and pattern=RE, which comes last and runs
-// to the end of the tag. "items" and
-// "values" start the keywords of an array's items and a map's values.
+// to the end of the tag. "items" and "values" start the keywords of an
+// array's items and a map's values.
 // Struct values are checked through their own fields' tags; values that
 // unmarshal from text (resource IDs, times) were checked when parsed.
 func ValidateResource(r any, typ *string, fullType string) error {
@@ -191,7 +191,7 @@ var noRules = newRules()
 func (v *validator) structFields(path string, s reflect.Value) {
 	for _, f := range fields(s.Type()) {
 		fv := s.Field(f.index)
-		p := Join(path, f.name)
+		p := join(path, f.name)
 		switch fv.Kind() {
 		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
 			if fv.IsNil() {
@@ -234,7 +234,7 @@ func (v *validator) value(path string, x reflect.Value, r *rules) {
 		keys := x.MapKeys()
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 		for _, k := range keys {
-			v.value(Key(path, k.String()), x.MapIndex(k), r.elem)
+			v.value(key(path, k.String()), x.MapIndex(k), r.elem)
 		}
 	case reflect.Slice:
 		v.count(path, x.Len(), r.minItems, r.maxItems, "items")
@@ -242,7 +242,7 @@ func (v *validator) value(path string, x reflect.Value, r *rules) {
 			v.add(path, "must not contain duplicate items")
 		}
 		for i := range x.Len() {
-			v.value(Index(path, i), x.Index(i), r.elem)
+			v.value(index(path, i), x.Index(i), r.elem)
 		}
 	}
 }
@@ -387,8 +387,8 @@ func uniqueJSON(x reflect.Value) bool {
 	return true
 }
 
-// Join appends a property name to a JSON path.
-func Join(path, name string) string {
+// join appends a property name to a JSON path.
+func join(path, name string) string {
 	switch {
 	case path == "":
 		return name
@@ -398,14 +398,11 @@ func Join(path, name string) string {
 	return path + "." + name
 }
 
-// Key appends a map key to a JSON path.
-func Key(path, k string) string { return path + "[" + strconv.Quote(k) + "]" }
+// key appends a map key to a JSON path.
+func key(path, k string) string { return path + "[" + strconv.Quote(k) + "]" }
 
-// Index appends an array index to a JSON path.
-func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
-
-// Ptr returns a pointer to a copy of v.
-func Ptr[T any](v T) *T { return &v }
+// index appends an array index to a JSON path.
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // SystemData is metadata the server records about a resource.
 type SystemData struct {
