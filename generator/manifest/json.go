@@ -77,7 +77,7 @@ func LoadJSON(file string, data []byte) (*Document, diag.List) {
 // decoderTree builds the node tree with encoding/json's tokens, which
 // report where and why a text is not JSON.
 func decoderTree(data []byte) (*yaml.Node, *jsonParser, error) {
-	p := &jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data)), line: 1, col: 1}
+	p := &jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data)), at: newCursor()}
 	p.dec.UseNumber()
 	root, err := p.value(1)
 	if err == nil {
@@ -93,7 +93,7 @@ func decoderTree(data []byte) (*yaml.Node, *jsonParser, error) {
 // fastTree builds the node tree of data, which must be valid JSON (see
 // fastJSON); nil when it exceeds a limit.
 func fastTree(data []byte) *yaml.Node {
-	f := &fastJSON{data: data, line: 1, col: 1}
+	f := &fastJSON{data: data, at: newCursor()}
 	return f.value(1)
 }
 
@@ -111,15 +111,37 @@ var goJSONPrefix = regexp.MustCompile(`^(json: )?`)
 // jsonMessage drops the Go package prefix from a decoder message.
 func jsonMessage(msg string) string { return goJSONPrefix.ReplaceAllString(msg, "") }
 
-// jsonParser builds yaml.Nodes from JSON tokens. Positions are tracked
-// incrementally (line and col advance with off), so the whole document
-// costs one pass however many nodes it has, even on one line.
+// jsonParser builds yaml.Nodes from JSON tokens, with positions from a
+// cursor.
 type jsonParser struct {
-	data      []byte
-	dec       *json.Decoder
-	nodes     int
-	off       int // the line and rune column of the byte at off
+	data  []byte
+	dec   *json.Decoder
+	nodes int
+	at    cursor
+}
+
+// cursor tracks the line and rune column of a byte offset incrementally:
+// offsets only grow, so a document costs one pass however many positions
+// are asked for.
+type cursor struct {
+	off       int // line and col are those of the byte at off
 	line, col int
+}
+
+func newCursor() cursor { return cursor{line: 1, col: 1} }
+
+// to returns the line and column of offset off (not before the last one
+// asked for) in data.
+func (c *cursor) to(data []byte, off int) (int, int) {
+	for ; c.off < off; c.off++ {
+		switch b := data[c.off]; {
+		case b == '\n':
+			c.line, c.col = c.line+1, 1
+		case b&0xC0 != 0x80: // not a UTF-8 continuation byte: a new rune
+			c.col++
+		}
+	}
+	return c.line, c.col
 }
 
 // next returns the next token and the line and column where it starts.
@@ -136,15 +158,8 @@ func (p *jsonParser) next() (json.Token, int, int, error) {
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	for ; p.off < start; p.off++ {
-		switch c := p.data[p.off]; {
-		case c == '\n':
-			p.line, p.col = p.line+1, 1
-		case c&0xC0 != 0x80: // not a UTF-8 continuation byte: a new rune
-			p.col++
-		}
-	}
-	return tok, p.line, p.col, nil
+	line, col := p.at.to(p.data, start)
+	return tok, line, col, nil
 }
 
 // value reads one JSON value at depth.
@@ -224,11 +239,10 @@ var integerRE = regexp.MustCompile(`^-?[0-9]+$`)
 // check). The nodes, positions included, are those jsonParser builds:
 // FuzzLoadJSON and TestLoadJSONFastMatchesDecoder hold the two together.
 type fastJSON struct {
-	data      []byte
-	i         int // next byte
-	nodes     int
-	off       int // line and col are those of the byte at off
-	line, col int
+	data  []byte
+	i     int // next byte
+	nodes int
+	at    cursor
 }
 
 // skip moves past whitespace, commas and colons.
@@ -243,19 +257,6 @@ func (f *fastJSON) skip() {
 	}
 }
 
-// pos returns the line and rune column of f.i.
-func (f *fastJSON) pos() (int, int) {
-	for ; f.off < f.i; f.off++ {
-		switch c := f.data[f.off]; {
-		case c == '\n':
-			f.line, f.col = f.line+1, 1
-		case c&0xC0 != 0x80:
-			f.col++
-		}
-	}
-	return f.line, f.col
-}
-
 // value reads the value at f.i; nil when a limit is exceeded.
 func (f *fastJSON) value(depth int) *yaml.Node {
 	f.skip()
@@ -263,7 +264,7 @@ func (f *fastJSON) value(depth int) *yaml.Node {
 	if f.nodes > MaxNodes || depth > MaxNesting {
 		return nil
 	}
-	line, col := f.pos()
+	line, col := f.at.to(f.data, f.i)
 	n := &yaml.Node{Line: line, Column: col}
 	switch c := f.data[f.i]; c {
 	case '{', '[':
