@@ -12,30 +12,26 @@ import (
 	"github.com/udtc/udtc/registry/catalog"
 )
 
-// checkSchema checks an API version schema PUT to the registry with the same
-// checker `udtc check` uses, so the registry accepts exactly what a manifest
-// may declare. Paths are JSON pointers into the schema; lines and columns
-// point into the request's schema text.
-func checkSchema(schema json.RawMessage) []api.Diagnostic { return checkSchemaWith(nil, schema) }
-
 // maxCachedPatterns bounds the compiled patterns a server keeps.
 const maxCachedPatterns = 4096
 
-// newSchemaCheck is serve's checkSchema: PUTs repeat the same few patterns,
-// so it keeps their compiled forms (at most maxCachedPatterns of them, so a
-// stream of distinct patterns costs bounded memory).
+// newSchemaCheck returns serve's check of an API version schema PUT to the
+// registry: the checker `udtc check` uses, so the registry accepts exactly
+// what a manifest may declare. Paths are JSON pointers into the schema;
+// lines and columns point into the request's schema text. PUTs repeat the
+// same few patterns, so it keeps their compiled forms (at most
+// maxCachedPatterns, so a stream of distinct patterns costs bounded
+// memory).
 func newSchemaCheck() func(json.RawMessage) []api.Diagnostic {
 	patterns := &check.Patterns{Max: maxCachedPatterns}
-	return func(schema json.RawMessage) []api.Diagnostic { return checkSchemaWith(patterns, schema) }
-}
-
-func checkSchemaWith(patterns *check.Patterns, schema json.RawMessage) []api.Diagnostic {
-	_, diags := check.Schema("schema", schema, patterns)
-	out := make([]api.Diagnostic, 0, len(diags))
-	for _, d := range diags {
-		out = append(out, apiDiagnostic(d))
+	return func(schema json.RawMessage) []api.Diagnostic {
+		_, diags := check.Schema("schema", schema, patterns)
+		out := make([]api.Diagnostic, 0, len(diags))
+		for _, d := range diags {
+			out = append(out, apiDiagnostic(d))
+		}
+		return out
 	}
-	return out
 }
 
 // apiDiagnostic is a checker diagnostic as the registry's API reports it

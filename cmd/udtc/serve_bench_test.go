@@ -102,6 +102,7 @@ func BenchmarkServeCheckSchema(b *testing.B) {
 	if err := json.Unmarshal(body, &v); err != nil {
 		b.Fatal(err)
 	}
+	checkSchema := newSchemaCheck()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
