@@ -166,22 +166,15 @@ func (c *Catalog) goNames(t *Type) naming.GoType {
 // namespaceGoTypes returns naming.GoTypes of the names of ns's types, in
 // model order, computed once per namespace.
 func (c *Catalog) namespaceGoTypes(ns *Namespace) []naming.GoType {
-	names := func() []string {
-		out := make([]string, len(ns.Types))
-		for i, o := range ns.Types {
-			out[i] = o.Name
-		}
-		return out
-	}
-	if c.goTypes == nil {
-		all, _ := naming.GoTypes(names())
-		return all
-	}
 	c.goTypes.mu.Lock()
 	defer c.goTypes.mu.Unlock()
 	all, ok := c.goTypes.byNamespace[ns.Name]
 	if !ok {
-		all, _ = naming.GoTypes(names())
+		names := make([]string, len(ns.Types))
+		for i, o := range ns.Types {
+			names[i] = o.Name
+		}
+		all, _ = naming.GoTypes(names)
 		c.goTypes.byNamespace[ns.Name] = all
 	}
 	return all

@@ -211,8 +211,9 @@ func (c *Catalog) Site(opts Options) ([]File, error) {
 // SiteFunc renders the files of Site and hands them to put in batches as
 // they are rendered (the home page, the pages of each type, the assets), so
 // a caller that writes them need not hold the whole site. put is called
-// from several goroutines at once, each batch sorted, the batches in no set
-// order; its first error stops the rendering and is returned.
+// from several goroutines at once, batches and files in no set order (Site
+// and gen sort what they collect); its first error stops the rendering and
+// is returned.
 func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	home := c.Home("")
 	h, err := RenderHome(staticLinks(HomePath), home)
@@ -227,7 +228,6 @@ func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 		b, _, _ := Asset(a)
 		files = append(files, File{Path: "assets/" + a, Data: b})
 	}
-	sortFiles(files)
 	if err := put(files); err != nil {
 		return err
 	}
@@ -249,7 +249,6 @@ func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 				}
 				files, err := c.typeFiles(types[i], opts)
 				if err == nil {
-					sortFiles(files)
 					err = put(files)
 				}
 				if err != nil {

@@ -210,12 +210,7 @@ func (n node) str(k string) string {
 	if !ok {
 		return ""
 	}
-	if plainString(raw) {
-		return string(raw[1 : len(raw)-1])
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
+	return jsonString(raw)
 }
 
 func (n node) flag(k string) bool { return string(n.kw[k]) == "true" }
