@@ -335,10 +335,11 @@ func (c *schemaChecker) count(e *entry) *int64 {
 	v := resolve(e.value)
 	var i int64
 	var err error
-	if v.Kind == yaml.ScalarNode && v.Tag == "!!int" {
+	isInt := v.Kind == yaml.ScalarNode && v.Tag == "!!int"
+	if isInt {
 		i, err = decodeInt(v)
 	}
-	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || i < 0 {
+	if !isInt || err != nil || i < 0 {
 		c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s` must be a non-negative integer, not %s", e.name, describe(v))
 		return nil
 	}
