@@ -8,16 +8,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/par"
 )
 
 // Options tune Compile.
@@ -237,37 +236,26 @@ func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte,
 	diags := make([]diag.List, len(files))
 	errs := make([]error, len(files))
 	patterns := &check.Patterns{}
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range work {
-				if ctx.Err() != nil {
-					errs[i] = ctx.Err()
-					continue
-				}
-				data, err := read(files[i].Path)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				doc, d := manifest.Load(files[i].Path, data)
-				diags[i] = d
-				if doc != nil && !files[i].Named && !manifest.IsManifest(doc) {
-					diags[i].Add(manifest.NotManifest(doc))
-					continue
-				}
-				if doc != nil {
-					results[i] = check.CheckFile(doc, patterns)
-				}
-			}
-		})
-	}
-	for i := range files {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	par.Each(len(files), func(i int) {
+		if ctx.Err() != nil {
+			errs[i] = ctx.Err()
+			return
+		}
+		data, err := read(files[i].Path)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		doc, d := manifest.Load(files[i].Path, data)
+		diags[i] = d
+		if doc != nil && !files[i].Named && !manifest.IsManifest(doc) {
+			diags[i].Add(manifest.NotManifest(doc))
+			return
+		}
+		if doc != nil {
+			results[i] = check.CheckFile(doc, patterns)
+		}
+	})
 	var all diag.List
 	var checked []*check.FileResult
 	for i := range files {

@@ -7,12 +7,12 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
 )
 
@@ -239,30 +239,19 @@ func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	}
 	errs := make([]error, len(types))
 	var failed atomic.Bool
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(types)) {
-		wg.Go(func() {
-			for i := range next {
-				if failed.Load() {
-					continue
-				}
-				files, err := c.typeFiles(types[i], opts)
-				if err == nil {
-					err = put(files)
-				}
-				if err != nil {
-					errs[i] = err
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	for i := range types {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(types), func(i int) {
+		if failed.Load() {
+			return
+		}
+		files, err := c.typeFiles(types[i], opts)
+		if err == nil {
+			err = put(files)
+		}
+		if err != nil {
+			errs[i] = err
+			failed.Store(true)
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -23,6 +23,7 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/internal/par"
 )
 
 // DefaultVersion is the extension version when Options.ExtensionVersion is empty.
@@ -161,7 +162,7 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 	// concurrently and the files gathered in extension order.
 	perExt := make([][]emit.File, len(exts))
 	errs := make([]error, len(exts))
-	emit.Each(len(exts), func(i int) { perExt[i], errs[i] = emitExtension(exts[i], version) })
+	par.Each(len(exts), func(i int) { perExt[i], errs[i] = emitExtension(exts[i], version) })
 	var files []emit.File
 	for i, ext := range exts {
 		if errs[i] != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
 )
 
@@ -52,7 +53,7 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 	// One page per extension, rendered concurrently.
 	files := make([]emit.File, len(exts))
 	errs := make([]error, len(exts))
-	emit.Each(len(exts), func(i int) {
+	par.Each(len(exts), func(i int) {
 		var b strings.Builder
 		if err := pageTemplate.Execute(&b, newPage(exts[i], version)); err != nil {
 			errs[i] = fmt.Errorf("docs for %s: %w", exts[i].Name, err)

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/internal/par"
 )
 
 // header starts every generated file. It carries no udtc version, so an
@@ -66,20 +65,7 @@ func (p *pkgPlan) files() []pending {
 func renderAll(files []pending) ([]emit.File, error) {
 	out := make([]emit.File, len(files))
 	errs := make([]error, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(files))) {
-		wg.Go(func() {
-			for i := range next {
-				out[i], errs[i] = render(files[i].file, files[i].path)
-			}
-		})
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(files), func(i int) { out[i], errs[i] = render(files[i].file, files[i].path) })
 	return out, errors.Join(errs...)
 }
 

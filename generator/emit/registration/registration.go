@@ -14,6 +14,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -97,7 +98,7 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 	regs := Registrations(cat, opts)
 	perReg := make([][]emit.File, len(regs))
 	errs := make([]error, len(regs))
-	emit.Each(len(regs), func(i int) { perReg[i], errs[i] = documents(regs[i]) })
+	par.Each(len(regs), func(i int) { perReg[i], errs[i] = documents(regs[i]) })
 	var files []emit.File
 	for i := range regs {
 		if errs[i] != nil {

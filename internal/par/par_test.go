@@ -1,0 +1,29 @@
+package par
+
+import (
+	"sync/atomic"
+	"testing"
+)
+
+func TestEachOn(t *testing.T) {
+	for _, workers := range []int{0, 1, 3, 64} {
+		var running, most atomic.Int64
+		done := make([]int, 100)
+		EachOn(workers, len(done), func(i int) {
+			n := running.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			done[i]++
+			running.Add(-1)
+		})
+		for i, d := range done {
+			if d != 1 {
+				t.Fatalf("workers %d: index %d done %d times", workers, i, d)
+			}
+		}
+		if limit := int64(max(1, workers)); most.Load() > limit {
+			t.Errorf("workers %d: %d calls ran at once", workers, most.Load())
+		}
+	}
+	Each(0, func(int) { t.Error("called for n = 0") })
+}
