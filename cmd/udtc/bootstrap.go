@@ -43,7 +43,7 @@ func registerDir(ctx context.Context, baseURL, token, dir string) error {
 	if err != nil {
 		return err
 	}
-	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Batches: reg})
+	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Batch: true})
 	var errs []error
 	for _, f := range res.Failed {
 		errs = append(errs, fmt.Errorf("%s %s: %w", f.Change.Action, f.Change.Name(), f.Err))

@@ -275,7 +275,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		return err
 	}
 	progress := progressPrinter(e, plan.Writes())
-	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Batches: reg, Progress: progress})
+	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Batch: true, Progress: progress})
 	report.Applied = append(report.Applied, res.Applied...)
 	for _, fl := range res.Failed {
 		report.Failed = append(report.Failed, failedChangeDoc{fl.Change, fl.Err.Error()})

@@ -31,19 +31,19 @@ type ApplyOptions struct {
 	// Concurrency bounds the writes in flight within one phase (default 8)
 	// when they are sent one by one.
 	Concurrency int
-	// Batches, when set, is the same registry as Apply's, taking each
-	// phase's writes in batches (*client.Client: one request carries many
-	// writes, each applied on its own as if sent separately). When the
-	// server has no batch endpoint, or refuses a batch as too large, Apply
-	// sends the remaining writes one by one to its registry instead.
-	Batches Batcher
+	// Batch sends each phase's writes in batches when the registry is a
+	// Batcher (*client.Client: one request carries many writes, each
+	// applied on its own as if sent separately). When the server has no
+	// batch endpoint, or refuses a batch as too large, Apply sends the
+	// remaining writes one by one instead.
+	Batch bool
 	// Progress, when set, is called after each write with the count done
 	// and the total; calls may come from several goroutines.
 	Progress func(done, total int)
 }
 
 // Batcher is a registry that takes many writes in one request
-// (*client.Client; see ApplyOptions.Batches).
+// (*client.Client; see ApplyOptions.Batch).
 type Batcher interface {
 	NewBatch() *client.Batch
 }
@@ -62,7 +62,7 @@ const (
 // before their children. A failed write does not stop the others; it is
 // reported in Result.Failed. Apply stops early when ctx is done, and after a
 // 401 or 403 (every other write would fail the same way): the writes not
-// sent are reported as failed with that cause. With opts.Batches, each
+// sent are reported as failed with that cause. With opts.Batch, each
 // phase's writes go in batches.
 func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result {
 	conc := opts.Concurrency
@@ -81,7 +81,8 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var done atomic.Int64
-	batching := true // until the server says it takes no batches
+	batcher, batching := reg.(Batcher) // batching until the server says it takes no batches
+	batching = batching && opts.Batch
 	errs := make([]error, len(p.Changes))
 	attempted := make([]bool, len(p.Changes))
 	for start := 0; start < len(writes); {
@@ -104,9 +105,9 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 			}
 		}
 		phaseWrites := writes[start:end]
-		if opts.Batches != nil && batching {
+		if batching {
 			var unsent []int
-			unsent, batching = applyBatches(ctx, opts.Batches, p, phaseWrites, attempted, finish)
+			unsent, batching = applyBatches(ctx, batcher, p, phaseWrites, attempted, finish)
 			phaseWrites = unsent // the server takes no batches: one by one
 		}
 		sem := make(chan struct{}, conc)

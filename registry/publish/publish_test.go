@@ -120,7 +120,7 @@ func planFor(t *testing.T, reg *counting, want []api.Registration, prune bool) *
 
 func apply(t *testing.T, reg *counting, p *publish.Plan) {
 	t.Helper()
-	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{Batches: reg.Client})
+	res := publish.Apply(context.Background(), reg, p, publish.ApplyOptions{Batch: true})
 	for _, f := range res.Failed {
 		t.Errorf("failed: %s %s: %v", f.Change.Action, f.Change.Name(), f.Err)
 	}
@@ -238,7 +238,7 @@ func TestPublishFailuresAreReported(t *testing.T) {
 		p := planFor(t, reg, []api.Registration{bad}, false)
 		opts := publish.ApplyOptions{}
 		if batches {
-			opts.Batches = reg.Client
+			opts.Batch = true
 		}
 		res := publish.Apply(context.Background(), reg, p, opts)
 		if len(res.Failed) != 2 || len(res.Applied) != p.Writes()-2 {
