@@ -194,21 +194,19 @@ func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
 	// stager); they replace the old ones only once every emitter is done
 	// and no diagnostic is an error.
 	st := newStager(f.out, f.check)
+	defer st.abort() // removes the stage unless commit succeeded
 	more, err := runEmitters(cat, f, selected, st.stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
 	diags = append(diags, f.severities(more)...).Sorted()
 	if len(diags) > 0 {
 		if perr := printDiagnostics(e, f.format, diags); perr != nil {
-			st.abort()
 			return fail(exitUsage, perr)
 		}
 	}
 	if err != nil {
-		st.abort()
 		return fail(exitFail, err)
 	}
 	if diags.HasErrors() {
-		st.abort()
 		return fail(exitFail, nil)
 	}
 	res, err := st.commit(emitterNames(selected...))
@@ -370,6 +368,19 @@ func replaceFile(path string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	return nil
+}
+
+// writeNew writes data with mode perm to path, which must not exist yet.
+func writeNew(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	// Chmod through the open file, as writeTemp does: the umask does not apply.
+	merr := f.Chmod(perm)
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	return errors.Join(merr, werr, cerr)
 }
 
 // writeTemp writes data with mode perm to a new temporary file beside path
