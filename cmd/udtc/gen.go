@@ -3,14 +3,17 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/mod/module"
@@ -148,7 +151,10 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if f.w.watch && f.check {
 		return usageErrorf("--watch and --check do not go together")
 	}
-	return f.w.loop(c.Context, e, f.watchedPaths(c.Args().Slice(), f.out), func() error { return f.generate(c, e, selected) }, func(failed bool) {
+	// SIGINT and SIGTERM cancel the run, so its stage is removed.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return f.w.loop(ctx, e, f.watchedPaths(c.Args().Slice(), f.out), func() error { return f.generate(ctx, c, e, selected) }, func(failed bool) {
 		if failed && f.w.watch {
 			fmt.Fprintf(e.stderr, "%s keeps the output of the last good run\n", f.out)
 		}
@@ -156,7 +162,7 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 }
 
 // generate is one run of gen: compile, emit, write what changed.
-func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
+func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selected []emitter) error {
 	var err error
 	paths := c.Args().Slice()
 	if len(paths) == 0 {
@@ -195,7 +201,7 @@ func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
 	// and no diagnostic is an error.
 	st := newStager(f.out, f.check)
 	defer st.abort() // removes the stage unless commit succeeded
-	more, err := runEmitters(cat, f, selected, st.stage)
+	more, err := runEmitters(ctx, cat, f, selected, st.stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
 	diags = append(diags, f.severities(more)...).Sorted()
 	if len(diags) > 0 {
@@ -208,6 +214,9 @@ func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
 	}
 	if diags.HasErrors() {
 		return fail(exitFail, nil)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(exitFail, fmt.Errorf("interrupted: %w", err))
 	}
 	res, err := st.commit(emitterNames(selected...))
 	if err != nil {
@@ -267,17 +276,26 @@ func (f *genFlags) selected() ([]emitter, error) {
 // core themselves; run one at a time, the peak memory is that of the
 // largest target rather than of all of them at once. Diagnostics are
 // merged deterministically.
-func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
+func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
 	var ds diag.List
 	var errs []error
 	for i, em := range selected {
+		if err := ctx.Err(); err != nil {
+			errs = append(errs, fmt.Errorf("interrupted: %w", err))
+			break
+		}
 		c := cat
 		if i == len(selected)-1 {
 			// Nothing here holds the model while the last emitter runs, so
 			// one that keeps a view of its own (the site) lets it go.
 			cat = nil
 		}
-		put := func(files []emit.File) error { return stage(em.name, files) }
+		put := func(files []emit.File) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return stage(em.name, files)
+		}
 		var diags diag.List
 		var err error
 		if em.stream != nil {
