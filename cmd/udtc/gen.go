@@ -163,6 +163,14 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 
 // generate is one run of gen: compile, emit, write what changed.
 func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selected []emitter) error {
+	// What a killed run left is removed first, even when the inputs are
+	// unchanged; --check reports it instead.
+	if left := removeLeftovers(f.out, f.check); f.check && len(left) > 0 {
+		for _, p := range left {
+			fmt.Fprintf(e.stderr, "left by an interrupted run: %s\n", p)
+		}
+		return fail(exitFail, fmt.Errorf("%s is not up to date: run udtc gen without --check", f.out))
+	}
 	var err error
 	paths := c.Args().Slice()
 	if len(paths) == 0 {

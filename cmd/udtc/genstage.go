@@ -33,7 +33,7 @@ func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
 // longer produces, writes the marker and removes the stage directory.
 // abort instead removes the stage directory and the parents of DIR that
 // stage made, so a failed run changes nothing in DIR; after a commit it
-// does nothing. newStager removes what interrupted runs left. With check
+// does nothing. removeLeftovers removes what killed runs left. With check
 // nothing is written.
 type stager struct {
 	dir   string
@@ -61,30 +61,36 @@ type stagedFile struct {
 // stagePrefix starts the name of a run's stage directory in DIR.
 const stagePrefix = ".udtc-stage-"
 
-// newStager returns a stager for dir. Unless check is set it first removes
-// what runs that were killed before their commit or abort left in dir: stage
-// directories, and temporary files of writeTemp at the top of dir.
+// newStager returns a stager for dir.
 func newStager(dir string, check bool) *stager {
-	s := &stager{dir: filepath.Clean(dir), check: check, stageDirs: map[string]bool{}}
-	if !check {
-		removeLeftovers(s.dir)
-	}
-	return s
+	return &stager{dir: filepath.Clean(dir), check: check, stageDirs: map[string]bool{}}
 }
 
-// removeLeftovers removes dir's stage directories and writeTemp files
-// (".udtc-" and digits); a failure is left for the next run.
-func removeLeftovers(dir string) {
+// removeLeftovers removes what runs that were killed before their commit
+// or abort left in dir: stage directories, and writeTemp files (".udtc-"
+// and digits) at its top. With check it removes nothing. It returns their
+// paths; a failure to remove is left for the next run.
+func removeLeftovers(dir string, check bool) []string {
 	entries, _ := os.ReadDir(dir)
+	var left []string
 	for _, e := range entries {
 		name := e.Name()
+		p := filepath.Join(dir, name)
 		switch {
 		case strings.HasPrefix(name, stagePrefix) && e.IsDir():
-			os.RemoveAll(filepath.Join(dir, name))
+			if !check {
+				os.RemoveAll(p)
+			}
 		case isTempName(name) && e.Type().IsRegular():
-			os.Remove(filepath.Join(dir, name))
+			if !check {
+				os.Remove(p)
+			}
+		default:
+			continue
 		}
+		left = append(left, p)
 	}
+	return left
 }
 
 // isTempName reports whether name is one os.CreateTemp makes for ".udtc-*".
