@@ -292,7 +292,6 @@ func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected 
 	var errs []error
 	for i, em := range selected {
 		if err := ctx.Err(); err != nil {
-			errs = append(errs, fmt.Errorf("interrupted: %w", err))
 			break
 		}
 		c := cat
@@ -321,6 +320,10 @@ func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected 
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", em.name, err))
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		// The emitters' errors are then only this one, said once.
+		return ds.Sorted(), fmt.Errorf("interrupted: %w", err)
 	}
 	return ds.Sorted(), errors.Join(errs...)
 }
