@@ -3,14 +3,17 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/mod/module"
@@ -86,8 +89,11 @@ func genCommand(e *env) *cli.Command {
 			"under --out. Files whose content is unchanged are not rewritten; files that an earlier run of\n" +
 			"a selected target wrote and this run no longer produces are removed (other targets' files are\n" +
 			"left alone). --out/.udtc-generated lists what was written. Directories holding .udtc-generated\n" +
-			"are never read as inputs. --check writes nothing and exits 1 when the output directory is not\n" +
-			"up to date.",
+			"are never read as inputs. Changed files are staged in --out/.udtc-stage-*/ and renamed into\n" +
+			"place only when every target is done and no diagnostic is an error; a failed or interrupted\n" +
+			"(SIGINT, SIGTERM) run removes its stage and leaves --out unchanged, and a stage left by a killed\n" +
+			"run is removed by the next gen. --check writes nothing and exits 1 when the output directory\n" +
+			"is not up to date (a leftover stage included).",
 		Flags: append(append(f.flags(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "out", Usage: "output directory", Destination: &f.out},
 			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(emitterNames(), ", ") + " (default: all)", Destination: &f.targets},
@@ -148,7 +154,10 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if f.w.watch && f.check {
 		return usageErrorf("--watch and --check do not go together")
 	}
-	return f.w.loop(c.Context, e, f.watchedPaths(c.Args().Slice(), f.out), func() error { return f.generate(c, e, selected) }, func(failed bool) {
+	// SIGINT and SIGTERM cancel the run, so its stage is removed.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return f.w.loop(ctx, e, f.watchedPaths(c.Args().Slice(), f.out), func() error { return f.generate(ctx, c, e, selected) }, func(failed bool) {
 		if failed && f.w.watch {
 			fmt.Fprintf(e.stderr, "%s keeps the output of the last good run\n", f.out)
 		}
@@ -156,7 +165,15 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 }
 
 // generate is one run of gen: compile, emit, write what changed.
-func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
+func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selected []emitter) error {
+	// What a killed run left is removed first, even when the inputs are
+	// unchanged; --check reports it instead.
+	if left := removeLeftovers(f.out, f.check); f.check && len(left) > 0 {
+		for _, p := range left {
+			fmt.Fprintf(e.stderr, "left by an interrupted run: %s\n", p)
+		}
+		return fail(exitFail, fmt.Errorf("%s is not up to date: run udtc gen without --check", f.out))
+	}
 	var err error
 	paths := c.Args().Slice()
 	if len(paths) == 0 {
@@ -194,22 +211,23 @@ func (f *genFlags) generate(c *cli.Context, e *env, selected []emitter) error {
 	// stager); they replace the old ones only once every emitter is done
 	// and no diagnostic is an error.
 	st := newStager(f.out, f.check)
-	more, err := runEmitters(cat, f, selected, st.stage)
+	defer st.abort() // removes the stage unless commit succeeded
+	more, err := runEmitters(ctx, cat, f, selected, st.stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
 	diags = append(diags, f.severities(more)...).Sorted()
 	if len(diags) > 0 {
 		if perr := printDiagnostics(e, f.format, diags); perr != nil {
-			st.abort()
 			return fail(exitUsage, perr)
 		}
 	}
 	if err != nil {
-		st.abort()
 		return fail(exitFail, err)
 	}
 	if diags.HasErrors() {
-		st.abort()
 		return fail(exitFail, nil)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(exitFail, fmt.Errorf("interrupted: %w", err))
 	}
 	res, err := st.commit(emitterNames(selected...))
 	if err != nil {
@@ -269,17 +287,25 @@ func (f *genFlags) selected() ([]emitter, error) {
 // core themselves; run one at a time, the peak memory is that of the
 // largest target rather than of all of them at once. Diagnostics are
 // merged deterministically.
-func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
+func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
 	var ds diag.List
 	var errs []error
 	for i, em := range selected {
+		if err := ctx.Err(); err != nil {
+			break
+		}
 		c := cat
 		if i == len(selected)-1 {
 			// Nothing here holds the model while the last emitter runs, so
 			// one that keeps a view of its own (the site) lets it go.
 			cat = nil
 		}
-		put := func(files []emit.File) error { return stage(em.name, files) }
+		put := func(files []emit.File) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return stage(em.name, files)
+		}
 		var diags diag.List
 		var err error
 		if em.stream != nil {
@@ -294,6 +320,10 @@ func runEmitters(cat *model.Catalog, f *genFlags, selected []emitter, stage func
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", em.name, err))
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		// The emitters' errors are then only this one, said once.
+		return ds.Sorted(), fmt.Errorf("interrupted: %w", err)
 	}
 	return ds.Sorted(), errors.Join(errs...)
 }
@@ -370,6 +400,19 @@ func replaceFile(path string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	return nil
+}
+
+// writeNew writes data with mode perm to path, which must not exist yet.
+func writeNew(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	// Chmod through the open file, as writeTemp does: the umask does not apply.
+	merr := f.Chmod(perm)
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	return errors.Join(merr, werr, cerr)
 }
 
 // writeTemp writes data with mode perm to a new temporary file beside path

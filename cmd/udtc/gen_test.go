@@ -266,3 +266,97 @@ func TestGenOutputIsMachineIndependent(t *testing.T) {
 		t.Errorf("cache: %v %v, want one file for one output directory", entries, err)
 	}
 }
+
+// listTree returns every file below dir with its contents and every
+// directory with the value "dir", hidden ones included.
+func listTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	tree := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			tree[filepath.ToSlash(rel)+"/"] = "dir"
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		tree[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// TestGenFailedRunChangesNothing: a run that fails after its files were
+// staged (an emitter's warning made an error by --strict) leaves --out as
+// it was, byte for byte, with no stage and no new directories; into a
+// missing --out it makes nothing at all.
+func TestGenFailedRunChangesNothing(t *testing.T) {
+	t.Chdir("../..")
+	dir := copyDir(t, "examples")
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
+		t.Fatalf("first gen: exit %d\n%s", code, stderr)
+	}
+	before := listTree(t, out)
+	// One extension named az: new bicep paths and changed docs, all staged
+	// before the warning becomes an error.
+	code, _, stderr := runCLI(t, "gen", dir, "--out", out, "--extension-name", "az", "--strict")
+	if code != 1 || !strings.Contains(stderr, "error[bicep-extension-name-reserved]") {
+		t.Fatalf("gen --extension-name az --strict: exit %d, want 1\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(before, listTree(t, out)); diff != "" {
+		t.Errorf("a failed gen changed --out (-before +after):\n%s", diff)
+	}
+
+	missing := filepath.Join(t.TempDir(), "new", "out")
+	if code, _, stderr := runCLI(t, "gen", dir, "--out", missing, "--extension-name", "az", "--strict"); code != 1 {
+		t.Fatalf("failed gen into a missing --out: exit %d, want 1\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Dir(missing)); !os.IsNotExist(err) {
+		t.Errorf("a failed gen into a missing --out left %s: %v", filepath.Dir(missing), err)
+	}
+}
+
+// TestGenRemovesWhatAKilledRunLeft: a stage directory and a temporary
+// file left by a run that was killed make --check fail and are gone after
+// the next gen, even one whose inputs are unchanged.
+func TestGenRemovesWhatAKilledRunLeft(t *testing.T) {
+	t.Chdir("../..")
+	dir := copyDir(t, "examples")
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
+		t.Fatalf("first gen: exit %d\n%s", code, stderr)
+	}
+	want := listTree(t, out)
+	for p, data := range map[string]string{
+		".udtc-stage-x/bicep/contosodata/types.json": "partial",
+		".udtc-stage-x/docs/new/page.md":             "partial",
+		".udtc-123":                                  "partial marker",
+	} {
+		p = filepath.Join(out, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCLI(t, "gen", dir, "--out", out, "--check")
+	if code != 1 || !strings.Contains(stderr, "left by an interrupted run: "+filepath.Join(out, ".udtc-stage-x")) {
+		t.Errorf("--check with a leftover stage: exit %d, want 1\n%s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "gen", dir, "--out", out); code != 0 {
+		t.Fatalf("gen after a killed run: exit %d\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(want, listTree(t, out)); diff != "" {
+		t.Errorf("gen left what a killed run left (-want +got):\n%s", diff)
+	}
+	if code, _, stderr = runCLI(t, "gen", dir, "--out", out, "--check"); code != 0 {
+		t.Errorf("--check after the cleanup: exit %d\n%s", code, stderr)
+	}
+}

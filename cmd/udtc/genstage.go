@@ -25,23 +25,29 @@ func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
 // stager makes an output directory hold the files of a gen run in two
 // steps, so that no target's files wait in memory for the other targets:
 // stage takes one target's files as soon as its emitter returns, compares
-// each with the file on disk and writes the ones that differ to temporary
-// files beside them (only their marker entries are kept); commit, once
-// every emitter is done and no diagnostic is an error, renames them into
-// place, removes what the run no longer produces and writes the marker.
-// abort instead removes the temporary files and the directories stage
-// made, so a failed run changes nothing. With check nothing is written.
+// each with the file on disk and writes the ones that differ below one
+// stage directory of the run, DIR/.udtc-stage-*, at their paths relative
+// to DIR (only their marker entries are kept); commit, once every emitter
+// is done and no diagnostic is an error, renames them into place (the
+// stage directory is on the same file system), removes what the run no
+// longer produces, writes the marker and removes the stage directory.
+// abort instead removes the stage directory and the parents of DIR that
+// stage made, so a failed run changes nothing in DIR; after a commit it
+// does nothing. removeLeftovers removes what killed runs left. With check
+// nothing is written.
 type stager struct {
 	dir   string
 	check bool
 
-	mu      sync.Mutex // guards what follows; dirMu serializes making directories
-	dirMu   sync.Mutex
-	dirs    map[string]bool // directories known to exist: true when this run made them
-	made    []string        // the directories this run made, parents first
-	staged  []stagedFile
-	errs    []error
-	aborted bool
+	mu     sync.Mutex // guards staged and errs; dirMu guards what follows it
+	staged []stagedFile
+	errs   []error
+
+	dirMu     sync.Mutex
+	stageDir  string          // "" until the first file is staged
+	stageDirs map[string]bool // directories below stageDir known to exist
+	made      []string        // DIR and its parents when this run made them, parents first
+	done      bool            // committed or aborted
 }
 
 // stagedFile is one file of the run.
@@ -52,46 +58,83 @@ type stagedFile struct {
 	stale bool   // path is missing or differs
 }
 
+// stagePrefix starts the name of a run's stage directory in DIR.
+const stagePrefix = ".udtc-stage-"
+
+// newStager returns a stager for dir.
 func newStager(dir string, check bool) *stager {
-	return &stager{dir: filepath.Clean(dir), check: check, dirs: map[string]bool{}}
+	return &stager{dir: filepath.Clean(dir), check: check, stageDirs: map[string]bool{}}
 }
 
-// stage takes files that target produced (all of them, or a batch). The
-// directories are made first, once each; a file in a directory this run
-// made is new and is written without first reading the path. It returns
-// the first error of the batch; commit returns it too.
+// removeLeftovers removes what runs that were killed before their commit
+// or abort left in dir: stage directories, and writeTemp files (".udtc-"
+// and digits) at its top. With check it removes nothing. It returns their
+// paths; a failure to remove is left for the next run.
+func removeLeftovers(dir string, check bool) []string {
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range entries {
+		name := e.Name()
+		p := filepath.Join(dir, name)
+		switch {
+		case strings.HasPrefix(name, stagePrefix) && e.IsDir():
+			if !check {
+				os.RemoveAll(p)
+			}
+		case isTempName(name) && e.Type().IsRegular():
+			if !check {
+				os.Remove(p)
+			}
+		default:
+			continue
+		}
+		left = append(left, p)
+	}
+	return left
+}
+
+// isTempName reports whether name is one os.CreateTemp makes for ".udtc-*".
+func isTempName(name string) bool {
+	digits, ok := strings.CutPrefix(name, ".udtc-")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
+}
+
+// stage takes files that target produced (all of them, or a batch). It
+// returns the first error of the batch; commit returns it too.
 func (s *stager) stage(target string, files []emit.File) error {
 	out := make([]stagedFile, len(files))
 	for i, f := range files {
 		out[i].path = filepath.Join(s.dir, filepath.FromSlash(f.Path))
-	}
-	var made map[string]bool
-	if !s.check {
-		paths := make([]string, len(out))
-		for i := range out {
-			paths[i] = out[i].path
-		}
-		var err error
-		if made, err = s.makeDirs(paths); err != nil {
-			s.fail(err)
-			return err
-		}
+		out[i].entry = newMarkerEntry(target, f)
 	}
 	errs := make([]error, len(files))
 	parallel(len(files), func(i int) {
 		sf := &out[i]
-		sf.entry = newMarkerEntry(target, files[i])
-		if !made[filepath.Dir(sf.path)] {
-			old, err := os.ReadFile(sf.path)
-			if err == nil && bytes.Equal(old, files[i].Data) {
-				return
-			}
+		old, err := os.ReadFile(sf.path)
+		if err == nil && bytes.Equal(old, files[i].Data) {
+			return
 		}
 		sf.stale = true
-		if !s.check {
-			sf.tmp, errs[i] = writeTemp(sf.path, files[i].Data, 0o644)
-		}
 	})
+	if !s.check {
+		var rels []string
+		for i := range out {
+			if out[i].stale {
+				rels = append(rels, filepath.FromSlash(files[i].Path))
+			}
+		}
+		stageDir, err := s.makeStageDirs(rels)
+		if err != nil {
+			s.fail(err)
+			return err
+		}
+		parallel(len(files), func(i int) {
+			if sf := &out[i]; sf.stale {
+				sf.tmp = filepath.Join(stageDir, filepath.FromSlash(files[i].Path))
+				errs[i] = writeNew(sf.tmp, files[i].Data, 0o644)
+			}
+		})
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.staged = append(s.staged, out...)
@@ -108,65 +151,34 @@ func (s *stager) fail(err error) {
 	s.errs = append(s.errs, err)
 }
 
-// makeDirs makes the directories of paths below s.dir that are not known
-// yet, parents before children, and returns which of the paths'
-// directories this run made.
-func (s *stager) makeDirs(paths []string) (map[string]bool, error) {
+// makeStageDirs makes the run's stage directory (and DIR first) when it
+// does not exist yet, and the directories of rels, paths relative to it;
+// it returns the stage directory.
+func (s *stager) makeStageDirs(rels []string) (string, error) {
 	s.dirMu.Lock()
 	defer s.dirMu.Unlock()
-	if len(s.dirs) == 0 {
+	if s.stageDir == "" {
 		if err := s.makeRoot(); err != nil {
-			return nil, err
+			return "", err
+		}
+		d, err := os.MkdirTemp(s.dir, stagePrefix+"*")
+		if err != nil {
+			return "", err
+		}
+		s.stageDir = d
+	}
+	var dirs []string
+	for _, r := range rels {
+		if d := filepath.Dir(r); d != "." && !s.stageDirs[d] {
+			s.stageDirs[d] = true
+			dirs = append(dirs, d)
 		}
 	}
-	var byDepth [][]string
-	for _, p := range paths {
-		for d := filepath.Dir(p); len(d) > len(s.dir); d = filepath.Dir(d) {
-			if _, ok := s.dirs[d]; ok {
-				break
-			}
-			s.dirs[d] = false
-			depth := strings.Count(d[len(s.dir):], string(filepath.Separator))
-			for len(byDepth) <= depth {
-				byDepth = append(byDepth, nil)
-			}
-			byDepth[depth] = append(byDepth[depth], d)
-		}
-	}
-	for _, dirs := range byDepth {
-		slices.Sort(dirs)
-		made := make([]bool, len(dirs))
-		errs := make([]error, len(dirs))
-		parallel(len(dirs), func(i int) {
-			err := os.Mkdir(dirs[i], 0o755)
-			switch {
-			case err == nil:
-				made[i] = true
-			case errors.Is(err, fs.ErrExist):
-				if st, serr := os.Stat(dirs[i]); serr != nil || !st.IsDir() {
-					errs[i] = err
-				}
-			default:
-				errs[i] = err
-			}
-		})
-		for i, d := range dirs {
-			if made[i] {
-				s.dirs[d] = true
-				s.made = append(s.made, d)
-			}
-		}
-		if err := errors.Join(errs...); err != nil {
-			return nil, err
-		}
-	}
-	made := map[string]bool{}
-	for _, p := range paths {
-		if d := filepath.Dir(p); s.dirs[d] {
-			made[d] = true
-		}
-	}
-	return made, nil
+	errs := make([]error, len(dirs))
+	parallel(len(dirs), func(i int) {
+		errs[i] = os.MkdirAll(filepath.Join(s.stageDir, dirs[i]), 0o755)
+	})
+	return s.stageDir, errors.Join(errs...)
 }
 
 // makeRoot makes s.dir and its missing parents, remembering which it made.
@@ -190,7 +202,6 @@ func (s *stager) makeRoot() error {
 		}
 		s.made = append(s.made, d)
 	}
-	s.dirs[s.dir] = len(missing) > 0
 	return nil
 }
 
@@ -198,20 +209,30 @@ func (s *stager) makeRoot() error {
 // one of targets but this run did not produce are removed; files of other
 // targets are neither removed nor forgotten; entries of no known target
 // (an older marker) are removed only when every target runs. The marker
-// then lists the files.
+// then lists the files. Once it returns nil, abort does nothing.
 func (s *stager) commit(targets []string) (syncResult, error) {
 	var res syncResult
 	if err := errors.Join(s.errs...); err != nil {
-		s.abort()
 		return res, err
 	}
 	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
+	// The directories of the renamed files, each once, parents first.
+	var dirs []string
+	for _, sf := range s.staged {
+		if sf.tmp != "" {
+			dirs = append(dirs, filepath.Dir(sf.path))
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range slices.Compact(dirs) {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return res, err
+		}
+	}
 	errs := make([]error, len(s.staged))
 	parallel(len(s.staged), func(i int) {
 		if sf := s.staged[i]; sf.tmp != "" {
-			if errs[i] = os.Rename(sf.tmp, sf.path); errs[i] != nil {
-				os.Remove(sf.tmp)
-			}
+			errs[i] = os.Rename(sf.tmp, sf.path)
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -263,23 +284,30 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 			return res, err
 		}
 	}
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	if s.stageDir != "" {
+		if err := os.RemoveAll(s.stageDir); err != nil {
+			return res, err
+		}
+	}
+	s.done = true
 	return res, nil
 }
 
-// abort removes the staged temporary files and the directories stage
-// made, children first (only those left empty).
+// abort removes the stage directory and the parents of DIR this run made
+// (only those left empty). It does nothing after a commit that returned
+// nil, or a second time.
 func (s *stager) abort() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.aborted {
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	if s.done {
 		return
 	}
-	s.aborted = true
-	parallel(len(s.staged), func(i int) {
-		if t := s.staged[i].tmp; t != "" {
-			os.Remove(t)
-		}
-	})
+	s.done = true
+	if s.stageDir != "" {
+		os.RemoveAll(s.stageDir)
+	}
 	for _, d := range slices.Backward(s.made) {
 		os.Remove(d)
 	}
