@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/internal/par"
 )
 
 // syncResult counts what a stager's commit did (or, with check, would do).
@@ -316,19 +317,4 @@ func (s *stager) abort() {
 // parallel calls do(i) for every i below n on the goroutines of the disk
 // writes: twice as many as cores, as the calls mostly wait for the file
 // system.
-func parallel(n int, do func(i int)) {
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range min(runtime.GOMAXPROCS(0)*2, n) {
-		wg.Go(func() {
-			for i := range work {
-				do(i)
-			}
-		})
-	}
-	for i := range n {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-}
+func parallel(n int, do func(i int)) { par.EachOn(2*runtime.GOMAXPROCS(0), n, do) }
