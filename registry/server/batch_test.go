@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -210,4 +211,38 @@ func FuzzBatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A batch of too many writes is refused before its writes are decoded:
+// the refusal costs about the body's size, not memory per element, for
+// the usual document and for one that only decodeStrict decodes (an
+// unknown key, the key in another case or escaped).
+func TestBatchTooManyWritesCostsLittle(t *testing.T) {
+	srv, err := server.New(t.Context(), server.Options{Store: newStore(t), Secrets: testSealer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := api.MaxBatchWrites * 50
+	elems := strings.Repeat(`{},`, n-1) + `{}`
+	for _, body := range []string{
+		`{"requests":[` + elems + `]}`,
+		`{"requests":[` + elems + `],"more":1}`,
+		`{"Requests":[` + elems + `]}`,
+		`{"requ\u0065sts":[` + elems + `]}`,
+	} {
+		req := httptest.NewRequest("POST", batchPath+"?api-version="+api.Version, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		srv.ServeHTTP(rec, req)
+		runtime.ReadMemStats(&after)
+		want := fmt.Sprintf("the batch has %d writes; at most %d are allowed", n, api.MaxBatchWrites)
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("POST %.40s... = %d %s", body, rec.Code, rec.Body)
+		}
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(4*len(body)); got > limit {
+			t.Errorf("POST %.40s... allocated %d bytes for a %d-byte body; want at most %d", body, got, len(body), limit)
+		}
+	}
 }
