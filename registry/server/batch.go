@@ -73,6 +73,18 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
+			// A panic that gets past recoverPanics (http.ErrAbortHandler,
+			// which it re-panics, or one in logRequests or batchWrite)
+			// would end the whole server from this goroutine: it is this
+			// write's 500 instead, as recoverPanics answers a request.
+			defer func() {
+				if v := recover(); v != nil {
+					err := fmt.Errorf("panic: %v", v)
+					s.log.ErrorContext(r.Context(), "request failed", "method", bw.Method, "path", bw.Path, "err", err)
+					status, detail := errorStatus(err)
+					out.Responses[i] = api.BatchResult{Status: status, Error: &detail}
+				}
+			}()
 			out.Responses[i] = s.batchWrite(r, bw)
 		})
 	}

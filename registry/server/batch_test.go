@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
@@ -245,4 +246,32 @@ func TestBatchTooManyWritesCostsLittle(t *testing.T) {
 			t.Errorf("POST %.40s... allocated %d bytes for a %d-byte body; want at most %d", body, got, len(body), limit)
 		}
 	}
+}
+
+// A write that panics past recoverPanics (http.ErrAbortHandler, which it
+// re-panics) is that write's 500 with the ARM envelope: the batch answers
+// for its other writes and the server goes on serving.
+func TestBatchWritePanicIsItsOwn500(t *testing.T) {
+	f := newFixture(t, server.Options{CheckSchema: func(schema json.RawMessage) []api.Diagnostic {
+		if strings.Contains(string(schema), `"panic"`) {
+			panic(http.ErrAbortHandler)
+		}
+		return nil
+	}})
+	f.must(201, "PUT", provider, `{"location":"global","properties":{}}`, "Content-Type: application/json")
+	f.must(201, "PUT", buses, `{"properties":{}}`, "Content-Type: application/json")
+	res := f.batch(batchBody(t,
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-01-01", Body: json.RawMessage(`{"properties":{"schema":{"panic":true}}}`)},
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-02-01", Body: json.RawMessage(`{"properties":{"schema":{}}}`)},
+	))
+	if len(res.Responses) != 2 {
+		t.Fatalf("responses = %+v", res.Responses)
+	}
+	if r := res.Responses[0]; r.Status != 500 || r.Error == nil || r.Error.Code != api.CodeInternal {
+		t.Errorf("the panicking write: %+v", r)
+	}
+	if r := res.Responses[1]; r.Status != 201 {
+		t.Errorf("the other write: %+v", r)
+	}
+	f.must(200, "GET", buses+"/apiVersions/2025-02-01", "")
 }
