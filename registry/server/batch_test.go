@@ -242,7 +242,10 @@ func TestBatchTooManyWritesCostsLittle(t *testing.T) {
 		if rec.Code != 400 || !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("POST %.40s... = %d %s", body, rec.Code, rec.Body)
 		}
-		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(4*len(body)); got > limit {
+		// Reading the body costs up to about 3 times its size (the buffer
+		// grows from 64 KiB), more under -race; decoding its elements
+		// cost over 100 times.
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(10*len(body)); got > limit {
 			t.Errorf("POST %.40s... allocated %d bytes for a %d-byte body; want at most %d", body, got, len(body), limit)
 		}
 	}
