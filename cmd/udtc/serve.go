@@ -190,18 +190,20 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 // connections), but a PUT of an API version allocates about 30 times its
 // schema in the check; at the default GOGC=100 the collector ran every
 // few PUTs and took a quarter of the CPU of each. At 400 it runs a fifth
-// as often for a heap of a few tens of MB more; the soft memory limit
-// makes it collect as often as needed again when the heap nears 512 MiB
-// (a burst of large schemas), so the setting cannot make that burst cost
-// more memory than it would anyway.
+// as often for a heap of a few tens of MB more under a steady load. It
+// does let a burst of large schemas cost more memory than at 100: the heap
+// may grow to five times the live heap between collections instead of
+// twice, up to the soft memory limit, near which the collector runs as
+// often as it needs to again (a soft limit: a live heap above 512 MiB
+// still passes it).
 const (
 	serveGCPercent   = 400
 	serveMemoryLimit = 512 << 20
 )
 
-// tuneGC applies serveGCPercent and serveMemoryLimit where lookupEnv
-// (os.LookupEnv) finds no GOGC or GOMEMLIMIT, and returns the function
-// that restores the previous settings.
+// tuneGC applies serveGCPercent unless lookupEnv (os.LookupEnv) finds
+// GOGC, and serveMemoryLimit unless it finds GOMEMLIMIT, each on its own,
+// and returns the function that restores the previous settings.
 func tuneGC(lookupEnv func(string) (string, bool)) (restore func()) {
 	var undo []func()
 	if _, set := lookupEnv("GOGC"); !set {

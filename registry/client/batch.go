@@ -114,9 +114,12 @@ func (b *Batch) DeleteLocation(namespace, location string) {
 // status (api.Retryable: 429, 5xx, the 409 of a concurrent write) are sent
 // again in a smaller batch, with the client's backoff and number of
 // attempts. err is not nil when the batch itself failed (the server could
-// not be reached, refused the request, 401, 403, ...): then no result is
-// known, and it wraps ErrBatchUnsupported when the server has no batch
-// endpoint, ErrBatchTooLarge when the batch is over its body limit.
+// not be reached, refused the request, 401, 403, ...) on its first
+// request: then no result is known, and it wraps ErrBatchUnsupported when
+// the server has no batch endpoint, ErrBatchTooLarge when the batch is
+// over its body limit. When a later request (a retry) fails so, the
+// earlier results stand: that error is the error of each write still
+// pending, and err is nil.
 func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 	errs = make([]error, len(b.writes))
 	var pending []int // indexes of writes to send
@@ -133,33 +136,46 @@ func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 	}
 	path := t.path + "/providers/System.Resources/batch"
 	for attempt := 1; len(pending) > 0; attempt++ {
+		// fail ends Send with the failure of this attempt's request:
+		// the batch's error on the first, else the error of the writes
+		// it carried, the others keeping what earlier attempts answered
+		// (writes applied then must not be reported failed).
+		fail := func(err error) ([]error, error) {
+			if attempt == 1 {
+				return nil, err
+			}
+			for _, i := range pending {
+				errs[i] = err
+			}
+			return errs, nil
+		}
 		req := api.BatchRequest{Requests: make([]api.BatchWrite, len(pending))}
 		for j, i := range pending {
 			req.Requests[j] = b.writes[i].w
 		}
 		body, err := encodeBatch(req)
 		if err != nil {
-			return nil, fmt.Errorf("registry: encoding a batch: %w", err)
+			return fail(fmt.Errorf("registry: encoding a batch: %w", err))
 		}
 		resp, data, err := b.c.do(ctx, http.MethodPost, path, body, nil)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		switch resp.StatusCode {
 		case http.StatusOK:
 		case http.StatusNotFound, http.StatusMethodNotAllowed:
-			return nil, fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchUnsupported, responseError(resp, data))
+			return fail(fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchUnsupported, responseError(resp, data)))
 		case http.StatusRequestEntityTooLarge:
-			return nil, fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchTooLarge, responseError(resp, data))
+			return fail(fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchTooLarge, responseError(resp, data)))
 		default:
-			return nil, responseError(resp, data)
+			return fail(responseError(resp, data))
 		}
 		out, err := decode[api.BatchResponse](resp, data)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if len(out.Responses) != len(pending) {
-			return nil, fmt.Errorf("registry: POST %s: %d results for %d writes", path, len(out.Responses), len(pending))
+			return fail(fmt.Errorf("registry: POST %s: %d results for %d writes", path, len(out.Responses), len(pending)))
 		}
 		var again []int
 		for j, i := range pending {

@@ -150,3 +150,57 @@ func TestBatchUnsupported(t *testing.T) {
 		t.Errorf("without the token: %v", err)
 	}
 }
+
+// When a retry's request fails whole, the writes an earlier request
+// applied are not reported failed: only the writes still pending get the
+// retry's error, and Send has no batch error.
+func TestBatchRetryFailureKeepsEarlierResults(t *testing.T) {
+	ctx := context.Background()
+	for name, retry := range map[string]http.HandlerFunc{
+		"refused": func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusForbidden)
+			json.NewEncoder(w).Encode(api.ErrorResponse{Error: api.ErrorDetail{Code: "Forbidden", Message: "no"}})
+		},
+		"too few results": func(w http.ResponseWriter, r *http.Request) {
+			json.NewEncoder(w).Encode(api.BatchResponse{})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var calls atomic.Int64
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) > 1 {
+					retry(w, r)
+					return
+				}
+				var req api.BatchRequest
+				if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+					t.Error(err)
+				}
+				out := api.BatchResponse{}
+				for _, bw := range req.Requests {
+					res := api.BatchResult{Status: 201}
+					if strings.HasSuffix(bw.Path, "/Contoso.Busy") {
+						res = api.BatchResult{Status: 409, Error: &api.ErrorDetail{Code: api.CodeAnotherOperation, Message: "busy"}}
+					}
+					out.Responses = append(out.Responses, res)
+				}
+				json.NewEncoder(w).Encode(out)
+			}))
+			defer ts.Close()
+			b := newClient(t, ts.URL).NewBatch()
+			b.PutProvider("Contoso.Fine", api.ResourceProvider{})
+			b.PutProvider("Contoso.Busy", api.ResourceProvider{})
+			b.PutProvider("Contoso.Other", api.ResourceProvider{})
+			errs, err := b.Send(ctx)
+			if err != nil {
+				t.Fatalf("Send: %v", err)
+			}
+			if len(errs) != 3 || errs[0] != nil || errs[2] != nil || errs[1] == nil {
+				t.Errorf("errs = %v; want only the retried write failed", errs)
+			}
+			if n := calls.Load(); n != 2 {
+				t.Errorf("%d requests, want 2", n)
+			}
+		})
+	}
+}

@@ -42,14 +42,23 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, badRequest("the request body must be a JSON object"))
 		return
 	}
-	if fast, ok := quickBatch(body); ok {
+	// The writes are counted before anything is decoded: a 4 MiB body of
+	// {} elements would otherwise cost hundreds of MB of BatchWrites
+	// before it could be refused. Invalid JSON is left to decodeStrict,
+	// which reports it (encoding/json checks a whole value before it
+	// decodes any of it, so that costs no elements either).
+	fast, ok := api.BatchRequest{}, false
+	if json.Valid(body) {
+		if n := batchLength(body); n > api.MaxBatchWrites {
+			s.writeError(w, r, badRequest("the batch has %d writes; at most %d are allowed", n, api.MaxBatchWrites))
+			return
+		}
+		fast, ok = quickBatch(body)
+	}
+	if ok {
 		req = fast
 	} else if err := decodeStrict(body, &req); err != nil {
 		s.writeError(w, r, badRequest("invalid request body: %v", err))
-		return
-	}
-	if len(req.Requests) > api.MaxBatchWrites {
-		s.writeError(w, r, badRequest("the batch has %d writes; at most %d are allowed", len(req.Requests), api.MaxBatchWrites))
 		return
 	}
 	out := api.BatchResponse{Responses: make([]api.BatchResult, len(req.Requests))}
@@ -64,6 +73,18 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
+			// A panic that gets past recoverPanics (http.ErrAbortHandler,
+			// which it re-panics, or one in logRequests or batchWrite)
+			// would end the whole server from this goroutine: it is this
+			// write's 500 instead, as recoverPanics answers a request.
+			defer func() {
+				if v := recover(); v != nil {
+					err := fmt.Errorf("panic: %v", v)
+					s.log.ErrorContext(r.Context(), "request failed", "method", bw.Method, "path", bw.Path, "err", err)
+					status, detail := errorStatus(err)
+					out.Responses[i] = api.BatchResult{Status: status, Error: &detail}
+				}
+			}()
 			out.Responses[i] = s.batchWrite(r, bw)
 		})
 	}
@@ -71,16 +92,41 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// batchLength returns how many writes the batch document body, which must
+// be valid JSON, carries, without decoding any: the most elements of a
+// top-level member that encoding/json decodes into BatchRequest.Requests
+// (its key is "requests" in any case, escaped or not; with the key given
+// more than once, the last one is decoded, but each costs memory).
+func batchLength(body []byte) int {
+	n := 0
+	objectMembers(body, func(key, value []byte) bool {
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var k string
+			quoted := append(append([]byte{'"'}, key...), '"')
+			if json.Unmarshal(quoted, &k) != nil {
+				return true
+			}
+			key = []byte(k)
+		}
+		if !strings.EqualFold(string(key), "requests") {
+			return true
+		}
+		elems := 0
+		arrayElements(value, func([]byte) bool { elems++; return true })
+		n = max(n, elems)
+		return true
+	})
+	return n
+}
+
 // quickBatch decodes the usual batch document, {"requests":[{"method":
 // ...,"path":...,"body":...},...]} with each key spelled so and given
 // once, method and path strings, without scanning the bodies with
-// encoding/json more than once (json.Valid, then objectMembers). ok is
-// false for anything else, which decodeStrict decodes, with its errors;
-// when ok, req is what decodeStrict gives.
+// encoding/json more than once (the caller's json.Valid, then
+// objectMembers). body must be valid JSON. ok is false for anything else,
+// which decodeStrict decodes, with its errors; when ok, req is what
+// decodeStrict gives.
 func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
-	if !json.Valid(body) {
-		return req, false
-	}
 	seen := false
 	ok = objectMembers(body, func(key, value []byte) bool {
 		if string(key) != "requests" || seen {

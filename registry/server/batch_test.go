@@ -3,7 +3,9 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -210,4 +212,69 @@ func FuzzBatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A batch of too many writes is refused before its writes are decoded:
+// the refusal costs about the body's size, not memory per element, for
+// the usual document and for one that only decodeStrict decodes (an
+// unknown key, the key in another case or escaped).
+func TestBatchTooManyWritesCostsLittle(t *testing.T) {
+	srv, err := server.New(t.Context(), server.Options{Store: newStore(t), Secrets: testSealer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := api.MaxBatchWrites * 50
+	elems := strings.Repeat(`{},`, n-1) + `{}`
+	for _, body := range []string{
+		`{"requests":[` + elems + `]}`,
+		`{"requests":[` + elems + `],"more":1}`,
+		`{"Requests":[` + elems + `]}`,
+		`{"requ\u0065sts":[` + elems + `]}`,
+	} {
+		req := httptest.NewRequest("POST", batchPath+"?api-version="+api.Version, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		srv.ServeHTTP(rec, req)
+		runtime.ReadMemStats(&after)
+		want := fmt.Sprintf("the batch has %d writes; at most %d are allowed", n, api.MaxBatchWrites)
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("POST %.40s... = %d %s", body, rec.Code, rec.Body)
+		}
+		// Reading the body costs up to about 3 times its size (the buffer
+		// grows from 64 KiB), more under -race; decoding its elements
+		// cost over 100 times.
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(10*len(body)); got > limit {
+			t.Errorf("POST %.40s... allocated %d bytes for a %d-byte body; want at most %d", body, got, len(body), limit)
+		}
+	}
+}
+
+// A write that panics past recoverPanics (http.ErrAbortHandler, which it
+// re-panics) is that write's 500 with the ARM envelope: the batch answers
+// for its other writes and the server goes on serving.
+func TestBatchWritePanicIsItsOwn500(t *testing.T) {
+	f := newFixture(t, server.Options{CheckSchema: func(schema json.RawMessage) []api.Diagnostic {
+		if strings.Contains(string(schema), `"panic"`) {
+			panic(http.ErrAbortHandler)
+		}
+		return nil
+	}})
+	f.must(201, "PUT", provider, `{"location":"global","properties":{}}`, "Content-Type: application/json")
+	f.must(201, "PUT", buses, `{"properties":{}}`, "Content-Type: application/json")
+	res := f.batch(batchBody(t,
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-01-01", Body: json.RawMessage(`{"properties":{"schema":{"panic":true}}}`)},
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-02-01", Body: json.RawMessage(`{"properties":{"schema":{}}}`)},
+	))
+	if len(res.Responses) != 2 {
+		t.Fatalf("responses = %+v", res.Responses)
+	}
+	if r := res.Responses[0]; r.Status != 500 || r.Error == nil || r.Error.Code != api.CodeInternal {
+		t.Errorf("the panicking write: %+v", r)
+	}
+	if r := res.Responses[1]; r.Status != 201 {
+		t.Errorf("the other write: %+v", r)
+	}
+	f.must(200, "GET", buses+"/apiVersions/2025-02-01", "")
 }

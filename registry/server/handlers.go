@@ -536,6 +536,10 @@ func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvel
 	return decodeEnvelope(body)
 }
 
+// readBodyReserve is the most buffer readBody reserves for a body before
+// reading it, whatever length the request announces.
+const readBodyReserve = 64 << 10
+
 // readBody reads a request body that must be JSON, not empty, within the
 // size limit.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
@@ -550,8 +554,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		return nil, tooLarge(s.maxBody)
 	}
 	// Read into one buffer of the announced size (io.ReadAll would grow
-	// one from 512 bytes, copying as it goes).
-	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	// one from 512 bytes, copying as it goes), up to readBodyReserve: a
+	// client's announcement alone does not reserve maxBody; a larger
+	// body grows the buffer as it arrives.
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(r.ContentLength, 0), readBodyReserve)+bytes.MinRead))
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody))
 	body := buf.Bytes()
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -212,4 +214,25 @@ func manyTags(n int) string {
 		parts = append(parts, fmt.Sprintf(`"t%d":"v"`, i))
 	}
 	return strings.Join(parts, ",")
+}
+
+// A request's announced Content-Length does not reserve that much memory
+// before the body arrives: a client announcing the body limit and sending
+// a few bytes costs about those bytes.
+func TestAnnouncedLengthReservesLittle(t *testing.T) {
+	srv, err := server.New(t.Context(), server.Options{Store: newStore(t), Secrets: testSealer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("PUT", rp+"/Contoso.Big?api-version="+api.Version, strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.ContentLength = server.DefaultMaxBodyBytes
+	rec := httptest.NewRecorder()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	srv.ServeHTTP(rec, req)
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > server.DefaultMaxBodyBytes/4 {
+		t.Errorf("a %d-byte body announced as %d allocated %d bytes (answer %d %s)", 2, req.ContentLength, got, rec.Code, rec.Body)
+	}
 }
