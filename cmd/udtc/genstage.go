@@ -217,22 +217,13 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 		return res, err
 	}
 	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
-	// The directories of the renamed files, each once, parents first.
-	var dirs []string
-	for _, sf := range s.staged {
-		if sf.tmp != "" {
-			dirs = append(dirs, filepath.Dir(sf.path))
-		}
-	}
-	slices.Sort(dirs)
-	for _, d := range slices.Compact(dirs) {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return res, err
-		}
+	moved, err := s.moveNewDirs()
+	if err != nil {
+		return res, err
 	}
 	errs := make([]error, len(s.staged))
 	parallel(len(s.staged), func(i int) {
-		if sf := s.staged[i]; sf.tmp != "" {
+		if sf := s.staged[i]; sf.tmp != "" && !moved[filepath.Dir(sf.path)] {
 			errs[i] = os.Rename(sf.tmp, sf.path)
 		}
 	})
@@ -294,6 +285,53 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	}
 	s.done = true
 	return res, nil
+}
+
+// moveNewDirs puts in place, each with one rename, the staged directories
+// whose destination does not exist yet: all that such a directory holds is
+// new, so it can move whole (a first gen into an empty --out renames one
+// directory per target instead of every file, and makes no directory
+// twice). It makes the other directories of the staged files and returns
+// the destination directories now in place, moved ones and those below
+// them, whose files need no rename of their own.
+func (s *stager) moveNewDirs() (map[string]bool, error) {
+	// The directories of the renamed files and their parents below DIR,
+	// each once, parents first.
+	var rels []string
+	for _, sf := range s.staged {
+		if sf.tmp == "" {
+			continue
+		}
+		rel, err := filepath.Rel(s.dir, filepath.Dir(sf.path))
+		if err != nil {
+			return nil, err
+		}
+		for ; rel != "."; rel = filepath.Dir(rel) {
+			rels = append(rels, rel)
+		}
+	}
+	slices.Sort(rels)
+	moved := map[string]bool{}
+	for _, rel := range slices.Compact(rels) {
+		dst := filepath.Join(s.dir, rel)
+		if moved[filepath.Dir(dst)] {
+			moved[dst] = true
+			continue
+		}
+		st, err := os.Lstat(dst)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Rename(filepath.Join(s.stageDir, rel), dst); err != nil {
+				return nil, err
+			}
+			moved[dst] = true
+		case err != nil:
+			return nil, err
+		case !st.IsDir():
+			return nil, &fs.PathError{Op: "mkdir", Path: dst, Err: errors.New("not a directory")}
+		}
+	}
+	return moved, nil
 }
 
 // abort removes the stage directory and the parents of DIR this run made

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator/emit"
+)
+
+// readTree returns the files below dir by slash path, and its directories.
+func readTree(t *testing.T, dir string) (files map[string]string, dirs []string) {
+	t.Helper()
+	files = map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			dirs = append(dirs, rel)
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		files[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, dirs
+}
+
+// A commit moves directories that do not exist yet whole and renames files
+// into the ones that do; either way the tree ends up the same.
+func TestStagerCommitMovesNewDirectoriesWhole(t *testing.T) {
+	dir := t.TempDir()
+	for p, data := range map[string]string{"a/old.txt": "old", "a/same.txt": "same"} {
+		if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(p)), []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := newStager(dir, false)
+	defer st.abort()
+	files := []emit.File{
+		{Path: "a/same.txt", Data: []byte("same")},
+		{Path: "a/new.txt", Data: []byte("new in an existing directory")},
+		{Path: "a/b/c.txt", Data: []byte("in a new directory below an existing one")},
+		{Path: "a/b/d/e.txt", Data: []byte("two new levels down")},
+		{Path: "n/m/f.txt", Data: []byte("in a new top directory")},
+		{Path: "n/g.txt", Data: []byte("beside it")},
+		{Path: "top.txt", Data: []byte("at the top")},
+	}
+	if err := st.stage("t", files); err != nil {
+		t.Fatal(err)
+	}
+	res, err := st.commit([]string{"t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.written != 6 || res.unchanged != 1 {
+		t.Errorf("written %d, unchanged %d; want 6 and 1", res.written, res.unchanged)
+	}
+	got, dirs := readTree(t, dir)
+	want := map[string]string{"a/old.txt": "old", emit.OutputMarker: got[emit.OutputMarker]}
+	for _, f := range files {
+		want[f.Path] = string(f.Data)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tree after commit (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{".", "a", "a/b", "a/b/d", "n", "n/m"}, dirs); diff != "" {
+		t.Errorf("directories after commit, no stage left (-want +got):\n%s", diff)
+	}
+}
+
+// A file where the output needs a directory fails the commit with the path.
+func TestStagerCommitFileInTheWayOfADirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := newStager(dir, false)
+	defer st.abort()
+	if err := st.stage("t", []emit.File{{Path: "a/b.txt", Data: []byte("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := st.commit([]string{"t"})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "a")+": not a directory") {
+		t.Fatalf("commit error %v; want %s: not a directory", err, filepath.Join(dir, "a"))
+	}
+}
