@@ -55,8 +55,8 @@ var emitters = []emitter{
 	{name: "bicep", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return bicep.Emit(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
 	}},
-	{name: "go", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
-		return goclient.Emit(cat, goclient.Options{ImportPrefix: f.goImportPrefix})
+	{name: "go", stream: func(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (diag.List, error) {
+		return goclient.EmitFunc(cat, goclient.Options{ImportPrefix: f.goImportPrefix}, put)
 	}},
 	{name: "docs", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
 		return docs.Emit(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/internal/par"
 )
 
 // Options configure the Go client emitter.
@@ -34,35 +37,89 @@ var ErrNoImportPrefix = errors.New("goclient: the Go import prefix is required (
 // and patterns Go cannot check. A non-nil error is a bug or a missing
 // ImportPrefix, never a problem with the manifests (cat is assumed valid).
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
-	var (
-		files []emit.File
-		diags diag.List
-	)
-	if opts.ImportPrefix == "" && slices.ContainsFunc(cat.Providers, func(p *model.Provider) bool { return len(p.Types) > 0 }) {
-		return nil, nil, ErrNoImportPrefix
-	}
-	nss, err := planNamespaces(cat, opts.ImportPrefix, &diags)
+	var mu sync.Mutex
+	var files []emit.File
+	diags, err := EmitFunc(cat, opts, func(batch []emit.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		files = append(files, batch...)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
+	emit.Sort(files)
+	return files, diags, nil
+}
+
+// EmitFunc produces the files of Emit and hands them to put a package at a
+// time as soon as the package is rendered, so a caller that writes them
+// holds no more than the packages in flight. Packages are planned and
+// rendered on several goroutines at once: put is called concurrently, with
+// batches in no set order. Its first error stops the work and is returned.
+// The diagnostics are those of Emit, sorted.
+func EmitFunc(cat *model.Catalog, opts Options, put func([]emit.File) error) (diag.List, error) {
+	var diags diag.List
+	if opts.ImportPrefix == "" && slices.ContainsFunc(cat.Providers, func(p *model.Provider) bool { return len(p.Types) > 0 }) {
+		return nil, ErrNoImportPrefix
+	}
+	nss, err := planNamespaces(cat, opts.ImportPrefix, &diags)
+	if err != nil {
+		return nil, err
+	}
+	// A job is one package: a namespace's resourceids (version "") or one
+	// of its version packages. Each plans with diagnostics of its own,
+	// merged in job order.
+	type job struct {
+		ns      *nsPlan
+		version string
+		diags   diag.List
+	}
+	var jobs []*job
 	for _, ns := range nss {
-		// Render package by package: the built files of one package at a
-		// time stay in memory.
-		built := []pending{ns.idsFile()}
+		jobs = append(jobs, &job{ns: ns})
 		for _, v := range versions(ns.prov) {
-			built = append(built, newPkgPlan(ns, v, opts.ImportPrefix, &diags).files()...)
-			rendered, err := renderAll(built)
-			if err != nil {
-				return nil, nil, err
-			}
-			files, built = append(files, rendered...), nil
+			jobs = append(jobs, &job{ns: ns, version: v})
 		}
 	}
-	if len(files) > 0 {
-		files = append(files, runtimeFile())
+	errs := make([]error, len(jobs))
+	var failed atomic.Bool
+	par.Each(len(jobs), func(i int) {
+		if failed.Load() {
+			return
+		}
+		j := jobs[i]
+		var built []pending
+		if j.version == "" {
+			built = []pending{j.ns.idsFile()}
+		} else {
+			built = newPkgPlan(j.ns, j.version, opts.ImportPrefix, &j.diags).files()
+		}
+		files := make([]emit.File, len(built))
+		for k, b := range built {
+			if files[k], errs[i] = render(b.file, b.path); errs[i] != nil {
+				failed.Store(true)
+				return
+			}
+		}
+		if errs[i] = put(files); errs[i] != nil {
+			failed.Store(true)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
-	emit.Sort(files)
-	return files, diags.Sorted(), nil
+	if len(jobs) > 0 {
+		if err := put([]emit.File{runtimeFile()}); err != nil {
+			return nil, err
+		}
+	}
+	for _, j := range jobs {
+		diags = append(diags, j.diags...)
+	}
+	return diags.Sorted(), nil
 }
 
 // runtimeSource is the shared runtime (package udtc), copied once into every

@@ -2,13 +2,20 @@ package goclient
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/format"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
@@ -163,5 +170,54 @@ func writeFiles(t *testing.T, dir, mod string, files []emit.File) {
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// EmitFunc hands out every file of Emit, a package per batch, and stops at
+// put's first error, which it returns.
+func TestEmitFuncStreamsPackages(t *testing.T) {
+	cat := testCatalog(t)
+	opts := Options{ImportPrefix: "example.com/gen"}
+	want, wantDiags, err := Emit(cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []emit.File
+	diags, err := EmitFunc(cat, opts, func(batch []emit.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		dirs := map[string]bool{}
+		for _, f := range batch {
+			dirs[path.Dir(f.Path)] = true
+		}
+		if len(dirs) != 1 {
+			t.Errorf("a batch spans %d directories: %v", len(dirs), dirs)
+		}
+		got = append(got, batch...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emit.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("EmitFunc's files differ from Emit's (-Emit +EmitFunc):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantDiags, diags); diff != "" {
+		t.Errorf("diagnostics (-Emit +EmitFunc):\n%s", diff)
+	}
+
+	stop := errors.New("disk full")
+	var calls atomic.Int32
+	_, err = EmitFunc(cat, opts, func([]emit.File) error {
+		calls.Add(1)
+		return stop
+	})
+	if !errors.Is(err, stop) {
+		t.Errorf("EmitFunc error %v; want put's %v", err, stop)
+	}
+	if n := calls.Load(); int(n) > runtime.GOMAXPROCS(0) {
+		t.Errorf("put was called %d times after failing; want the work to stop (at most one call per worker)", n)
 	}
 }

@@ -2,7 +2,6 @@ package goclient
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
-	"github.com/udtc/udtc/internal/par"
 )
 
 // header starts every generated file. It carries no udtc version, so an
@@ -59,14 +57,6 @@ func (p *pkgPlan) files() []pending {
 	p.genCommon(f)
 	p.genIDAliases(f)
 	return append(out, pending{p.dir + "/common_gen.go", f})
-}
-
-// renderAll renders files concurrently, keeping their order.
-func renderAll(files []pending) ([]emit.File, error) {
-	out := make([]emit.File, len(files))
-	errs := make([]error, len(files))
-	par.Each(len(files), func(i int) { out[i], errs[i] = render(files[i].file, files[i].path) })
-	return out, errors.Join(errs...)
 }
 
 // rt is a qualified identifier of the shared runtime package.
