@@ -124,7 +124,7 @@ func (b *bench) gen(ctx context.Context) {
 		if n == reference {
 			b.logf("udtc gen --target bicep, %d types", n)
 			bout := out + "-bicep"
-			samples, err := b.measure(ctx, b.cfg.runs, func() error { return os.RemoveAll(bout) }, append(genArgs(bout, dir), "--target", "bicep")...)
+			samples, err := b.measure(ctx, b.cfg.runs, func() error { return b.setAside(bout) }, append(genArgs(bout, dir), "--target", "bicep")...)
 			if err != nil {
 				b.processMissing("udtc gen --target bicep", n, "failed: "+err.Error())
 				bicepWall.Why = "failed: " + err.Error()
@@ -134,7 +134,7 @@ func (b *bench) gen(ctx context.Context) {
 			}
 		}
 		b.logf("udtc gen, %d types", n)
-		samples, err := b.measure(ctx, b.cfg.runs, func() error { return os.RemoveAll(out) }, genArgs(out, dir)...)
+		samples, err := b.measure(ctx, b.cfg.runs, func() error { return b.setAside(out) }, genArgs(out, dir)...)
 		if err != nil {
 			b.processMissing("udtc gen (all targets)", n, "failed: "+err.Error())
 			continue

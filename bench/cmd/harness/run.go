@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,7 @@ type bench struct {
 	// checkWall is the median wall time of udtc check of the reference
 	// catalog, the unit of the publish targets; 0 when not measured.
 	checkWall time.Duration
+	asideN    int // outputs set aside (setAside)
 
 	// meter runs every measured command through the harness binary as a
 	// launcher, so peak RSS is the command's own (see harness.Meter).
@@ -273,6 +275,22 @@ func (b *bench) measure(ctx context.Context, runs int, before func() error, args
 		samples = append(samples, s)
 	}
 	return samples, nil
+}
+
+// setAside empties dir's place for the next measured run by renaming dir
+// into the work directory, which is removed only when the harness ends.
+// Removing the thousands of files of a gen output just before the next run
+// would bill that run for the file system's cleanup: ext4 without a journal
+// (the root file system of these machines) checks every inode freed in the
+// last minutes before reusing it, and creating the next output's files then
+// costs seconds of system time that have nothing to do with udtc.
+func (b *bench) setAside(dir string) error {
+	b.asideN++
+	err := os.Rename(dir, filepath.Join(b.work, fmt.Sprintf("set-aside-%d", b.asideN)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 type sizeWall struct {
