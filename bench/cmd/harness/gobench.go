@@ -86,19 +86,19 @@ func (b *bench) goBenchmarks(ctx context.Context) {
 	}
 }
 
-// profile runs bench/cmd/profile (the compiler in-process under pprof) on the
-// reference catalog and puts the hottest functions in the report.
+// profile runs udtc gen (all targets) on the reference catalog with
+// UDTC_CPUPROFILE set and puts the hottest functions in the report.
 func (b *bench) profile(ctx context.Context) {
 	dir, ok := b.catalog[reference]
-	if !ok {
+	if !ok || b.udtc == "" {
 		return
 	}
 	prof := filepath.Join(b.work, "cpu.prof")
-	b.logf("profiling the compiler on %d types", reference)
+	b.logf("profiling udtc gen on %d types", reference)
 	rctx, cancel := context.WithTimeout(ctx, b.cfg.timeout)
 	defer cancel()
-	s, err := b.meter.Measure(rctx, b.root, nil, "go", "run", "./bench/cmd/profile", "-cpuprofile", prof, dir)
-	note := "### CPU profile of the compiler, 1,000 types\n\n"
+	s, err := b.meter.Measure(rctx, b.root, []string{"UDTC_CPUPROFILE=" + prof}, b.udtc, genArgs(filepath.Join(b.work, "profile-out"), dir)...)
+	note := "### CPU profile of udtc gen, 1,000 types\n\n"
 	if err == nil && s.Failed() {
 		err = fmt.Errorf("exit %d: %s", s.ExitCode, s.Brief())
 	}
@@ -106,7 +106,7 @@ func (b *bench) profile(ctx context.Context) {
 		b.rep.Notes = append(b.rep.Notes, note+"Not available: "+err.Error())
 		return
 	}
-	cum, err := exec.CommandContext(rctx, "go", "tool", "pprof", "-top", "-cum", "-nodecount=20", "-show=udtc/udtc/generator", prof).Output()
+	cum, err := exec.CommandContext(rctx, "go", "tool", "pprof", "-top", "-cum", "-nodecount=25", "-show=udtc/udtc/", prof).Output()
 	if err != nil {
 		b.rep.Notes = append(b.rep.Notes, note+"go tool pprof failed: "+err.Error())
 		return
@@ -116,8 +116,8 @@ func (b *bench) profile(ctx context.Context) {
 		b.rep.Notes = append(b.rep.Notes, note+"go tool pprof failed: "+err.Error())
 		return
 	}
-	b.rep.Notes = append(b.rep.Notes, note+"`go run ./bench/cmd/profile -cpuprofile cpu.prof CATALOG` runs Compile and the emitters in-process ("+
-		strings.TrimSpace(s.Stdout)+").\n\nudtc functions by cumulative time (`go tool pprof -top -cum -show=udtc/udtc/generator`):\n\n```\n"+
+	b.rep.Notes = append(b.rep.Notes, note+"`UDTC_CPUPROFILE=cpu.prof udtc gen CATALOG --out DIR` profiles a whole run, every target (wall "+
+		harness.Seconds(s.Wall)+", CPU "+harness.Seconds(s.CPU)+").\n\nudtc functions by cumulative time (`go tool pprof -top -cum -show=udtc/udtc/`):\n\n```\n"+
 		trimPprof(string(cum))+"```\n\nHottest functions overall (`go tool pprof -top`):\n\n```\n"+trimPprof(string(flat))+"```")
 }
 
