@@ -195,6 +195,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 			return nil
 		}
 	}
+	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit(inputSize(inputs)))()
 	// One report: the compiler's diagnostics and the emitters' together
 	// (JSON and SARIF consumers read exactly one document).
 	cat, diags, err := f.collect(c, paths)
@@ -252,6 +253,18 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		fmt.Fprintf(e.stderr, "%s is up to date: nothing written (%s unchanged)\n", f.out, plural(res.unchanged, "file"))
 	}
 	return nil
+}
+
+// inputSize is the total size of the inputs; those it cannot stat count 0
+// (compiling reports them).
+func inputSize(inputs []generator.Input) int64 {
+	var n int64
+	for _, in := range inputs {
+		if st, err := os.Stat(in.Path); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
 }
 
 // selected returns the emitters named by --target, in table order.

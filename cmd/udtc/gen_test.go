@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -358,5 +359,32 @@ func TestGenRemovesWhatAKilledRunLeft(t *testing.T) {
 	}
 	if code, _, stderr = runCLI(t, "gen", dir, "--out", out, "--check"); code != 0 {
 		t.Errorf("--check after the cleanup: exit %d\n%s", code, stderr)
+	}
+}
+
+// gen tunes the collector for its run only: the settings are back as they
+// were afterwards (tests run many commands in one process), and the memory
+// limit grows with the inputs.
+func TestGenTunesGCForItsRunOnly(t *testing.T) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: gen leaves the limit alone")
+	}
+	beforePercent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(beforePercent)
+	beforeLimit := debug.SetMemoryLimit(1 << 40)
+	defer debug.SetMemoryLimit(beforeLimit)
+
+	t.Chdir("../..")
+	if code, _, stderr := runCLI(t, "gen", "examples", "--out", t.TempDir(), "--go-import-prefix", "example.com/x"); code != 0 {
+		t.Fatalf("gen: exit %d\n%s", code, stderr)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("memory limit after gen = %d, want %d as before", got, int64(1<<40))
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent after gen = %d, want 100 as before", got)
+	}
+	if small, big := genMemoryLimit(2<<20), genMemoryLimit(120<<20); small < 128<<20 || big < 5*(120<<20) {
+		t.Errorf("genMemoryLimit: %d MiB for 2 MiB of input, %d MiB for 120 MiB; want at least 128 MiB and room above a live model of 4.5 times the input", small>>20, big>>20)
 	}
 }

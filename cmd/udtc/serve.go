@@ -14,7 +14,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -112,7 +111,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	defer tuneGC(os.LookupEnv)()
+	defer tuneGC(os.LookupEnv, serveGCPercent, serveMemoryLimit)()
 
 	// Bind first: on a port in use, fail before the store (a new SQLite
 	// file) is created.
@@ -200,26 +199,6 @@ const (
 	serveGCPercent   = 400
 	serveMemoryLimit = 512 << 20
 )
-
-// tuneGC applies serveGCPercent unless lookupEnv (os.LookupEnv) finds
-// GOGC, and serveMemoryLimit unless it finds GOMEMLIMIT, each on its own,
-// and returns the function that restores the previous settings.
-func tuneGC(lookupEnv func(string) (string, bool)) (restore func()) {
-	var undo []func()
-	if _, set := lookupEnv("GOGC"); !set {
-		old := debug.SetGCPercent(serveGCPercent)
-		undo = append(undo, func() { debug.SetGCPercent(old) })
-	}
-	if _, set := lookupEnv("GOMEMLIMIT"); !set {
-		old := debug.SetMemoryLimit(serveMemoryLimit)
-		undo = append(undo, func() { debug.SetMemoryLimit(old) })
-	}
-	return func() {
-		for _, u := range undo {
-			u()
-		}
-	}
-}
 
 // shutdown lets in-flight requests finish (at most 30s).
 func shutdown(s *http.Server, logger *slog.Logger) error {

@@ -323,7 +323,7 @@ func TestServeTunesGCUnlessTheEnvironmentDoes(t *testing.T) {
 	defer debug.SetGCPercent(before)
 	beforeLimit := debug.SetMemoryLimit(-1)
 
-	restore := tuneGC(env())
+	restore := tuneGC(env(), serveGCPercent, serveMemoryLimit)
 	if got := debug.SetGCPercent(serveGCPercent); got != serveGCPercent {
 		t.Errorf("GC percent = %d, want %d", got, serveGCPercent)
 	}
@@ -339,7 +339,7 @@ func TestServeTunesGCUnlessTheEnvironmentDoes(t *testing.T) {
 	}
 
 	// $GOGC and $GOMEMLIMIT win.
-	restore = tuneGC(env("GOGC", "GOMEMLIMIT"))
+	restore = tuneGC(env("GOGC", "GOMEMLIMIT"), serveGCPercent, serveMemoryLimit)
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with $GOGC: GC percent = %d, want 100", got)
 	}
