@@ -54,6 +54,8 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 	"join":  strings.Join,
 	"lower": strings.ToLower,
 	"json":  func(raw json.RawMessage) string { return compactJSON(raw) },
+	// propertyRows writes the rows of a property table (rows.go).
+	"propertyRows": propertyRows,
 }).ParseFS(templates.FS, "catalog.html.tmpl"))
 
 // Linker turns canonical page paths ("/types/...") into the links of one
