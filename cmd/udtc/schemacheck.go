@@ -43,30 +43,36 @@ func apiDiagnostic(d diag.Diagnostic) api.Diagnostic {
 	}
 }
 
-// compareSchemas is the catalog's comparison of two API versions of a type
-// (registry/catalog.CompareFunc): the schemas are checked as at PUT and
-// judged by the rules of `udtc breaking` as if the newer replaced the
-// older. A schema that does not check is an error naming its first
-// diagnostic; the catalog then falls back to a structural comparison.
-func compareSchemas(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
-	old, err := schemaModel("the older version's schema", oldSchema)
-	if err != nil {
-		return nil, err
+// newCompareSchemas returns the catalog's comparison of two API versions
+// of a type (registry/catalog.CompareFunc): the schemas are checked as at
+// PUT and judged by the rules of `udtc breaking` as if the newer replaced
+// the older. A schema that does not check is an error naming its first
+// diagnostic; the catalog then falls back to a structural comparison. The
+// versions of a catalog repeat the same few patterns, so it keeps their
+// compiled forms as newSchemaCheck does (at most maxCachedPatterns); it is
+// safe for concurrent use.
+func newCompareSchemas() catalog.CompareFunc {
+	patterns := &check.Patterns{Max: maxCachedPatterns}
+	return func(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
+		old, err := schemaModel("the older version's schema", oldSchema, patterns)
+		if err != nil {
+			return nil, err
+		}
+		new, err := schemaModel("the newer version's schema", newSchema, patterns)
+		if err != nil {
+			return nil, err
+		}
+		fs := compat.CompareSchemas(old, new)
+		out := make([]catalog.Change, len(fs))
+		for i, f := range fs {
+			out[i] = catalog.Change{Rule: f.Rule, Severity: compat.SeverityName(f.Severity), Path: f.Path, Message: f.Message}
+		}
+		return out, nil
 	}
-	new, err := schemaModel("the newer version's schema", newSchema)
-	if err != nil {
-		return nil, err
-	}
-	fs := compat.CompareSchemas(old, new)
-	out := make([]catalog.Change, len(fs))
-	for i, f := range fs {
-		out[i] = catalog.Change{Rule: f.Rule, Severity: compat.SeverityName(f.Severity), Path: f.Path, Message: f.Message}
-	}
-	return out, nil
 }
 
-func schemaModel(what string, schema json.RawMessage) (*model.Schema, error) {
-	s, diags := check.Schema("schema", schema, nil)
+func schemaModel(what string, schema json.RawMessage, patterns *check.Patterns) (*model.Schema, error) {
+	s, diags := check.Schema("schema", schema, patterns)
 	if s != nil {
 		return s, nil
 	}

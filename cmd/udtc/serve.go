@@ -137,7 +137,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		Store:          store,
 		Secrets:        sealer,
 		CheckSchema:    newSchemaCheck(),
-		CompareSchemas: compareSchemas,
+		CompareSchemas: newCompareSchemas(),
 		Logger:         logger,
 		Tokens:         tokens,
 		AuthReads:      f.authReads,

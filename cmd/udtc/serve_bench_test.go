@@ -43,7 +43,7 @@ func benchRegistry(b *testing.B) (http.Handler, string, []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: sealer, CheckSchema: newSchemaCheck(), CompareSchemas: compareSchemas})
+	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: sealer, CheckSchema: newSchemaCheck(), CompareSchemas: newCompareSchemas()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func siteStream(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (d
 		prefix, _ = importPrefixFor(f.out)
 	}
 	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
-	opts := catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName, Compare: compareSchemas}
+	opts := catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName, Compare: newCompareSchemas()}
 	err := c.SiteFunc(opts, func(pages []catalog.File) error {
 		files := make([]emit.File, len(pages))
 		for i, p := range pages {

@@ -54,6 +54,8 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 	"join":  strings.Join,
 	"lower": strings.ToLower,
 	"json":  func(raw json.RawMessage) string { return compactJSON(raw) },
+	// propertyRows writes the rows of a property table (rows.go).
+	"propertyRows": propertyRows,
 }).ParseFS(templates.FS, "catalog.html.tmpl"))
 
 // Linker turns canonical page paths ("/types/...") into the links of one
@@ -160,11 +162,71 @@ func JSON(v any) ([]byte, error) {
 	defer putBuffer(b)
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(b.Bytes()), nil
+	out := getBuffer()
+	defer putBuffer(out)
+	out.Write(indentJSON(out.AvailableBuffer(), b.Bytes()))
+	return bytes.Clone(out.Bytes()), nil
+}
+
+// indentJSON appends compact, the output of a json.Encoder (compact JSON
+// with its newline), to dst indented by two spaces exactly as an Encoder
+// with SetIndent("", "  ") writes it. Outside strings compact holds no
+// space but that final newline, so this needs none of encoding/json's
+// scanner: it tracks only whether it is in a string.
+func indentJSON(dst, compact []byte) []byte {
+	depth := 0
+	needIndent := false // after { or [: indent unless the next byte closes it
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		if needIndent && c != '}' && c != ']' {
+			needIndent = false
+			depth++
+			dst = appendNewline(dst, depth)
+		}
+		switch c {
+		case '"':
+			// Copy the string whole, escapes included.
+			j := i + 1
+			for j < len(compact) && compact[j] != '"' {
+				if compact[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			dst = append(dst, compact[i:min(j+1, len(compact))]...)
+			i = j
+		case '{', '[':
+			needIndent = true
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			dst = appendNewline(dst, depth)
+		case ':':
+			dst = append(dst, c, ' ')
+		case '}', ']':
+			if needIndent {
+				needIndent = false // {} and [] stay on one line
+			} else {
+				depth--
+				dst = appendNewline(dst, depth)
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func appendNewline(dst []byte, depth int) []byte {
+	dst = append(dst, '\n')
+	for range depth {
+		dst = append(dst, ' ', ' ')
+	}
+	return dst
 }
 
 // buffers are reused between pages: a page is rendered into a grown buffer

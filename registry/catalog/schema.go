@@ -56,13 +56,38 @@ var constraintKeywords = []string{
 	"minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
 }
 
-// node is one schema object of a registered schema: its keywords, and the
-// names of its properties in the order they were written (the registry
-// stores schemas with their key order).
+// node is one schema object of a registered schema: its keywords and its
+// properties' schemas, each in the order they were written (the registry
+// stores schemas with their key order). A key written twice keeps its last
+// value, as encoding/json decodes it, but is listed twice.
 type node struct {
-	kw    map[string]json.RawMessage
-	order []string
-	props map[string]json.RawMessage // the properties' schemas, by name
+	kw    []member
+	props []member // the members of kw's "properties", when an object
+}
+
+// member is a key of a JSON object and its value exactly as written.
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// lookup returns the value of key k among ms, the last when k repeats.
+func lookup(ms []member, k string) (json.RawMessage, bool) {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == k {
+			return ms[i].val, true
+		}
+	}
+	return nil, false
+}
+
+// get returns the value of keyword k.
+func (n node) get(k string) (json.RawMessage, bool) { return lookup(n.kw, k) }
+
+// raw returns the value of keyword k, nil when it is absent.
+func (n node) raw(k string) json.RawMessage {
+	v, _ := lookup(n.kw, k)
+	return v
 }
 
 // parseNode decodes a schema object; anything that is not an object is an
@@ -72,62 +97,70 @@ type node struct {
 // without checking again or copying.
 func parseNode(raw json.RawMessage) node {
 	if !json.Valid(raw) {
-		return node{kw: map[string]json.RawMessage{}}
+		return node{}
 	}
 	return splitNode(raw)
 }
 
 // splitNode is parseNode of raw known to be valid JSON.
 func splitNode(raw json.RawMessage) node {
-	n := node{kw: map[string]json.RawMessage{}}
-	keys, vals := splitObject(raw)
-	for i, k := range keys {
-		n.kw[k] = vals[i] // a repeated key keeps its last value
-	}
-	if props, ok := n.kw["properties"]; ok {
-		n.order, n.props = objectMembers(props)
+	n := node{kw: splitObject(raw)}
+	if props, ok := n.get("properties"); ok {
+		n.props = splitObject(props)
 	}
 	return n
 }
 
-// objectMembers returns the keys of a JSON object in document order and
-// its members by key (a repeated key keeps its last value); nil, nil when
-// raw is not an object. raw is valid JSON.
-func objectMembers(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
-	keys, vals := splitObject(raw)
-	if keys == nil {
-		return nil, nil
-	}
-	members := make(map[string]json.RawMessage, len(keys))
-	for i, k := range keys {
-		members[k] = vals[i]
-	}
-	return keys, members
-}
-
-// splitObject returns the keys of the object raw (valid JSON), decoded, in
-// document order, and their values exactly as written (parts of raw); nil
-// keys when raw is not an object, empty ones for {}.
-func splitObject(raw []byte) ([]string, []json.RawMessage) {
+// splitObject returns the members of the object raw (valid JSON) in
+// document order, keys decoded and values exactly as written (parts of
+// raw); nil when raw is not an object or is {}.
+func splitObject(raw []byte) []member {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return nil, nil
+		return nil
 	}
-	keys, vals := []string{}, []json.RawMessage{}
+	var ms []member
 	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; i = skipSpace(raw, i) {
 		if raw[i] == ',' {
 			i = skipSpace(raw, i+1)
 		}
 		end := skipString(raw, i)
-		keys = append(keys, jsonString(raw[i:end]))
+		k := objectKey(raw[i:end])
 		i = skipSpace(raw, end)
 		i = skipSpace(raw, i+1) // the colon
 		end = skipValue(raw, i)
-		vals = append(vals, raw[i:end:end])
+		if ms == nil {
+			ms = make([]member, 0, 8)
+		}
+		ms = append(ms, member{k, raw[i:end:end]})
 		i = end
 	}
-	return keys, vals
+	return ms
 }
+
+// objectKey decodes the key q (quotes included), sharing the string of a
+// schema keyword rather than allocating one for each object.
+func objectKey(q []byte) string {
+	if plainString(q) {
+		if k, ok := keywords[string(q[1:len(q)-1])]; ok {
+			return k
+		}
+	}
+	return jsonString(q)
+}
+
+// keywords are the keys schema objects repeat, by themselves.
+var keywords = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range append([]string{
+		"type", "description", "title", "properties", "required", "additionalProperties", "items",
+		"readOnly", "writeOnly", "x-radius-sensitive", "deprecated", "nullable", "default", "example",
+		"enum", "$ref", "x-resource-type",
+	}, constraintKeywords...) {
+		m[k] = k
+	}
+	return m
+}()
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
@@ -206,28 +239,36 @@ func plainString(q []byte) bool {
 }
 
 func (n node) str(k string) string {
-	raw, ok := n.kw[k]
+	raw, ok := n.get(k)
 	if !ok {
 		return ""
 	}
 	return jsonString(raw)
 }
 
-func (n node) flag(k string) bool { return string(n.kw[k]) == "true" }
+func (n node) flag(k string) bool { return string(n.raw(k)) == "true" }
 
 func (n node) child(k string) (node, bool) {
-	raw, ok := n.kw[k]
+	raw, ok := n.get(k)
 	if !ok || !isObject(raw) {
 		return node{}, false
 	}
 	return splitNode(raw), true
 }
 
-func (n node) property(name string) node { return splitNode(n.props[name]) }
+// property returns the schema of property name (its last when it repeats).
+func (n node) property(name string) node {
+	raw, _ := lookup(n.props, name)
+	return splitNode(raw)
+}
 
 func (n node) required() map[string]bool {
+	raw, ok := n.get("required")
+	if !ok {
+		return nil
+	}
 	var names []string
-	_ = json.Unmarshal(n.kw["required"], &names)
+	_ = json.Unmarshal(raw, &names)
 	out := map[string]bool{}
 	for _, r := range names {
 		out[r] = true
@@ -246,9 +287,9 @@ func (n node) ref() string {
 
 // isMap reports whether n is an object with typed values and no properties.
 func (n node) isMap() bool {
-	_, hasProps := n.kw["properties"]
-	_, ok := n.child("additionalProperties")
-	return n.str("type") == "object" && ok && !hasProps
+	_, hasProps := n.get("properties")
+	ap, ok := n.get("additionalProperties")
+	return !hasProps && ok && isObject(ap) && n.str("type") == "object"
 }
 
 // typeWords is n's type in words.
@@ -332,17 +373,19 @@ func (c *Catalog) row(path string, depth int, n node, required bool) Property {
 	if p.Description == "" {
 		p.Description = strings.TrimSpace(n.str("title"))
 	}
-	if raw, ok := n.kw["default"]; ok {
+	if raw, ok := n.get("default"); ok {
 		p.Default = compactJSON(raw)
 	}
-	var enum []json.RawMessage
-	if err := json.Unmarshal(n.kw["enum"], &enum); err == nil {
-		for _, e := range enum {
-			p.Enum = append(p.Enum, compactJSON(e))
+	if raw, ok := n.get("enum"); ok {
+		var enum []json.RawMessage
+		if err := json.Unmarshal(raw, &enum); err == nil {
+			for _, e := range enum {
+				p.Enum = append(p.Enum, compactJSON(e))
+			}
 		}
 	}
 	for _, k := range constraintKeywords {
-		raw, ok := n.kw[k]
+		raw, ok := n.get(k)
 		if !ok {
 			continue
 		}
@@ -353,7 +396,7 @@ func (c *Catalog) row(path string, depth int, n node, required bool) Property {
 		p.Constraints = append(p.Constraints, Constraint{Keyword: k, Value: v})
 	}
 	var refs []string
-	if raw, ok := n.kw["x-resource-type"]; ok && json.Unmarshal(raw, &refs) != nil {
+	if raw, ok := n.get("x-resource-type"); ok && json.Unmarshal(raw, &refs) != nil {
 		refs = []string{n.str("x-resource-type")}
 	}
 	for _, ref := range refs {
@@ -383,7 +426,8 @@ func (c *Catalog) properties(root node) []Property {
 			c.value(&out, prefix+"[]", depth, items, walk)
 		default:
 			req := n.required()
-			for _, name := range n.order {
+			for _, m := range n.props {
+				name := m.key
 				path := name
 				if prefix != "" {
 					path = prefix + "." + name

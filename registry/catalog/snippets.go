@@ -49,20 +49,22 @@ type sampleField struct {
 
 func sampleOf(n node) sample {
 	for _, k := range []string{"example", "default"} {
-		if raw, ok := n.kw[k]; ok && string(bytes.TrimSpace(raw)) != "null" {
+		if raw, ok := n.get(k); ok && string(bytes.TrimSpace(raw)) != "null" {
 			return sample{literal: raw}
 		}
 	}
-	var enum []json.RawMessage
-	if err := json.Unmarshal(n.kw["enum"], &enum); err == nil && len(enum) > 0 {
-		return sample{literal: enum[0]}
+	if raw, ok := n.get("enum"); ok {
+		var enum []json.RawMessage
+		if err := json.Unmarshal(raw, &enum); err == nil && len(enum) > 0 {
+			return sample{literal: enum[0]}
+		}
 	}
 	switch n.str("type") {
 	case "string":
 		return sample{literal: json.RawMessage(`"value"`)}
 	case "integer":
 		var lo json.Number
-		if raw, ok := n.kw["minimum"]; ok && json.Unmarshal(raw, &lo) == nil {
+		if raw, ok := n.get("minimum"); ok && json.Unmarshal(raw, &lo) == nil {
 			if v, err := lo.Int64(); err == nil {
 				if n.flag("exclusiveMinimum") {
 					v++
@@ -83,7 +85,8 @@ func sampleOf(n node) sample {
 		return s
 	}
 	req := n.required()
-	for _, name := range n.order {
+	for _, m := range n.props {
+		name := m.key
 		p := n.property(name)
 		if req[name] && !p.flag("readOnly") {
 			s.fields = append(s.fields, sampleField{name, sampleOf(p)})
@@ -202,7 +205,8 @@ func snippets(t *Type, v string, root node, goNames naming.GoType, opts Options)
 func requiredComment(root node) string {
 	req := root.required()
 	var names []string
-	for _, n := range root.order {
+	for _, m := range root.props {
+		n := m.key
 		if req[n] && !root.property(n).flag("readOnly") {
 			names = append(names, n)
 		}

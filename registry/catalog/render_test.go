@@ -1,0 +1,47 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// encoderIndent is what JSON wrote before indentJSON: an Encoder with
+// SetIndent, the reference indentJSON must match byte for byte.
+func encoderIndent(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestJSONIndentsAsEncoder(t *testing.T) {
+	c := testCatalog()
+	bus := c.Lookup("Contoso.Bus", "contosoBuses")
+	page, _ := c.TypePage(bus, "2025-01-01", Options{})
+	changes, _ := c.Changes(bus, "2025-01-01", "2025-03-01-preview", Options{})
+	values := []any{
+		c.Home(""), page, changes,
+		map[string]any{},
+		[]any{},
+		[]any{map[string]any{}, []any{}, nil, true, 1.5, "x"},
+		map[string]any{"a{b": "[c,d]:e", `q"\`: "\\\"{}", "s": "<&>'+\u2028\u2029\x01é", "n": []int{1, 2}, "o": map[string]any{"p": []any{}}},
+		json.RawMessage(" { \"a\" : [ 1 , { } , [ ] , \"x y\" ] ,\n\t\"b\":{\"c\":null} } "),
+		"top", 42, nil,
+	}
+	for _, v := range values {
+		want := encoderIndent(t, v)
+		got, err := JSON(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("JSON(%#v):\n%s\nwant:\n%s", v, got, want)
+		}
+	}
+}
