@@ -198,18 +198,20 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	// matching (publishcache.go): same inputs, same registry state, so
 	// the same zero-write plan, without compiling. Text output only: the
 	// JSON report lists every registration.
-	var key, record string
+	var record string
+	inputsKey := func() string { return "" }
 	if f.output == "text" {
-		if key, record, err = f.publishKey(e, c.Args().Slice()); err != nil {
-			key, record = "", "" // Expand's error is reported by the compile below
+		if record = f.publishRecordPath(c.Args().Slice()); record != "" {
+			inputsKey = f.startPublishKey(e, c.Args().Slice())
 		}
 	}
-	if key != "" && record != "" {
+	// With a record, the key is needed before anything else.
+	if _, err := os.Stat(record); record != "" && err == nil && inputsKey() != "" {
 		ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
 		if err != nil {
 			return err
 		}
-		rec, same, err := unchangedSincePublish(ctx, reg, record, key)
+		rec, same, err := unchangedSincePublish(ctx, reg, record, inputsKey())
 		cancel()
 		if err != nil {
 			return fail(exitFail, err)
@@ -226,8 +228,10 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if !replayable {
-		key = "" // a replay could not print the same diagnostics: no record
+	// A replay could not print the same diagnostics: no record.
+	key := func() string { return "" }
+	if replayable {
+		key = inputsKey
 	}
 	ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
 	if err != nil {
@@ -264,7 +268,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			return f.review.dryRunExit(plan)
 		}
 		if plan.Writes() == 0 {
-			f.recordPublish(record, key, want, plan, diagText)
+			f.recordPublish(record, key(), want, plan, diagText)
 			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
 		} else {
 			fmt.Fprintln(e.stdout, "Dry run: nothing written.")
@@ -305,11 +309,17 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if len(res.Failed) > 0 {
 		return fail(exitFail, fmt.Errorf("%d of %s failed; run publish again to converge", len(res.Failed), plural(plan.Writes(), "write")))
 	}
-	if key != "" && record != "" {
-		// Read the registry back: recorded only when it now matches (a
-		// concurrent writer may have changed it again).
-		if after, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune}); err == nil {
-			f.recordPublish(record, key, want, after, diagText)
+	if record != "" && key() != "" {
+		// Recorded only when the registry, as the writes left it, matches:
+		// the next publish replays the record only when it reads that
+		// state again (a concurrent writer changes it). The schemas just
+		// written are not read back (publish.Expected).
+		after, err := publish.Expected(ctx, reg, plan, want, publish.Options{Prune: f.prune})
+		if err == nil && after.Writes() != 0 {
+			after, err = publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
+		}
+		if err == nil {
+			f.recordPublish(record, key(), want, after, diagText)
 		}
 	}
 	return nil

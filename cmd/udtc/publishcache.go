@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -39,38 +40,58 @@ type publishRecord struct {
 	Diagnostics string `json:"diagnostics"`
 }
 
-// publishKey fingerprints a publish run; the returned path is its record
-// file ("" when there is no user cache directory).
-func (f *publishFlags) publishKey(e *env, paths []string) (key, path string, err error) {
+// publishKey fingerprints a publish run's inputs (inputKey); color is
+// whether its diagnostics are in color.
+func (f *publishFlags) publishKey(color bool, paths []string) (string, error) {
 	inputs, err := generator.Expand(paths)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	key, err = inputKey(inputs, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
+	return inputKey(inputs, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
 		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
 		strconv.FormatBool(f.review.verbose), strconv.FormatBool(f.review.allowBreaking),
-		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(diagColor(e)))
-	if err != nil {
-		return "", "", err
-	}
+		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(color))
+}
+
+// startPublishKey computes publishKey in the background, so that reading
+// and hashing the manifests overlaps their compile, and returns the
+// function that waits for it: "" when there is no key (Expand's error,
+// which the compile reports).
+func (f *publishFlags) startPublishKey(e *env, paths []string) func() string {
+	ch := make(chan string, 1)
+	color := diagColor(e)
+	go func() {
+		key, err := f.publishKey(color, paths)
+		if err != nil {
+			key = ""
+		}
+		ch <- key
+	}()
+	return sync.OnceValue(func() string { return <-ch })
+}
+
+// publishRecordPath returns the file of the record of a publish of paths
+// to f's server and plane: "" when there is no user cache directory.
+func (f *publishFlags) publishRecordPath(paths []string) string {
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return key, "", nil
+		return ""
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q\n", f.server, f.plane)
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return key, "", nil
+			return ""
 		}
 		fmt.Fprintf(h, "%q\n", abs)
 	}
-	return key, filepath.Join(base, "udtc", "publish", hex.EncodeToString(h.Sum(nil)[:16])), nil
+	return filepath.Join(base, "udtc", "publish", hex.EncodeToString(h.Sum(nil)[:16]))
 }
 
-// unchangedSincePublish reports whether the record at path has key and the
-// registry still holds the state it recorded; it returns the record.
+// unchangedSincePublish reports whether the record at path has the key
+// and the registry still holds the state it recorded; it returns the
+// record.
 func unchangedSincePublish(ctx context.Context, reg publish.Registry, path, key string) (publishRecord, bool, error) {
 	var rec publishRecord
 	if path == "" {

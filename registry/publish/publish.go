@@ -108,6 +108,9 @@ type Plan struct {
 	// State identifies what MakePlan read of the registry (ReadState):
 	// the plan is a function of the registrations and of it.
 	State string `json:"-"`
+
+	// read is what MakePlan read, one per registration (Expected).
+	read []readState
 }
 
 // Count returns how many changes have the action.
@@ -135,19 +138,27 @@ type Options struct {
 // MakePlan reads the registry's state of every namespace in want and plans
 // the changes that make it match.
 func MakePlan(ctx context.Context, reg Registry, want []api.Registration, opts Options) (*Plan, error) {
-	p := &Plan{}
-	st := newStateHash()
-	states, err := readNamespaces(ctx, reg, Namespaces(want))
+	states, err := readNamespaces(ctx, Namespaces(want), func(_ int, ns string) (namespaceState, error) {
+		return readNamespace(ctx, reg, ns)
+	})
 	if err != nil {
 		return nil, err
 	}
+	return planStates(want, states, opts), nil
+}
+
+// planStates plans want against states, the state of each of its
+// namespaces.
+func planStates(want []api.Registration, states []readState, opts Options) *Plan {
+	p := &Plan{read: states}
+	st := newStateHash()
 	for i, w := range want {
 		st.add(states[i])
 		planNamespace(states[i].namespaceState, w, opts, p)
 	}
 	slices.SortStableFunc(p.Changes, func(a, b Change) int { return cmp.Compare(phase(a), phase(b)) })
 	p.State = st.sum()
-	return p, nil
+	return p
 }
 
 // Namespaces returns the namespaces of want, in order: what ReadState
@@ -166,7 +177,9 @@ func Namespaces(want []api.Registration) []string {
 // plan of the same registrations would be the same plan.
 func ReadState(ctx context.Context, reg Registry, namespaces []string) (string, error) {
 	st := newStateHash()
-	states, err := readNamespaces(ctx, reg, namespaces)
+	states, err := readNamespaces(ctx, namespaces, func(_ int, ns string) (namespaceState, error) {
+		return readNamespace(ctx, reg, ns)
+	})
 	if err != nil {
 		return "", err
 	}
@@ -185,10 +198,10 @@ type readState struct {
 	encoded []byte
 }
 
-// readNamespaces reads (and encodes for the state hash) the state of each
-// namespace, readConcurrency at a time; the error is the first, in order,
-// of the namespaces that failed.
-func readNamespaces(ctx context.Context, reg Registry, namespaces []string) ([]readState, error) {
+// readNamespaces reads with read (and encodes for the state hash) the
+// state of each namespace, readConcurrency at a time; the error is the
+// first, in order, of the namespaces that failed.
+func readNamespaces(ctx context.Context, namespaces []string, read func(i int, ns string) (namespaceState, error)) ([]readState, error) {
 	states := make([]readState, len(namespaces))
 	errs := make([]error, len(namespaces))
 	sem := make(chan struct{}, readConcurrency)
@@ -197,7 +210,7 @@ func readNamespaces(ctx context.Context, reg Registry, namespaces []string) ([]r
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			have, err := readNamespace(ctx, reg, ns)
+			have, err := read(i, ns)
 			if err != nil {
 				errs[i] = fmt.Errorf("reading %s from the registry: %w", ns, err)
 				return

@@ -406,3 +406,65 @@ func TestApplyBatchesAndFallsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectedIsWhatTheRegistryHolds: after a plan is applied in full, the
+// state Expected plans against, without reading the schemas back, is the
+// state ReadState reads (else a publish could not replay its record), and
+// a plan of it writes nothing.
+func TestExpectedIsWhatTheRegistryHolds(t *testing.T) {
+	ctx := context.Background()
+	reg := newRegistry(t)
+	spaced := "{ \"type\": \"object\",\n  \"properties\": {\"a<b>&c\": {\"type\": \"string\", \"description\": \"x \\u003c y\"}} }"
+	full := registration("Contoso.Bus", map[string][]api.APIVersion{
+		"buses":        {version("2025-01-01", obj), version("2025-06-01", spaced)},
+		"buses/queues": {version("2025-01-01", obj)},
+		"topics":       {version("2025-01-01", `{}`)},
+	}, "buses", "buses/queues", "topics")
+	full.Types[2].Type.Properties.Capabilities = []string{"SupportsRecipes"}
+	other := registration("Other.Ns", map[string][]api.APIVersion{"things": {version("2025-01-01", `{}`)}}, "things")
+	changed := registration("Contoso.Bus", map[string][]api.APIVersion{
+		// Other casing than stored: the registry keeps the stored names.
+		"Buses":              {version("2025-06-01", `{"type":"object"}`), version("2025-09-01", obj)},
+		"Buses/Queues":       {version("2025-01-01", obj)},
+		"Buses/Queues/Parts": {version("2025-01-01", obj)},
+	}, "Buses", "Buses/Queues", "Buses/Queues/Parts")
+	changed.Types[0].Type.Properties.Description = "a bus"
+	part := registration("Contoso.Bus", map[string][]api.APIVersion{"lines": {version("2025-01-01", obj)}}, "lines")
+	steps := []struct {
+		name  string
+		want  []api.Registration
+		prune bool
+	}{
+		{"create", []api.Registration{full, other}, false},
+		{"update", []api.Registration{changed}, false},
+		{"part of a namespace", []api.Registration{part}, false},
+		{"prune", []api.Registration{changed, other}, true},
+		{"prune a parent type", []api.Registration{part}, true},
+	}
+	for _, s := range steps {
+		opts := publish.Options{Prune: s.prune}
+		p, err := publish.MakePlan(ctx, reg, s.want, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Writes() == 0 {
+			t.Fatalf("%s: nothing to write", s.name)
+		}
+		apply(t, reg, p)
+		after, err := publish.Expected(ctx, reg, p, s.want, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Writes() != 0 {
+			t.Errorf("%s: expected plan writes: %v", s.name, lines(after))
+		}
+		state, err := publish.ReadState(ctx, reg, publish.Namespaces(s.want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.State != state {
+			read, _ := publish.MakePlan(ctx, reg, s.want, opts)
+			t.Errorf("%s: Expected's state is not the registry's (read back: %d writes)", s.name, read.Writes())
+		}
+	}
+}

@@ -152,12 +152,20 @@ func TestQuickEnvelopeMatchesDecodeStrict(t *testing.T) {
 		{`{"properties":{}} x`, false},
 		{`[]`, false},
 	} {
-		got, ok := quickEnvelope([]byte(c.body))
+		got, ok := quickEnvelope([]byte(c.body), false)
 		if ok != c.fast {
 			t.Errorf("%s: ok = %v, want %v", c.body, ok, c.fast)
 		}
 		if ok {
 			checkSameEnvelope(t, c.body, got)
+		}
+		// A body known to be valid JSON (a batch's write) decodes alike.
+		if json.Valid([]byte(c.body)) {
+			if got, ok := quickEnvelope([]byte(c.body), true); ok != c.fast {
+				t.Errorf("%s: known valid: ok = %v, want %v", c.body, ok, c.fast)
+			} else if ok {
+				checkSameEnvelope(t, c.body, got)
+			}
 		}
 	}
 }
@@ -179,8 +187,13 @@ func FuzzQuickEnvelope(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		if got, ok := quickEnvelope([]byte(body)); ok {
+		if got, ok := quickEnvelope([]byte(body), false); ok {
 			checkSameEnvelope(t, body, got)
+		}
+		if json.Valid([]byte(body)) {
+			if got, ok := quickEnvelope([]byte(body), true); ok {
+				checkSameEnvelope(t, body, got)
+			}
 		}
 	})
 }
@@ -243,4 +256,33 @@ func FuzzQuickBatch(f *testing.F) {
 			checkSameBatch(t, body, got)
 		}
 	})
+}
+
+// isCompact says true exactly when json.Compact would copy a valid JSON
+// value unchanged.
+func TestIsCompact(t *testing.T) {
+	for _, s := range []string{`{}`, `{"a":1}`, `{ "a":1}`, `{"a b":"c\"d e"}`, `{"a":"\\"}`, `{"a":"\\" ,"b":1}`,
+		"{\"a\":\n1}", `["x\\\" y"]`, `{"a":"\u0020"}`, "[1,\t2]", `"\\\\"`} {
+		checkIsCompact(t, s)
+	}
+}
+
+func FuzzIsCompact(f *testing.F) {
+	for _, s := range []string{`{"a":"b c"}`, `{ }`, `["\\\"",1]`} {
+		f.Add(s)
+	}
+	f.Fuzz(checkIsCompact)
+}
+
+func checkIsCompact(t *testing.T, s string) {
+	if !json.Valid([]byte(s)) {
+		return
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if want := buf.String() == s; isCompact([]byte(s)) != want {
+		t.Errorf("isCompact(%s) = %v, want %v", s, !want, want)
+	}
 }

@@ -529,11 +529,12 @@ func isObject(raw json.RawMessage) bool {
 // readEnvelope reads a PUT body (JSON, within the size limit) and decodes
 // its envelope strictly.
 func (s *Server) readEnvelope(w http.ResponseWriter, r *http.Request) (wireEnvelope, error) {
+	_, valid := r.Body.(*batchBody)
 	body, err := s.readBody(w, r)
 	if err != nil {
 		return wireEnvelope{}, err
 	}
-	return decodeEnvelope(body)
+	return decodeEnvelope(body, valid)
 }
 
 // readBodyReserve is the most buffer readBody reserves for a body before
@@ -557,6 +558,14 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	// one from 512 bytes, copying as it goes), up to readBodyReserve: a
 	// client's announcement alone does not reserve maxBody; a larger
 	// body grows the buffer as it arrives.
+	if b, ok := r.Body.(*batchBody); ok && int64(len(b.data)) <= s.maxBody {
+		// A batch's write: its body is already in memory.
+		body := b.data
+		if len(bytes.TrimSpace(body)) == 0 {
+			return nil, badRequest("the request body is empty; send a JSON object")
+		}
+		return body, nil
+	}
 	buf := bytes.NewBuffer(make([]byte, 0, min(max(r.ContentLength, 0), readBodyReserve)+bytes.MinRead))
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody))
 	body := buf.Bytes()
@@ -573,14 +582,16 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	return body, nil
 }
 
-// decodeEnvelope decodes and checks the JSON body of a registration PUT.
-func decodeEnvelope(body []byte) (wireEnvelope, error) {
+// decodeEnvelope decodes and checks the JSON body of a registration PUT;
+// valid says that body is known to be one valid JSON value (a batch's
+// write, checked with the whole batch), so its syntax is not checked again.
+func decodeEnvelope(body []byte, valid bool) (wireEnvelope, error) {
 	var env wireEnvelope
 	if !isObject(body) {
 		// null, a list or a scalar: never read as {}.
 		return env, badRequest("the request body must be a JSON object")
 	}
-	if fast, ok := quickEnvelope(body); ok {
+	if fast, ok := quickEnvelope(body, valid); ok {
 		env = fast
 	} else if err := decodeStrict(body, &env); err != nil {
 		return env, badRequest("invalid request body: %v", err)
@@ -693,9 +704,10 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 // handles a JSON object whose members are the envelope's fields spelled
 // so, each once, location a string or null and tags an object of strings
 // or null. ok is false for anything else, which decodeStrict decodes,
-// with its errors; when ok, env is what decodeStrict gives.
-func quickEnvelope(body []byte) (env wireEnvelope, ok bool) {
-	if !json.Valid(body) {
+// with its errors; when ok, env is what decodeStrict gives. valid says
+// that body is known to be valid JSON (decodeEnvelope).
+func quickEnvelope(body []byte, valid bool) (env wireEnvelope, ok bool) {
+	if !valid && !json.Valid(body) {
 		return env, false
 	}
 	seen := map[string]bool{}
@@ -852,8 +864,9 @@ const (
 	storedSchemaTail = `}`
 )
 
-// validSchema compacts and checks an API version schema and returns the
-// stored properties that hold it (see storedSchemaHead).
+// validSchema compacts and checks an API version schema, one valid JSON
+// value (as decodeEnvelope's envelope holds it), and returns the stored
+// properties that hold it (see storedSchemaHead).
 // At most checkSlots schemas are checked at a time: a check costs memory
 // in proportion to the schema, so this bounds the server's memory under
 // many large requests; the others wait for a slot as long as their
@@ -867,7 +880,9 @@ func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.Raw
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, len(storedSchemaHead)+len(raw)+len(storedSchemaTail)))
 	buf.WriteString(storedSchemaHead)
-	if err := json.Compact(buf, raw); err != nil {
+	if isCompact(raw) {
+		buf.Write(raw) // as json.Compact would write it, without its scan
+	} else if err := json.Compact(buf, raw); err != nil {
 		return nil, badRequest("properties.schema: %v", err)
 	}
 	buf.WriteString(storedSchemaTail)
@@ -900,6 +915,23 @@ func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.Raw
 			details: api.CapDetails(details)}
 	}
 	return stored, nil
+}
+
+// isCompact reports whether the valid JSON value data has no space
+// outside its strings: then json.Compact would copy it unchanged.
+func isCompact(data []byte) bool {
+	inString := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++ // the escaped character, which may be a quote
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return false
+		}
+	}
+	return true
 }
 
 // storedSchema returns the schema within stored properties validSchema

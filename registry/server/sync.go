@@ -60,7 +60,7 @@ func (s *Server) ApplyRegistrations(ctx context.Context, actor string, writes []
 		if err != nil {
 			return fmt.Errorf("PUT %s: %w", w.ID, err)
 		}
-		env, err := decodeEnvelope(body)
+		env, err := decodeEnvelope(body, false)
 		if err == nil {
 			var res registry.Resource
 			res, err = s.envelopeResource(ctx, w.ID, env)
