@@ -1,6 +1,10 @@
 package main
 
-import "runtime/debug"
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
 
 // tuneGC sets Go's collector for a command: the GC percent unless
 // lookupEnv (os.LookupEnv) finds GOGC, and the soft memory limit unless it
@@ -23,19 +27,35 @@ func tuneGC(lookupEnv func(string) (string, bool), percent int, limit int64) (re
 	}
 }
 
-// gen's collector settings for inputs of n bytes, unless $GOGC or
-// $GOMEMLIMIT set them. Compiling decodes every manifest at once and the
-// model it builds stays live through every target: about 4.5 times the YAML
-// (100 MB for the 23.8 MB of the 1,000-type catalog), while the targets
-// allocate their output around it. At the default GOGC=100 the heap goal is
-// twice that, and the process peaked at 410 MB. A soft limit of 128 MiB
-// plus 6 times the input holds it under 300 MB there; alone it made the
-// collector run more often near the peak (about 12% more CPU), so GOGC=200
-// lets the small heaps of the later targets go twice as long between
-// collections, which pays that back (CPU as at GOGC=100, measured with
-// /usr/bin/time over alternating runs). A catalog five times larger gets a
-// limit five times larger: the limit always leaves room above the live model,
-// so the collector never thrashes.
-const genGCPercent = 200
+// gen's collector settings once the manifests are compiled, unless $GOGC or
+// $GOMEMLIMIT set them. The compiled model stays live through every target
+// (about 105 MB for the 23.8 MB of YAML of the 1,000-type catalog, 5 times
+// that for 5,000 types) while the targets allocate their output around it.
+// At the default GOGC=100 the heap may grow to twice the live heap, and gen
+// of 1,000 types peaked at 410 MB. genMemoryLimit caps what the targets may
+// add on top of the model at genHeadroom, or at the model's own size when
+// that is larger, so a large catalog keeps GOGC=100's room and the collector
+// never thrashes (a limit of 6 times the YAML, 846 MB at 5,000 types, took
+// 65 s of CPU instead of 36 s). GOGC=200 lets the small heaps of the later
+// targets go twice as long between collections, which pays for the extra
+// collections near the limit.
+const (
+	genGCPercent = 200
+	genHeadroom  = 160 << 20
+)
 
-func genMemoryLimit(inputBytes int64) int64 { return 128<<20 + 6*inputBytes }
+// genMemoryLimit is gen's soft memory limit for a live heap of live bytes.
+func genMemoryLimit(live uint64) int64 { return int64(live + max(live, genHeadroom)) }
+
+// liveHeap collects garbage and returns the heap found live. Right after
+// compiling, that is the model (the YAML trees are garbage by then); the
+// last collection's figure could be from halfway through the compile.
+func liveHeap() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}

@@ -41,30 +41,28 @@ type genFlags struct {
 	w                watchFlags // watch.go
 }
 
-// emitter is one output target: the composition root lists them all.
+// emitter is one output target: the composition root lists them all. Each
+// hands its files to put in batches as they are made (a namespace, a
+// package, a type's pages), so no target's output is held whole.
 type emitter struct {
 	name string
-	// emit returns the target's files; an emitter that can hand them out
-	// in batches as they are ready, so they need not be held all at once,
-	// has stream instead.
-	emit   func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error)
-	stream func(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (diag.List, error)
+	emit func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error)
 }
 
 var emitters = []emitter{
-	{name: "bicep", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
-		return bicep.Emit(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
+	{name: "bicep", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
+		return bicep.EmitFunc(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion}, put)
 	}},
-	{name: "go", stream: func(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (diag.List, error) {
+	{name: "go", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
 		return goclient.EmitFunc(cat, goclient.Options{ImportPrefix: f.goImportPrefix}, put)
 	}},
-	{name: "docs", emit: func(cat *model.Catalog, f *genFlags) ([]emit.File, diag.List, error) {
-		return docs.Emit(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
+	{name: "docs", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
+		return docs.EmitFunc(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion}, put)
 	}},
-	{name: "registration", emit: func(cat *model.Catalog, _ *genFlags) ([]emit.File, diag.List, error) {
-		return registration.Emit(cat, registration.Options{})
+	{name: "registration", emit: func(cat *model.Catalog, _ *genFlags, put emit.Put) (diag.List, error) {
+		return nil, registration.EmitFunc(cat, registration.Options{}, put)
 	}},
-	{name: "site", stream: siteStream}, // site.go: the registry's catalog pages as static files
+	{name: "site", emit: siteStream}, // site.go: the registry's catalog pages as static files
 }
 
 // emitterNames names emitters, by default all of them.
@@ -195,7 +193,6 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 			return nil
 		}
 	}
-	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit(inputSize(inputs)))()
 	// One report: the compiler's diagnostics and the emitters' together
 	// (JSON and SARIF consumers read exactly one document).
 	cat, diags, err := f.collect(c, paths)
@@ -208,6 +205,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		}
 		return fail(exitFail, nil)
 	}
+	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit(liveHeap()))()
 	// Each target's files are staged as its emitter returns (see
 	// stager); they replace the old ones only once every emitter is done
 	// and no diagnostic is an error.
@@ -255,18 +253,6 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 	return nil
 }
 
-// inputSize is the total size of the inputs; those it cannot stat count 0
-// (compiling reports them).
-func inputSize(inputs []generator.Input) int64 {
-	var n int64
-	for _, in := range inputs {
-		if st, err := os.Stat(in.Path); err == nil {
-			n += st.Size()
-		}
-	}
-	return n
-}
-
 // selected returns the emitters named by --target, in table order.
 func (f *genFlags) selected() ([]emitter, error) {
 	names := map[string]bool{}
@@ -294,12 +280,11 @@ func (f *genFlags) selected() ([]emitter, error) {
 }
 
 // runEmitters runs the selected emitters one after another and hands their
-// files to stage as soon as they are ready (all of a target's at once when
-// its emitter returns, or in batches for an emitter that streams), so no
-// target's files wait in memory for the others. The emitters each use every
-// core themselves; run one at a time, the peak memory is that of the
-// largest target rather than of all of them at once. Diagnostics are
-// merged deterministically.
+// files to stage in the batches the emitters make them, so no target's
+// files wait in memory for the rest of it or for the others. The emitters
+// each use every core themselves; run one at a time, the peak memory is
+// that of the largest batch rather than of all targets at once.
+// Diagnostics are merged deterministically.
 func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
 	var ds diag.List
 	var errs []error
@@ -319,16 +304,7 @@ func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected 
 			}
 			return stage(em.name, files)
 		}
-		var diags diag.List
-		var err error
-		if em.stream != nil {
-			diags, err = em.stream(c, f, put)
-		} else {
-			var files []emit.File
-			if files, diags, err = em.emit(c, f); err == nil {
-				err = put(files)
-			}
-		}
+		diags, err := em.emit(c, f, put)
 		ds = append(ds, diags...)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", em.name, err))

@@ -364,7 +364,7 @@ func TestGenRemovesWhatAKilledRunLeft(t *testing.T) {
 
 // gen tunes the collector for its run only: the settings are back as they
 // were afterwards (tests run many commands in one process), and the memory
-// limit grows with the inputs.
+// limit leaves room above the compiled model.
 func TestGenTunesGCForItsRunOnly(t *testing.T) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		t.Skip("GOMEMLIMIT is set: gen leaves the limit alone")
@@ -384,7 +384,7 @@ func TestGenTunesGCForItsRunOnly(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GC percent after gen = %d, want 100 as before", got)
 	}
-	if small, big := genMemoryLimit(2<<20), genMemoryLimit(120<<20); small < 128<<20 || big < 5*(120<<20) {
-		t.Errorf("genMemoryLimit: %d MiB for 2 MiB of input, %d MiB for 120 MiB; want at least 128 MiB and room above a live model of 4.5 times the input", small>>20, big>>20)
+	if small, big := genMemoryLimit(10<<20), genMemoryLimit(600<<20); small != 10<<20+genHeadroom || big != 2*(600<<20) {
+		t.Errorf("genMemoryLimit: %d MiB for a 10 MiB model, %d MiB for 600 MiB; want the model plus %d MiB, and twice a model larger than that", small>>20, big>>20, genHeadroom>>20)
 	}
 }

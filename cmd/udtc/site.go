@@ -18,7 +18,7 @@ import (
 // versions with the rules of `udtc breaking`, as the server's do. The pages
 // are handed to put as they are rendered (catalog.SiteFunc), from several
 // goroutines at once.
-func siteStream(cat *model.Catalog, f *genFlags, put func([]emit.File) error) (diag.List, error) {
+func siteStream(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
 	prefix := f.goImportPrefix
 	if prefix == "" {
 		prefix, _ = importPrefixFor(f.out)

@@ -6,6 +6,10 @@ package emit
 import (
 	"cmp"
 	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/udtc/udtc/internal/par"
 )
 
 // OutputMarker is the file `udtc gen` keeps at the top of its output
@@ -24,4 +28,55 @@ type File struct {
 // Sort orders files by path.
 func Sort(files []File) {
 	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
+}
+
+// Put receives a batch of an emitter's files as soon as they are made. It
+// may be called from several goroutines at once; an error stops the
+// emitter, which returns it.
+type Put func([]File) error
+
+// Each runs unit(i) for every i below n on the worker pool (one goroutine
+// per core) and hands each result to put as soon as it is made, so only
+// the units in flight are held in memory. The first error, of unit or put,
+// in unit order, stops the units not yet started and is returned.
+func Each(n int, unit func(i int) ([]File, error), put Put) error {
+	errs := make([]error, n)
+	var failed atomic.Bool
+	par.Each(n, func(i int) {
+		if failed.Load() {
+			return
+		}
+		files, err := unit(i)
+		if err == nil {
+			err = put(files)
+		}
+		if err != nil {
+			errs[i] = err
+			failed.Store(true)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Collect runs an emitter's streaming form with a Put that gathers the
+// files, and returns them sorted by path: the emitter's all-at-once form.
+func Collect(stream func(Put) error) ([]File, error) {
+	var mu sync.Mutex
+	var files []File
+	err := stream(func(batch []File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		files = append(files, batch...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	Sort(files)
+	return files, nil
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
-	"github.com/udtc/udtc/internal/par"
 )
 
 // DefaultVersion is the extension version when Options.ExtensionVersion is empty.
@@ -150,28 +149,38 @@ func reserved(name string, span diag.Span) diag.List {
 // types.json, index.md, types.md and bicep/<name>.tgz, sorted by path. With
 // error diagnostics it returns no files. The error is non-nil only for a bug.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
+	var diags diag.List
+	files, err := emit.Collect(func(put emit.Put) (err error) {
+		diags, err = EmitFunc(cat, opts, put)
+		return err
+	})
+	if err != nil {
+		return nil, diags, err
+	}
+	return files, diags, nil
+}
+
+// EmitFunc makes the files of Emit and hands each extension's to put as
+// soon as they are made (see emit.Each); extensions share nothing but the
+// read-only catalog and are built concurrently. With error diagnostics it
+// puts nothing.
+func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error) {
 	exts, diags := Extensions(cat, opts.ExtensionName)
 	if diags.HasErrors() {
-		return nil, diags.Sorted(), nil
+		return diags.Sorted(), nil
 	}
 	version := opts.ExtensionVersion
 	if version == "" {
 		version = DefaultVersion
 	}
-	// Extensions share nothing but the read-only catalog: they are built
-	// concurrently and the files gathered in extension order.
-	perExt := make([][]emit.File, len(exts))
-	errs := make([]error, len(exts))
-	par.Each(len(exts), func(i int) { perExt[i], errs[i] = emitExtension(exts[i], version) })
-	var files []emit.File
-	for i, ext := range exts {
-		if errs[i] != nil {
-			return nil, diags.Sorted(), fmt.Errorf("extension %s: %w", ext.Name, errs[i])
+	err := emit.Each(len(exts), func(i int) ([]emit.File, error) {
+		files, err := emitExtension(exts[i], version)
+		if err != nil {
+			return nil, fmt.Errorf("extension %s: %w", exts[i].Name, err)
 		}
-		files = append(files, perExt[i]...)
-	}
-	emit.Sort(files)
-	return files, diags.Sorted(), nil
+		return files, nil
+	}, put)
+	return diags.Sorted(), err
 }
 
 // built is the type table of one extension: what Emit writes as types.json

@@ -18,7 +18,6 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/model"
-	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
 )
 
@@ -42,32 +41,37 @@ var pageTemplate = template.Must(template.New("docs.md.tmpl").Funcs(template.Fun
 // error diagnostics (bad extension names, as the Bicep emitter reports
 // them) it returns no files. The error is non-nil only for a bug.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
+	var diags diag.List
+	files, err := emit.Collect(func(put emit.Put) (err error) {
+		diags, err = EmitFunc(cat, opts, put)
+		return err
+	})
+	if err != nil {
+		return nil, diags, err
+	}
+	return files, diags, nil
+}
+
+// EmitFunc makes the files of Emit and hands each page to put as soon as it
+// is rendered (see emit.Each), one extension per goroutine. With error
+// diagnostics it puts nothing.
+func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error) {
 	exts, diags := bicep.Extensions(cat, opts.ExtensionName)
 	if diags.HasErrors() {
-		return nil, diags.Sorted(), nil
+		return diags.Sorted(), nil
 	}
 	version := opts.ExtensionVersion
 	if version == "" {
 		version = bicep.DefaultVersion
 	}
-	// One page per extension, rendered concurrently.
-	files := make([]emit.File, len(exts))
-	errs := make([]error, len(exts))
-	par.Each(len(exts), func(i int) {
+	err := emit.Each(len(exts), func(i int) ([]emit.File, error) {
 		var b strings.Builder
 		if err := pageTemplate.Execute(&b, newPage(exts[i], version)); err != nil {
-			errs[i] = fmt.Errorf("docs for %s: %w", exts[i].Name, err)
-			return
+			return nil, fmt.Errorf("docs for %s: %w", exts[i].Name, err)
 		}
-		files[i] = emit.File{Path: "docs/" + exts[i].Name + ".md", Data: []byte(b.String())}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, diags.Sorted(), err
-		}
-	}
-	emit.Sort(files)
-	return files, diags.Sorted(), nil
+		return []emit.File{{Path: "docs/" + exts[i].Name + ".md", Data: []byte(b.String())}}, nil
+	}, put)
+	return diags.Sorted(), err
 }
 
 // page is the data of docs.md.tmpl.

@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
-	"github.com/udtc/udtc/internal/par"
 )
 
 // Options configure the Go client emitter.
@@ -37,18 +34,14 @@ var ErrNoImportPrefix = errors.New("goclient: the Go import prefix is required (
 // and patterns Go cannot check. A non-nil error is a bug or a missing
 // ImportPrefix, never a problem with the manifests (cat is assumed valid).
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
-	var mu sync.Mutex
-	var files []emit.File
-	diags, err := EmitFunc(cat, opts, func(batch []emit.File) error {
-		mu.Lock()
-		defer mu.Unlock()
-		files = append(files, batch...)
-		return nil
+	var diags diag.List
+	files, err := emit.Collect(func(put emit.Put) (err error) {
+		diags, err = EmitFunc(cat, opts, put)
+		return err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	emit.Sort(files)
 	return files, diags, nil
 }
 
@@ -58,7 +51,7 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 // rendered on several goroutines at once: put is called concurrently, with
 // batches in no set order. Its first error stops the work and is returned.
 // The diagnostics are those of Emit, sorted.
-func EmitFunc(cat *model.Catalog, opts Options, put func([]emit.File) error) (diag.List, error) {
+func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error) {
 	var diags diag.List
 	if opts.ImportPrefix == "" && slices.ContainsFunc(cat.Providers, func(p *model.Provider) bool { return len(p.Types) > 0 }) {
 		return nil, ErrNoImportPrefix
@@ -82,12 +75,7 @@ func EmitFunc(cat *model.Catalog, opts Options, put func([]emit.File) error) (di
 			jobs = append(jobs, &job{ns: ns, version: v})
 		}
 	}
-	errs := make([]error, len(jobs))
-	var failed atomic.Bool
-	par.Each(len(jobs), func(i int) {
-		if failed.Load() {
-			return
-		}
+	err = emit.Each(len(jobs), func(i int) ([]emit.File, error) {
 		j := jobs[i]
 		var built []pending
 		if j.version == "" {
@@ -97,19 +85,15 @@ func EmitFunc(cat *model.Catalog, opts Options, put func([]emit.File) error) (di
 		}
 		files := make([]emit.File, len(built))
 		for k, b := range built {
-			if files[k], errs[i] = render(b.file, b.path); errs[i] != nil {
-				failed.Store(true)
-				return
+			var err error
+			if files[k], err = render(b.file, b.path); err != nil {
+				return nil, err
 			}
 		}
-		if errs[i] = put(files); errs[i] != nil {
-			failed.Store(true)
-		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+		return files, nil
+	}, put)
+	if err != nil {
+		return nil, err
 	}
 	if len(jobs) > 0 {
 		if err := put([]emit.File{runtimeFile()}); err != nil {

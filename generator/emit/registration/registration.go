@@ -14,7 +14,6 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
-	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -94,20 +93,15 @@ func compact(src json.RawMessage) json.RawMessage {
 // types/<type>/apiVersions/<version>.json and locations/<location>.json,
 // each the PUT body the registry receives, indented.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
-	// The documents of each namespace are encoded concurrently.
+	files, err := emit.Collect(func(put emit.Put) error { return EmitFunc(cat, opts, put) })
+	return files, nil, err
+}
+
+// EmitFunc makes the files of Emit and hands each namespace's to put as soon
+// as they are encoded (see emit.Each), one namespace per goroutine.
+func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) error {
 	regs := Registrations(cat, opts)
-	perReg := make([][]emit.File, len(regs))
-	errs := make([]error, len(regs))
-	par.Each(len(regs), func(i int) { perReg[i], errs[i] = documents(regs[i]) })
-	var files []emit.File
-	for i := range regs {
-		if errs[i] != nil {
-			return nil, nil, errs[i]
-		}
-		files = append(files, perReg[i]...)
-	}
-	emit.Sort(files)
-	return files, nil, nil
+	return emit.Each(len(regs), func(i int) ([]emit.File, error) { return documents(regs[i]) }, put)
 }
 
 // documents encodes the documents of one namespace.
