@@ -1,0 +1,52 @@
+package emit
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCollectGathersEveryUnitSorted(t *testing.T) {
+	files, err := Collect(func(put Put) error {
+		return Each(50, func(i int) ([]File, error) {
+			return []File{{Path: fmt.Sprintf("u%02d/b", i)}, {Path: fmt.Sprintf("u%02d/a", i)}}, nil
+		}, put)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []File
+	for i := range 50 {
+		want = append(want, File{Path: fmt.Sprintf("u%02d/a", i)}, File{Path: fmt.Sprintf("u%02d/b", i)})
+	}
+	if diff := cmp.Diff(want, files); diff != "" {
+		t.Errorf("Collect (-want +got):\n%s", diff)
+	}
+}
+
+// The first error in unit order is returned, and units not yet started when
+// one failed do not run.
+func TestEachStopsAtTheFirstError(t *testing.T) {
+	var ran atomic.Int32
+	err := Each(1000, func(i int) ([]File, error) {
+		ran.Add(1)
+		if i == 3 || i == 5 {
+			return nil, fmt.Errorf("unit %d failed", i)
+		}
+		return nil, nil
+	}, func([]File) error { return nil })
+	if err == nil || err.Error() != "unit 3 failed" {
+		t.Errorf("Each = %v, want unit 3's error", err)
+	}
+	if n := ran.Load(); n > 100 {
+		t.Errorf("%d units ran after unit 3 failed; want the rest skipped", n)
+	}
+
+	full := errors.New("disk full")
+	if err := Each(10, func(int) ([]File, error) { return []File{{Path: "x"}}, nil }, func([]File) error { return full }); !errors.Is(err, full) {
+		t.Errorf("Each with a failing put = %v, want %v", err, full)
+	}
+}
