@@ -7,8 +7,8 @@ import (
 	"cmp"
 	"slices"
 	"sync"
-	"sync/atomic"
 
+	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/internal/par"
 )
 
@@ -38,45 +38,32 @@ type Put func([]File) error
 // Each runs unit(i) for every i below n on the worker pool (one goroutine
 // per core) and hands each result to put as soon as it is made, so only
 // the units in flight are held in memory. The first error, of unit or put,
-// in unit order, stops the units not yet started and is returned.
+// stops the units not yet started; the error of the lowest unit is returned.
 func Each(n int, unit func(i int) ([]File, error), put Put) error {
-	errs := make([]error, n)
-	var failed atomic.Bool
-	par.Each(n, func(i int) {
-		if failed.Load() {
-			return
-		}
+	return par.EachErr(n, func(i int) error {
 		files, err := unit(i)
-		if err == nil {
-			err = put(files)
-		}
-		if err != nil {
-			errs[i] = err
-			failed.Store(true)
-		}
-	})
-	for _, err := range errs {
 		if err != nil {
 			return err
 		}
-	}
-	return nil
+		return put(files)
+	})
 }
 
 // Collect runs an emitter's streaming form with a Put that gathers the
-// files, and returns them sorted by path: the emitter's all-at-once form.
-func Collect(stream func(Put) error) ([]File, error) {
+// files, and returns them sorted by path with its diagnostics: the
+// emitter's all-at-once form.
+func Collect(stream func(Put) (diag.List, error)) ([]File, diag.List, error) {
 	var mu sync.Mutex
 	var files []File
-	err := stream(func(batch []File) error {
+	diags, err := stream(func(batch []File) error {
 		mu.Lock()
 		defer mu.Unlock()
 		files = append(files, batch...)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, diags, err
 	}
 	Sort(files)
-	return files, nil
+	return files, diags, nil
 }

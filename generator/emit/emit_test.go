@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator/diag"
 )
 
 func TestCollectGathersEveryUnitSorted(t *testing.T) {
-	files, err := Collect(func(put Put) error {
-		return Each(50, func(i int) ([]File, error) {
+	files, _, err := Collect(func(put Put) (diag.List, error) {
+		return nil, Each(50, func(i int) ([]File, error) {
 			return []File{{Path: fmt.Sprintf("u%02d/b", i)}, {Path: fmt.Sprintf("u%02d/a", i)}}, nil
 		}, put)
 	})

@@ -6,6 +6,7 @@ package par
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Each calls do(i) for every i below n, on at most one goroutine per core,
@@ -31,4 +32,26 @@ func EachOn(workers, n int, do func(i int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// EachErr is Each for work that can fail: the first error stops the calls
+// not yet started, and the error of the lowest index is returned, so the
+// outcome does not depend on the schedule when several fail.
+func EachErr(n int, do func(i int) error) error {
+	errs := make([]error, n)
+	var failed atomic.Bool
+	Each(n, func(i int) {
+		if failed.Load() {
+			return
+		}
+		if errs[i] = do(i); errs[i] != nil {
+			failed.Store(true)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 )
@@ -26,4 +27,24 @@ func TestEachOn(t *testing.T) {
 		}
 	}
 	Each(0, func(int) { t.Error("called for n = 0") })
+}
+
+func TestEachErrReturnsTheLowestIndexErrorAndStops(t *testing.T) {
+	var ran atomic.Int32
+	err := EachErr(1000, func(i int) error {
+		ran.Add(1)
+		if i == 3 || i == 5 {
+			return fmt.Errorf("item %d failed", i)
+		}
+		return nil
+	})
+	if err == nil || err.Error() != "item 3 failed" {
+		t.Errorf("EachErr = %v, want item 3's error", err)
+	}
+	if n := ran.Load(); n > 100 {
+		t.Errorf("%d calls ran; want those after the failure skipped", n)
+	}
+	if err := EachErr(10, func(int) error { return nil }); err != nil {
+		t.Errorf("EachErr with no failure = %v", err)
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
@@ -299,27 +298,13 @@ func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	for _, ns := range c.Namespaces {
 		types = append(types, ns.Types...)
 	}
-	errs := make([]error, len(types))
-	var failed atomic.Bool
-	par.Each(len(types), func(i int) {
-		if failed.Load() {
-			return
-		}
+	return par.EachErr(len(types), func(i int) error {
 		files, err := c.typeFiles(types[i], opts)
-		if err == nil {
-			err = put(files)
-		}
-		if err != nil {
-			errs[i] = err
-			failed.Store(true)
-		}
-	})
-	for _, err := range errs {
 		if err != nil {
 			return err
 		}
-	}
-	return nil
+		return put(files)
+	})
 }
 
 // typeFiles renders the pages of t for Site: a page per API version and a

@@ -149,15 +149,7 @@ func reserved(name string, span diag.Span) diag.List {
 // types.json, index.md, types.md and bicep/<name>.tgz, sorted by path. With
 // error diagnostics it returns no files. The error is non-nil only for a bug.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
-	var diags diag.List
-	files, err := emit.Collect(func(put emit.Put) (err error) {
-		diags, err = EmitFunc(cat, opts, put)
-		return err
-	})
-	if err != nil {
-		return nil, diags, err
-	}
-	return files, diags, nil
+	return emit.Collect(func(put emit.Put) (diag.List, error) { return EmitFunc(cat, opts, put) })
 }
 
 // EmitFunc makes the files of Emit and hands each extension's to put as

@@ -41,15 +41,7 @@ var pageTemplate = template.Must(template.New("docs.md.tmpl").Funcs(template.Fun
 // error diagnostics (bad extension names, as the Bicep emitter reports
 // them) it returns no files. The error is non-nil only for a bug.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
-	var diags diag.List
-	files, err := emit.Collect(func(put emit.Put) (err error) {
-		diags, err = EmitFunc(cat, opts, put)
-		return err
-	})
-	if err != nil {
-		return nil, diags, err
-	}
-	return files, diags, nil
+	return emit.Collect(func(put emit.Put) (diag.List, error) { return EmitFunc(cat, opts, put) })
 }
 
 // EmitFunc makes the files of Emit and hands each page to put as soon as it

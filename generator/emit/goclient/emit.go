@@ -34,15 +34,7 @@ var ErrNoImportPrefix = errors.New("goclient: the Go import prefix is required (
 // and patterns Go cannot check. A non-nil error is a bug or a missing
 // ImportPrefix, never a problem with the manifests (cat is assumed valid).
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
-	var diags diag.List
-	files, err := emit.Collect(func(put emit.Put) (err error) {
-		diags, err = EmitFunc(cat, opts, put)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return files, diags, nil
+	return emit.Collect(func(put emit.Put) (diag.List, error) { return EmitFunc(cat, opts, put) })
 }
 
 // EmitFunc produces the files of Emit and hands them to put a package at a

@@ -93,8 +93,7 @@ func compact(src json.RawMessage) json.RawMessage {
 // types/<type>/apiVersions/<version>.json and locations/<location>.json,
 // each the PUT body the registry receives, indented.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
-	files, err := emit.Collect(func(put emit.Put) error { return EmitFunc(cat, opts, put) })
-	return files, nil, err
+	return emit.Collect(func(put emit.Put) (diag.List, error) { return nil, EmitFunc(cat, opts, put) })
 }
 
 // EmitFunc makes the files of Emit and hands each namespace's to put as soon
