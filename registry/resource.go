@@ -189,18 +189,33 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 	return out, nil
 }
 
+// The stored properties of an API version are StoredSchemaHead, the
+// schema compacted, StoredSchemaTail: what json.Marshal gives for
+// APIVersionProperties. The server writes them around the compacted schema
+// and reads the schema out of them without encoding or decoding it again.
+const (
+	StoredSchemaHead = `{"schema":`
+	StoredSchemaTail = `}`
+)
+
+// StoredSchema returns the schema within stored API version properties;
+// false when props are not in the stored form.
+func StoredSchema(props json.RawMessage) (json.RawMessage, bool) {
+	head, tail := len(StoredSchemaHead), len(StoredSchemaTail)
+	if len(props) < head+tail || string(props[:head]) != StoredSchemaHead || string(props[len(props)-tail:]) != StoredSchemaTail {
+		return nil, false
+	}
+	end := len(props) - tail
+	return props[head:end:end], true
+}
+
 // apiVersionProps decodes the stored properties of the API version r.
-// Properties as the registry stores them, {"schema":SCHEMA}, are taken
-// apart without decoding the schema (a summary holds every schema of a
-// provider): SCHEMA is checked to be one JSON value and used as it is, as
-// decoding would.
+// Properties in the stored form are taken apart without decoding the
+// schema (a summary holds every schema of a provider): it is checked to be
+// one JSON value and used as it is, as decoding would.
 func apiVersionProps(r Resource) (APIVersionProperties, error) {
-	const head, tail = `{"schema":`, `}`
-	p := r.Properties
-	if len(p) >= len(head)+len(tail) && string(p[:len(head)]) == head && string(p[len(p)-len(tail):]) == tail {
-		if schema := p[len(head) : len(p)-len(tail)]; json.Valid(schema) {
-			return APIVersionProperties{Schema: schema}, nil
-		}
+	if schema, ok := StoredSchema(r.Properties); ok && json.Valid(schema) {
+		return APIVersionProperties{Schema: schema}, nil
 	}
 	var props APIVersionProperties
 	err := decodeProps(r, &props)

@@ -5,6 +5,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -80,6 +81,16 @@ type ResourceTypeProperties struct {
 type APIVersionProperties struct {
 	Schema            json.RawMessage `json:"schema,omitempty"`
 	ProvisioningState string          `json:"provisioningState,omitempty"`
+}
+
+// SchemaOrEmpty is the schema an API version is stored with when a PUT
+// gives schema: an absent or null schema is the empty schema {}, anything
+// else is itself (the server compacts and checks it).
+func SchemaOrEmpty(schema json.RawMessage) json.RawMessage {
+	if s := bytes.TrimSpace(schema); len(s) == 0 || string(s) == "null" {
+		return json.RawMessage(`{}`)
+	}
+	return schema
 }
 
 // LocationProperties are the properties of a resource provider location.

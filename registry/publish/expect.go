@@ -2,7 +2,6 @@ package publish
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"strings"
 
@@ -126,11 +125,7 @@ func expectWrite(sum *api.ProviderSummary, exists *bool, c Change) bool {
 		if !ok {
 			name = c.Version
 		}
-		schema := c.version.Properties.Schema
-		if s := strings.TrimSpace(string(schema)); s == "" || s == "null" {
-			schema = json.RawMessage(`{}`)
-		}
-		versions[name] = api.APIVersionSummary{Schema: schema}
+		versions[name] = api.APIVersionSummary{Schema: api.SchemaOrEmpty(c.version.Properties.Schema)}
 	default:
 		return false
 	}

@@ -346,7 +346,8 @@ func planNamespace(state namespaceState, w api.Registration, opts Options, p *Pl
 			case !ok:
 				add(Change{Action: Create, Kind: KindAPIVersion, Type: name, Version: v.Name, version: &v})
 			default:
-				diff := schemaDiff(hv.Schema, v.Properties.Schema)
+				// As the registry stores it: a null schema is {}.
+				diff := schemaDiff(hv.Schema, api.SchemaOrEmpty(v.Properties.Schema))
 				action := Unchanged
 				if len(diff) > 0 {
 					action = Update

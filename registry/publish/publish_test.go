@@ -468,3 +468,18 @@ func TestExpectedIsWhatTheRegistryHolds(t *testing.T) {
 		}
 	}
 }
+
+// A null or absent schema is stored as {} (api.SchemaOrEmpty): a second
+// publish of the same registration finds nothing to write, as for any
+// other schema.
+func TestNullSchemaSettles(t *testing.T) {
+	reg := newRegistry(t)
+	for _, schema := range []string{"null", ""} {
+		ns := "Null.Schema" + map[string]string{"null": "A", "": "B"}[schema]
+		want := []api.Registration{registration(ns, map[string][]api.APIVersion{"things": {version("2025-01-01", schema)}}, "things")}
+		apply(t, reg, planFor(t, reg, want, false))
+		if p := planFor(t, reg, want, false); p.Writes() != 0 {
+			t.Errorf("schema %q: the second publish plans %v; want nothing", schema, lines(p))
+		}
+	}
+}

@@ -854,38 +854,26 @@ func tooLarge(limit int64) error {
 		message: fmt.Sprintf("the request body is larger than %d bytes", limit)}
 }
 
-// The stored properties of an API version are {"schema":SCHEMA}, SCHEMA
-// compacted: what marshal gives for registry.APIVersionProperties. They
-// are written around the compacted schema directly (storedSchemaHead,
-// storedSchemaTail) rather than encoded again, which would scan the schema
-// once more.
-const (
-	storedSchemaHead = `{"schema":`
-	storedSchemaTail = `}`
-)
-
 // validSchema compacts and checks an API version schema, one valid JSON
 // value (as decodeEnvelope's envelope holds it), and returns the stored
-// properties that hold it (see storedSchemaHead).
+// properties that hold it (registry.StoredSchemaHead).
 // At most checkSlots schemas are checked at a time: a check costs memory
 // in proportion to the schema, so this bounds the server's memory under
 // many large requests; the others wait for a slot as long as their
 // context allows.
 func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
-	if len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		raw = json.RawMessage(`{}`)
-	}
+	raw = api.SchemaOrEmpty(raw)
 	if !isObject(raw) {
 		return nil, badRequest("properties.schema must be a JSON object")
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, len(storedSchemaHead)+len(raw)+len(storedSchemaTail)))
-	buf.WriteString(storedSchemaHead)
+	buf := bytes.NewBuffer(make([]byte, 0, len(registry.StoredSchemaHead)+len(raw)+len(registry.StoredSchemaTail)))
+	buf.WriteString(registry.StoredSchemaHead)
 	if isCompact(raw) {
 		buf.Write(raw) // as json.Compact would write it, without its scan
 	} else if err := json.Compact(buf, raw); err != nil {
 		return nil, badRequest("properties.schema: %v", err)
 	}
-	buf.WriteString(storedSchemaTail)
+	buf.WriteString(registry.StoredSchemaTail)
 	stored := json.RawMessage(buf.Bytes())
 	if s.checkSchema == nil {
 		return stored, nil
@@ -937,8 +925,8 @@ func isCompact(data []byte) bool {
 // storedSchema returns the schema within stored properties validSchema
 // returned.
 func storedSchema(stored json.RawMessage) json.RawMessage {
-	end := len(stored) - len(storedSchemaTail)
-	return stored[len(storedSchemaHead):end:end]
+	schema, _ := registry.StoredSchema(stored)
+	return schema
 }
 
 // marshal encodes v without HTML escaping, so stored JSON is returned as is.
@@ -1104,7 +1092,7 @@ func encodeAPIVersion(res registry.Resource, props json.RawMessage) ([]byte, err
 	if len(head) > 2 {
 		b = append(b, ',')
 	}
-	b = append(b, `"properties":{"schema":`...)
+	b = append(b, `"properties":`+registry.StoredSchemaHead...)
 	b = append(b, schema...)
 	b = append(b, state...)
 	b = append(b, `,"systemData":`...)
