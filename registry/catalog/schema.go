@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/udtc/udtc/internal/jsonscan"
 )
 
 // Property is one row of a type page's property table: a property, a map's
@@ -115,20 +117,20 @@ func splitNode(raw json.RawMessage) node {
 // document order, keys decoded and values exactly as written (parts of
 // raw); nil when raw is not an object or is {}.
 func splitObject(raw []byte) []member {
-	i := skipSpace(raw, 0)
+	i := jsonscan.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil
 	}
 	var ms []member
-	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; i = skipSpace(raw, i) {
+	for i = jsonscan.SkipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; i = jsonscan.SkipSpace(raw, i) {
 		if raw[i] == ',' {
-			i = skipSpace(raw, i+1)
+			i = jsonscan.SkipSpace(raw, i+1)
 		}
-		end := skipString(raw, i)
+		end := jsonscan.SkipString(raw, i)
 		k := objectKey(raw[i:end])
-		i = skipSpace(raw, end)
-		i = skipSpace(raw, i+1) // the colon
-		end = skipValue(raw, i)
+		i = jsonscan.SkipSpace(raw, end)
+		i = jsonscan.SkipSpace(raw, i+1) // the colon
+		end = jsonscan.SkipValue(raw, i)
 		if ms == nil {
 			ms = make([]member, 0, 8)
 		}
@@ -161,56 +163,6 @@ var keywords = func() map[string]string {
 	}
 	return m
 }()
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string starting at b[i].
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the index just past the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	for i < len(b) && !strings.ContainsRune(",}] \t\n\r", rune(b[i])) {
-		i++
-	}
-	return i
-}
 
 // jsonString decodes the JSON string q (quotes included) as
 // encoding/json does.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/udtc/udtc/internal/jsonscan"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
@@ -167,28 +168,28 @@ func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
 // which must be valid JSON, in order, while elem returns true. It returns
 // false when data is not an array or elem returned false.
 func arrayElements(data []byte, elem func([]byte) bool) bool {
-	i := skipSpace(data, 0)
+	i := jsonscan.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
 		return false
 	}
-	i = skipSpace(data, i+1)
+	i = jsonscan.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
-		return skipSpace(data, i+1) == len(data)
+		return jsonscan.SkipSpace(data, i+1) == len(data)
 	}
 	for i < len(data) {
-		end := skipValue(data, i)
+		end := jsonscan.SkipValue(data, i)
 		if !elem(data[i:end]) {
 			return false
 		}
-		i = skipSpace(data, end)
+		i = jsonscan.SkipSpace(data, end)
 		if i >= len(data) {
 			return false
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = jsonscan.SkipSpace(data, i+1)
 		case ']':
-			return skipSpace(data, i+1) == len(data)
+			return jsonscan.SkipSpace(data, i+1) == len(data)
 		default:
 			return false
 		}

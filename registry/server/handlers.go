@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/udtc/udtc/internal/jsonscan"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
@@ -762,91 +763,43 @@ func apiVersionSchema(props json.RawMessage) (schema json.RawMessage, ok bool) {
 // valid JSON, in order, while member returns true. It returns false when
 // data is not an object or member returned false.
 func objectMembers(data []byte, member func(key, value []byte) bool) bool {
-	i := skipSpace(data, 0)
+	i := jsonscan.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
-	i = skipSpace(data, i+1)
+	i = jsonscan.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return skipSpace(data, i+1) == len(data)
+		return jsonscan.SkipSpace(data, i+1) == len(data)
 	}
 	for i < len(data) && data[i] == '"' {
-		end := skipString(data, i)
+		end := jsonscan.SkipString(data, i)
 		key := data[i+1 : end-1]
-		i = skipSpace(data, end)
+		i = jsonscan.SkipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return false
 		}
-		start := skipSpace(data, i+1)
+		start := jsonscan.SkipSpace(data, i+1)
 		if start >= len(data) {
 			return false
 		}
-		end = skipValue(data, start)
+		end = jsonscan.SkipValue(data, start)
 		if !member(key, data[start:end]) {
 			return false
 		}
-		i = skipSpace(data, end)
+		i = jsonscan.SkipSpace(data, end)
 		if i >= len(data) {
 			return false
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = jsonscan.SkipSpace(data, i+1)
 		case '}':
-			return skipSpace(data, i+1) == len(data)
+			return jsonscan.SkipSpace(data, i+1) == len(data)
 		default:
 			return false
 		}
 	}
 	return false
-}
-
-// skipSpace, skipString and skipValue move over valid JSON: the index
-// after the white space at data[i], after the string or the value that
-// starts at data[i].
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-func skipString(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(data)
-}
-
-func skipValue(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return skipString(data, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(data); i++ {
-			switch data[i] {
-			case '"':
-				i = skipString(data, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	for i < len(data) && !strings.ContainsRune(",}] \t\n\r", rune(data[i])) {
-		i++
-	}
-	return i
 }
 
 func tooLarge(limit int64) error {
