@@ -318,7 +318,7 @@ func (s *stager) moveNewDirs() (map[string]bool, error) {
 			moved[dst] = true
 			continue
 		}
-		st, err := os.Lstat(dst)
+		st, err := os.Stat(dst) // a symbolic link to a directory is one (as for MkdirAll)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if err := os.Rename(filepath.Join(s.stageDir, rel), dst); err != nil {

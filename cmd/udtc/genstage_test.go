@@ -95,3 +95,28 @@ func TestStagerCommitFileInTheWayOfADirectory(t *testing.T) {
 		t.Fatalf("commit error %v; want %s: not a directory", err, filepath.Join(dir, "a"))
 	}
 }
+
+// A directory of the output that is a symbolic link to a directory
+// elsewhere (out/site -> /srv/www) is written through, as before: files go
+// into the link's target, the link stays.
+func TestStagerCommitWritesThroughALinkedDirectory(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, "site")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	st := newStager(dir, false)
+	defer st.abort()
+	if err := st.stage("site", []emit.File{{Path: "site/index.html", Data: []byte("home")}, {Path: "site/types/a.html", Data: []byte("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.commit([]string{"site"}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "site")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("out/site is no longer a symbolic link (%v, %v)", fi, err)
+	}
+	got, _ := readTree(t, elsewhere)
+	if diff := cmp.Diff(map[string]string{"index.html": "home", "types/a.html": "a"}, got); diff != "" {
+		t.Errorf("the link's target (-want +got):\n%s", diff)
+	}
+}
