@@ -192,11 +192,11 @@ func TestMeasure(t *testing.T) {
 	if s.MaxRSS < 64<<20 {
 		t.Errorf("peak RSS %d, want at least the 64 MiB the child touched", s.MaxRSS)
 	}
-	if s.CPU <= 0 || s.Wall <= 0 {
-		t.Errorf("cpu %v wall %v, want both positive", s.CPU, s.Wall)
+	if s.CPU <= 0 || s.Wall <= 0 || s.Sys <= 0 || s.Sys > s.CPU {
+		t.Errorf("cpu %v (system %v) wall %v, want all positive and system within cpu", s.CPU, s.Sys, s.Wall)
 	}
 	sum := Summarize([]Sample{s, s, s})
-	if sum.Runs != 3 || sum.MaxRSS != s.MaxRSS {
+	if sum.Runs != 3 || sum.MaxRSS != s.MaxRSS || sum.Sys != s.Sys {
 		t.Errorf("Summarize = %+v", sum)
 	}
 	if _, err := Measure(context.Background(), "", nil, "/nonexistent/binary"); err == nil {

@@ -19,6 +19,9 @@ type Sample struct {
 	Wall time.Duration
 	// CPU is user + system time of the process and its waited-for children.
 	CPU time.Duration
+	// Sys is the system part of CPU: the kernel's work for the process
+	// (on these machines mostly creating files, see docs/benchmarks.md).
+	Sys time.Duration
 	// MaxRSS is the peak resident set size in bytes.
 	MaxRSS int64
 	// ExitCode is -1 when the process did not exit normally.
@@ -161,6 +164,7 @@ func (m Meter) Measure(ctx context.Context, dir string, env []string, name strin
 	}
 	s.ExitCode = cmd.ProcessState.ExitCode()
 	s.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	s.Sys = cmd.ProcessState.SystemTime()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.MaxRSS = int64(ru.Maxrss) * 1024 // Linux reports KiB
 	}
@@ -169,6 +173,7 @@ func (m Meter) Measure(ctx context.Context, dir string, env []string, name strin
 		data, rerr := os.ReadFile(usageFile)
 		if rerr == nil && json.Unmarshal(data, &u) == nil {
 			s.CPU = time.Duration(u.UserNs + u.SysNs)
+			s.Sys = time.Duration(u.SysNs)
 			s.MaxRSS = u.MaxRSSKiB * 1024
 			s.ExitCode = u.ExitCode
 		} else if ctx.Err() == nil && s.ExitCode == 127 {
@@ -190,15 +195,16 @@ type Summary struct {
 	Runs   int
 	Wall   time.Duration
 	CPU    time.Duration
+	Sys    time.Duration
 	MaxRSS int64
 }
 
 // Summarize returns the per-field medians of samples.
 func Summarize(samples []Sample) Summary {
-	var wall, cpu []time.Duration
+	var wall, cpu, sys []time.Duration
 	var rss []int64
 	for _, s := range samples {
-		wall, cpu, rss = append(wall, s.Wall), append(cpu, s.CPU), append(rss, s.MaxRSS)
+		wall, cpu, sys, rss = append(wall, s.Wall), append(cpu, s.CPU), append(sys, s.Sys), append(rss, s.MaxRSS)
 	}
-	return Summary{Runs: len(samples), Wall: Median(wall), CPU: Median(cpu), MaxRSS: Median(rss)}
+	return Summary{Runs: len(samples), Wall: Median(wall), CPU: Median(cpu), Sys: Median(sys), MaxRSS: Median(rss)}
 }
