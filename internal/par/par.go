@@ -34,24 +34,26 @@ func EachOn(workers, n int, do func(i int)) {
 	wg.Wait()
 }
 
-// EachErr is Each for work that can fail: the first error stops the calls
-// not yet started, and the error of the lowest index is returned, so the
-// outcome does not depend on the schedule when several fail.
+// EachErr is Each for work that can fail. It returns the error of the
+// lowest index that fails, as a loop from 0 would: every index below the
+// lowest failure so far runs, and those above it are skipped once it is
+// known, so the result does not depend on the schedule.
 func EachErr(n int, do func(i int) error) error {
 	errs := make([]error, n)
-	var failed atomic.Bool
+	var lowest atomic.Int64 // the lowest index that failed so far; n for none
+	lowest.Store(int64(n))
 	Each(n, func(i int) {
-		if failed.Load() {
+		if int64(i) > lowest.Load() {
 			return
 		}
-		if errs[i] = do(i); errs[i] != nil {
-			failed.Store(true)
+		if errs[i] = do(i); errs[i] == nil {
+			return
+		}
+		for l := lowest.Load(); int64(i) < l && !lowest.CompareAndSwap(l, int64(i)); l = lowest.Load() {
 		}
 	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if l := lowest.Load(); l < int64(n) {
+		return errs[l]
 	}
 	return nil
 }
