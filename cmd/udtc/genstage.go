@@ -217,17 +217,18 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 		return res, err
 	}
 	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
-	moved, err := s.moveNewDirs()
+	inPlace, moves, err := s.moveNewDirs()
 	if err != nil {
 		return res, err
 	}
 	errs := make([]error, len(s.staged))
 	parallel(len(s.staged), func(i int) {
-		if sf := s.staged[i]; sf.tmp != "" && !moved[filepath.Dir(sf.path)] {
+		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
 			errs[i] = os.Rename(sf.tmp, sf.path)
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
+		undoMoves(moves) // the new directories at least; renamed files stay
 		return res, err
 	}
 	var next genMarker
@@ -291,10 +292,12 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 // whose destination does not exist yet: all that such a directory holds is
 // new, so it can move whole (a first gen into an empty --out renames one
 // directory per target instead of every file, and makes no directory
-// twice). It makes the other directories of the staged files and returns
-// the destination directories now in place, moved ones and those below
-// them, whose files need no rename of their own.
-func (s *stager) moveNewDirs() (map[string]bool, error) {
+// twice). It returns the destination directories now in place, moved ones
+// and those below them, whose files need no rename of their own, and the
+// moves in the order made (undoMoves takes them back). Every destination is
+// looked at before anything moves, so a file where a directory must go
+// fails the commit with DIR as it was.
+func (s *stager) moveNewDirs() (map[string]bool, [][2]string, error) {
 	// The directories of the renamed files and their parents below DIR,
 	// each once, parents first.
 	var rels []string
@@ -304,34 +307,48 @@ func (s *stager) moveNewDirs() (map[string]bool, error) {
 		}
 		rel, err := filepath.Rel(s.dir, filepath.Dir(sf.path))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for ; rel != "."; rel = filepath.Dir(rel) {
 			rels = append(rels, rel)
 		}
 	}
 	slices.Sort(rels)
-	moved := map[string]bool{}
+	inPlace := map[string]bool{}
+	var moves [][2]string // stage directory, destination
 	for _, rel := range slices.Compact(rels) {
 		dst := filepath.Join(s.dir, rel)
-		if moved[filepath.Dir(dst)] {
-			moved[dst] = true
+		if inPlace[filepath.Dir(dst)] {
+			inPlace[dst] = true
 			continue
 		}
 		st, err := os.Stat(dst) // a symbolic link to a directory is one (as for MkdirAll)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Rename(filepath.Join(s.stageDir, rel), dst); err != nil {
-				return nil, err
-			}
-			moved[dst] = true
+			moves = append(moves, [2]string{filepath.Join(s.stageDir, rel), dst})
+			inPlace[dst] = true
 		case err != nil:
-			return nil, err
+			return nil, nil, err
 		case !st.IsDir():
-			return nil, &fs.PathError{Op: "mkdir", Path: dst, Err: errors.New("not a directory")}
+			return nil, nil, &fs.PathError{Op: "mkdir", Path: dst, Err: errors.New("not a directory")}
 		}
 	}
-	return moved, nil
+	for i, m := range moves {
+		if err := os.Rename(m[0], m[1]); err != nil {
+			undoMoves(moves[:i])
+			return nil, nil, err
+		}
+	}
+	return inPlace, moves, nil
+}
+
+// undoMoves moves directories moveNewDirs moved back into the stage, last
+// first, so that abort removes them with it (best effort: the commit is
+// failing already).
+func undoMoves(moves [][2]string) {
+	for _, m := range slices.Backward(moves) {
+		os.Rename(m[1], m[0])
+	}
 }
 
 // abort removes the stage directory and the parents of DIR this run made

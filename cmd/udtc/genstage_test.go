@@ -97,8 +97,9 @@ func TestStagerCommitFileInTheWayOfADirectory(t *testing.T) {
 }
 
 // A directory of the output that is a symbolic link to a directory
-// elsewhere (out/site -> /srv/www) is written through, as before: files go
-// into the link's target, the link stays.
+// elsewhere on the same file system is written through, as before: files
+// go into the link's target, the link stays. (On another file system the
+// renames fail, as they always did: see the README.)
 func TestStagerCommitWritesThroughALinkedDirectory(t *testing.T) {
 	dir, elsewhere := t.TempDir(), t.TempDir()
 	if err := os.Symlink(elsewhere, filepath.Join(dir, "site")); err != nil {
@@ -118,5 +119,30 @@ func TestStagerCommitWritesThroughALinkedDirectory(t *testing.T) {
 	got, _ := readTree(t, elsewhere)
 	if diff := cmp.Diff(map[string]string{"index.html": "home", "types/a.html": "a"}, got); diff != "" {
 		t.Errorf("the link's target (-want +got):\n%s", diff)
+	}
+}
+
+// A commit that fails because of a file where a directory must go moves
+// nothing first: after abort DIR is as it was (new directories that sort
+// before the failing one are not left behind).
+func TestStagerFailedCommitLeavesNoNewDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "b"), []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := newStager(dir, false)
+	if err := st.stage("t", []emit.File{{Path: "a/x.txt", Data: []byte("x")}, {Path: "b/y.txt", Data: []byte("y")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.commit([]string{"t"}); err == nil {
+		t.Fatal("commit with a file in the way succeeded")
+	}
+	st.abort()
+	got, dirs := readTree(t, dir)
+	if diff := cmp.Diff(map[string]string{"b": "in the way"}, got); diff != "" {
+		t.Errorf("DIR after a failed commit (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"."}, dirs); diff != "" {
+		t.Errorf("directories after a failed commit (-want +got):\n%s", diff)
 	}
 }
