@@ -248,6 +248,7 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 		running[t] = true
 	}
 	everyTarget := len(targets) == len(emitters)
+	isProduced := s.producedAs(s.staged)
 	for _, prev := range readMarker(s.dir).files {
 		p := prev.path
 		if produced[p] {
@@ -259,7 +260,8 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 			continue
 		}
 		full := filepath.Join(s.dir, filepath.FromSlash(p))
-		if _, err := os.Stat(full); err != nil {
+		st, err := os.Stat(full)
+		if err != nil || isProduced(st, p) {
 			continue
 		}
 		res.removed++
@@ -286,6 +288,31 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	}
 	s.done = true
 	return res, nil
+}
+
+// producedAs returns a test of whether the file st at path p, which the
+// marker lists but this run did not produce under that name, is one the run
+// produced under another (staged, by slash path): on a case-insensitive
+// file system (macOS, Windows) a namespace whose case changed
+// ("Contoso.Apps" to "contoso.apps") names the new file by the old path
+// too, and removing the old path would remove the new file.
+func (s *stager) producedAs(staged []stagedFile) func(st fs.FileInfo, p string) bool {
+	var folded map[string][]string
+	return func(st fs.FileInfo, p string) bool {
+		if folded == nil {
+			folded = make(map[string][]string, len(staged))
+			for _, sf := range staged {
+				k := strings.ToLower(sf.entry.path)
+				folded[k] = append(folded[k], sf.entry.path)
+			}
+		}
+		for _, q := range folded[strings.ToLower(p)] {
+			if qs, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(q))); err == nil && os.SameFile(st, qs) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // moveNewDirs puts in place, each with one rename, the staged directories

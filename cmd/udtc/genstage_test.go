@@ -146,3 +146,34 @@ func TestStagerFailedCommitLeavesNoNewDirectory(t *testing.T) {
 		t.Errorf("directories after a failed commit (-want +got):\n%s", diff)
 	}
 }
+
+// On a case-insensitive file system a path whose case changed names the
+// file this run wrote; the commit must not remove it as stale. A symbolic
+// link stands in for the case folding here: old/x.txt is new/x.txt.
+func TestStagerKeepsAFileItProducedUnderAnotherCase(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, emit.OutputMarker), (&genMarker{files: []markerEntry{{target: "t", path: "Ns/x.txt"}}}).encode(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "ns"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("ns", filepath.Join(dir, "Ns")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	st := newStager(dir, false)
+	defer st.abort()
+	if err := st.stage("t", []emit.File{{Path: "ns/x.txt", Data: []byte("new")}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := st.commit([]string{"t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "ns", "x.txt")); err != nil || string(b) != "new" {
+		t.Errorf("ns/x.txt after commit: %q, %v; want the file this run wrote", b, err)
+	}
+	if res.removed != 0 {
+		t.Errorf("removed %d files; want none", res.removed)
+	}
+}
