@@ -6,6 +6,8 @@
 // mean then is unspecified.
 package jsonscan
 
+import "encoding/json"
+
 // SkipSpace returns the index of the first byte at or after i that is not
 // JSON white space.
 func SkipSpace(b []byte, i int) int {
@@ -66,4 +68,86 @@ func isDelimiter(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// Members calls member with the key (the bytes between its quotes, as
+// written) and the value of each member of the JSON object data, in order,
+// while member returns true. It returns false when data is not an object
+// or member returned false. data must be valid JSON.
+func Members(data []byte, member func(key, value []byte) bool) bool {
+	return each(data, '{', '}', member)
+}
+
+// Elements calls elem with each element of the JSON array data, in order,
+// while elem returns true. It returns false when data is not an array or
+// elem returned false. data must be valid JSON.
+func Elements(data []byte, elem func(value []byte) bool) bool {
+	return each(data, '[', ']', func(_, value []byte) bool { return elem(value) })
+}
+
+// each is Members (open '{') and Elements (open '[', no keys).
+func each(data []byte, open, close byte, fn func(key, value []byte) bool) bool {
+	i := SkipSpace(data, 0)
+	if i >= len(data) || data[i] != open {
+		return false
+	}
+	i = SkipSpace(data, i+1)
+	if i < len(data) && data[i] == close {
+		return SkipSpace(data, i+1) == len(data)
+	}
+	for i < len(data) {
+		var key []byte
+		if open == '{' {
+			if data[i] != '"' {
+				return false
+			}
+			end := SkipString(data, i)
+			key = data[i+1 : end-1]
+			if i = SkipSpace(data, end); i >= len(data) || data[i] != ':' {
+				return false
+			}
+			i = SkipSpace(data, i+1)
+		}
+		if i >= len(data) {
+			return false
+		}
+		end := SkipValue(data, i)
+		if !fn(key, data[i:end:end]) {
+			return false
+		}
+		if i = SkipSpace(data, end); i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i = SkipSpace(data, i+1)
+		case close:
+			return SkipSpace(data, i+1) == len(data)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// Plain reports whether s, the bytes between the quotes of a JSON string,
+// are printable ASCII without escapes: the string is s itself.
+func Plain(s []byte) bool {
+	for _, c := range s {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// Unquote decodes s, the bytes between the quotes of a JSON string (a key
+// as Members gives it); "" when they do not decode.
+func Unquote(s []byte) string {
+	if Plain(s) {
+		return string(s)
+	}
+	var out string
+	_ = json.Unmarshal(append(append([]byte{'"'}, s...), '"'), &out)
+	return out
 }

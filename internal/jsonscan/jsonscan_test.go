@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,49 @@ func FuzzSkipValue(f *testing.F) {
 			if got := SkipSpace(b, end); got != len(b) {
 				t.Fatalf("SkipValue(%q) stopped at %d, before the end of the value", b, end)
 			}
+			// Every member and element of valid JSON is valid JSON.
+			Members(b, func(_, v []byte) bool {
+				if !json.Valid(v) {
+					t.Fatalf("Members(%q) gave the value %q", b, v)
+				}
+				return true
+			})
+			Elements(b, func(v []byte) bool {
+				if !json.Valid(v) {
+					t.Fatalf("Elements(%q) gave %q", b, v)
+				}
+				return true
+			})
 		}
 	})
+}
+
+func TestMembersAndElements(t *testing.T) {
+	var keys, vals []string
+	ok := Members([]byte(` { "a" : 1 , "b\"c": {"x":[1,2]}, "d":"}" } `), func(k, v []byte) bool {
+		keys, vals = append(keys, Unquote(k)), append(vals, string(v))
+		return true
+	})
+	if !ok || strings.Join(keys, "|") != `a|b"c|d` || strings.Join(vals, "|") != `1|{"x":[1,2]}|"}"` {
+		t.Errorf("Members = %v: keys %q, values %q", ok, keys, vals)
+	}
+	var elems []string
+	if !Elements([]byte(`[ 1, "]", [2, 3], {} ]`), func(v []byte) bool { elems = append(elems, string(v)); return true }) ||
+		strings.Join(elems, "|") != `1|"]"|[2, 3]|{}` {
+		t.Errorf("Elements: %q", elems)
+	}
+	for _, empty := range []string{`{}`, ` { } `} {
+		if !Members([]byte(empty), func(_, _ []byte) bool { t.Error("called for", empty); return true }) {
+			t.Errorf("Members(%s) = false", empty)
+		}
+	}
+	if Members([]byte(`[1]`), func(_, _ []byte) bool { return true }) || Elements([]byte(`{}`), func([]byte) bool { return true }) {
+		t.Error("an array is not an object, nor an object an array")
+	}
+	if Members([]byte(`{"a":1,"b":2}`), func(k, _ []byte) bool { return string(k) != "b" }) {
+		t.Error("Members returned true after member returned false")
+	}
+	if got := Unquote([]byte(`caf\u00e9 \/`)); got != "café /" {
+		t.Errorf("Unquote = %q", got)
+	}
 }

@@ -117,38 +117,26 @@ func splitNode(raw json.RawMessage) node {
 // document order, keys decoded and values exactly as written (parts of
 // raw); nil when raw is not an object or is {}.
 func splitObject(raw []byte) []member {
-	i := jsonscan.SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil
-	}
 	var ms []member
-	for i = jsonscan.SkipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; i = jsonscan.SkipSpace(raw, i) {
-		if raw[i] == ',' {
-			i = jsonscan.SkipSpace(raw, i+1)
-		}
-		end := jsonscan.SkipString(raw, i)
-		k := objectKey(raw[i:end])
-		i = jsonscan.SkipSpace(raw, end)
-		i = jsonscan.SkipSpace(raw, i+1) // the colon
-		end = jsonscan.SkipValue(raw, i)
+	jsonscan.Members(raw, func(key, value []byte) bool {
 		if ms == nil {
 			ms = make([]member, 0, 8)
 		}
-		ms = append(ms, member{k, raw[i:end:end]})
-		i = end
-	}
+		ms = append(ms, member{objectKey(key), value})
+		return true
+	})
 	return ms
 }
 
-// objectKey decodes the key q (quotes included), sharing the string of a
-// schema keyword rather than allocating one for each object.
-func objectKey(q []byte) string {
-	if plainString(q) {
-		if k, ok := keywords[string(q[1:len(q)-1])]; ok {
-			return k
+// objectKey decodes a key as jsonscan.Members gives it, sharing the string
+// of a schema keyword rather than allocating one for each object.
+func objectKey(k []byte) string {
+	if jsonscan.Plain(k) {
+		if kw, ok := keywords[string(k)]; ok {
+			return kw
 		}
 	}
-	return jsonString(q)
+	return jsonscan.Unquote(k)
 }
 
 // keywords are the keys schema objects repeat, by themselves.
@@ -164,30 +152,20 @@ var keywords = func() map[string]string {
 	return m
 }()
 
-// jsonString decodes the JSON string q (quotes included) as
-// encoding/json does.
+// jsonString decodes the JSON string q (quotes included); "" for anything
+// else.
 func jsonString(q []byte) string {
-	if plainString(q) {
-		return string(q[1 : len(q)-1])
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return ""
 	}
-	var s string
-	_ = json.Unmarshal(q, &s)
-	return s
+	return jsonscan.Unquote(q[1 : len(q)-1])
 }
 
 // plainString reports whether q is a JSON string of printable ASCII
 // without escapes: it decodes to its bytes between the quotes, and
 // encoding/json encodes those back to q.
 func plainString(q []byte) bool {
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		return false
-	}
-	for _, c := range q[1 : len(q)-1] {
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
+	return len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && jsonscan.Plain(q[1:len(q)-1])
 }
 
 func (n node) str(k string) string {

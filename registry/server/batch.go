@@ -101,20 +101,12 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
 // more than once, the last one is decoded, but each costs memory).
 func batchLength(body []byte) int {
 	n := 0
-	objectMembers(body, func(key, value []byte) bool {
-		if bytes.IndexByte(key, '\\') >= 0 {
-			var k string
-			quoted := append(append([]byte{'"'}, key...), '"')
-			if json.Unmarshal(quoted, &k) != nil {
-				return true
-			}
-			key = []byte(k)
-		}
-		if !strings.EqualFold(string(key), "requests") {
+	jsonscan.Members(body, func(key, value []byte) bool {
+		if !strings.EqualFold(jsonscan.Unquote(key), "requests") {
 			return true
 		}
 		elems := 0
-		arrayElements(value, func([]byte) bool { elems++; return true })
+		jsonscan.Elements(value, func([]byte) bool { elems++; return true })
 		n = max(n, elems)
 		return true
 	})
@@ -125,12 +117,12 @@ func batchLength(body []byte) int {
 // ...,"path":...,"body":...},...]} with each key spelled so and given
 // once, method and path strings, without scanning the bodies with
 // encoding/json more than once (the caller's json.Valid, then
-// objectMembers). body must be valid JSON. ok is false for anything else,
+// jsonscan.Members). body must be valid JSON. ok is false for anything else,
 // which decodeStrict decodes, with its errors; when ok, req is what
 // decodeStrict gives.
 func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
 	seen := false
-	ok = objectMembers(body, func(key, value []byte) bool {
+	ok = jsonscan.Members(body, func(key, value []byte) bool {
 		if string(key) != "requests" || seen {
 			return false
 		}
@@ -139,10 +131,10 @@ func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
 			return true
 		}
 		req.Requests = []api.BatchWrite{}
-		return arrayElements(value, func(elem []byte) bool {
+		return jsonscan.Elements(value, func(elem []byte) bool {
 			var bw api.BatchWrite
 			var method, path, body bool
-			ok := objectMembers(elem, func(k, v []byte) bool {
+			ok := jsonscan.Members(elem, func(k, v []byte) bool {
 				switch {
 				case string(k) == "method" && !method:
 					method = true
@@ -162,39 +154,6 @@ func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
 		})
 	})
 	return req, ok
-}
-
-// arrayElements calls elem with each element of the JSON array data,
-// which must be valid JSON, in order, while elem returns true. It returns
-// false when data is not an array or elem returned false.
-func arrayElements(data []byte, elem func([]byte) bool) bool {
-	i := jsonscan.SkipSpace(data, 0)
-	if i >= len(data) || data[i] != '[' {
-		return false
-	}
-	i = jsonscan.SkipSpace(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return jsonscan.SkipSpace(data, i+1) == len(data)
-	}
-	for i < len(data) {
-		end := jsonscan.SkipValue(data, i)
-		if !elem(data[i:end]) {
-			return false
-		}
-		i = jsonscan.SkipSpace(data, end)
-		if i >= len(data) {
-			return false
-		}
-		switch data[i] {
-		case ',':
-			i = jsonscan.SkipSpace(data, i+1)
-		case ']':
-			return jsonscan.SkipSpace(data, i+1) == len(data)
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // batchWriteProblem says why bw is not a write a batch of plane may carry

@@ -701,7 +701,7 @@ func (s *Server) envelopeResource(ctx context.Context, id registry.ID, env wireE
 }
 
 // quickEnvelope decodes a PUT body the usual way, without scanning it
-// with encoding/json more than once (json.Valid, then objectMembers): it
+// with encoding/json more than once (json.Valid, then jsonscan.Members): it
 // handles a JSON object whose members are the envelope's fields spelled
 // so, each once, location a string or null and tags an object of strings
 // or null. ok is false for anything else, which decodeStrict decodes,
@@ -712,7 +712,7 @@ func quickEnvelope(body []byte, valid bool) (env wireEnvelope, ok bool) {
 		return env, false
 	}
 	seen := map[string]bool{}
-	ok = objectMembers(body, func(key, value []byte) bool {
+	ok = jsonscan.Members(body, func(key, value []byte) bool {
 		k := string(key)
 		if seen[k] {
 			return false // decoding twice merges tags: decodeStrict decides
@@ -742,7 +742,7 @@ func quickEnvelope(body []byte, valid bool) (env wireEnvelope, ok bool) {
 // decodeStrict decodes, with its errors; when ok, the schema is what
 // decodeStrict would give (nil when absent; the last of repeated keys).
 func apiVersionSchema(props json.RawMessage) (schema json.RawMessage, ok bool) {
-	ok = objectMembers(props, func(key, value []byte) bool {
+	ok = jsonscan.Members(props, func(key, value []byte) bool {
 		switch string(key) {
 		case "schema":
 			schema = value
@@ -756,50 +756,6 @@ func apiVersionSchema(props json.RawMessage) (schema json.RawMessage, ok bool) {
 		return nil, false
 	}
 	return schema, true
-}
-
-// objectMembers calls member with the key (as written between its quotes)
-// and the value of each member of the JSON object data, which must be
-// valid JSON, in order, while member returns true. It returns false when
-// data is not an object or member returned false.
-func objectMembers(data []byte, member func(key, value []byte) bool) bool {
-	i := jsonscan.SkipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return false
-	}
-	i = jsonscan.SkipSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return jsonscan.SkipSpace(data, i+1) == len(data)
-	}
-	for i < len(data) && data[i] == '"' {
-		end := jsonscan.SkipString(data, i)
-		key := data[i+1 : end-1]
-		i = jsonscan.SkipSpace(data, end)
-		if i >= len(data) || data[i] != ':' {
-			return false
-		}
-		start := jsonscan.SkipSpace(data, i+1)
-		if start >= len(data) {
-			return false
-		}
-		end = jsonscan.SkipValue(data, start)
-		if !member(key, data[start:end]) {
-			return false
-		}
-		i = jsonscan.SkipSpace(data, end)
-		if i >= len(data) {
-			return false
-		}
-		switch data[i] {
-		case ',':
-			i = jsonscan.SkipSpace(data, i+1)
-		case '}':
-			return jsonscan.SkipSpace(data, i+1) == len(data)
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 func tooLarge(limit int64) error {
