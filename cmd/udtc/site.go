@@ -12,19 +12,15 @@ import (
 // under site/, for hosting anywhere (GitHub Pages). The compiled manifests
 // become the registration documents `udtc publish` sends, and those the
 // catalog's view model, so the pages are the ones `udtc serve` renders for
-// the same manifests once published. Go snippets use --go-import-prefix, by
-// default derived from the go.mod above --out as for the go target; Bicep
+// the same manifests once published. Go snippets use --go-import-prefix
+// (gen's run derives it from the go.mod above --out when unset); Bicep
 // snippets use --extension-name when it is given. The changes pages judge
 // versions with the rules of `udtc breaking`, as the server's do. The pages
 // are handed to put as they are rendered (catalog.SiteFunc), from several
 // goroutines at once.
 func siteStream(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
-	prefix := f.goImportPrefix
-	if prefix == "" {
-		prefix, _ = importPrefixFor(f.out)
-	}
 	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
-	opts := catalog.Options{GoImportPrefix: prefix, BicepExtension: f.extensionName, Compare: newCompareSchemas()}
+	opts := catalog.Options{GoImportPrefix: f.goImportPrefix, BicepExtension: f.extensionName, Compare: newCompareSchemas()}
 	err := c.SiteFunc(opts, func(pages []catalog.File) error {
 		files := make([]emit.File, len(pages))
 		for i, p := range pages {
