@@ -206,7 +206,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		return fail(exitFail, nil)
 	}
 	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit(liveHeap()))()
-	// Each target's files are staged as its emitter returns (see
+	// Each target's files are staged as its emitter makes them (see
 	// stager); they replace the old ones only once every emitter is done
 	// and no diagnostic is an error.
 	st := newStager(f.out, f.check)

@@ -25,8 +25,8 @@ func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
 
 // stager makes an output directory hold the files of a gen run in two
 // steps, so that no target's files wait in memory for the other targets:
-// stage takes one target's files as soon as its emitter returns, compares
-// each with the file on disk and writes the ones that differ below one
+// stage takes a batch of a target's files as soon as its emitter makes
+// it, compares each with the file on disk and writes the ones that differ below one
 // stage directory of the run, DIR/.udtc-stage-*, at their paths relative
 // to DIR (only their marker entries are kept); commit, once every emitter
 // is done and no diagnostic is an error, renames them into place (the
