@@ -949,8 +949,14 @@ func formatTime(t time.Time) string {
 // whose properties were sent (envelopeResource's). The schema of an API
 // version, which validSchema compacted and checked, is written as it was
 // stored, not decoded and encoded again (encodeAPIVersion); the other
-// kinds' small properties go through toWire.
+// kinds' small properties go through toWire. A write of a batch, whose
+// answer carries the status and ETag only, gets no body.
 func (s *Server) writeResource(w http.ResponseWriter, r *http.Request, status int, res registry.Resource, sent json.RawMessage) {
+	if inBatch(r) {
+		w.Header().Set("ETag", `"`+res.ETag+`"`)
+		w.WriteHeader(status)
+		return
+	}
 	if res.ID.Kind == registry.KindAPIVersion {
 		body, err := encodeAPIVersion(res, sent)
 		if err != nil {
