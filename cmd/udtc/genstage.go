@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -211,25 +213,42 @@ func (s *stager) makeRoot() error {
 // targets are neither removed nor forgotten; entries of no known target
 // (an older marker) are removed only when every target runs. The marker
 // then lists the files. Once it returns nil, abort does nothing.
+//
+// A commit that fails part way puts DIR back as it was before returning
+// the error: each file it replaces or removes is kept first (a hard link,
+// or the file itself moved aside where links are not supported) in a
+// directory beside the stage, and a failure moves the kept files back and
+// removes the new ones (rollback).
 func (s *stager) commit(targets []string) (syncResult, error) {
 	var res syncResult
 	if err := errors.Join(s.errs...); err != nil {
 		return res, err
 	}
 	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
+	var j *journal
+	if !s.check {
+		var err error
+		if j, err = s.newJournal(); err != nil {
+			return res, err
+		}
+		defer j.close()
+	}
 	inPlace, moves, err := s.moveNewDirs()
 	if err != nil {
 		return res, err
 	}
+	if j != nil {
+		j.moves = moves
+		j.replaced = make([]keptFile, len(s.staged))
+	}
 	errs := make([]error, len(s.staged))
 	parallel(len(s.staged), func(i int) {
 		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
-			errs[i] = os.Rename(sf.tmp, sf.path)
+			errs[i] = j.replace(i, sf.tmp, sf.path)
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
-		undoMoves(moves) // the new directories at least; renamed files stay
-		return res, err
+		return res, j.rollback(err)
 	}
 	var next genMarker
 	produced := make(map[string]bool, len(s.staged))
@@ -249,6 +268,7 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	}
 	everyTarget := len(targets) == len(emitters)
 	isProduced := s.producedAs(s.staged)
+	var emptied []string // directories of removed files
 	for _, prev := range readMarker(s.dir).files {
 		p := prev.path
 		if produced[p] {
@@ -261,22 +281,25 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 		}
 		full := filepath.Join(s.dir, filepath.FromSlash(p))
 		st, err := os.Stat(full)
-		if err != nil || isProduced(st, p) {
-			continue
+		if err != nil || st.IsDir() || isProduced(st, p) {
+			continue // gone, or no longer gen's file
 		}
 		res.removed++
 		res.stale = append(res.stale, p)
 		if !s.check {
-			if err := os.Remove(full); err != nil {
-				return res, err
+			if err := j.remove(full); err != nil {
+				return res, j.rollback(err)
 			}
-			removeEmptyParents(s.dir, filepath.Dir(full))
+			emptied = append(emptied, filepath.Dir(full))
 		}
 	}
 	if !s.check {
 		sortEntries(next.files)
 		if err := writeIfChanged(filepath.Join(s.dir, emit.OutputMarker), next.encode()); err != nil {
-			return res, err
+			return res, j.rollback(err)
+		}
+		for _, d := range emptied {
+			removeEmptyParents(s.dir, d)
 		}
 	}
 	s.dirMu.Lock()
@@ -289,6 +312,124 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	s.done = true
 	return res, nil
 }
+
+// journal is what a commit changed in DIR, so that rollback can take it
+// back: the directories moved whole, the files renamed into place (each
+// with the old file it replaced, kept in dir) and the files removed (moved
+// into dir).
+type journal struct {
+	dir      string // beside the stage, named like it (removeLeftovers removes it)
+	moves    [][2]string
+	replaced []keptFile // by staged file
+
+	mu      sync.Mutex
+	removed [][2]string // path, kept as
+}
+
+// keptFile is a file the commit renamed into place: kept is the file it
+// replaced ("" when there was none); done is false until the rename.
+type keptFile struct {
+	path, kept string
+	done       bool
+}
+
+func (s *stager) newJournal() (*journal, error) {
+	if err := s.makeRoot(); err != nil {
+		return nil, err
+	}
+	d, err := os.MkdirTemp(s.dir, stagePrefix+"old-*")
+	if err != nil {
+		return nil, err
+	}
+	return &journal{dir: d}, nil
+}
+
+// linkFile is os.Link (a variable for tests).
+var linkFile = os.Link
+
+// replace renames tmp, the new content of path and staged file i, to path,
+// keeping the file it replaces.
+func (j *journal) replace(i int, tmp, path string) error {
+	kept := filepath.Join(j.dir, strconv.Itoa(i))
+	err := linkFile(path, kept)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		kept = ""
+	case err != nil:
+		st, lerr := os.Lstat(path)
+		switch {
+		case errors.Is(lerr, fs.ErrNotExist):
+			kept = ""
+		case lerr != nil:
+			return lerr
+		case st.IsDir(): // not gen's: it stays, and the commit fails
+			return &fs.PathError{Op: "replace", Path: path, Err: errors.New("is a directory")}
+		default:
+			// No hard links here (some network and FAT file systems):
+			// the old file itself moves aside, for the time of one rename.
+			if err := os.Rename(path, kept); err != nil {
+				return err
+			}
+		}
+	}
+	if err := renameFile(tmp, path); err != nil {
+		if kept != "" {
+			os.Rename(kept, path) // the link's no-op; the moved file's return
+		}
+		return err
+	}
+	j.replaced[i] = keptFile{path: path, kept: kept, done: true}
+	return nil
+}
+
+// renameFile is os.Rename (a variable for tests).
+var renameFile = os.Rename
+
+// remove moves path, a stale file, into the journal.
+func (j *journal) remove(path string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	kept := filepath.Join(j.dir, "r"+strconv.Itoa(len(j.removed)))
+	if err := renameFile(path, kept); err != nil {
+		return err
+	}
+	j.removed = append(j.removed, [2]string{path, kept})
+	return nil
+}
+
+// rollback takes back what the commit did, last first, and returns the
+// commit's error err, noting the paths it could not put back (a second
+// failure of the file system) when there are any.
+func (j *journal) rollback(err error) error {
+	var failed []string
+	for _, r := range slices.Backward(j.removed) {
+		if os.Rename(r[1], r[0]) != nil {
+			failed = append(failed, r[0])
+		}
+	}
+	for _, f := range j.replaced {
+		switch {
+		case !f.done:
+		case f.kept != "":
+			if os.Rename(f.kept, f.path) != nil {
+				failed = append(failed, f.path)
+			}
+		default:
+			if os.Remove(f.path) != nil {
+				failed = append(failed, f.path)
+			}
+		}
+	}
+	undoMoves(j.moves)
+	if len(failed) > 0 {
+		return fmt.Errorf("%w; putting the output directory back failed too, for %s", err, strings.Join(failed, ", "))
+	}
+	return err
+}
+
+// close removes the journal's directory: the files it keeps are not
+// needed once the commit is done or taken back.
+func (j *journal) close() { os.RemoveAll(j.dir) }
 
 // producedAs returns a test of whether the file st at path p, which the
 // marker lists but this run did not produce under that name, is one the run

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,5 +177,162 @@ func TestStagerKeepsAFileItProducedUnderAnotherCase(t *testing.T) {
 	}
 	if res.removed != 0 {
 		t.Errorf("removed %d files; want none", res.removed)
+	}
+}
+
+// commitTree stages files as target t in dir and commits them.
+func commitTree(t *testing.T, dir string, files map[string]string) (syncResult, error) {
+	t.Helper()
+	st := newStager(dir, false)
+	defer st.abort()
+	var fs []emit.File
+	for p, data := range files {
+		fs = append(fs, emit.File{Path: p, Data: []byte(data)})
+	}
+	if err := st.stage("t", fs); err != nil {
+		t.Fatal(err)
+	}
+	return st.commit([]string{"t"})
+}
+
+// rollbackCase is an output directory written by a first commit, with a
+// second commit that replaces, adds (in an existing directory and in new
+// ones) and removes files.
+func rollbackCase(t *testing.T) (dir string, second map[string]string) {
+	t.Helper()
+	dir = t.TempDir()
+	if _, err := commitTree(t, dir, map[string]string{
+		"a/keep.txt": "kept", "a/change.txt": "old", "b/stale.txt": "stale", "a/z.txt": "old z",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return dir, map[string]string{
+		"a/keep.txt": "kept", "a/change.txt": "new", "a/added.txt": "added", "a/z.txt": "new z",
+		"c/d/new.txt": "in a new directory",
+	}
+}
+
+// A commit that fails part way, here on a rename or on the removal of a
+// stale file, puts DIR back as it was: replaced files hold their old
+// content again, new files and directories are gone, removed files are
+// back, the marker is the old one, and nothing of the commit is left.
+func TestStagerFailedCommitRollsBack(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		failOn  string // a renameFile destination or source ending so fails
+		noLinks bool   // linkFile fails, as on file systems without hard links
+	}{
+		{name: "rename of a replaced file", failOn: "a" + string(filepath.Separator) + "z.txt"},
+		{name: "rename of a new file", failOn: "added.txt"},
+		{name: "removal of a stale file", failOn: "stale.txt"},
+		{name: "write of the marker", failOn: emit.OutputMarker},
+		{name: "rename without hard links", failOn: "z.txt", noLinks: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, second := rollbackCase(t)
+			before, beforeDirs := readTree(t, dir)
+			rename, link := renameFile, linkFile
+			t.Cleanup(func() { renameFile, linkFile = rename, link })
+			renameFile = func(from, to string) error {
+				if strings.HasSuffix(to, tc.failOn) || strings.HasSuffix(from, tc.failOn) && !strings.Contains(from, stagePrefix) {
+					return &os.LinkError{Op: "rename", Old: from, New: to, Err: errors.New("injected failure")}
+				}
+				return os.Rename(from, to)
+			}
+			if tc.noLinks {
+				linkFile = func(string, string) error { return errors.New("operation not permitted") }
+			}
+			_, err := commitTree(t, dir, second)
+			if err == nil || !strings.Contains(err.Error(), "injected failure") {
+				t.Fatalf("commit error %v; want the injected failure", err)
+			}
+			after, afterDirs := readTree(t, dir)
+			if diff := cmp.Diff(before, after); diff != "" {
+				t.Errorf("files after the failed commit (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(beforeDirs, afterDirs); diff != "" {
+				t.Errorf("directories after the failed commit (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Where hard links are not supported, the commit keeps a replaced file by
+// moving it aside, and a commit that succeeds gives the same tree.
+func TestStagerCommitWithoutHardLinks(t *testing.T) {
+	dir, second := rollbackCase(t)
+	link := linkFile
+	t.Cleanup(func() { linkFile = link })
+	linkFile = func(string, string) error { return errors.New("operation not permitted") }
+	res, err := commitTree(t, dir, second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.written != 4 || res.removed != 1 {
+		t.Errorf("written %d, removed %d; want 4 and 1", res.written, res.removed)
+	}
+	got, dirs := readTree(t, dir)
+	second[emit.OutputMarker] = got[emit.OutputMarker]
+	if diff := cmp.Diff(second, got); diff != "" {
+		t.Errorf("tree after commit (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{".", "a", "c", "c/d"}, dirs); diff != "" {
+		t.Errorf("directories after commit, nothing of the commit left (-want +got):\n%s", diff)
+	}
+}
+
+// mine puts a directory with a file of the user's where dir's file p was.
+func mine(t *testing.T, dir, p string) {
+	t.Helper()
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.Remove(full); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(filepath.Join(full, "mine.txt"), []byte("the user's")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A directory where the output has a file is not gen's: the commit fails
+// naming it and leaves it with its content, whether or not hard links work.
+func TestStagerFailsOnADirectoryInTheWay(t *testing.T) {
+	for _, noLinks := range []bool{false, true} {
+		dir, second := rollbackCase(t)
+		mine(t, dir, "a/change.txt")
+		before, _ := readTree(t, dir)
+		link := linkFile
+		if noLinks {
+			linkFile = func(string, string) error { return errors.New("operation not permitted") }
+		}
+		_, err := commitTree(t, dir, second)
+		linkFile = link
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "a", "change.txt")) {
+			t.Errorf("no links %v: commit error %v; want one naming a/change.txt", noLinks, err)
+		}
+		after, _ := readTree(t, dir)
+		if diff := cmp.Diff(before, after); diff != "" {
+			t.Errorf("no links %v: files after the failed commit (-before +after):\n%s", noLinks, diff)
+		}
+	}
+}
+
+// A directory where gen's stale file was is no longer gen's: the commit
+// leaves it, with its content, and forgets the file.
+func TestStagerLeavesADirectoryWhereAStaleFileWas(t *testing.T) {
+	dir, second := rollbackCase(t)
+	mine(t, dir, "b/stale.txt")
+	res, err := commitTree(t, dir, second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.removed != 0 {
+		t.Errorf("removed %d; want 0", res.removed)
+	}
+	got, _ := readTree(t, dir)
+	if got["b/stale.txt/mine.txt"] != "the user's" {
+		t.Errorf("the user's directory after the commit: %v", got)
+	}
+	if m := readMarker(dir); slices.ContainsFunc(m.files, func(e markerEntry) bool { return e.path == "b/stale.txt" }) {
+		t.Errorf("the marker still lists b/stale.txt")
 	}
 }
