@@ -152,3 +152,34 @@ func TestKeptHandWritten(t *testing.T) {
 		t.Errorf("kept without a marker = %q, want empty", got)
 	}
 }
+
+// The floor table times YAML decoding and go/format over the files it is
+// given and sums them; a file either cannot handle is its row's note, and
+// then there is no sum.
+func TestFloor(t *testing.T) {
+	write := func(dir, name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat, out := t.TempDir(), t.TempDir()
+	write(cat, "a.yaml", "namespace: A.B\ntypes: {}\n---\nnamespace: C.D\n")
+	write(cat, "notes.txt", "not a manifest: [")
+	write(out, "a_gen.go", "package a\n\nconst A = 1\n")
+	b := &bench{cfg: &config{runs: 3}, tables: map[string]*harness.Table{}}
+	b.floor(cat, out)
+	rows := b.tables["Floor of `udtc gen`"].Rows
+	if len(rows) != 3 || rows[0][1] != "1" || rows[1][1] != "1" || !strings.HasSuffix(rows[2][3], " s") {
+		t.Fatalf("rows %q; want YAML and Go of one file each, and their sum", rows)
+	}
+
+	write(out, "b_gen.go", "package b\n\nfunc {")
+	write(cat, "b.yml", "a: [")
+	b = &bench{cfg: &config{runs: 1}, tables: map[string]*harness.Table{}}
+	b.floor(cat, out)
+	rows = b.tables["Floor of `udtc gen`"].Rows
+	if len(rows) != 2 || !strings.Contains(rows[0][3], "yaml") || !strings.Contains(rows[1][3], "expected") {
+		t.Errorf("rows %q; want each failure in its row and no sum", rows)
+	}
+}

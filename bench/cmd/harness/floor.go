@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/format"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/bench/harness"
+	"github.com/udtc/udtc/internal/par"
+)
+
+// floor measures, in the harness's own process on every core, the two
+// parts of `udtc gen` that no change to udtc removes while it decodes
+// YAML with go.yaml.in/yaml/v3 and writes its Go client with jennifer
+// (both fixed by the design): decoding the catalog's manifests into YAML
+// nodes, and go/format over the Go that gen wrote (jennifer's Render
+// formats every file it renders; formatting gofmt'ed text, as here, is
+// the cheaper case). Their sum is a lower bound of gen's wall time with
+// every target, before anything is checked, rendered or written.
+func (b *bench) floor(catalog, out string) {
+	t := b.table("Floor of `udtc gen`", fmt.Sprintf("Two parts of `udtc gen` of the 1,000-type catalog that no change to udtc can remove while YAML is decoded with go.yaml.in/yaml/v3 and the Go client is written with jennifer, whose Render runs go/format over every file: each measured in the harness's own process on all %d cores (median of %d runs), over the catalog's manifests and over the Go files gen wrote. Their sum is a lower bound of gen's wall time with every target, before anything is checked, rendered or written.", runtime.GOMAXPROCS(0), b.cfg.runs),
+		"Work", "Files", "Size", "Wall")
+	yamlFiles, yerr := readFiles(catalog, ".yaml", ".yml")
+	goFiles, gerr := readFiles(out, ".go")
+	var sum time.Duration
+	for _, w := range []struct {
+		name  string
+		files [][]byte
+		err   error
+		do    func([]byte) error
+	}{
+		{"yaml.v3: decode every manifest into nodes", yamlFiles, yerr, decodeYAML},
+		{"go/format of the generated Go", goFiles, gerr, func(src []byte) error { _, err := format.Source(src); return err }},
+	} {
+		size := 0
+		for _, f := range w.files {
+			size += len(f)
+		}
+		if w.err == nil && len(w.files) == 0 {
+			w.err = errors.New("no files")
+		}
+		if w.err != nil {
+			t.Rows = append(t.Rows, []string{w.name, "—", "—", w.err.Error()})
+			sum = -1
+			continue
+		}
+		wall, err := medianWall(b.cfg.runs, w.files, w.do)
+		if err != nil {
+			t.Rows = append(t.Rows, []string{w.name, num(len(w.files)), harness.MB(int64(size)), err.Error()})
+			sum = -1
+			continue
+		}
+		t.Rows = append(t.Rows, []string{w.name, num(len(w.files)), harness.MB(int64(size)), harness.Seconds(wall)})
+		if sum >= 0 {
+			sum += wall
+		}
+	}
+	if sum > 0 {
+		t.Rows = append(t.Rows, []string{"Sum: the least wall time of `udtc gen` of all targets", "", "", harness.Seconds(sum)})
+	}
+}
+
+// readFiles reads the files below dir whose names end in one of exts, in
+// path order.
+func readFiles(dir string, exts ...string) ([][]byte, error) {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(p, e) }) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(paths))
+	for i, p := range paths {
+		if out[i], err = os.ReadFile(p); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// decodeYAML decodes every document of src into YAML nodes, as the
+// manifest loader does before it builds the model.
+func decodeYAML(src []byte) error {
+	d := yaml.NewDecoder(bytes.NewReader(src))
+	for {
+		var n yaml.Node
+		if err := d.Decode(&n); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+// medianWall runs do over every file on every core (par.Each), runs
+// times, and returns the median wall time (the first error stops it).
+func medianWall(runs int, files [][]byte, do func([]byte) error) (time.Duration, error) {
+	var walls []time.Duration
+	for range max(runs, 1) {
+		runtime.GC()
+		start := time.Now()
+		errs := make([]error, len(files))
+		par.Each(len(files), func(i int) { errs[i] = do(files[i]) })
+		walls = append(walls, time.Since(start))
+		if err := errors.Join(errs...); err != nil {
+			return 0, err
+		}
+	}
+	slices.Sort(walls)
+	return walls[len(walls)/2], nil
+}
