@@ -19,20 +19,7 @@ import (
 // TestSchemaCompiledOncePerRegistrationChange counts compiles: PUTs of
 // resources reuse the compiled schema until the API version is written.
 func TestSchemaCompiledOncePerRegistrationChange(t *testing.T) {
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "registry.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	sealer, err := secrets.New(make([]byte, secrets.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(ctx, Options{Store: st, Secrets: sealer})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newSQLiteServer(t)
 	var compiles atomic.Int64
 	srv.schemas.compile = func(s json.RawMessage) (*admission.Schema, error) {
 		compiles.Add(1)
@@ -75,4 +62,25 @@ func TestSchemaCompiledOncePerRegistrationChange(t *testing.T) {
 	if n := compiles.Load(); n != 2 {
 		t.Errorf("%d compiles after the schema changed, want 2", n)
 	}
+}
+
+// newSQLiteServer returns a Server over a new SQLite store in a temporary
+// directory, with a zero secrets key; the store closes with the test.
+func newSQLiteServer(t *testing.T) *Server {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "registry.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	sealer, err := secrets.New(make([]byte, secrets.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(ctx, Options{Store: st, Secrets: sealer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
 }

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/udtc/udtc/registry/api"
-	"github.com/udtc/udtc/registry/secrets"
-	"github.com/udtc/udtc/registry/store/sqlite"
 )
 
 // countingRecorder is a batchRecorder that counts the body bytes the
@@ -30,20 +27,7 @@ func (c *countingRecorder) Write(p []byte) (int, error) {
 // its handler encodes no body (the batch would drop it); the status and
 // ETag are those of the write on its own, and a failure keeps its body.
 func TestBatchWriteEncodesNoBodyOnSuccess(t *testing.T) {
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "registry.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	sealer, err := secrets.New(make([]byte, secrets.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(ctx, Options{Store: st, Secrets: sealer})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newSQLiteServer(t)
 	const rp = "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Data"
 	serve := func(batch bool, method, path, body string) *countingRecorder {
 		t.Helper()
