@@ -41,11 +41,13 @@ const markerHeader = "# udtc gen output: do not edit. target, path, size, sha256
 // one. Lines of the older formats (a bare path; path, size and mtime) are
 // read as entries of no known target.
 func readMarker(dir string) genMarker {
+	b, _ := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
+	return parseMarker(b)
+}
+
+// parseMarker parses the content b of a marker (see readMarker).
+func parseMarker(b []byte) genMarker {
 	var m genMarker
-	b, err := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
-	if err != nil {
-		return m
-	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/internal/par"
@@ -215,41 +216,21 @@ func (s *stager) makeRoot() error {
 // then lists the files. Once it returns nil, abort does nothing.
 //
 // A commit that fails part way puts DIR back as it was before returning
-// the error: each file it replaces or removes is kept first (a hard link,
-// or the file itself moved aside where links are not supported) in a
-// directory beside the stage, and a failure moves the kept files back and
-// removes the new ones (rollback).
+// the error: each file it replaces or removes, the marker included, is
+// kept first (a hard link, or the file itself moved aside where links are
+// not supported) in a directory beside the stage, and a failure moves the
+// kept files back and removes the new ones (rollback). Before anything
+// moves, the marker lists the old files and the new ones, so that a run
+// killed part way leaves no file the next run does not know of: it
+// removes those it does not produce.
 func (s *stager) commit(targets []string) (syncResult, error) {
 	var res syncResult
 	if err := errors.Join(s.errs...); err != nil {
 		return res, err
 	}
 	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
-	var j *journal
-	if !s.check {
-		var err error
-		if j, err = s.newJournal(); err != nil {
-			return res, err
-		}
-		defer j.close()
-	}
-	inPlace, moves, err := s.moveNewDirs()
-	if err != nil {
-		return res, err
-	}
-	if j != nil {
-		j.moves = moves
-		j.replaced = make([]keptFile, len(s.staged))
-	}
-	errs := make([]error, len(s.staged))
-	parallel(len(s.staged), func(i int) {
-		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
-			errs[i] = j.replace(i, sf.tmp, sf.path)
-		}
-	})
-	if err := errors.Join(errs...); err != nil {
-		return res, j.rollback(err)
-	}
+	markerPath := filepath.Join(s.dir, emit.OutputMarker)
+	oldMarker, _ := os.ReadFile(markerPath)
 	var next genMarker
 	produced := make(map[string]bool, len(s.staged))
 	for _, sf := range s.staged {
@@ -267,25 +248,62 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 		running[t] = true
 	}
 	everyTarget := len(targets) == len(emitters)
+	var gone []markerEntry // listed, of a running target, not produced
+	for _, prev := range parseMarker(oldMarker).files {
+		switch {
+		case produced[prev.path]:
+		case !running[prev.target] && (prev.target != "" || !everyTarget):
+			produced[prev.path] = true
+			next.files = append(next.files, prev) // another target's file
+		default:
+			gone = append(gone, prev)
+		}
+	}
+	var j *journal
+	if !s.check {
+		var err error
+		if j, err = s.newJournal(); err != nil {
+			return res, err
+		}
+		defer j.close()
+		union := genMarker{files: append(slices.Clone(next.files), gone...)}
+		sortEntries(union.files)
+		if data := union.encode(); !bytes.Equal(data, oldMarker) {
+			if err := j.replaceMarker(markerPath, data); err != nil {
+				return res, j.rollback(err)
+			}
+		}
+	}
+	inPlace, moves, err := s.moveNewDirs()
+	if err != nil {
+		return res, j.rollback(err)
+	}
+	if j != nil {
+		j.moves = moves
+		j.replaced = make([]keptFile, len(s.staged))
+	}
+	errs := make([]error, len(s.staged))
+	parallel(len(s.staged), func(i int) {
+		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
+			j.replaced[i], errs[i] = j.keep(sf.tmp, sf.path, filepath.Join(j.dir, strconv.Itoa(i)))
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return res, j.rollback(err)
+	}
 	isProduced := s.producedAs(s.staged)
 	var emptied []string // directories of removed files
-	for _, prev := range readMarker(s.dir).files {
-		p := prev.path
-		if produced[p] {
-			continue
-		}
-		if !running[prev.target] && (prev.target != "" || !everyTarget) {
-			produced[p] = true
-			next.files = append(next.files, prev) // another target's file
-			continue
-		}
-		full := filepath.Join(s.dir, filepath.FromSlash(p))
+	for _, prev := range gone {
+		full := filepath.Join(s.dir, filepath.FromSlash(prev.path))
 		st, err := os.Stat(full)
-		if err != nil || st.IsDir() || isProduced(st, p) {
-			continue // gone, or no longer gen's file
+		if err != nil || isProduced(st, prev.path) {
+			continue // gone already, or the run's own file under another case
+		}
+		if lst, err := os.Lstat(full); err != nil || lst.IsDir() {
+			continue // no longer gen's file
 		}
 		res.removed++
-		res.stale = append(res.stale, p)
+		res.stale = append(res.stale, prev.path)
 		if !s.check {
 			if err := j.remove(full); err != nil {
 				return res, j.rollback(err)
@@ -295,7 +313,7 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	}
 	if !s.check {
 		sortEntries(next.files)
-		if err := writeIfChanged(filepath.Join(s.dir, emit.OutputMarker), next.encode()); err != nil {
+		if err := writeIfChanged(markerPath, next.encode()); err != nil {
 			return res, j.rollback(err)
 		}
 		for _, d := range emptied {
@@ -314,11 +332,12 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 }
 
 // journal is what a commit changed in DIR, so that rollback can take it
-// back: the directories moved whole, the files renamed into place (each
-// with the old file it replaced, kept in dir) and the files removed (moved
-// into dir).
+// back: the marker, the directories moved whole, the files renamed into
+// place (each with the old file it replaced, kept in dir) and the files
+// removed (moved into dir).
 type journal struct {
 	dir      string // beside the stage, named like it (removeLeftovers removes it)
+	marker   keptFile
 	moves    [][2]string
 	replaced []keptFile // by staged file
 
@@ -347,10 +366,23 @@ func (s *stager) newJournal() (*journal, error) {
 // linkFile is os.Link (a variable for tests).
 var linkFile = os.Link
 
-// replace renames tmp, the new content of path and staged file i, to path,
-// keeping the file it replaces.
-func (j *journal) replace(i int, tmp, path string) error {
-	kept := filepath.Join(j.dir, strconv.Itoa(i))
+// renameFile is os.Rename (a variable for tests).
+var renameFile = os.Rename
+
+// replaceMarker writes data as the marker at path, keeping the old one.
+func (j *journal) replaceMarker(path string, data []byte) error {
+	tmp := filepath.Join(j.dir, "marker.new")
+	if err := writeNew(tmp, data, 0o644); err != nil {
+		return err
+	}
+	var err error
+	j.marker, err = j.keep(tmp, path, filepath.Join(j.dir, "marker"))
+	return err
+}
+
+// keep renames tmp, the new content of path, to path, keeping the file it
+// replaces as kept. It returns what rollback needs to take that back.
+func (j *journal) keep(tmp, path, kept string) (keptFile, error) {
 	err := linkFile(path, kept)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -361,36 +393,44 @@ func (j *journal) replace(i int, tmp, path string) error {
 		case errors.Is(lerr, fs.ErrNotExist):
 			kept = ""
 		case lerr != nil:
-			return lerr
+			return keptFile{}, lerr
 		case st.IsDir(): // not gen's: it stays, and the commit fails
-			return &fs.PathError{Op: "replace", Path: path, Err: errors.New("is a directory")}
+			return keptFile{}, &fs.PathError{Op: "replace", Path: path, Err: errors.New("is a directory")}
 		default:
 			// No hard links here (some network and FAT file systems):
 			// the old file itself moves aside, for the time of one rename.
 			if err := os.Rename(path, kept); err != nil {
-				return err
+				return keptFile{}, err
 			}
 		}
 	}
 	if err := renameFile(tmp, path); err != nil {
-		if kept != "" {
-			os.Rename(kept, path) // the link's no-op; the moved file's return
+		if kept == "" {
+			return keptFile{}, err
 		}
-		return err
+		// With a link, path is still there and this is a no-op; a file
+		// moved aside goes back, and if it cannot, rollback tries again
+		// and reports it.
+		if rerr := os.Rename(kept, path); rerr != nil {
+			return keptFile{path: path, kept: kept, done: true}, err
+		}
+		return keptFile{}, err
 	}
-	j.replaced[i] = keptFile{path: path, kept: kept, done: true}
-	return nil
+	return keptFile{path: path, kept: kept, done: true}, nil
 }
 
-// renameFile is os.Rename (a variable for tests).
-var renameFile = os.Rename
-
-// remove moves path, a stale file, into the journal.
+// remove moves path, a stale file, into the journal. A file on another
+// file system than DIR (below a symbolic link in DIR) cannot move there:
+// it is removed, and a rollback cannot bring it back.
 func (j *journal) remove(path string) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	kept := filepath.Join(j.dir, "r"+strconv.Itoa(len(j.removed)))
-	if err := renameFile(path, kept); err != nil {
+	err := renameFile(path, kept)
+	if errors.Is(err, syscall.EXDEV) {
+		return os.Remove(path)
+	}
+	if err != nil {
 		return err
 	}
 	j.removed = append(j.removed, [2]string{path, kept})
@@ -398,16 +438,20 @@ func (j *journal) remove(path string) error {
 }
 
 // rollback takes back what the commit did, last first, and returns the
-// commit's error err, noting the paths it could not put back (a second
-// failure of the file system) when there are any.
+// commit's error err. When something cannot be put back (a second failure
+// of the file system) the error names it, and the journal, with the old
+// files it keeps, stays in DIR under a name no later run removes.
 func (j *journal) rollback(err error) error {
+	if j == nil {
+		return err
+	}
 	var failed []string
 	for _, r := range slices.Backward(j.removed) {
 		if os.Rename(r[1], r[0]) != nil {
 			failed = append(failed, r[0])
 		}
 	}
-	for _, f := range j.replaced {
+	for _, f := range slices.Backward(append([]keptFile{j.marker}, j.replaced...)) {
 		switch {
 		case !f.done:
 		case f.kept != "":
@@ -421,15 +465,29 @@ func (j *journal) rollback(err error) error {
 		}
 	}
 	undoMoves(j.moves)
-	if len(failed) > 0 {
-		return fmt.Errorf("%w; putting the output directory back failed too, for %s", err, strings.Join(failed, ", "))
+	if len(failed) == 0 {
+		return err
 	}
-	return err
+	where := strings.Replace(j.dir, stagePrefix+"old-", keptPrefix, 1)
+	if os.Rename(j.dir, where) != nil {
+		where = j.dir + " until the next gen removes it"
+	}
+	j.dir = "" // close leaves it
+	return fmt.Errorf("%w; putting the output directory back failed too, for %s: the old files are kept in %s",
+		err, strings.Join(failed, ", "), where)
 }
+
+// keptPrefix starts the name of a journal that a failed rollback leaves in
+// DIR for the user (removeLeftovers leaves it alone).
+const keptPrefix = ".udtc-kept-"
 
 // close removes the journal's directory: the files it keeps are not
 // needed once the commit is done or taken back.
-func (j *journal) close() { os.RemoveAll(j.dir) }
+func (j *journal) close() {
+	if j.dir != "" {
+		os.RemoveAll(j.dir)
+	}
+}
 
 // producedAs returns a test of whether the file st at path p, which the
 // marker lists but this run did not produce under that name, is one the run

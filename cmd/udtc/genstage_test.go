@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -195,20 +198,79 @@ func commitTree(t *testing.T, dir string, files map[string]string) (syncResult, 
 	return st.commit([]string{"t"})
 }
 
-// rollbackCase is an output directory written by a first commit, with a
-// second commit that replaces, adds (in an existing directory and in new
-// ones) and removes files.
+// rollbackCase is an output directory written by a first commit
+// (rollbackFirst), with a second commit (rollbackSecond) that replaces,
+// adds (in an existing directory and in new ones) and removes files.
 func rollbackCase(t *testing.T) (dir string, second map[string]string) {
 	t.Helper()
 	dir = t.TempDir()
-	if _, err := commitTree(t, dir, map[string]string{
-		"a/keep.txt": "kept", "a/change.txt": "old", "b/stale.txt": "stale", "a/z.txt": "old z",
-	}); err != nil {
+	if _, err := commitTree(t, dir, rollbackFirst()); err != nil {
 		t.Fatal(err)
 	}
-	return dir, map[string]string{
+	return dir, rollbackSecond()
+}
+
+func rollbackFirst() map[string]string {
+	return map[string]string{"a/keep.txt": "kept", "a/change.txt": "old", "b/stale.txt": "stale", "a/z.txt": "old z"}
+}
+
+func rollbackSecond() map[string]string {
+	return map[string]string{
 		"a/keep.txt": "kept", "a/change.txt": "new", "a/added.txt": "added", "a/z.txt": "new z",
 		"c/d/new.txt": "in a new directory",
+	}
+}
+
+// killedCommit is the child process of TestStagerAfterAKilledCommit: it
+// commits rollbackSecond in dir and exits at once, as a SIGKILL would end
+// it, when the commit renames a/z.txt into place (after the marker, the
+// new directories and some files).
+func killedCommit(dir string) {
+	renameFile = func(from, to string) error {
+		if strings.HasSuffix(to, "z.txt") {
+			os.Exit(9)
+		}
+		return os.Rename(from, to)
+	}
+	st := newStager(dir, false)
+	var files []emit.File
+	for p, data := range rollbackSecond() {
+		files = append(files, emit.File{Path: p, Data: []byte(data)})
+	}
+	if err := st.stage("t", files); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	st.commit([]string{"t"})
+	os.Exit(0) // the commit did not reach a/z.txt
+}
+
+// A run killed while it puts its output in place leaves no file the next
+// run does not know of: the marker listed the new files before they
+// moved, so the next run, which goes back to the first output, removes
+// them, and DIR is that output exactly.
+func TestStagerAfterAKilledCommit(t *testing.T) {
+	dir, _ := rollbackCase(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "UDTC_TEST_KILLED_COMMIT="+dir)
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 9 {
+		t.Fatalf("the child commit: %v (want exit 9)\n%s", err, out)
+	}
+	if left := removeLeftovers(dir, false); len(left) != 2 {
+		t.Errorf("leftovers of the killed run: %q; want its stage and journal", left)
+	}
+	if _, err := commitTree(t, dir, rollbackFirst()); err != nil {
+		t.Fatal(err)
+	}
+	got, dirs := readTree(t, dir)
+	want := rollbackFirst()
+	want[emit.OutputMarker] = got[emit.OutputMarker]
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("DIR after the next run (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{".", "a", "b"}, dirs); diff != "" {
+		t.Errorf("directories after the next run (-want +got):\n%s", diff)
 	}
 }
 
@@ -334,5 +396,76 @@ func TestStagerLeavesADirectoryWhereAStaleFileWas(t *testing.T) {
 	}
 	if m := readMarker(dir); slices.ContainsFunc(m.files, func(e markerEntry) bool { return e.path == "b/stale.txt" }) {
 		t.Errorf("the marker still lists b/stale.txt")
+	}
+}
+
+// A stale file that cannot move into the journal because it is on another
+// file system (below a symbolic link in DIR) is removed as before, and the
+// commit succeeds.
+func TestStagerRemovesAStaleFileOnAnotherFileSystem(t *testing.T) {
+	dir, second := rollbackCase(t)
+	rename := renameFile
+	t.Cleanup(func() { renameFile = rename })
+	renameFile = func(from, to string) error {
+		if strings.HasSuffix(from, "stale.txt") {
+			return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EXDEV}
+		}
+		return os.Rename(from, to)
+	}
+	res, err := commitTree(t, dir, second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := readTree(t, dir)
+	if _, ok := got["b/stale.txt"]; ok || res.removed != 1 {
+		t.Errorf("removed %d, b/stale.txt still there: %v; want it removed", res.removed, ok)
+	}
+}
+
+// When putting DIR back fails too, the error says what could not be put
+// back and where the old files are, and they stay there: no later run
+// removes them.
+func TestStagerFailedRollbackKeepsTheOldFiles(t *testing.T) {
+	for _, noLinks := range []bool{false, true} {
+		dir, second := rollbackCase(t)
+		rename, link := renameFile, linkFile
+		renameFile = func(from, to string) error {
+			if strings.HasSuffix(to, emit.OutputMarker) && !strings.Contains(from, stagePrefix) {
+				// The final marker fails; a directory now stands where
+				// a/z.txt and b/stale.txt go back.
+				for _, p := range []string{"b/stale.txt", "a/z.txt"} {
+					full := filepath.Join(dir, filepath.FromSlash(p))
+					os.Remove(full)
+					if err := os.MkdirAll(filepath.Join(full, "x"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return &os.LinkError{Op: "rename", Old: from, New: to, Err: errors.New("injected failure")}
+			}
+			return os.Rename(from, to)
+		}
+		if noLinks {
+			linkFile = func(string, string) error { return errors.New("operation not permitted") }
+		}
+		_, err := commitTree(t, dir, second)
+		renameFile, linkFile = rename, link
+		if err == nil || !strings.Contains(err.Error(), "failed too") || !strings.Contains(err.Error(), keptPrefix) {
+			t.Fatalf("no links %v: commit error %v; want what failed and where the old files are", noLinks, err)
+		}
+		removeLeftovers(dir, false)
+		var kept []string
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.Contains(p, keptPrefix) {
+				b, _ := os.ReadFile(p)
+				kept = append(kept, string(b))
+			}
+			return nil
+		})
+		slices.Sort(kept)
+		for _, old := range []string{"old z", "stale"} {
+			if !slices.Contains(kept, old) {
+				t.Errorf("no links %v: the old content %q is not kept (kept: %q)", noLinks, old, kept)
+			}
+		}
 	}
 }
