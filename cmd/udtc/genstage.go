@@ -60,6 +60,7 @@ type stagedFile struct {
 	path  string // on disk
 	tmp   string // the new contents, to rename to path; "" when path is up to date
 	stale bool   // path is missing or differs
+	found bool   // path is there (a file gen replaces if stale)
 }
 
 // stagePrefix starts the name of a run's stage directory in DIR.
@@ -115,6 +116,7 @@ func (s *stager) stage(target string, files []emit.File) error {
 	parallel(len(files), func(i int) {
 		sf := &out[i]
 		old, err := os.ReadFile(sf.path)
+		sf.found = !errors.Is(err, fs.ErrNotExist)
 		if err == nil && bytes.Equal(old, files[i].Data) {
 			return
 		}
@@ -233,8 +235,10 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	oldMarker, _ := os.ReadFile(markerPath)
 	var next genMarker
 	produced := make(map[string]bool, len(s.staged))
+	foundAt := make(map[string]bool, len(s.staged))
 	for _, sf := range s.staged {
 		produced[sf.entry.path] = true
+		foundAt[sf.entry.path] = sf.found
 		next.files = append(next.files, sf.entry)
 		if sf.stale {
 			res.written++
@@ -249,7 +253,9 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	}
 	everyTarget := len(targets) == len(emitters)
 	var gone []markerEntry // listed, of a running target, not produced
+	listed := map[string]bool{}
 	for _, prev := range parseMarker(oldMarker).files {
+		listed[prev.path] = true
 		switch {
 		case produced[prev.path]:
 		case !running[prev.target] && (prev.target != "" || !everyTarget):
@@ -266,21 +272,29 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 			return res, err
 		}
 		defer j.close()
-		union := genMarker{files: append(slices.Clone(next.files), gone...)}
+		// The files the run may leave in DIR: every listed one, and the new
+		// ones. A file there that no marker lists is not gen's until the
+		// rename replaces it (a run killed before must leave it unlisted).
+		union := genMarker{files: slices.Clone(gone)}
+		for _, e := range next.files {
+			if listed[e.path] || !foundAt[e.path] {
+				union.files = append(union.files, e)
+			}
+		}
 		sortEntries(union.files)
 		if data := union.encode(); !bytes.Equal(data, oldMarker) {
-			if err := j.replaceMarker(markerPath, data); err != nil {
+			if err := j.replaceMarker(markerPath, data, oldMarker); err != nil {
 				return res, j.rollback(err)
 			}
 		}
 	}
 	inPlace, moves, err := s.moveNewDirs()
-	if err != nil {
-		return res, j.rollback(err)
-	}
 	if j != nil {
 		j.moves = moves
 		j.replaced = make([]keptFile, len(s.staged))
+	}
+	if err != nil {
+		return res, j.rollback(err)
 	}
 	errs := make([]error, len(s.staged))
 	parallel(len(s.staged), func(i int) {
@@ -369,15 +383,27 @@ var linkFile = os.Link
 // renameFile is os.Rename (a variable for tests).
 var renameFile = os.Rename
 
-// replaceMarker writes data as the marker at path, keeping the old one.
-func (j *journal) replaceMarker(path string, data []byte) error {
+// replaceMarker writes data as the marker at path, whose content is old
+// (nil when there is none), keeping a copy of old: the marker is never
+// moved aside, so DIR always has one.
+func (j *journal) replaceMarker(path string, data, old []byte) error {
 	tmp := filepath.Join(j.dir, "marker.new")
 	if err := writeNew(tmp, data, 0o644); err != nil {
 		return err
 	}
-	var err error
-	j.marker, err = j.keep(tmp, path, filepath.Join(j.dir, "marker"))
-	return err
+	k := keptFile{path: path}
+	if old != nil {
+		k.kept = filepath.Join(j.dir, "marker")
+		if err := writeNew(k.kept, old, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := renameFile(tmp, path); err != nil {
+		return err
+	}
+	k.done = true
+	j.marker = k
+	return nil
 }
 
 // keep renames tmp, the new content of path, to path, keeping the file it
@@ -451,30 +477,41 @@ func (j *journal) rollback(err error) error {
 			failed = append(failed, r[0])
 		}
 	}
-	for _, f := range slices.Backward(append([]keptFile{j.marker}, j.replaced...)) {
-		switch {
-		case !f.done:
-		case f.kept != "":
-			if os.Rename(f.kept, f.path) != nil {
-				failed = append(failed, f.path)
-			}
-		default:
-			if os.Remove(f.path) != nil {
-				failed = append(failed, f.path)
-			}
+	for _, f := range slices.Backward(j.replaced) {
+		if !f.restore() {
+			failed = append(failed, f.path)
 		}
 	}
-	undoMoves(j.moves)
+	failed = append(failed, undoMoves(j.moves)...)
+	// The marker last, and only when all else is back: while anything
+	// new is left, the marker that lists it stays, so a later run
+	// removes it.
+	if len(failed) == 0 && !j.marker.restore() {
+		failed = append(failed, j.marker.path)
+	}
 	if len(failed) == 0 {
 		return err
 	}
-	where := strings.Replace(j.dir, stagePrefix+"old-", keptPrefix, 1)
+	where := filepath.Join(filepath.Dir(j.dir), keptPrefix+strings.TrimPrefix(filepath.Base(j.dir), stagePrefix+"old-"))
 	if os.Rename(j.dir, where) != nil {
 		where = j.dir + " until the next gen removes it"
 	}
 	j.dir = "" // close leaves it
 	return fmt.Errorf("%w; putting the output directory back failed too, for %s: the old files are kept in %s",
 		err, strings.Join(failed, ", "), where)
+}
+
+// restore takes back the rename of f: the kept file returns, or the new
+// one is removed; false when that fails.
+func (f keptFile) restore() bool {
+	switch {
+	case !f.done:
+		return true
+	case f.kept != "":
+		return os.Rename(f.kept, f.path) == nil
+	default:
+		return os.Remove(f.path) == nil
+	}
 }
 
 // keptPrefix starts the name of a journal that a failed rollback leaves in
@@ -520,7 +557,8 @@ func (s *stager) producedAs(staged []stagedFile) func(st fs.FileInfo, p string) 
 // directory per target instead of every file, and makes no directory
 // twice). It returns the destination directories now in place, moved ones
 // and those below them, whose files need no rename of their own, and the
-// moves in the order made (undoMoves takes them back). Every destination is
+// moves in the order made (undoMoves takes them back; on an error, those
+// made before it). Every destination is
 // looked at before anything moves, so a file where a directory must go
 // fails the commit with DIR as it was.
 func (s *stager) moveNewDirs() (map[string]bool, [][2]string, error) {
@@ -561,8 +599,7 @@ func (s *stager) moveNewDirs() (map[string]bool, [][2]string, error) {
 	}
 	for i, m := range moves {
 		if err := os.Rename(m[0], m[1]); err != nil {
-			undoMoves(moves[:i])
-			return nil, nil, err
+			return nil, moves[:i], err
 		}
 	}
 	return inPlace, moves, nil
@@ -571,10 +608,13 @@ func (s *stager) moveNewDirs() (map[string]bool, [][2]string, error) {
 // undoMoves moves directories moveNewDirs moved back into the stage, last
 // first, so that abort removes them with it (best effort: the commit is
 // failing already).
-func undoMoves(moves [][2]string) {
+func undoMoves(moves [][2]string) (failed []string) {
 	for _, m := range slices.Backward(moves) {
-		os.Rename(m[1], m[0])
+		if os.Rename(m[1], m[0]) != nil {
+			failed = append(failed, m[1])
+		}
 	}
+	return failed
 }
 
 // abort removes the stage directory and the parents of DIR this run made

@@ -221,16 +221,22 @@ func rollbackSecond() map[string]string {
 	}
 }
 
-// killedCommit is the child process of TestStagerAfterAKilledCommit: it
+// killedCommit is the child process of the killed-commit tests: it
 // commits rollbackSecond in dir and exits at once, as a SIGKILL would end
-// it, when the commit renames a/z.txt into place (after the marker, the
-// new directories and some files).
+// it, when the commit renames a file whose destination ends in
+// $UDTC_TEST_KILL_AT ("z.txt": after the marker, the new directories
+// and some files); with $UDTC_TEST_KILL_NOLINKS set, as on a
+// file system without hard links.
 func killedCommit(dir string) {
+	at := os.Getenv("UDTC_TEST_KILL_AT")
 	renameFile = func(from, to string) error {
-		if strings.HasSuffix(to, "z.txt") {
+		if strings.HasSuffix(to, at) {
 			os.Exit(9)
 		}
 		return os.Rename(from, to)
+	}
+	if os.Getenv("UDTC_TEST_KILL_NOLINKS") != "" {
+		linkFile = func(string, string) error { return errors.New("operation not permitted") }
 	}
 	st := newStager(dir, false)
 	var files []emit.File
@@ -242,7 +248,23 @@ func killedCommit(dir string) {
 		os.Exit(1)
 	}
 	st.commit([]string{"t"})
-	os.Exit(0) // the commit did not reach a/z.txt
+	os.Exit(0) // the commit did not get there
+}
+
+// killCommit runs killedCommit in a child process on dir with env added,
+// expects it killed, and removes what it left as the next run would.
+func killCommit(t *testing.T, dir string, env ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), "UDTC_TEST_KILLED_COMMIT="+dir), env...)
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 9 {
+		t.Fatalf("the child commit: %v (want exit 9)\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, emit.OutputMarker)); err != nil {
+		t.Errorf("after the kill: %v; DIR must always have its marker", err)
+	}
+	removeLeftovers(dir, false)
 }
 
 // A run killed while it puts its output in place leaves no file the next
@@ -250,27 +272,64 @@ func killedCommit(dir string) {
 // moved, so the next run, which goes back to the first output, removes
 // them, and DIR is that output exactly.
 func TestStagerAfterAKilledCommit(t *testing.T) {
+	for _, kill := range [][]string{
+		{"UDTC_TEST_KILL_AT=z.txt"},
+		{"UDTC_TEST_KILL_AT=" + emit.OutputMarker}, // replacing the marker
+		{"UDTC_TEST_KILL_AT=" + emit.OutputMarker, "UDTC_TEST_KILL_NOLINKS=1"},
+		{"UDTC_TEST_KILL_AT=z.txt", "UDTC_TEST_KILL_NOLINKS=1"},
+	} {
+		dir, _ := rollbackCase(t)
+		killCommit(t, dir, kill...)
+		if _, err := commitTree(t, dir, rollbackFirst()); err != nil {
+			t.Fatal(err)
+		}
+		got, dirs := readTree(t, dir)
+		want := rollbackFirst()
+		want[emit.OutputMarker] = got[emit.OutputMarker]
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: DIR after the next run (-want +got):\n%s", kill, diff)
+		}
+		if diff := cmp.Diff([]string{".", "a", "b"}, dirs); diff != "" {
+			t.Errorf("%s: directories after the next run (-want +got):\n%s", kill, diff)
+		}
+	}
+}
+
+// The stale files of a run killed before it removed them are removed by
+// the next run, links or none.
+func TestStagerAfterAKilledCommitRemovesStaleFiles(t *testing.T) {
+	for _, kill := range [][]string{
+		{"UDTC_TEST_KILL_AT=" + emit.OutputMarker, "UDTC_TEST_KILL_NOLINKS=1"},
+		{"UDTC_TEST_KILL_AT=z.txt", "UDTC_TEST_KILL_NOLINKS=1"},
+		{"UDTC_TEST_KILL_AT=z.txt"},
+	} {
+		dir, second := rollbackCase(t)
+		killCommit(t, dir, kill...)
+		if _, err := commitTree(t, dir, second); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := readTree(t, dir)
+		second[emit.OutputMarker] = got[emit.OutputMarker]
+		if diff := cmp.Diff(second, got); diff != "" {
+			t.Errorf("%s: DIR after the next run (-want +got):\n%s", kill, diff)
+		}
+	}
+}
+
+// A file of the user's at a path gen then writes is not gen's until gen
+// replaces it: a run killed before that leaves it, unlisted, and the next
+// run, which no longer writes that path, leaves it too.
+func TestStagerAfterAKilledCommitKeepsAUsersFile(t *testing.T) {
 	dir, _ := rollbackCase(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "UDTC_TEST_KILLED_COMMIT="+dir)
-	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 9 {
-		t.Fatalf("the child commit: %v (want exit 9)\n%s", err, out)
+	if err := os.WriteFile(filepath.Join(dir, "a", "added.txt"), []byte("the user's own"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if left := removeLeftovers(dir, false); len(left) != 2 {
-		t.Errorf("leftovers of the killed run: %q; want its stage and journal", left)
-	}
+	killCommit(t, dir, "UDTC_TEST_KILL_AT=added.txt") // after the marker lists the new files
 	if _, err := commitTree(t, dir, rollbackFirst()); err != nil {
 		t.Fatal(err)
 	}
-	got, dirs := readTree(t, dir)
-	want := rollbackFirst()
-	want[emit.OutputMarker] = got[emit.OutputMarker]
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("DIR after the next run (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{".", "a", "b"}, dirs); diff != "" {
-		t.Errorf("directories after the next run (-want +got):\n%s", diff)
+	if b, err := os.ReadFile(filepath.Join(dir, "a", "added.txt")); err != nil || string(b) != "the user's own" {
+		t.Errorf("the user's a/added.txt after the next run: %q, %v", b, err)
 	}
 }
 
@@ -467,5 +526,54 @@ func TestStagerFailedRollbackKeepsTheOldFiles(t *testing.T) {
 				t.Errorf("no links %v: the old content %q is not kept (kept: %q)", noLinks, old, kept)
 			}
 		}
+	}
+}
+
+// When a new directory cannot move back, the rollback says so and leaves
+// the marker that lists it, so the next run removes it.
+func TestStagerFailedUndoOfANewDirectory(t *testing.T) {
+	dir, second := rollbackCase(t)
+	st := newStager(dir, false)
+	var files []emit.File
+	for p, data := range second {
+		files = append(files, emit.File{Path: p, Data: []byte(data)})
+	}
+	if err := st.stage("t", files); err != nil {
+		t.Fatal(err)
+	}
+	rename := renameFile
+	t.Cleanup(func() { renameFile = rename })
+	renameFile = func(from, to string) error {
+		if strings.HasSuffix(to, "z.txt") {
+			// c, moved whole, cannot go back into the stage now.
+			if err := os.MkdirAll(filepath.Join(st.stageDir, "c", "blocker"), 0o755); err != nil {
+				t.Error(err)
+			}
+			return &os.LinkError{Op: "rename", Old: from, New: to, Err: errors.New("injected failure")}
+		}
+		return os.Rename(from, to)
+	}
+	_, err := st.commit([]string{"t"})
+	st.abort()
+	renameFile = rename
+	if err == nil || !strings.Contains(err.Error(), "failed too") || !strings.Contains(err.Error(), filepath.Join(dir, "c")) {
+		t.Fatalf("commit error %v; want the injected failure and that c could not be put back", err)
+	}
+	removeLeftovers(dir, false)
+	if _, err := commitTree(t, dir, rollbackFirst()); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := readTree(t, dir)
+	kept := 0
+	for p := range got {
+		if strings.HasPrefix(p, keptPrefix) {
+			kept++
+			delete(got, p) // the old files, left for the user
+		}
+	}
+	want := rollbackFirst()
+	want[emit.OutputMarker] = got[emit.OutputMarker]
+	if diff := cmp.Diff(want, got); diff != "" || kept == 0 {
+		t.Errorf("DIR after the next run, %d kept files (-want +got):\n%s", kept, diff)
 	}
 }
