@@ -357,14 +357,6 @@ func modulePath(gomod string) string {
 	return ""
 }
 
-// writeIfChanged writes data to path unless the file already holds it.
-func writeIfChanged(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	return writeAtomic(path, data)
-}
-
 // writeAtomic writes data to path with mode 0644 (see writeAtomicMode).
 func writeAtomic(path string, data []byte) error { return writeAtomicMode(path, data, 0o644) }
 

@@ -231,15 +231,7 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 		return res, err
 	}
 	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
-	markerPath := filepath.Join(s.dir, emit.OutputMarker)
-	oldMarker, _ := os.ReadFile(markerPath)
-	var next genMarker
-	produced := make(map[string]bool, len(s.staged))
-	foundAt := make(map[string]bool, len(s.staged))
 	for _, sf := range s.staged {
-		produced[sf.entry.path] = true
-		foundAt[sf.entry.path] = sf.found
-		next.files = append(next.files, sf.entry)
 		if sf.stale {
 			res.written++
 			res.stale = append(res.stale, sf.entry.path)
@@ -247,24 +239,9 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 			res.unchanged++
 		}
 	}
-	running := map[string]bool{}
-	for _, t := range targets {
-		running[t] = true
-	}
-	everyTarget := len(targets) == len(emitters)
-	var gone []markerEntry // listed, of a running target, not produced
-	listed := map[string]bool{}
-	for _, prev := range parseMarker(oldMarker).files {
-		listed[prev.path] = true
-		switch {
-		case produced[prev.path]:
-		case !running[prev.target] && (prev.target != "" || !everyTarget):
-			produced[prev.path] = true
-			next.files = append(next.files, prev) // another target's file
-		default:
-			gone = append(gone, prev)
-		}
-	}
+	markerPath := filepath.Join(s.dir, emit.OutputMarker)
+	marker, _ := os.ReadFile(markerPath) // the marker in DIR, as the commit goes
+	next, gone, union := s.markers(parseMarker(marker), targets)
 	var j *journal
 	if !s.check {
 		var err error
@@ -272,20 +249,11 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 			return res, err
 		}
 		defer j.close()
-		// The files the run may leave in DIR: every listed one, and the new
-		// ones. A file there that no marker lists is not gen's until the
-		// rename replaces it (a run killed before must leave it unlisted).
-		union := genMarker{files: slices.Clone(gone)}
-		for _, e := range next.files {
-			if listed[e.path] || !foundAt[e.path] {
-				union.files = append(union.files, e)
-			}
-		}
-		sortEntries(union.files)
-		if data := union.encode(); !bytes.Equal(data, oldMarker) {
-			if err := j.replaceMarker(markerPath, data, oldMarker); err != nil {
+		if data := union.encode(); !bytes.Equal(data, marker) {
+			if err := j.replaceMarker(markerPath, data, marker); err != nil {
 				return res, j.rollback(err)
 			}
+			marker = data
 		}
 	}
 	inPlace, moves, err := s.moveNewDirs()
@@ -326,9 +294,10 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 		}
 	}
 	if !s.check {
-		sortEntries(next.files)
-		if err := writeIfChanged(markerPath, next.encode()); err != nil {
-			return res, j.rollback(err)
+		if data := next.encode(); !bytes.Equal(data, marker) {
+			if err := writeAtomic(markerPath, data); err != nil {
+				return res, j.rollback(err)
+			}
 		}
 		for _, d := range emptied {
 			removeEmptyParents(s.dir, d)
@@ -343,6 +312,49 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	}
 	s.done = true
 	return res, nil
+}
+
+// markers returns, from old, the marker DIR had, and the staged files: the
+// marker of the committed output (next: the staged files, and the files
+// of targets that did not run), the listed files that are gone from the
+// output (of a running target, not produced), and the marker the commit
+// writes before anything moves (union): every file it may leave in DIR,
+// the listed ones and the new ones. A file in DIR at a staged path that
+// no marker lists is not gen's until the rename replaces it, so union
+// leaves it out (a run killed before that must leave it unlisted).
+func (s *stager) markers(old genMarker, targets []string) (next genMarker, gone []markerEntry, union genMarker) {
+	found := make(map[string]bool, len(s.staged)) // staged path → a file was there
+	for _, sf := range s.staged {
+		found[sf.entry.path] = sf.found
+		next.files = append(next.files, sf.entry)
+	}
+	running := map[string]bool{}
+	for _, t := range targets {
+		running[t] = true
+	}
+	everyTarget := len(targets) == len(emitters)
+	listed := map[string]bool{}
+	for _, prev := range old.files {
+		if _, staged := found[prev.path]; staged || listed[prev.path] {
+			listed[prev.path] = true
+			continue // produced, or listed twice
+		}
+		listed[prev.path] = true
+		if !running[prev.target] && (prev.target != "" || !everyTarget) {
+			next.files = append(next.files, prev) // another target's file
+		} else {
+			gone = append(gone, prev)
+		}
+	}
+	union.files = slices.Clone(gone)
+	for _, e := range next.files {
+		if wasThere, staged := found[e.path]; listed[e.path] || !staged || !wasThere {
+			union.files = append(union.files, e)
+		}
+	}
+	sortEntries(next.files)
+	sortEntries(union.files)
+	return next, gone, union
 }
 
 // journal is what a commit changed in DIR, so that rollback can take it
