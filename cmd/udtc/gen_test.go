@@ -138,22 +138,10 @@ func TestGenTwiceInTheInputDirectory(t *testing.T) {
 	}
 }
 
-// listFiles returns every regular file below dir with its contents.
+// listFiles returns every file below dir with its contents (readTree's).
 func listFiles(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files, _ := readTree(t, dir)
 	return files
 }
 
@@ -268,26 +256,13 @@ func TestGenOutputIsMachineIndependent(t *testing.T) {
 	}
 }
 
-// listTree returns every file below dir with its contents and every
-// directory with the value "dir", hidden ones included.
+// listTree returns readTree's files and directories in one map, each
+// directory with a "/" after its path and the value "dir".
 func listTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if d.IsDir() {
-			tree[filepath.ToSlash(rel)+"/"] = "dir"
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		tree[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	tree, dirs := readTree(t, dir)
+	for _, d := range dirs {
+		tree[d+"/"] = "dir"
 	}
 	return tree
 }
