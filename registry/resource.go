@@ -169,10 +169,7 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 			if err != nil {
 				return nil, err
 			}
-			if len(props.Schema) == 0 {
-				props.Schema = json.RawMessage(`{}`)
-			}
-			p.ResourceTypes[name].APIVersions[r.ID.Name] = props.Schema
+			p.ResourceTypes[name].APIVersions[r.ID.Name] = api.SchemaOrEmpty(props.Schema)
 		case KindLocation:
 			var props LocationProperties
 			if err := decodeProps(r, &props); err != nil {

@@ -130,6 +130,20 @@ func each(data []byte, open, close byte, fn func(key, value []byte) bool) bool {
 	return false
 }
 
+// Compact reports whether the valid JSON value b has no white space
+// outside its strings: json.Compact would copy it unchanged.
+func Compact(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = SkipString(b, i) - 1
+		case ' ', '\t', '\n', '\r':
+			return false
+		}
+	}
+	return true
+}
+
 // Plain reports whether s, the bytes between the quotes of a JSON string,
 // are printable ASCII without escapes: the string is s itself.
 func Plain(s []byte) bool {

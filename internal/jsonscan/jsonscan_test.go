@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -82,5 +83,34 @@ func TestMembersAndElements(t *testing.T) {
 	}
 	if got := Unquote([]byte(`caf\u00e9 \/`)); got != "café /" {
 		t.Errorf("Unquote = %q", got)
+	}
+}
+
+// Compact says true exactly when json.Compact would copy a valid JSON
+// value unchanged.
+func TestCompact(t *testing.T) {
+	for _, s := range []string{`{}`, `{"a":1}`, `{ "a":1}`, `{"a b":"c\"d e"}`, `{"a":"\\"}`, `{"a":"\\" ,"b":1}`,
+		"{\"a\":\n1}", `["x\\\" y"]`, `{"a":"\u0020"}`, "[1,\t2]", `"\\\\"`} {
+		checkCompact(t, s)
+	}
+}
+
+func FuzzCompact(f *testing.F) {
+	for _, s := range []string{`{"a":"b c"}`, `{ }`, `["\\\"",1]`} {
+		f.Add(s)
+	}
+	f.Fuzz(checkCompact)
+}
+
+func checkCompact(t *testing.T, s string) {
+	if !json.Valid([]byte(s)) {
+		return
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if want := buf.String() == s; Compact([]byte(s)) != want {
+		t.Errorf("Compact(%s) = %v, want %v", s, !want, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/udtc/udtc/internal/jsonscan"
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
 )
@@ -188,15 +189,9 @@ func indentJSON(dst, compact []byte) []byte {
 		switch c {
 		case '"':
 			// Copy the string whole, escapes included.
-			j := i + 1
-			for j < len(compact) && compact[j] != '"' {
-				if compact[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			dst = append(dst, compact[i:min(j+1, len(compact))]...)
-			i = j
+			end := jsonscan.SkipString(compact, i)
+			dst = append(dst, compact[i:end]...)
+			i = end - 1
 		case '{', '[':
 			needIndent = true
 			dst = append(dst, c)

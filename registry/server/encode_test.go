@@ -48,8 +48,8 @@ func TestAPIVersionEncodingMatchesMarshal(t *testing.T) {
 		if !bytes.Equal(props, want) {
 			t.Errorf("stored properties of %s:\n got %s\nwant %s", raw, props, want)
 		}
-		if got := storedSchema(props); !bytes.Equal(got, compact.Bytes()) {
-			t.Errorf("storedSchema = %s, want %s", got, compact.Bytes())
+		if got, _ := registry.StoredSchema(props); !bytes.Equal(got, compact.Bytes()) {
+			t.Errorf("StoredSchema = %s, want %s", got, compact.Bytes())
 		}
 		for _, res := range resources {
 			res.Properties = props
@@ -256,33 +256,4 @@ func FuzzQuickBatch(f *testing.F) {
 			checkSameBatch(t, body, got)
 		}
 	})
-}
-
-// isCompact says true exactly when json.Compact would copy a valid JSON
-// value unchanged.
-func TestIsCompact(t *testing.T) {
-	for _, s := range []string{`{}`, `{"a":1}`, `{ "a":1}`, `{"a b":"c\"d e"}`, `{"a":"\\"}`, `{"a":"\\" ,"b":1}`,
-		"{\"a\":\n1}", `["x\\\" y"]`, `{"a":"\u0020"}`, "[1,\t2]", `"\\\\"`} {
-		checkIsCompact(t, s)
-	}
-}
-
-func FuzzIsCompact(f *testing.F) {
-	for _, s := range []string{`{"a":"b c"}`, `{ }`, `["\\\"",1]`} {
-		f.Add(s)
-	}
-	f.Fuzz(checkIsCompact)
-}
-
-func checkIsCompact(t *testing.T, s string) {
-	if !json.Valid([]byte(s)) {
-		return
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if want := buf.String() == s; isCompact([]byte(s)) != want {
-		t.Errorf("isCompact(%s) = %v, want %v", s, !want, want)
-	}
 }

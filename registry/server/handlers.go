@@ -777,7 +777,7 @@ func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.Raw
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, len(registry.StoredSchemaHead)+len(raw)+len(registry.StoredSchemaTail)))
 	buf.WriteString(registry.StoredSchemaHead)
-	if isCompact(raw) {
+	if jsonscan.Compact(raw) {
 		buf.Write(raw) // as json.Compact would write it, without its scan
 	} else if err := json.Compact(buf, raw); err != nil {
 		return nil, badRequest("properties.schema: %v", err)
@@ -787,7 +787,7 @@ func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.Raw
 	if s.checkSchema == nil {
 		return stored, nil
 	}
-	schema := storedSchema(stored)
+	schema, _ := registry.StoredSchema(stored)
 	select {
 	case s.checkSlots <- struct{}{}:
 	case <-ctx.Done():
@@ -812,30 +812,6 @@ func (s *Server) validSchema(ctx context.Context, raw json.RawMessage) (json.Raw
 			details: api.CapDetails(details)}
 	}
 	return stored, nil
-}
-
-// isCompact reports whether the valid JSON value data has no space
-// outside its strings: then json.Compact would copy it unchanged.
-func isCompact(data []byte) bool {
-	inString := false
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case inString && c == '\\':
-			i++ // the escaped character, which may be a quote
-		case c == '"':
-			inString = !inString
-		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return false
-		}
-	}
-	return true
-}
-
-// storedSchema returns the schema within stored properties validSchema
-// returned.
-func storedSchema(stored json.RawMessage) json.RawMessage {
-	schema, _ := registry.StoredSchema(stored)
-	return schema
 }
 
 // marshal encodes v without HTML escaping, so stored JSON is returned as is.
@@ -913,10 +889,7 @@ func toWire(res registry.Resource) (api.Resource[any], error) {
 		if err := decode(&p); err != nil {
 			return out, err
 		}
-		if len(p.Schema) == 0 {
-			p.Schema = json.RawMessage(`{}`)
-		}
-		out.Properties = api.APIVersionProperties{Schema: p.Schema, ProvisioningState: api.ProvisioningSucceeded}
+		out.Properties = api.APIVersionProperties{Schema: api.SchemaOrEmpty(p.Schema), ProvisioningState: api.ProvisioningSucceeded}
 	case registry.KindLocation:
 		var p registry.LocationProperties
 		if err := decode(&p); err != nil {
@@ -1001,13 +974,13 @@ func encodeAPIVersion(res registry.Resource, props json.RawMessage) ([]byte, err
 		return nil, err
 	}
 	const state = `,"provisioningState":"` + api.ProvisioningSucceeded + `"}`
-	schema := storedSchema(props)
+	schema, _ := registry.StoredSchema(props)
 	b := make([]byte, 0, len(head)+len(schema)+len(sys)+80)
 	b = append(b, head[:len(head)-1]...) // without its '}'
 	if len(head) > 2 {
 		b = append(b, ',')
 	}
-	b = append(b, `"properties":`+registry.StoredSchemaHead...)
+	b = append(b, `"properties":{"schema":`...) // api.APIVersionProperties, in its order
 	b = append(b, schema...)
 	b = append(b, state...)
 	b = append(b, `,"systemData":`...)
