@@ -45,18 +45,22 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, badRequest("the request body must be a JSON object"))
 		return
 	}
-	// The writes are counted before anything is decoded: a 4 MiB body of
-	// {} elements would otherwise cost hundreds of MB of BatchWrites
-	// before it could be refused. Invalid JSON is left to decodeStrict,
-	// which reports it (encoding/json checks a whole value before it
-	// decodes any of it, so that costs no elements either).
+	// The usual document is decoded in one walk (quickBatch, which stops
+	// past api.MaxBatchWrites writes). Anything else is counted before it
+	// is decoded: a 4 MiB body of {} elements would otherwise cost hundreds
+	// of MB of BatchWrites before it could be refused. Invalid JSON is left
+	// to decodeStrict, which reports it (encoding/json checks a whole value
+	// before it decodes any of it, so that costs no elements either).
+	valid := json.Valid(body)
 	fast, ok := api.BatchRequest{}, false
-	if json.Valid(body) {
+	if valid {
+		fast, ok = quickBatch(body)
+	}
+	if valid && !ok {
 		if n := batchLength(body); n > api.MaxBatchWrites {
 			s.writeError(w, r, badRequest("the batch has %d writes; at most %d are allowed", n, api.MaxBatchWrites))
 			return
 		}
-		fast, ok = quickBatch(body)
 	}
 	if ok {
 		req = fast
@@ -119,8 +123,9 @@ func batchLength(body []byte) int {
 // once, method and path strings, without scanning the bodies with
 // encoding/json more than once (the caller's json.Valid, then
 // jsonscan.Members). body must be valid JSON. ok is false for anything else,
-// which decodeStrict decodes, with its errors; when ok, req is what
-// decodeStrict gives.
+// which decodeStrict decodes, with its errors, and for a document of more
+// than api.MaxBatchWrites writes (batchLength counts them); when ok, req is
+// what decodeStrict gives.
 func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
 	seen := false
 	ok = jsonscan.Members(body, func(key, value []byte) bool {
@@ -133,6 +138,9 @@ func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
 		}
 		req.Requests = []api.BatchWrite{}
 		return jsonscan.Elements(value, func(elem []byte) bool {
+			if len(req.Requests) == api.MaxBatchWrites {
+				return false
+			}
 			var bw api.BatchWrite
 			var method, path, body bool
 			ok := jsonscan.Members(elem, func(k, v []byte) bool {
