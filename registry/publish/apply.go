@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry/client"
 )
 
@@ -110,17 +111,11 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 			unsent, batching = applyBatches(ctx, batcher, p, phaseWrites, attempted, finish)
 			phaseWrites = unsent // the server takes no batches: one by one
 		}
-		sem := make(chan struct{}, conc)
-		var wg sync.WaitGroup
-		for _, i := range phaseWrites {
-			sem <- struct{}{}
+		par.EachOn(conc, len(phaseWrites), func(k int) {
+			i := phaseWrites[k]
 			attempted[i] = true
-			wg.Go(func() {
-				defer func() { <-sem }()
-				finish(i, applyOne(ctx, reg, p.Changes[i]))
-			})
-		}
-		wg.Wait()
+			finish(i, applyOne(ctx, reg, p.Changes[i]))
+		})
 		start = end
 	}
 	var res Result

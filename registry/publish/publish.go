@@ -16,8 +16,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 )
@@ -204,26 +204,20 @@ type readState struct {
 func readNamespaces(ctx context.Context, namespaces []string, read func(i int, ns string) (namespaceState, error)) ([]readState, error) {
 	states := make([]readState, len(namespaces))
 	errs := make([]error, len(namespaces))
-	sem := make(chan struct{}, readConcurrency)
-	var wg sync.WaitGroup
-	for i, ns := range namespaces {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			have, err := read(i, ns)
-			if err != nil {
-				errs[i] = fmt.Errorf("reading %s from the registry: %w", ns, err)
-				return
-			}
-			b, err := json.Marshal(have)
-			if err != nil {
-				errs[i] = fmt.Errorf("encoding the registry's state of %s: %w", ns, err)
-				return
-			}
-			states[i] = readState{have, b}
-		})
-	}
-	wg.Wait()
+	par.EachOn(readConcurrency, len(namespaces), func(i int) {
+		ns := namespaces[i]
+		have, err := read(i, ns)
+		if err != nil {
+			errs[i] = fmt.Errorf("reading %s from the registry: %w", ns, err)
+			return
+		}
+		b, err := json.Marshal(have)
+		if err != nil {
+			errs[i] = fmt.Errorf("encoding the registry's state of %s: %w", ns, err)
+			return
+		}
+		states[i] = readState{have, b}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -9,9 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/udtc/udtc/internal/jsonscan"
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
@@ -69,33 +69,27 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := api.BatchResponse{Responses: make([]api.BatchResult, len(req.Requests))}
-	sem := make(chan struct{}, batchConcurrency)
-	var wg sync.WaitGroup
-	for i, bw := range req.Requests {
+	par.EachOn(batchConcurrency, len(req.Requests), func(i int) {
+		bw := req.Requests[i]
 		if p := batchWriteProblem(plane, bw); p != "" {
 			out.Responses[i] = api.BatchResult{Status: http.StatusBadRequest, Error: &api.ErrorDetail{
 				Code: api.CodeInvalidRequestContent, Target: fmt.Sprintf("requests[%d]", i), Message: p}}
-			continue
+			return
 		}
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			// A panic that gets past recoverPanics (http.ErrAbortHandler,
-			// which it re-panics, or one in logRequests or batchWrite)
-			// would end the whole server from this goroutine: it is this
-			// write's 500 instead, as recoverPanics answers a request.
-			defer func() {
-				if v := recover(); v != nil {
-					err := fmt.Errorf("panic: %v", v)
-					s.log.ErrorContext(r.Context(), "request failed", "method", bw.Method, "path", bw.Path, "err", err)
-					status, detail := errorStatus(err)
-					out.Responses[i] = api.BatchResult{Status: status, Error: &detail}
-				}
-			}()
-			out.Responses[i] = s.batchWrite(r, bw)
-		})
-	}
-	wg.Wait()
+		// A panic that gets past recoverPanics (http.ErrAbortHandler,
+		// which it re-panics, or one in logRequests or batchWrite) would
+		// end the whole server from this goroutine: it is this write's
+		// 500 instead, as recoverPanics answers a request.
+		defer func() {
+			if v := recover(); v != nil {
+				err := fmt.Errorf("panic: %v", v)
+				s.log.ErrorContext(r.Context(), "request failed", "method", bw.Method, "path", bw.Path, "err", err)
+				status, detail := errorStatus(err)
+				out.Responses[i] = api.BatchResult{Status: status, Error: &detail}
+			}
+		}()
+		out.Responses[i] = s.batchWrite(r, bw)
+	})
 	writeJSON(w, http.StatusOK, out)
 }
 
