@@ -188,10 +188,7 @@ func FuzzBatch(f *testing.F) {
 	} {
 		f.Add(body)
 	}
-	srv, err := server.New(f.Context(), server.Options{Store: newStore(f), Secrets: testSealer(f)})
-	if err != nil {
-		f.Fatal(err)
-	}
+	srv := newServer(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		req := httptest.NewRequest("POST", batchPath+"?api-version="+api.Version, strings.NewReader(body))
 		rec := httptest.NewRecorder()
@@ -219,10 +216,7 @@ func FuzzBatch(f *testing.F) {
 // the usual document and for one that only decodeStrict decodes (an
 // unknown key, the key in another case or escaped).
 func TestBatchTooManyWritesCostsLittle(t *testing.T) {
-	srv, err := server.New(t.Context(), server.Options{Store: newStore(t), Secrets: testSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t)
 	n := api.MaxBatchWrites * 50
 	elems := strings.Repeat(`{},`, n-1) + `{}`
 	for _, body := range []string{

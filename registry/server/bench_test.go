@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,17 +8,13 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/registry/api"
-	"github.com/udtc/udtc/registry/server"
 )
 
 // benchServer returns a handler over a SQLite store seeded with a provider
 // of 20 types with 3 API versions each.
 func benchServer(b *testing.B) http.Handler {
 	b.Helper()
-	srv, err := server.New(context.Background(), server.Options{Store: newStore(b), Secrets: testSealer(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv := newServer(b)
 	send(b, srv, "PUT", provider, `{}`, 201)
 	for i := range 20 {
 		typ := fmt.Sprintf("%s/resourceTypes/type%d", provider, i)
@@ -68,10 +63,7 @@ func BenchmarkPutAPIVersion(b *testing.B) {
 // registry holding 1,000 providers (4,000 rows): the read must not scan the
 // other providers' rows.
 func BenchmarkGetSummaryManyProviders(b *testing.B) {
-	srv, err := server.New(context.Background(), server.Options{Store: newStore(b), Secrets: testSealer(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv := newServer(b)
 	for i := range 1000 {
 		p := fmt.Sprintf("/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.P%d", i)
 		send(b, srv, "PUT", p, `{}`, 201)

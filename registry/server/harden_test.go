@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -131,10 +130,7 @@ func TestJSONErrorsInUserTerms(t *testing.T) {
 // server.MaxHeaderBytes gets 431 with the ARM error envelope, through the
 // http.Server the registry really runs (server.HTTPServer).
 func TestHeadersTooLargeUseTheEnvelope(t *testing.T) {
-	srv, err := server.New(context.Background(), server.Options{Store: newStore(t), Secrets: testSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -220,10 +216,7 @@ func manyTags(n int) string {
 // before the body arrives: a client announcing the body limit and sending
 // a few bytes costs about those bytes.
 func TestAnnouncedLengthReservesLittle(t *testing.T) {
-	srv, err := server.New(t.Context(), server.Options{Store: newStore(t), Secrets: testSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t)
 	req := httptest.NewRequest("PUT", rp+"/Contoso.Big?api-version="+api.Version, strings.NewReader(`{}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.ContentLength = server.DefaultMaxBodyBytes

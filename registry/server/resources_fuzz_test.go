@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/registry/api"
-	"github.com/udtc/udtc/registry/server"
 )
 
 // FuzzResourcePut sends arbitrary bodies to the resource PUT path (the
@@ -23,10 +22,7 @@ func FuzzResourcePut(f *testing.F) {
 	} {
 		f.Add(body)
 	}
-	srv, err := server.New(f.Context(), server.Options{Store: newStore(f), Secrets: testSealer(f)})
-	if err != nil {
-		f.Fatal(err)
-	}
+	srv := newServer(f)
 	put := func(t *testing.T, path, body string, want int) int {
 		req := httptest.NewRequest("PUT", path, strings.NewReader(body))
 		rec := httptest.NewRecorder()

@@ -44,6 +44,16 @@ func newStore(t testing.TB) registry.Store {
 	return s
 }
 
+// newServer returns a Server with the defaults over a new SQLite store.
+func newServer(tb testing.TB) *server.Server {
+	tb.Helper()
+	srv, err := server.New(tb.Context(), server.Options{Store: newStore(tb), Secrets: testSealer(tb)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return srv
+}
+
 func newFixture(t *testing.T, opts server.Options) *fixture {
 	t.Helper()
 	if opts.Store == nil {
