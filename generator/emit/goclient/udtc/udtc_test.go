@@ -194,6 +194,25 @@ func TestValidateResource(t *testing.T) {
 	}
 }
 
+// BenchmarkValidateEnums validates a resource whose string fields each
+// have an enum, as the generated Validate methods do.
+func BenchmarkValidateEnums(b *testing.B) {
+	type enums struct {
+		A *string `json:"a,omitempty" udtc:"enum=[\"debug\",\"info\",\"warn\",\"error\"]"`
+		B *string `json:"b,omitempty" udtc:"enum=[\"Free\",\"Developer\",\"Standard\",\"Enterprise\",\"Isolated\"]"`
+		C *string `json:"c,omitempty" udtc:"enum=[\"S\",\"M\",\"L\",\"XL\"]"`
+	}
+	type res struct {
+		Properties *enums `json:"properties,omitempty" udtc:"required"`
+	}
+	r := &res{Properties: &enums{A: ptr("error"), B: ptr("Isolated"), C: ptr("XL")}}
+	for b.Loop() {
+		if err := ValidateResource(r, nil, "Contoso.Test/widgets"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestParseRulesUnknownKeyword(t *testing.T) {
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `unknown keyword "minimun"`) {

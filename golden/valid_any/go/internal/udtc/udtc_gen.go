@@ -89,6 +89,8 @@ type rules struct {
 	minProps, maxProps int
 	unique             bool
 	enum               []json.RawMessage
+	enumStrings        map[string]bool // enum's strings, decoded
+	enumMessage        string          // the violation of enum
 	pattern            *regexp.Regexp
 	elem               *rules // items or values
 }
@@ -138,6 +140,16 @@ func parseRules(tag string) *rules {
 			if err := d.Decode(&r.enum); err != nil {
 				panic("udtc: malformed enum in a udtc struct tag: " + err.Error())
 			}
+			vals := make([]string, len(r.enum))
+			r.enumStrings = map[string]bool{}
+			for i, e := range r.enum {
+				vals[i] = string(e)
+				var s string
+				if json.Unmarshal(e, &s) == nil {
+					r.enumStrings[s] = true
+				}
+			}
+			r.enumMessage = "must be one of " + strings.Join(vals, ", ")
 			n := len("enum=") + int(d.InputOffset())
 			kw, tag = "enum", strings.TrimPrefix(tag[n:], ",")
 		default:
@@ -213,12 +225,8 @@ func (v *validator) value(path string, x reflect.Value, r *rules) {
 	if x.Kind() == reflect.Pointer {
 		x = x.Elem()
 	}
-	if len(r.enum) > 0 && !slices.ContainsFunc(r.enum, func(e json.RawMessage) bool { return equalScalar(x, e) }) {
-		vals := make([]string, len(r.enum))
-		for i, e := range r.enum {
-			vals[i] = string(e)
-		}
-		v.add(path, "must be one of "+strings.Join(vals, ", "))
+	if len(r.enum) > 0 && !r.inEnum(x) {
+		v.add(path, r.enumMessage)
 	}
 	switch x.Kind() {
 	case reflect.String:
@@ -347,13 +355,19 @@ func multipleOf(x reflect.Value, m string) bool {
 	return math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q))
 }
 
-// equalScalar reports whether the string, number or boolean x equals the
-// JSON value e.
+// inEnum reports whether the string, number or boolean x is one of r's
+// enum values (decoded once, when the tag was read).
+func (r *rules) inEnum(x reflect.Value) bool {
+	if x.Kind() == reflect.String {
+		return r.enumStrings[x.String()]
+	}
+	return slices.ContainsFunc(r.enum, func(e json.RawMessage) bool { return equalScalar(x, e) })
+}
+
+// equalScalar reports whether the number or boolean x equals the JSON
+// value e.
 func equalScalar(x reflect.Value, e json.RawMessage) bool {
 	switch x.Kind() {
-	case reflect.String:
-		var str string
-		return json.Unmarshal(e, &str) == nil && str == x.String()
 	case reflect.Bool:
 		return string(e) == strconv.FormatBool(x.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
