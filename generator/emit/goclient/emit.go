@@ -69,20 +69,11 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 	}
 	err = emit.Each(len(jobs), func(i int) ([]emit.File, error) {
 		j := jobs[i]
-		var built []pending
 		if j.version == "" {
-			built = []pending{j.ns.idsFile()}
-		} else {
-			built = newPkgPlan(j.ns, j.version, opts.ImportPrefix, &j.diags).files()
+			f, err := j.ns.idsFile()
+			return []emit.File{f}, err
 		}
-		files := make([]emit.File, len(built))
-		for k, b := range built {
-			var err error
-			if files[k], err = render(b.file, b.path); err != nil {
-				return nil, err
-			}
-		}
-		return files, nil
+		return newPkgPlan(j.ns, j.version, opts.ImportPrefix, &j.diags).files()
 	}, put)
 	if err != nil {
 		return nil, err

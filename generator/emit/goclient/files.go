@@ -35,28 +35,29 @@ func render(f *jen.File, path string) (emit.File, error) {
 	return emit.File{Path: path, Data: buf.Bytes()}, nil
 }
 
-// pending is a file built but not yet rendered.
-type pending struct {
-	path string
-	file *jen.File
-}
-
-// files builds the package's files: one per resource type and the shared
-// declarations. Building mutates the plan; rendering (the expensive part)
-// does not and may run concurrently.
-func (p *pkgPlan) files() []pending {
-	var out []pending
+// files builds and renders the package's files, each as soon as it is
+// built: one per resource type and the shared declarations.
+func (p *pkgPlan) files() ([]emit.File, error) {
+	var out []emit.File
 	for _, vt := range p.types {
 		f := p.newFile()
 		p.genType(f, vt)
-		out = append(out, pending{p.dir + "/" + vt.file, f})
+		r, err := render(f, p.dir+"/"+vt.file)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
 	}
 	// The common file last: generating the types decides which patterns it
 	// compiles.
 	f := p.newFile()
 	p.genCommon(f)
 	p.genIDAliases(f)
-	return append(out, pending{p.dir + "/common_gen.go", f})
+	r, err := render(f, p.dir+"/common_gen.go")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, r), nil
 }
 
 // rt is a qualified identifier of the shared runtime package.

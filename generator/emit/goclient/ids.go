@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/internal/naming"
 )
 
@@ -13,7 +14,7 @@ import (
 // Owner. IDs do not depend on the API version, so every version package
 // aliases these declarations, and a child's Owner returns its parent's ID
 // type even when the parent has no version in common with the child.
-func (p *nsPlan) idsFile() pending {
+func (p *nsPlan) idsFile() (emit.File, error) {
 	f := jen.NewFilePathName(p.ids, "resourceids")
 	f.HeaderComment(header)
 	f.PackageComment(comment(
@@ -94,5 +95,5 @@ func (p *nsPlan) idsFile() pending {
 			)
 		}
 	}
-	return pending{"go/" + p.dir + "/resourceids/resourceids_gen.go", f}
+	return render(f, "go/"+p.dir+"/resourceids/resourceids_gen.go")
 }
