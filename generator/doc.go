@@ -3,5 +3,5 @@
 // Catalog into files.
 //
 //	manifest files ──parse──▶ manifest ──check──▶ model.Catalog (+ diag.List)
-//	               ──emit───▶ []emit.File ──write / publish──▶ disk, registry
+//	               ──emit───▶ emit.File batches ──write / publish──▶ disk, registry
 package generator

@@ -224,7 +224,7 @@ func checkCapabilities(r *reporter, e *entry) []string {
 		paths []string
 	)
 	for i, c := range n.Content {
-		path := fmt.Sprintf("%s/%d", e.ptr(), i)
+		path := indexPointer(e.ptr(), i)
 		if s, ok := r.str(c, path, "a capability"); ok {
 			caps, nodes, paths = append(caps, s), append(nodes, c), append(paths, path)
 		}

@@ -51,7 +51,7 @@ func (c *schemaChecker) resourceReference(s *model.Schema, e *entry) {
 		ok := true
 		seen := map[string]int{}
 		for i, item := range v.Content {
-			path := fmt.Sprintf("%s/%d", e.ptr(), i)
+			path := indexPointer(e.ptr(), i)
 			item = resolve(item)
 			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" {
 				r.report(item, RuleResourceReference, path, "", "a referenced type must be a type name, not %s", describe(item))
@@ -159,7 +159,7 @@ func providerTypes(cat *model.Catalog, ns string) []string {
 func referencePath(s *model.Schema, i int) string {
 	p := pointer(s.Path, api.ExtensionResourceType)
 	if len(s.Reference.Types) > 1 {
-		p = fmt.Sprintf("%s/%d", p, i)
+		p = indexPointer(p, i)
 	}
 	return p
 }

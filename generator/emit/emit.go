@@ -1,6 +1,9 @@
-// Package emit holds what every emitter returns: files as paths and bytes.
-// Emitters never write to disk; cmd/udtc writes (or compares, for
-// `udtc gen --check`) the files they return.
+// Package emit holds what every emitter produces: files as paths and bytes.
+// Emitters never write to disk: they hand their files to a Put a unit at a
+// time (Each runs the units on the worker pool and puts them in order), and
+// cmd/udtc writes (or compares, for `udtc gen --check`) each batch as it
+// comes; Collect gathers an emitter's whole output instead (each emitter's
+// Emit: the golden tests, and publish --git for the Bicep extension).
 package emit
 
 import (

@@ -24,7 +24,7 @@ func anchor(name string) string {
 	return strings.ToLower(notAnchorChar.ReplaceAllString(name, ""))
 }
 
-// jsLess orders strings as JavaScript's < does: by UTF-16 code units.
+// jsCompare orders strings as JavaScript's < does: by UTF-16 code units.
 func jsCompare(a, b string) int {
 	if isASCII(a) && isASCII(b) {
 		return strings.Compare(a, b) // one code unit per byte: the same order
