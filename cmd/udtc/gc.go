@@ -7,18 +7,21 @@ import (
 )
 
 // tuneGC sets Go's collector for a command: the GC percent unless
-// lookupEnv (os.LookupEnv) finds GOGC, and the soft memory limit unless it
-// finds GOMEMLIMIT, each on its own (0 leaves a setting alone). It returns
-// the function that restores the previous settings.
-func tuneGC(lookupEnv func(string) (string, bool), percent int, limit int64) (restore func()) {
+// lookupEnv (os.LookupEnv) finds GOGC, and the soft memory limit that
+// limit returns unless it finds GOMEMLIMIT (limit is not called then: gen's
+// measures the live heap), each on its own (0 leaves a setting alone). It
+// returns the function that restores the previous settings.
+func tuneGC(lookupEnv func(string) (string, bool), percent int, limit func() int64) (restore func()) {
 	var undo []func()
 	if _, set := lookupEnv("GOGC"); !set && percent > 0 {
 		old := debug.SetGCPercent(percent)
 		undo = append(undo, func() { debug.SetGCPercent(old) })
 	}
-	if _, set := lookupEnv("GOMEMLIMIT"); !set && limit > 0 {
-		old := debug.SetMemoryLimit(limit)
-		undo = append(undo, func() { debug.SetMemoryLimit(old) })
+	if _, set := lookupEnv("GOMEMLIMIT"); !set {
+		if l := limit(); l > 0 {
+			old := debug.SetMemoryLimit(l)
+			undo = append(undo, func() { debug.SetMemoryLimit(old) })
+		}
 	}
 	return func() {
 		for _, u := range undo {
@@ -46,8 +49,12 @@ const (
 	genHeadroom  = 160 << 20
 )
 
-// genMemoryLimit is gen's soft memory limit for a live heap of live bytes.
-func genMemoryLimit(live uint64) int64 { return int64(max(live+genHeadroom, live*5/2)) }
+// genMemoryLimit is gen's soft memory limit: genLimitFor the live heap it
+// measures (liveHeap, a collection).
+func genMemoryLimit() int64 { return genLimitFor(liveHeap()) }
+
+// genLimitFor is gen's soft memory limit for a live heap of live bytes.
+func genLimitFor(live uint64) int64 { return int64(max(live+genHeadroom, live*5/2)) }
 
 // liveHeap collects garbage and returns the heap found live. Right after
 // compiling, that is the model (the YAML trees are garbage by then); the

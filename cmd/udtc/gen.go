@@ -205,7 +205,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		}
 		return fail(exitFail, nil)
 	}
-	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit(liveHeap()))()
+	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit)()
 	// Each target's files are staged as its emitter makes them (see
 	// stager); they replace the old ones only once every emitter is done
 	// and no diagnostic is an error.

@@ -111,7 +111,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	defer tuneGC(os.LookupEnv, serveGCPercent, serveMemoryLimit)()
+	defer tuneGC(os.LookupEnv, serveGCPercent, func() int64 { return serveMemoryLimit })()
 
 	// Bind first: on a port in use, fail before the store (a new SQLite
 	// file) is created.

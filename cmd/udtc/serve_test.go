@@ -323,7 +323,7 @@ func TestServeTunesGCUnlessTheEnvironmentDoes(t *testing.T) {
 	defer debug.SetGCPercent(before)
 	beforeLimit := debug.SetMemoryLimit(-1)
 
-	restore := tuneGC(env(), serveGCPercent, serveMemoryLimit)
+	restore := tuneGC(env(), serveGCPercent, func() int64 { return serveMemoryLimit })
 	if got := debug.SetGCPercent(serveGCPercent); got != serveGCPercent {
 		t.Errorf("GC percent = %d, want %d", got, serveGCPercent)
 	}
@@ -339,7 +339,10 @@ func TestServeTunesGCUnlessTheEnvironmentDoes(t *testing.T) {
 	}
 
 	// $GOGC and $GOMEMLIMIT win.
-	restore = tuneGC(env("GOGC", "GOMEMLIMIT"), serveGCPercent, serveMemoryLimit)
+	restore = tuneGC(env("GOGC", "GOMEMLIMIT"), serveGCPercent, func() int64 {
+		t.Error("with $GOMEMLIMIT the limit is not computed")
+		return serveMemoryLimit
+	})
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with $GOGC: GC percent = %d, want 100", got)
 	}
