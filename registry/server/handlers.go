@@ -555,27 +555,24 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	if r.ContentLength > s.maxBody {
 		return nil, tooLarge(s.maxBody)
 	}
-	// Read into one buffer of the announced size (io.ReadAll would grow
-	// one from 512 bytes, copying as it goes), up to readBodyReserve: a
-	// client's announcement alone does not reserve maxBody; a larger
-	// body grows the buffer as it arrives.
+	var body []byte
 	if b, ok := r.Body.(*batchBody); ok && int64(len(b.data)) <= s.maxBody {
-		// A batch's write: its body is already in memory.
-		body := b.data
-		if len(bytes.TrimSpace(body)) == 0 {
-			return nil, badRequest("the request body is empty; send a JSON object")
+		body = b.data // a batch's write: its body is already in memory
+	} else {
+		// Read into one buffer of the announced size (io.ReadAll would
+		// grow one from 512 bytes, copying as it goes), up to
+		// readBodyReserve: a client's announcement alone does not reserve
+		// maxBody; a larger body grows the buffer as it arrives.
+		buf := bytes.NewBuffer(make([]byte, 0, min(max(r.ContentLength, 0), readBodyReserve)+bytes.MinRead))
+		_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody))
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, tooLarge(s.maxBody)
+			}
+			return nil, badRequest("reading the request body: %v", err)
 		}
-		return body, nil
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, min(max(r.ContentLength, 0), readBodyReserve)+bytes.MinRead))
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.maxBody))
-	body := buf.Bytes()
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, tooLarge(s.maxBody)
-		}
-		return nil, badRequest("reading the request body: %v", err)
+		body = buf.Bytes()
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, badRequest("the request body is empty; send a JSON object")
