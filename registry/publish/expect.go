@@ -14,8 +14,10 @@ import (
 // MakePlan made of the same want and opts, and every write of it
 // succeeded. The provider summaries are those MakePlan read, with p's
 // writes applied as the registry stores them (a name keeps its stored
-// casing; an API version's schema is stored compacted); the locations,
-// which the registry stamps with who wrote them when, are read again.
+// casing; an API version's schema is the one sent, which the state's
+// encoding compacts as the registry does); the locations, which the
+// registry stamps with who wrote them when, are read again where p wrote
+// one, and taken as MakePlan read them elsewhere.
 //
 // Nothing is taken on trust: the plan is planned against that expected
 // state, and its State identifies the state as ReadState reads it. When
@@ -29,6 +31,7 @@ func Expected(ctx context.Context, reg Registry, p *Plan, want []api.Registratio
 	}
 	sums := make([]api.ProviderSummary, len(want))
 	exists := make([]bool, len(want))
+	locWritten := make([]bool, len(want))
 	byNamespace := map[string]int{}
 	for i, have := range p.read {
 		sums[i], exists[i] = copySummary(have.Summary), have.Exists
@@ -42,11 +45,16 @@ func Expected(ctx context.Context, reg Registry, p *Plan, want []api.Registratio
 		if !ok || !expectWrite(&sums[i], &exists[i], c) {
 			return MakePlan(ctx, reg, want, opts) // cannot tell: read it
 		}
+		locWritten[i] = locWritten[i] || c.Kind == KindLocation
 	}
 	states, err := readNamespaces(ctx, Namespaces(want), func(i int, ns string) (namespaceState, error) {
 		have := namespaceState{Namespace: ns, Exists: exists[i], Summary: sums[i]}
 		if !have.Exists {
 			have.Summary = api.ProviderSummary{}
+			return have, nil
+		}
+		if !locWritten[i] {
+			have.Locations = p.read[i].Locations // the summary's are copied
 			return have, nil
 		}
 		// As readNamespace reads them; the summary lists their addresses.
