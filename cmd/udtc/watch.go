@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -30,10 +32,11 @@ func (f *watchFlags) flags() []cli.Flag {
 }
 
 // loop runs once, or with --watch runs again whenever the fingerprint of
-// the inputs changes, until ctx is done (then it returns nil: Ctrl-C ends a
-// watch normally). Each run starts on a cleared terminal; its errors are
-// printed and the watch goes on. after, when not nil, is told whether the
-// run failed (gen says that the last good output is kept).
+// the inputs changes, until ctx is done or SIGINT or SIGTERM arrives (then
+// it returns nil: Ctrl-C ends a watch normally, for check as for gen).
+// Each run starts on a cleared terminal; its errors are printed and the
+// watch goes on. after, when not nil, is told whether the run failed (gen
+// says that the last good output is kept).
 func (f *watchFlags) loop(ctx context.Context, e *env, paths func() []string, once func() error, after func(failed bool)) error {
 	if !f.watch {
 		return once()
@@ -41,6 +44,8 @@ func (f *watchFlags) loop(ctx context.Context, e *env, paths func() []string, on
 	if f.interval <= 0 {
 		return usageErrorf("--watch-interval must be positive, not %s", f.interval)
 	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	last := ""
 	tick := time.NewTicker(f.interval)
 	defer tick.Stop()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,31 @@ func TestGenWatchKeepsTheLastGoodOutput(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "gen", "--watch", "--check", "--out", out, filepath.Dir(m)); code != 2 || !strings.Contains(stderr, "--watch and --check") {
 		t.Errorf("gen --watch --check: exit %d %s", code, stderr)
+	}
+}
+
+// Ctrl-C (SIGINT) ends a watch normally, exit 0, for check as for gen: a
+// real udtc process (this test binary acting as one) and a real signal.
+func TestWatchEndsOnInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	writeLater(t, filepath.Join(dir, "m.yaml"), watchGood)
+	for _, args := range [][]string{
+		{"check", "--watch", dir},
+		{"gen", "--watch", "--target", "registration", "--out", filepath.Join(dir, "out"), dir},
+	} {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "UDTC_TEST_AS_UDTC=1")
+		var stderr syncBuffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, &stderr, "watching ", 1)
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("udtc %s, interrupted: %v; want exit 0\n%s", args[0], err, stderr.String())
+		}
 	}
 }
