@@ -15,15 +15,19 @@ import (
 // maxCachedPatterns bounds the compiled patterns a server keeps.
 const maxCachedPatterns = 4096
 
+// newPatterns returns a cache of compiled patterns for newSchemaCheck and
+// newCompareSchemas: PUTs and a catalog's versions repeat the same few
+// patterns. It keeps at most maxCachedPatterns, so a stream of distinct
+// patterns costs bounded memory, and is safe for concurrent use; a server
+// shares one between its checks and its changes pages.
+func newPatterns() *check.Patterns { return &check.Patterns{Max: maxCachedPatterns} }
+
 // newSchemaCheck returns serve's check of an API version schema PUT to the
 // registry: the checker `udtc check` uses, so the registry accepts exactly
 // what a manifest may declare. Paths are JSON pointers into the schema;
-// lines and columns point into the request's schema text. PUTs repeat the
-// same few patterns, so it keeps their compiled forms (at most
-// maxCachedPatterns, so a stream of distinct patterns costs bounded
-// memory).
-func newSchemaCheck() func(json.RawMessage) []api.Diagnostic {
-	patterns := &check.Patterns{Max: maxCachedPatterns}
+// lines and columns point into the request's schema text. Compiled
+// patterns are kept in patterns.
+func newSchemaCheck(patterns *check.Patterns) func(json.RawMessage) []api.Diagnostic {
 	return func(schema json.RawMessage) []api.Diagnostic {
 		_, diags := check.Schema("schema", schema, patterns)
 		out := make([]api.Diagnostic, 0, len(diags))
@@ -47,12 +51,9 @@ func apiDiagnostic(d diag.Diagnostic) api.Diagnostic {
 // of a type (registry/catalog.CompareFunc): the schemas are checked as at
 // PUT and judged by the rules of `udtc breaking` as if the newer replaced
 // the older. A schema that does not check is an error naming its first
-// diagnostic; the catalog then falls back to a structural comparison. The
-// versions of a catalog repeat the same few patterns, so it keeps their
-// compiled forms as newSchemaCheck does (at most maxCachedPatterns); it is
-// safe for concurrent use.
-func newCompareSchemas() catalog.CompareFunc {
-	patterns := &check.Patterns{Max: maxCachedPatterns}
+// diagnostic; the catalog then falls back to a structural comparison.
+// Compiled patterns are kept in patterns; it is safe for concurrent use.
+func newCompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
 	return func(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
 		old, err := schemaModel("the older version's schema", oldSchema, patterns)
 		if err != nil {

@@ -133,11 +133,12 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	patterns := newPatterns() // the same patterns checked at PUT and compared
 	srv, err := server.New(ctx, server.Options{
 		Store:          store,
 		Secrets:        sealer,
-		CheckSchema:    newSchemaCheck(),
-		CompareSchemas: newCompareSchemas(),
+		CheckSchema:    newSchemaCheck(patterns),
+		CompareSchemas: newCompareSchemas(patterns),
 		Logger:         logger,
 		Tokens:         tokens,
 		AuthReads:      f.authReads,

@@ -43,7 +43,8 @@ func benchRegistry(b *testing.B) (http.Handler, string, []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: sealer, CheckSchema: newSchemaCheck(), CompareSchemas: newCompareSchemas()})
+	patterns := newPatterns()
+	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: sealer, CheckSchema: newSchemaCheck(patterns), CompareSchemas: newCompareSchemas(patterns)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func BenchmarkServeCheckSchema(b *testing.B) {
 	if err := json.Unmarshal(body, &v); err != nil {
 		b.Fatal(err)
 	}
-	checkSchema := newSchemaCheck()
+	checkSchema := newSchemaCheck(newPatterns())
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

@@ -127,7 +127,7 @@ func (f *syncFixture) start(storePath string) {
 	}
 	f.writes = &countWrites{}
 	sy.transport = f.writes
-	srv, err := server.New(ctx, server.Options{Store: store, Secrets: testSealer(f.t), CheckSchema: newSchemaCheck(), Sync: sy.asServerSync()})
+	srv, err := server.New(ctx, server.Options{Store: store, Secrets: testSealer(f.t), CheckSchema: newSchemaCheck(newPatterns()), Sync: sy.asServerSync()})
 	if err != nil {
 		f.t.Fatal(err)
 	}
