@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/bench/harness"
+	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/internal/par"
 )
 
@@ -31,8 +32,8 @@ import (
 func (b *bench) floor(catalog, out string) {
 	t := b.table("Floor of `udtc gen`", fmt.Sprintf("Two parts of `udtc gen` of the 1,000-type catalog that no change to udtc can remove while YAML is decoded with go.yaml.in/yaml/v3 and the Go client is written with jennifer, whose Render runs go/format over every file: each measured in the harness's own process on all %d cores (median of %d runs), over the catalog's manifests and over the Go files gen wrote. Their sum is a lower bound of gen's wall time with every target, before anything is checked, rendered or written.", runtime.GOMAXPROCS(0), b.cfg.runs),
 		"Work", "Files", "Size", "Wall")
-	yamlFiles, yerr := readFiles(catalog, ".yaml", ".yml")
-	goFiles, gerr := readFiles(out, ".go")
+	yamlFiles, yerr := readManifests(catalog)
+	goFiles, gerr := readGoFiles(out)
 	var sum time.Duration
 	for _, w := range []struct {
 		name  string
@@ -71,25 +72,38 @@ func (b *bench) floor(catalog, out string) {
 	}
 }
 
-// readFiles reads the files below dir whose names end in one of exts, in
-// path order.
-func readFiles(dir string, exts ...string) ([][]byte, error) {
+// readManifests reads the YAML files gen takes as inputs in dir
+// (generator.Expand's; JSON manifests are not decoded with yaml.v3).
+func readManifests(dir string) ([][]byte, error) {
+	inputs, err := generator.Expand([]string{dir})
+	if err != nil {
+		return nil, err
+	}
+	inputs = slices.DeleteFunc(inputs, func(in generator.Input) bool { return strings.HasSuffix(in.Path, ".json") })
+	return readAll(len(inputs), func(i int) string { return inputs[i].Path })
+}
+
+// readGoFiles reads the .go files below dir, in path order.
+func readGoFiles(dir string) ([][]byte, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(p, e) }) {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
 			paths = append(paths, p)
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]byte, len(paths))
-	for i, p := range paths {
-		if out[i], err = os.ReadFile(p); err != nil {
+	return readAll(len(paths), func(i int) string { return paths[i] })
+}
+
+// readAll reads the n files that path names.
+func readAll(n int, path func(int) string) ([][]byte, error) {
+	out := make([][]byte, n)
+	for i := range out {
+		var err error
+		if out[i], err = os.ReadFile(path(i)); err != nil {
 			return nil, err
 		}
 	}
@@ -110,20 +124,17 @@ func decodeYAML(src []byte) error {
 	}
 }
 
-// medianWall runs do over every file on every core (par.Each), runs
-// times, and returns the median wall time (the first error stops it).
+// medianWall runs do over every file on every core (par.EachErr), runs
+// times, and returns the median wall time; an error stops it.
 func medianWall(runs int, files [][]byte, do func([]byte) error) (time.Duration, error) {
 	var walls []time.Duration
 	for range max(runs, 1) {
 		runtime.GC()
 		start := time.Now()
-		errs := make([]error, len(files))
-		par.Each(len(files), func(i int) { errs[i] = do(files[i]) })
-		walls = append(walls, time.Since(start))
-		if err := errors.Join(errs...); err != nil {
+		if err := par.EachErr(len(files), func(i int) error { return do(files[i]) }); err != nil {
 			return 0, err
 		}
+		walls = append(walls, time.Since(start))
 	}
-	slices.Sort(walls)
-	return walls[len(walls)/2], nil
+	return harness.Median(walls), nil
 }
