@@ -229,10 +229,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		return err
 	}
 	// A replay could not print the same diagnostics: no record.
-	key := func() string { return "" }
-	if replayable {
-		key = inputsKey
-	}
+	recording := record != "" && replayable
 	ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
 	if err != nil {
 		return err
@@ -268,7 +265,9 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			return f.review.dryRunExit(plan)
 		}
 		if plan.Writes() == 0 {
-			f.recordPublish(record, key(), want, plan, diagText)
+			if recording {
+				f.recordPublish(record, inputsKey(), want, plan, diagText)
+			}
 			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
 		} else {
 			fmt.Fprintln(e.stdout, "Dry run: nothing written.")
@@ -309,7 +308,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if len(res.Failed) > 0 {
 		return fail(exitFail, fmt.Errorf("%d of %s failed; run publish again to converge", len(res.Failed), plural(plan.Writes(), "write")))
 	}
-	if record != "" && key() != "" {
+	if recording && inputsKey() != "" {
 		// Recorded only when the registry, as the writes left it, matches:
 		// the next publish replays the record only when it reads that
 		// state again (a concurrent writer changes it). The schemas just
@@ -319,7 +318,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			after, err = publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
 		}
 		if err == nil {
-			f.recordPublish(record, key(), want, after, diagText)
+			f.recordPublish(record, inputsKey(), want, after, diagText)
 		}
 	}
 	return nil
