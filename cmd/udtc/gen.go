@@ -389,11 +389,7 @@ func writeNew(path string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	// Chmod through the open file, as writeTemp does: the umask does not apply.
-	merr := f.Chmod(perm)
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	return errors.Join(merr, werr, cerr)
+	return fill(f, data, perm)
 }
 
 // writeTemp writes data with mode perm to a new temporary file beside path
@@ -404,15 +400,21 @@ func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// Chmod through the open file: no second lookup of its path.
-	merr := tmp.Chmod(perm)
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(merr, werr, cerr); err != nil {
+	if err := fill(tmp, data, perm); err != nil {
 		os.Remove(tmp.Name())
 		return "", err
 	}
 	return tmp.Name(), nil
+}
+
+// fill gives the new file f mode perm and the content data, and closes it.
+// The mode is set through the open file: the umask does not apply, and the
+// path is not looked up again.
+func fill(f *os.File, data []byte, perm fs.FileMode) error {
+	merr := f.Chmod(perm)
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	return errors.Join(merr, werr, cerr)
 }
 
 func removeEmptyParents(root, dir string) {
