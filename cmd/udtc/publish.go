@@ -313,7 +313,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		// the next publish replays the record only when it reads that
 		// state again (a concurrent writer changes it). The schemas just
 		// written are not read back (publish.Expected).
-		after, err := publish.Expected(ctx, reg, plan, want, publish.Options{Prune: f.prune})
+		after, err := publish.Expected(ctx, reg, plan)
 		if err == nil && after.Writes() != 0 {
 			after, err = publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
 		}

@@ -9,10 +9,9 @@ import (
 	"github.com/udtc/udtc/registry/client"
 )
 
-// Expected returns the plan of want against the registry as applying p in
-// full leaves it, without reading every schema back: p is the plan
-// MakePlan made of the same want and opts, and every write of it
-// succeeded. The provider summaries are those MakePlan read, with p's
+// Expected returns the plan of p's registrations and options against the
+// registry as applying p in full leaves it, without reading every schema
+// back: every write of p, a plan of MakePlan, succeeded. The provider summaries are those MakePlan read, with p's
 // writes applied as the registry stores them (a name keeps its stored
 // casing; an API version's schema is the one sent, which the state's
 // encoding compacts as the registry does); the locations, which the
@@ -25,10 +24,8 @@ import (
 // state, whoever wrote it, and a plan of want would be this plan. When
 // another writer changed the registry, or it stored a write otherwise than
 // expected, ReadState returns another State.
-func Expected(ctx context.Context, reg Registry, p *Plan, want []api.Registration, opts Options) (*Plan, error) {
-	if len(p.read) != len(want) {
-		return MakePlan(ctx, reg, want, opts)
-	}
+func Expected(ctx context.Context, reg Registry, p *Plan) (*Plan, error) {
+	want, opts := p.want, p.opts
 	sums := make([]api.ProviderSummary, len(want))
 	exists := make([]bool, len(want))
 	locWritten := make([]bool, len(want))

@@ -109,8 +109,11 @@ type Plan struct {
 	// the plan is a function of the registrations and of it.
 	State string `json:"-"`
 
-	// read is what MakePlan read, one per registration (Expected).
+	// read is what MakePlan read, one per registration of want, planned
+	// with opts (Expected).
 	read []readState
+	want []api.Registration
+	opts Options
 }
 
 // Count returns how many changes have the action.
@@ -150,7 +153,7 @@ func MakePlan(ctx context.Context, reg Registry, want []api.Registration, opts O
 // planStates plans want against states, the state of each of its
 // namespaces.
 func planStates(want []api.Registration, states []readState, opts Options) *Plan {
-	p := &Plan{read: states}
+	p := &Plan{read: states, want: want, opts: opts}
 	st := newStateHash()
 	for i, w := range want {
 		st.add(states[i])

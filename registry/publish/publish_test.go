@@ -451,7 +451,7 @@ func TestExpectedIsWhatTheRegistryHolds(t *testing.T) {
 			t.Fatalf("%s: nothing to write", s.name)
 		}
 		apply(t, reg, p)
-		after, err := publish.Expected(ctx, reg, p, s.want, opts)
+		after, err := publish.Expected(ctx, reg, p)
 		if err != nil {
 			t.Fatal(err)
 		}
