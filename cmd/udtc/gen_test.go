@@ -138,6 +138,18 @@ func TestGenTwiceInTheInputDirectory(t *testing.T) {
 	}
 }
 
+// genExamples runs gen of a copy of examples/ (dir) into a new directory
+// (out), from the repository root.
+func genExamples(t *testing.T) (dir, out string) {
+	t.Helper()
+	t.Chdir("../..")
+	dir, out = copyDir(t, "examples"), t.TempDir()
+	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
+		t.Fatalf("gen of the examples: exit %d\n%s", code, stderr)
+	}
+	return dir, out
+}
+
 // listFiles returns every file below dir with its contents (readTree's).
 func listFiles(t *testing.T, dir string) map[string]string {
 	t.Helper()
@@ -147,12 +159,7 @@ func listFiles(t *testing.T, dir string) map[string]string {
 
 // TestGenOneTargetKeepsTheOthers: stale-file removal is per target.
 func TestGenOneTargetKeepsTheOthers(t *testing.T) {
-	t.Chdir("../..")
-	dir := copyDir(t, "examples")
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
-		t.Fatalf("full gen: exit %d\n%s", code, stderr)
-	}
+	dir, out := genExamples(t)
 	full := listFiles(t, out)
 	for _, prefix := range []string{"bicep/", "docs/", "registration/", "go/"} {
 		if !slices.ContainsFunc(slices.Collect(maps.Keys(full)), func(p string) bool { return strings.HasPrefix(p, prefix) }) {
@@ -272,12 +279,7 @@ func listTree(t *testing.T, dir string) map[string]string {
 // it was, byte for byte, with no stage and no new directories; into a
 // missing --out it makes nothing at all.
 func TestGenFailedRunChangesNothing(t *testing.T) {
-	t.Chdir("../..")
-	dir := copyDir(t, "examples")
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
-		t.Fatalf("first gen: exit %d\n%s", code, stderr)
-	}
+	dir, out := genExamples(t)
 	before := listTree(t, out)
 	// One extension named az: new bicep paths and changed docs, all staged
 	// before the warning becomes an error.
@@ -302,12 +304,7 @@ func TestGenFailedRunChangesNothing(t *testing.T) {
 // file left by a run that was killed make --check fail and are gone after
 // the next gen, even one whose inputs are unchanged.
 func TestGenRemovesWhatAKilledRunLeft(t *testing.T) {
-	t.Chdir("../..")
-	dir := copyDir(t, "examples")
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "gen", dir, "--out", out); code != 0 {
-		t.Fatalf("first gen: exit %d\n%s", code, stderr)
-	}
+	dir, out := genExamples(t)
 	want := listTree(t, out)
 	for p, data := range map[string]string{
 		".udtc-stage-x/bicep/contosodata/types.json": "partial",
