@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -36,28 +33,6 @@ func put(t *testing.T, base, path, body string) (int, []byte) {
 		t.Fatal(err)
 	}
 	return resp.StatusCode, b
-}
-
-// peakRSS returns the VmHWM (peak resident set) of process pid in bytes.
-func peakRSS(t *testing.T, pid int) int64 {
-	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Skipf("no /proc to measure memory: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("VmHWM %q: %v", rest, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Skip("no VmHWM in /proc/pid/status")
-	return 0
 }
 
 // TestServeSchemaJSONEscapes: schemas in request bodies are read as JSON,
@@ -106,24 +81,17 @@ func hugeSchema(n int) string {
 
 // TestServeHugeSchemaErrorsAreBounded: eight concurrent PUTs of a ~3 MB
 // schema with 300,000 undeclared required names each get a small 400 (at
-// most 100 details and a count), and the server's peak memory grows by a
-// bounded amount. Before, each answer was 36 MB with 300,000 details and
-// each request cost about 240 MB.
+// most 100 details and a count). Before, each answer was 36 MB with 300,000
+// details and each request cost about 240 MB; the server's memory under
+// this load is measured by `make bench`, not here.
 func TestServeHugeSchemaErrorsAreBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sends 28 MB of schemas; skipped with -short")
-	}
-	if raceEnabled {
-		t.Skip("the race detector multiplies memory use; the bound is measured without it")
 	}
 	const (
 		requests = 8
 		names    = 300_000
 		maxBody  = 64 << 10
-		// Generous: 8 request bodies alone are 24 MB, and Go's heap may
-		// double before a collection. The unbounded server needed about
-		// 2 GB here.
-		maxGrowth = 600 << 20
 	)
 	p := startServeProcess(t, "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
 	if code, b := put(t, p.url, schemaTestType[:strings.LastIndex(schemaTestType, "/resourceTypes")], `{}`); code != 201 {
@@ -136,7 +104,6 @@ func TestServeHugeSchemaErrorsAreBounded(t *testing.T) {
 	if len(body) < 3<<20 || len(body) > 4<<20 {
 		t.Fatalf("schema body is %d bytes", len(body))
 	}
-	before := peakRSS(t, p.cmd.Process.Pid)
 	var wg sync.WaitGroup
 	for i := range requests {
 		wg.Add(1)
@@ -165,9 +132,4 @@ func TestServeHugeSchemaErrorsAreBounded(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	after := peakRSS(t, p.cmd.Process.Pid)
-	t.Logf("server peak RSS %d MB before, %d MB after %d concurrent %d-byte schemas", before>>20, after>>20, requests, len(body))
-	if after-before > maxGrowth {
-		t.Errorf("peak RSS grew by %d MB, want at most %d MB", (after-before)>>20, maxGrowth>>20)
-	}
 }

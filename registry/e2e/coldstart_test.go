@@ -29,12 +29,14 @@ const (
 
 // TestColdStartConcurrentWritersSQLite starts a fresh server on a new SQLite
 // file and lets 16 writers create, update and delete resources through the
-// real HTTP handler for 10 s. No request may fail with a 5xx, and the 99th
-// percentile latency stays under 100 ms: a write transaction that needs a
-// second pool connection (to prepare a statement) while every other
-// connection waits for the write lock stalls until the busy timeout.
+// real HTTP handler for 10 s. No request may fail with a 5xx and none may
+// stall: a write transaction that needs a second pool connection (to
+// prepare a statement) while every other connection waits for the write
+// lock stalls until the busy timeout. How fast the writes are is measured
+// by `make bench` (the cold-start rows), not here: a timing bound fails on
+// a busy machine without anything being wrong.
 func TestColdStartConcurrentWritersSQLite(t *testing.T) {
-	coldStart(t, 100*time.Millisecond, func() registry.Store {
+	coldStart(t, func() registry.Store {
 		st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "registry.db"))
 		if err != nil {
 			t.Fatal(err)
@@ -43,11 +45,9 @@ func TestColdStartConcurrentWritersSQLite(t *testing.T) {
 	})
 }
 
-// TestColdStartConcurrentWritersPostgres is the same load on PostgreSQL,
-// which has no database-wide write lock; its bound is looser because the
-// database is a second process competing for the test machine's cores.
+// TestColdStartConcurrentWritersPostgres is the same load on PostgreSQL.
 func TestColdStartConcurrentWritersPostgres(t *testing.T) {
-	coldStart(t, 250*time.Millisecond, func() registry.Store {
+	coldStart(t, func() registry.Store {
 		st, err := postgres.Open(context.Background(), pg.NewDatabase(t))
 		if err != nil {
 			t.Fatal(err)
@@ -56,31 +56,25 @@ func TestColdStartConcurrentWritersPostgres(t *testing.T) {
 	})
 }
 
+// coldStartStall is how long one request may take before the test calls
+// it a stall: far above any latency a slow machine gives, well below the
+// minutes a deadlock or a busy-timeout loop would take.
+const coldStartStall = 20 * time.Second
+
 // coldStart runs the load against a new server on a new store from open
-// and checks that no request failed with a 5xx, that the writers did not
-// stall, and that the 99th percentile latency is under p99Bound. A stall
-// fails at once; the latency bound gets up to three cold starts (each on a
-// fresh store), because a test machine shared with other work can slow one
-// run's tail without anything being wrong.
-func coldStart(t *testing.T, p99Bound time.Duration, open func() registry.Store) {
+// and checks that no request failed with a 5xx and that the writers did
+// not stall.
+func coldStart(t *testing.T, open func() registry.Store) {
 	if testing.Short() {
 		t.Skip("a 10 s load test; skipped with -short")
 	}
-	var p99s []time.Duration
-	for range 3 {
-		st := open()
-		p99 := coldStartRun(t, st)
-		st.Close()
-		if t.Failed() || raceEnabled || p99 < p99Bound {
-			return
-		}
-		p99s = append(p99s, p99)
-	}
-	t.Errorf("p99 latency %v in three cold starts, want under %s", p99s, p99Bound)
+	st := open()
+	defer st.Close()
+	coldStartRun(t, st)
 }
 
-// coldStartRun runs the load once and returns the 99th percentile latency.
-func coldStartRun(t *testing.T, st registry.Store) time.Duration {
+// coldStartRun runs the load once.
+func coldStartRun(t *testing.T, st registry.Store) {
 	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: testSealer(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -163,10 +157,9 @@ func coldStartRun(t *testing.T, st registry.Store) time.Duration {
 	if len(samples) < 500 {
 		t.Fatalf("only %d requests in %s: the writers stalled", len(samples), coldStartDuration)
 	}
-	slices.SortFunc(samples, func(a, b sample) int { return int(a.d - b.d) })
-	p50 := samples[len(samples)/2].d
-	p99 := samples[len(samples)*99/100].d
-	worst := samples[len(samples)-1]
-	t.Logf("%d requests by %d writers: p50 %s, p99 %s, max %s (%s)", len(samples), coldStartWriters, p50, p99, worst.d, worst.what)
-	return p99
+	worst := slices.MaxFunc(samples, func(a, b sample) int { return int(a.d - b.d) })
+	t.Logf("%d requests by %d writers, slowest %s (%s)", len(samples), coldStartWriters, worst.d, worst.what)
+	if worst.d > coldStartStall {
+		t.Errorf("%s took %s: a stall", worst.what, worst.d)
+	}
 }
