@@ -31,7 +31,10 @@ func open(t *testing.T, dsn string) *postgres.Store {
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) registry.Store { return open(t, pg.NewDatabase(t)) })
+	storetest.Run(t, func(t *testing.T) storetest.Opener {
+		dsn := pg.NewDatabase(t)
+		return func(t *testing.T) registry.Store { return open(t, dsn) }
+	})
 }
 
 func TestConcurrentOpensMigrateOnce(t *testing.T) {

@@ -20,8 +20,9 @@ func open(t *testing.T, path string) *sqlite.Store {
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) registry.Store {
-		return open(t, filepath.Join(t.TempDir(), "registry.db"))
+	storetest.Run(t, func(t *testing.T) storetest.Opener {
+		path := filepath.Join(t.TempDir(), "registry.db")
+		return func(t *testing.T) registry.Store { return open(t, path) }
 	})
 }
 

@@ -25,8 +25,26 @@ type suiteTest struct {
 	fn   func(t *testing.T, s registry.Store)
 }
 
-// Run runs the suite. newStore returns an empty store; Run closes it.
-func Run(t *testing.T, newStore func(t *testing.T) registry.Store) {
+// sharedTest is a test of two stores on one fresh database, as two server
+// processes sharing it would be.
+type sharedTest struct {
+	name string
+	fn   func(t *testing.T, a, b registry.Store)
+}
+
+// Opener opens a store on one database. Each call returns a store of its
+// own (its own connections and, where the store has one, its own write
+// queue), as a separate process would have.
+type Opener func(t *testing.T) registry.Store
+
+// Run runs the suite. newDatabase makes a fresh, empty database and returns
+// how to open stores on it; Run closes the stores it opens.
+func Run(t *testing.T, newDatabase func(t *testing.T) Opener) {
+	newStore := func(t *testing.T) registry.Store {
+		s := newDatabase(t)(t)
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
 	tests := []suiteTest{
 		{"PlanesAndCasing", testPlanesAndCasing},
 		{"ParentMustExist", testParentMustExist},
@@ -41,10 +59,14 @@ func Run(t *testing.T, newStore func(t *testing.T) registry.Store) {
 	tests = append(tests, instanceTests...)
 	tests = append(tests, batchTests...)
 	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+	}
+	for _, tc := range sharedTests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStore(t)
-			t.Cleanup(func() { s.Close() })
-			tc.fn(t, s)
+			open := newDatabase(t)
+			a, b := open(t), open(t)
+			t.Cleanup(func() { a.Close(); b.Close() })
+			tc.fn(t, a, b)
 		})
 	}
 }

@@ -38,18 +38,18 @@ var instanceTxStatements = []string{
 // Statements run inside resource group and resource write transactions.
 const (
 	qGroupCurrent         = `SELECT id, etag, name, created_at, created_by FROM resource_groups WHERE plane_key = ? AND name_key = ?`
-	qGroupUpdate          = `UPDATE resource_groups SET location = ?, tags = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`
+	qGroupUpdate          = `UPDATE resource_groups SET location = ?, tags = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = ?`
 	qGroupOwner           = `SELECT id, plane, name FROM resource_groups WHERE plane_key = ? AND name_key = ?`
 	qInstanceParent       = `SELECT id, rid FROM instances WHERE id_key = ?`
 	qInstanceCurrent      = `SELECT id, etag, rid, created_at, created_by FROM instances WHERE id_key = ?`
-	qInstanceUpdate       = `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`
+	qInstanceUpdate       = `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = ?`
 	qCountVersion         = `SELECT COUNT(*) FROM instances WHERE version_id = ?`
 	qGroupInsert          = `INSERT INTO resource_groups (plane_id, plane_key, name_key, plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qInstanceInsert       = `INSERT INTO instances (group_id, parent_id, version_id, id_key, plane_key, provider_key, type_key, rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qGroupDeleteLookup    = `SELECT id, etag FROM resource_groups WHERE plane_key = ? AND name_key = ?`
-	qGroupDelete          = `DELETE FROM resource_groups WHERE id = ?`
+	qGroupDelete          = `DELETE FROM resource_groups WHERE id = ? AND etag = ?`
 	qInstanceDeleteLookup = `SELECT id, etag FROM instances WHERE id_key = ?`
-	qInstanceDelete       = `DELETE FROM instances WHERE id = ?`
+	qInstanceDelete       = `DELETE FROM instances WHERE id = ? AND etag = ?`
 )
 
 func groupKey(id registry.GroupID) (plane, name string) {
@@ -131,37 +131,41 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 	}
 	pk, nk := groupKey(g.ID)
 	var (
-		rowID                int64
-		oldETag, oldName     string
 		createdAt, createdBy string
-		stored                    = registry.GroupID{Plane: plane.plane, Name: g.ID.Name}
-		etag, now                 = newETag(), formatTime(w.Now)
-		exists               bool = true
+		stored               = registry.GroupID{Plane: plane.plane, Name: g.ID.Name}
+		etag, now            = newETag(), formatTime(w.Now)
+		exists               bool
 	)
-	err = s.queryRow(ctx, tx, qGroupCurrent, pk, nk).
-		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
-	if errors.Is(err, sql.ErrNoRows) {
-		exists = false
-	} else if err != nil {
-		return registry.Group{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, g.ID, err)
-	}
-	if err := w.If.Check(exists, oldETag); err != nil {
-		return registry.Group{}, false, fmt.Errorf("%s: %w", g.ID, err)
-	}
-	if exists {
+	err = casLoop(g.ID.String(), func() (bool, error) {
+		var (
+			rowID            int64
+			oldETag, oldName string
+		)
+		err := s.queryRow(ctx, tx, qGroupCurrent, pk, nk).
+			Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
+		exists = err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, g.ID, err)
+		}
+		if err := w.If.Check(exists, oldETag); err != nil {
+			return false, fmt.Errorf("%s: %w", g.ID, err)
+		}
+		if !exists {
+			createdAt, createdBy = now, w.Actor
+			_, err = s.exec(ctx, tx, qGroupInsert,
+				plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, createdAt, createdBy, now, w.Actor)
+			return err == nil, s.groupWriteErr(g.ID, w.If, err)
+		}
 		stored.Name = oldName
-		_, err = s.exec(ctx, tx, qGroupUpdate,
-			g.Location, tags, etag, now, w.Actor, rowID)
-	} else {
-		createdAt, createdBy = now, w.Actor
-		_, err = s.exec(ctx, tx, qGroupInsert,
-			plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, createdAt, createdBy, now, w.Actor)
-	}
+		done, err := affected(s.exec(ctx, tx, qGroupUpdate,
+			g.Location, tags, etag, now, w.Actor, rowID, oldETag))
+		return done, s.groupWriteErr(g.ID, w.If, err)
+	})
 	if err != nil {
-		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
+		return registry.Group{}, false, err
 	}
 	if err := we.commit(); err != nil {
-		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
+		return registry.Group{}, false, s.groupWriteErr(g.ID, w.If, err)
 	}
 	out := registry.Group{ID: stored, Location: g.Location, Tags: g.Tags, ETag: etag,
 		System: registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}}
@@ -174,12 +178,16 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 	return out, !exists, nil
 }
 
-func (s *Store) groupWriteErr(id registry.GroupID, err error) error {
+// groupWriteErr classifies a failed resource group write; nil stays nil.
+func (s *Store) groupWriteErr(id registry.GroupID, cond registry.Precondition, err error) error {
 	switch {
+	case err == nil:
+		return nil
 	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
 		return fmt.Errorf("plane of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
-	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
-		return fmt.Errorf("%s was created concurrently: %w", id, registry.ErrConflict)
+	}
+	if err := s.createdConcurrently(id.String(), cond, err); err != nil {
+		return err
 	}
 	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
 }
@@ -205,31 +213,39 @@ func (s *Store) DeleteGroup(ctx context.Context, id registry.GroupID, cond regis
 		qGroupDeleteLookup, []any{pk, nk}, qGroupDelete)
 }
 
-// deleteRow deletes the row that sel finds (id, etag) with del, checking
-// cond in the same transaction.
+// deleteRow deletes the row that sel finds (id, etag) with del (id, etag),
+// checking cond as part of the delete (casLoop).
 func (s *Store) deleteRow(ctx context.Context, what string, cond registry.Precondition, sel string, args []any, del string) (bool, error) {
 	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer we.end()
-	var (
-		rowID int64
-		etag  string
-	)
-	err = s.queryRow(ctx, tx, sel, args...).Scan(&rowID, &etag)
-	exists := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, what, err)
-	}
-	if err := cond.Check(exists, etag); err != nil {
-		return false, fmt.Errorf("%s: %w", what, err)
-	}
-	if !exists {
-		return false, nil
-	}
-	if _, err := s.exec(ctx, tx, del, rowID); err != nil {
-		return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
+	exists := false
+	err = casLoop(what, func() (bool, error) {
+		var (
+			rowID int64
+			etag  string
+		)
+		err := s.queryRow(ctx, tx, sel, args...).Scan(&rowID, &etag)
+		exists = err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, what, err)
+		}
+		if err := cond.Check(exists, etag); err != nil {
+			return false, fmt.Errorf("%s: %w", what, err)
+		}
+		if !exists {
+			return true, nil
+		}
+		done, err := affected(s.exec(ctx, tx, del, rowID, etag))
+		if err != nil {
+			return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
+		}
+		return done, nil
+	})
+	if err != nil || !exists {
+		return false, err
 	}
 	if err := we.commit(); err != nil {
 		return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
@@ -311,103 +327,61 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	if props == "" {
 		props = "{}"
 	}
+	var secrets any // NULL without secrets
+	if len(in.Secrets) > 0 {
+		secrets = in.Secrets
+	}
 	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return registry.Instance{}, false, err
 	}
 	defer we.end()
-
-	// The owners, taking their stored names: the group (top-level
-	// resources) or the parent resource (children), and the API version.
-	gid := registry.GroupID{Plane: id.Plane, Name: id.Group}
-	gpk, gnk := groupKey(gid)
-	var (
-		groupID  int64
-		parentID sql.NullInt64
-		stored   api.ResourceID
-	)
-	var gPlane, gName string
-	err = s.queryRow(ctx, tx, qGroupOwner, gpk, gnk).Scan(&groupID, &gPlane, &gName)
-	if errors.Is(err, sql.ErrNoRows) {
-		return registry.Instance{}, false, fmt.Errorf("resource group %s: %w", gid, registry.ErrGroupNotFound)
-	}
-	if err != nil {
-		return registry.Instance{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, gid, err)
-	}
-	if pid, ok := id.Parent(); ok {
-		var prid string
-		var p int64
-		err := s.queryRow(ctx, tx, qInstanceParent, pid.Key()).Scan(&p, &prid)
-		if errors.Is(err, sql.ErrNoRows) {
-			return registry.Instance{}, false, fmt.Errorf("parent resource %s: %w", pid, registry.ErrParentResourceNotFound)
-		}
-		if err != nil {
-			return registry.Instance{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, pid, err)
-		}
-		parentID = sql.NullInt64{Int64: p, Valid: true}
-		if stored, err = api.ParseResourceID(prid); err != nil {
-			return registry.Instance{}, false, fmt.Errorf("stored resource ID: %w", err)
-		}
-		stored.Names = append(slices.Clone(stored.Names), id.Name())
-	} else {
-		stored = api.ResourceID{Plane: gPlane, Group: gName, Names: slices.Clone(id.Names)}
-	}
-	vid := registry.APIVersionID(id.Plane, id.Namespace, id.TypeName(), in.APIVersion)
-	version, found, err := s.lookup(ctx, tx, vid)
+	o, err := s.instanceOwners(ctx, tx, id, in.APIVersion)
 	if err != nil {
 		return registry.Instance{}, false, err
 	}
-	if !found {
-		return registry.Instance{}, false, fmt.Errorf("%s %s: %w", vid.Kind, vid, registry.ErrParentNotFound)
-	}
-	// The namespace and types as registered.
-	stored.Namespace = version.provider
-	stored.Types = strings.Split(version.typ, "/")
-
+	stored := o.stored
 	key := id.Key()
 	var (
-		rowID                int64
-		oldETag, oldRID      string
 		createdAt, createdBy string
 		etag, now            = newETag(), formatTime(w.Now)
-		exists               = true
+		exists               bool
 	)
-	err = s.queryRow(ctx, tx, qInstanceCurrent, key).
-		Scan(&rowID, &oldETag, &oldRID, &createdAt, &createdBy)
-	if errors.Is(err, sql.ErrNoRows) {
-		exists = false
-	} else if err != nil {
-		return registry.Instance{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
-	}
-	if err := w.If.Check(exists, oldETag); err != nil {
-		return registry.Instance{}, false, fmt.Errorf("%s: %w", id, err)
-	}
-	var secrets any // NULL without secrets
-	if len(in.Secrets) > 0 {
-		secrets = in.Secrets
-	}
-	if exists {
+	err = casLoop(id.String(), func() (bool, error) {
+		var (
+			rowID           int64
+			oldETag, oldRID string
+		)
+		err := s.queryRow(ctx, tx, qInstanceCurrent, key).
+			Scan(&rowID, &oldETag, &oldRID, &createdAt, &createdBy)
+		exists = err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+		}
+		if err := w.If.Check(exists, oldETag); err != nil {
+			return false, fmt.Errorf("%s: %w", id, err)
+		}
+		if !exists {
+			createdAt, createdBy = now, w.Actor
+			_, err = s.exec(ctx, tx, qInstanceInsert,
+				o.groupID, o.parentID, o.version.id, key, o.planeKey, strings.ToLower(id.Namespace), strings.ToLower(id.TypeName()), stored.String(),
+				in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor)
+			return err == nil, s.instanceWriteErr(ctx, id, o.vid, w.If, err)
+		}
 		old, err := api.ParseResourceID(oldRID)
 		if err != nil {
-			return registry.Instance{}, false, fmt.Errorf("stored resource ID: %w", err)
+			return false, fmt.Errorf("stored resource ID: %w", err)
 		}
 		stored.Names[len(stored.Names)-1] = old.Name() // keep the name as created
-		_, err = s.exec(ctx, tx, qInstanceUpdate,
-			version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID)
-		if err != nil {
-			return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
-		}
-	} else {
-		createdAt, createdBy = now, w.Actor
-		_, err = s.exec(ctx, tx, qInstanceInsert,
-			groupID, parentID, version.id, key, gpk, strings.ToLower(id.Namespace), strings.ToLower(id.TypeName()), stored.String(),
-			in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor)
-		if err != nil {
-			return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
-		}
+		done, err := affected(s.exec(ctx, tx, qInstanceUpdate,
+			o.version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID, oldETag))
+		return done, s.instanceWriteErr(ctx, id, o.vid, w.If, err)
+	})
+	if err != nil {
+		return registry.Instance{}, false, err
 	}
 	if err := we.commit(); err != nil {
-		return registry.Instance{}, false, s.instanceWriteErr(ctx, id, vid, err)
+		return registry.Instance{}, false, s.instanceWriteErr(ctx, id, o.vid, w.If, err)
 	}
 	out := in
 	out.ID = stored
@@ -426,12 +400,73 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	return out, !exists, nil
 }
 
+// owners are the rows a resource belongs to, as PutInstance finds them.
+type owners struct {
+	groupID  int64
+	planeKey string
+	parentID sql.NullInt64 // the parent resource of a child
+	vid      registry.ID   // the API version it is written with
+	version  parentRow
+	stored   api.ResourceID // the resource's ID in its owners' stored names
+}
+
+// instanceOwners looks up, in tx, the owners of resource id written with
+// apiVersion: the group (top-level resources) or the parent resource
+// (children), and the API version, taking their stored names.
+func (s *Store) instanceOwners(ctx context.Context, tx *sql.Tx, id api.ResourceID, apiVersion string) (owners, error) {
+	var o owners
+	gid := registry.GroupID{Plane: id.Plane, Name: id.Group}
+	gpk, gnk := groupKey(gid)
+	o.planeKey = gpk
+	var gPlane, gName string
+	err := s.queryRow(ctx, tx, qGroupOwner, gpk, gnk).Scan(&o.groupID, &gPlane, &gName)
+	if errors.Is(err, sql.ErrNoRows) {
+		return o, fmt.Errorf("resource group %s: %w", gid, registry.ErrGroupNotFound)
+	}
+	if err != nil {
+		return o, fmt.Errorf("%s: look up %s: %w", s.d.Name, gid, err)
+	}
+	if pid, ok := id.Parent(); ok {
+		var prid string
+		var p int64
+		err := s.queryRow(ctx, tx, qInstanceParent, pid.Key()).Scan(&p, &prid)
+		if errors.Is(err, sql.ErrNoRows) {
+			return o, fmt.Errorf("parent resource %s: %w", pid, registry.ErrParentResourceNotFound)
+		}
+		if err != nil {
+			return o, fmt.Errorf("%s: look up %s: %w", s.d.Name, pid, err)
+		}
+		o.parentID = sql.NullInt64{Int64: p, Valid: true}
+		if o.stored, err = api.ParseResourceID(prid); err != nil {
+			return o, fmt.Errorf("stored resource ID: %w", err)
+		}
+		o.stored.Names = append(slices.Clone(o.stored.Names), id.Name())
+	} else {
+		o.stored = api.ResourceID{Plane: gPlane, Group: gName, Names: slices.Clone(id.Names)}
+	}
+	o.vid = registry.APIVersionID(id.Plane, id.Namespace, id.TypeName(), apiVersion)
+	version, found, err := s.lookup(ctx, tx, o.vid)
+	if err != nil {
+		return o, err
+	}
+	if !found {
+		return o, fmt.Errorf("%s %s: %w", o.vid.Kind, o.vid, registry.ErrParentNotFound)
+	}
+	o.version = version
+	// The namespace and types as registered.
+	o.stored.Namespace = version.provider
+	o.stored.Types = strings.Split(version.typ, "/")
+	return o, nil
+}
+
 // instanceWriteErr classifies a failed resource write. A foreign key
 // violation means an owner was deleted after it was looked up (PostgreSQL,
 // another transaction): the API version (unregistered), else the parent
 // resource of a child, else the group; which one is looked up again.
-func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid registry.ID, err error) error {
+func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid registry.ID, cond registry.Precondition, err error) error {
 	switch {
+	case err == nil:
+		return nil
 	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
 		if _, found, lerr := s.lookup(ctx, nil, vid); lerr == nil && !found {
 			return fmt.Errorf("%s %s was unregistered concurrently: %w", vid.Kind, vid, registry.ErrParentNotFound)
@@ -440,8 +475,9 @@ func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid reg
 			return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentResourceNotFound)
 		}
 		return fmt.Errorf("resource group of %s was deleted concurrently: %w", id, registry.ErrGroupNotFound)
-	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
-		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
+	}
+	if err := s.createdConcurrently(id.String(), cond, err); err != nil {
+		return err
 	}
 	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
 }
@@ -549,7 +585,7 @@ func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond reg
 		return false, 0, err
 	}
 	if err := we.commit(); err != nil {
-		return false, 0, s.writeErr(id, err)
+		return false, 0, s.writeErr(id, cond, err)
 	}
 	return true, n, nil
 }
@@ -557,29 +593,36 @@ func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond reg
 // deleteIn performs DeleteRegistration in tx, which the caller commits.
 func (s *Store) deleteIn(ctx context.Context, tx *sql.Tx, id registry.ID, cond registry.Precondition, force bool) (bool, int, error) {
 	var (
-		rowID int64
-		etag  string
+		exists bool
+		n      int
 	)
-	err := s.queryRow(ctx, tx, qDeleteLookup, keyArgs(id)...).Scan(&rowID, &etag)
-	exists := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return false, 0, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
-	}
-	if err := cond.Check(exists, etag); err != nil {
-		return false, 0, fmt.Errorf("%s: %w", id, err)
-	}
-	if !exists {
-		return false, 0, nil
-	}
-	n, err := s.countInstances(ctx, tx, id, rowID)
-	if err != nil {
+	err := casLoop(id.String(), func() (bool, error) {
+		var (
+			rowID int64
+			etag  string
+		)
+		err := s.queryRow(ctx, tx, qDeleteLookup, keyArgs(id)...).Scan(&rowID, &etag)
+		exists = err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+		}
+		if err := cond.Check(exists, etag); err != nil {
+			return false, fmt.Errorf("%s: %w", id, err)
+		}
+		if !exists {
+			return true, nil
+		}
+		if n, err = s.countInstances(ctx, tx, id, rowID); err != nil {
+			return false, err
+		}
+		if n > 0 && !force {
+			return false, &registry.InUseError{ID: id, Count: n}
+		}
+		done, err := affected(s.exec(ctx, tx, qDelete, rowID, etag))
+		return done, s.writeErr(id, cond, err)
+	})
+	if err != nil || !exists {
 		return false, 0, err
-	}
-	if n > 0 && !force {
-		return false, 0, &registry.InUseError{ID: id, Count: n}
-	}
-	if _, err := s.exec(ctx, tx, qDelete, rowID); err != nil {
-		return false, 0, s.writeErr(id, err)
 	}
 	return true, n, nil
 }

@@ -203,10 +203,10 @@ var txStatements = append([]string{qLookup, qCurrent, qUpdate, qInsert, qDeleteL
 const (
 	qLookup       = `SELECT id, plane, provider, type FROM resources WHERE ` + keyWhere
 	qCurrent      = `SELECT id, etag, name, created_at, created_by FROM resources WHERE ` + keyWhere
-	qUpdate       = `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ?`
+	qUpdate       = `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = ?`
 	qInsert       = `INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qDeleteLookup = `SELECT id, etag FROM resources WHERE ` + keyWhere
-	qDelete       = `DELETE FROM resources WHERE id = ?`
+	qDelete       = `DELETE FROM resources WHERE id = ? AND etag = ?`
 )
 
 // queryRow runs a single-row query through the statement cache, in tx when
@@ -438,7 +438,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		return registry.Resource{}, false, err
 	}
 	if err := we.commit(); err != nil {
-		return registry.Resource{}, false, s.writeErr(id, err)
+		return registry.Resource{}, false, s.writeErr(id, w.If, err)
 	}
 	return out, created, nil
 }
@@ -483,21 +483,6 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 		stored.Type = p.typ + id.Type[len(p.typ):]
 	}
 
-	var (
-		rowID                int64
-		oldETag, oldName     string
-		createdAt, createdBy string
-	)
-	err := s.queryRow(ctx, tx, qCurrent, keyArgs(id)...).
-		Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
-	exists := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return registry.Resource{}, false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
-	}
-	if err := w.If.Check(exists, oldETag); err != nil {
-		return registry.Resource{}, false, fmt.Errorf("%s: %w", id, err)
-	}
-
 	tags := ""
 	if len(r.Tags) > 0 {
 		b, err := json.Marshal(r.Tags)
@@ -512,7 +497,32 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	}
 	etag := newETag()
 	now := formatTime(w.Now)
-	if exists {
+	var (
+		exists               bool
+		createdAt, createdBy string
+	)
+	err := casLoop(id.String(), func() (bool, error) {
+		var (
+			rowID            int64
+			oldETag, oldName string
+		)
+		err := s.queryRow(ctx, tx, qCurrent, keyArgs(id)...).
+			Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
+		exists = err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+		}
+		if err := w.If.Check(exists, oldETag); err != nil {
+			return false, fmt.Errorf("%s: %w", id, err)
+		}
+		if !exists {
+			createdAt, createdBy = now, w.Actor
+			p, k, pr, t, n := keys(id)
+			_, err := s.exec(ctx, tx, qInsert,
+				parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
+				r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor)
+			return err == nil, s.writeErr(id, w.If, err)
+		}
 		// Keep the stored casing of the leaf name.
 		switch id.Kind {
 		case registry.KindPlane:
@@ -524,23 +534,12 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 		default:
 			stored.Name = oldName
 		}
-		res, err := s.exec(ctx, tx, qUpdate,
-			r.Location, tags, props, etag, now, w.Actor, rowID)
-		if err != nil {
-			return registry.Resource{}, false, s.writeErr(id, err)
-		}
-		if n, err := res.RowsAffected(); err == nil && n == 0 {
-			return registry.Resource{}, false, fmt.Errorf("%s was deleted concurrently: %w", id, registry.ErrConflict)
-		}
-	} else {
-		createdAt, createdBy = now, w.Actor
-		p, k, pr, t, n := keys(id)
-		_, err := s.exec(ctx, tx, qInsert,
-			parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
-			r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor)
-		if err != nil {
-			return registry.Resource{}, false, s.writeErr(id, err)
-		}
+		done, err := affected(s.exec(ctx, tx, qUpdate,
+			r.Location, tags, props, etag, now, w.Actor, rowID, oldETag))
+		return done, s.writeErr(id, w.If, err)
+	})
+	if err != nil {
+		return registry.Resource{}, false, err
 	}
 	out := r
 	out.ID = stored
@@ -555,14 +554,63 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	return out, !exists, nil
 }
 
-func (s *Store) writeErr(id registry.ID, err error) error {
+// writeErr classifies a failed registration write; nil stays nil.
+func (s *Store) writeErr(id registry.ID, cond registry.Precondition, err error) error {
 	switch {
+	case err == nil:
+		return nil
 	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
 		return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
-	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
-		return fmt.Errorf("%s was created concurrently: %w", id, registry.ErrConflict)
+	}
+	if err := s.createdConcurrently(id.String(), cond, err); err != nil {
+		return err
 	}
 	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
+}
+
+// createdConcurrently classifies an INSERT that lost the race with another
+// transaction's create of the same row (a unique violation): under
+// If-None-Match the condition no longer holds (ErrPrecondition), else
+// ErrConflict. It returns nil for any other error.
+func (s *Store) createdConcurrently(what string, cond registry.Precondition, err error) error {
+	if s.d.IsUniqueViolation == nil || !s.d.IsUniqueViolation(err) {
+		return nil
+	}
+	if len(cond.IfNoneMatch) > 0 {
+		return fmt.Errorf("%s was created concurrently: %w", what, registry.ErrPrecondition)
+	}
+	return fmt.Errorf("%s was created concurrently: %w", what, registry.ErrConflict)
+}
+
+// maxSwaps bounds casLoop: how many times one write reads a row again
+// because other transactions kept changing it.
+const maxSwaps = 5
+
+// casLoop makes a precondition part of the write it guards. step reads the
+// row, checks the precondition against the ETag it read, and writes with
+// that ETag in the UPDATE's or DELETE's WHERE clause; it reports done=false
+// when no row matched because another transaction changed or deleted the
+// row after the read. Under PostgreSQL's READ COMMITTED the UPDATE waits
+// for that transaction and rechecks the ETag of the committed row, and the
+// next read sees it, so of many writers holding one ETag exactly one
+// wins and the others fail the recheck. casLoop runs step again until it
+// is done or fails, at most maxSwaps times.
+func casLoop(what string, step func() (done bool, err error)) error {
+	for range maxSwaps {
+		if done, err := step(); done || err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("%s changed under %d consecutive writes: %w", what, maxSwaps, registry.ErrConflict)
+}
+
+// affected reports whether the statement changed a row.
+func affected(res sql.Result, err error) (bool, error) {
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 // Delete implements registry.Store: DeleteRegistration without force.

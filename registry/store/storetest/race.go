@@ -1,0 +1,186 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/udtc/udtc/registry"
+)
+
+// The lost-update race: many writers holding one ETag, spread over two
+// stores on one database (as two server processes would be). Exactly one
+// conditional write may win each round; every other one must fail its
+// precondition, and what is stored afterwards is the winner's write.
+
+var sharedTests = []sharedTest{
+	{"OneETagOneWinner", testOneETagOneWinner},
+}
+
+const (
+	raceWriters = 20
+	raceRounds  = 8
+)
+
+// guarded is one kind of conditional write the race covers: read returns
+// the current ETag and a value identifying the stored write; write writes
+// value i under If-Match etag on s.
+type guarded struct {
+	name  string
+	read  func(s registry.Store) (etag, value string, err error)
+	write func(s registry.Store, etag string, i int) error
+}
+
+func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
+	ctx := context.Background()
+	seedTypes(t, a)
+	typ := registry.TypeID(plane, "Aa.Bb", "widgets")
+	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
+	group := registry.GroupID{Plane: plane, Name: "rg"}
+	res := rid(t, rgPrefix+"/widgets/w1")
+	if _, err := putInstance(a, res.String(), `{"n":"first"}`); err != nil {
+		t.Fatal(err)
+	}
+	registration := func(id registry.ID, props func(i int) string) guarded {
+		return guarded{
+			name: id.Kind.String(),
+			read: func(s registry.Store) (string, string, error) {
+				r, err := s.Get(ctx, id)
+				return r.ETag, string(r.Properties), err
+			},
+			write: func(s registry.Store, etag string, i int) error {
+				_, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: id, Properties: json.RawMessage(props(i))},
+					If: registry.Precondition{IfMatch: []string{etag}}, Now: t0})
+				return err
+			},
+		}
+	}
+	kinds := []guarded{
+		registration(typ, func(i int) string { return fmt.Sprintf(`{"defaultApiVersion":%q}`, fmt.Sprintf("2024-01-%02d", i+1)) }),
+		registration(version, func(i int) string { return fmt.Sprintf(`{"schema":{"type":"object","description":"w%d"}}`, i) }),
+		{
+			name: "batch of one API version",
+			read: func(s registry.Store) (string, string, error) {
+				r, err := s.Get(ctx, version)
+				return r.ETag, string(r.Properties), err
+			},
+			write: func(s registry.Store, etag string, i int) error {
+				return batcher(t, s).ApplyBatch(ctx, []registry.BatchOp{{Put: &registry.Write{
+					Resource: registry.Resource{ID: version, Properties: json.RawMessage(fmt.Sprintf(`{"schema":{"type":"object","title":"b%d"}}`, i))},
+					If:       registry.Precondition{IfMatch: []string{etag}}, Now: t0}}})
+			},
+		},
+		{
+			name: "resource group",
+			read: func(s registry.Store) (string, string, error) {
+				g, err := s.GetGroup(ctx, group)
+				return g.ETag, g.Tags["w"], err
+			},
+			write: func(s registry.Store, etag string, i int) error {
+				_, _, err := s.PutGroup(ctx, registry.GroupWrite{Group: registry.Group{ID: group, Location: "global", Tags: map[string]string{"w": fmt.Sprint(i)}},
+					If: registry.Precondition{IfMatch: []string{etag}}, Now: t0})
+				return err
+			},
+		},
+		{
+			name: "resource",
+			read: func(s registry.Store) (string, string, error) {
+				in, err := s.GetInstance(ctx, res)
+				return in.ETag, string(in.Properties), err
+			},
+			write: func(s registry.Store, etag string, i int) error {
+				_, _, err := s.PutInstance(ctx, registry.InstanceWrite{Instance: registry.Instance{ID: res, APIVersion: ver, Location: "global",
+					Properties: json.RawMessage(fmt.Sprintf(`{"n":"w%d"}`, i))}, If: registry.Precondition{IfMatch: []string{etag}}, Now: t0})
+				return err
+			},
+		},
+	}
+	for _, k := range kinds {
+		for round := range raceRounds {
+			ok := race(t, k.name, []registry.Store{a, b}, func(s registry.Store) (string, error) {
+				etag, _, err := k.read(s)
+				return etag, err
+			}, k.write)
+			if !ok {
+				return
+			}
+			// Every other writer's value differs from the winner's, so
+			// the stored value tells whose write is there.
+			_, got, err := k.read(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, err := k.read(a)
+			if err != nil || got != want {
+				t.Fatalf("%s round %d: the two stores read %q and %q (%v)", k.name, round, got, want, err)
+			}
+		}
+	}
+
+	// Deletes under the same ETag race with updates: one of them wins.
+	for round := range raceRounds {
+		id := registry.LocationID(plane, "Aa.Bb", fmt.Sprintf("loc%d", round))
+		put(t, a, id, `{"address":"http://x"}`)
+		ok := race(t, "location delete and update", []registry.Store{a, b}, func(s registry.Store) (string, error) {
+			r, err := s.Get(ctx, id)
+			return r.ETag, err
+		}, func(s registry.Store, etag string, i int) error {
+			cond := registry.Precondition{IfMatch: []string{etag}}
+			if i%2 == 0 {
+				deleted, err := s.Delete(ctx, id, cond)
+				if err == nil && !deleted {
+					return errors.New("Delete under a matching If-Match deleted nothing")
+				}
+				return err
+			}
+			_, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: id, Properties: json.RawMessage(fmt.Sprintf(`{"address":"http://w%d"}`, i))}, If: cond, Now: t0})
+			return err
+		})
+		if !ok {
+			return
+		}
+	}
+}
+
+// race reads the ETag once, then lets raceWriters writers write under it at
+// the same moment, alternating between the stores. It checks that exactly
+// one succeeded and every other one failed with ErrPrecondition.
+func race(t *testing.T, what string, stores []registry.Store, etag func(registry.Store) (string, error), write func(s registry.Store, etag string, i int) error) bool {
+	t.Helper()
+	tag, err := etag(stores[0])
+	if err != nil {
+		t.Fatalf("%s: read the ETag: %v", what, err)
+	}
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make([]error, raceWriters)
+	)
+	for i := range raceWriters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			errs[i] = write(stores[i%len(stores)], tag, i)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	winners := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			winners++
+		case !errors.Is(err, registry.ErrPrecondition):
+			t.Errorf("%s: writer %d: %v, want success or ErrPrecondition", what, i, err)
+		}
+	}
+	if winners != 1 {
+		t.Errorf("%s: %d of %d writers holding one ETag succeeded, want exactly 1", what, winners, raceWriters)
+		return false
+	}
+	return !t.Failed()
+}
