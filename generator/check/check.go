@@ -58,105 +58,139 @@ func Merge(files []*FileResult) (*model.Catalog, diag.List) {
 // merge combines the files' declarations by namespace and checks the rules
 // that span files. decls are in file order.
 func merge(decls []*fileDecl, diags *diag.List) *model.Catalog {
-	report := func(file string, n *yaml.Node, rule, path, hint, format string, args ...any) {
-		r := &reporter{file: file}
-		r.report(n, rule, path, hint, format, args...)
-		*diags = append(*diags, r.diags...)
-	}
-	at := func(file string, n *yaml.Node) string { return fmt.Sprintf("%s:%d:%d", file, n.Line, n.Column) }
-
-	type nsState struct {
-		p     *model.Provider
-		file  string
-		node  *yaml.Node
-		types map[string]*typeDecl // by lower-cased name
-		files map[*typeDecl]string
-		locs  map[string]*locationDecl
-		locAt map[string]string
-	}
-	byKey := map[string]*nsState{}
-	var order []*nsState
+	m := &merger{diags: diags, byKey: map[string]*nsState{}}
 	for _, fd := range decls {
-		if fd.namespace == "" {
-			continue
-		}
-		key := strings.ToLower(fd.namespace)
-		st := byKey[key]
-		if st == nil {
-			st = &nsState{
-				p:    &model.Provider{Namespace: fd.namespace, Span: (&reporter{file: fd.file}).span(fd.nsNode)},
-				file: fd.file, node: fd.nsNode,
-				types: map[string]*typeDecl{}, files: map[*typeDecl]string{},
-				locs: map[string]*locationDecl{}, locAt: map[string]string{},
-			}
-			byKey[key] = st
-			order = append(order, st)
-		} else if st.p.Namespace != fd.namespace {
-			report(fd.file, fd.nsNode, RuleNamespaceCase, "/namespace", fmt.Sprintf("spell it %s", st.p.Namespace),
-				"namespace %q differs only in case from %q at %s", fd.namespace, st.p.Namespace, at(st.file, st.node))
-			continue
-		}
-		st.p.Files = append(st.p.Files, fd.file)
-		for _, l := range fd.locations {
-			lk := strings.ToLower(l.loc.Name)
-			if prev, ok := st.locs[lk]; ok {
-				if prev.loc.Address != l.loc.Address || prev.loc.Name != l.loc.Name {
-					report(fd.file, l.key, RuleLocationConflict, pointer("/location", l.loc.Name), "",
-						"location %q (%s) conflicts with %q (%s) at %s", l.loc.Name, l.loc.Address, prev.loc.Name, prev.loc.Address, st.locAt[lk])
-				}
-				continue
-			}
-			st.locs[lk], st.locAt[lk] = l, at(fd.file, l.key)
-			st.p.Locations = append(st.p.Locations, l.loc)
-		}
-		for _, td := range fd.types {
-			tk := strings.ToLower(td.t.Name)
-			if prev, ok := st.types[tk]; ok {
-				how := "is declared again"
-				if prev.t.Name != td.t.Name {
-					how = fmt.Sprintf("collides with %q (names are case-insensitive)", prev.t.Name)
-				}
-				report(fd.file, td.key, RuleDuplicateType, td.path, "declare each type once; split versions across files only by type",
-					"type %q %s: first declared at %s", td.t.Name, how, at(st.files[prev], prev.key))
-				continue
-			}
-			td.t.Namespace = st.p.Namespace
-			st.types[tk], st.files[td] = td, fd.file
+		if fd.namespace != "" {
+			m.add(fd)
 		}
 	}
 	cat := &model.Catalog{}
-	for _, st := range order {
-		p := st.p
-		slices.Sort(p.Files)
-		slices.SortFunc(p.Locations, func(a, b *model.Location) int { return cmp.Compare(a.Name, b.Name) })
-		for _, td := range st.types {
-			t := td.t
-			if t.Parent != "" {
-				if _, ok := st.types[strings.ToLower(t.Parent)]; !ok {
-					report(st.files[td], td.key, RuleParentMissing, td.path, fmt.Sprintf("declare `%s` in namespace %s", t.Parent, p.Namespace),
-						"parent type %q of %q is not declared", t.Parent, t.Name)
-				}
-			}
-			names := make([]string, len(t.APIVersions))
-			for i, v := range t.APIVersions {
-				names[i] = v.Name
-			}
-			if t.DefaultDeclared {
-				if !slices.Contains(names, t.DefaultAPIVersion) {
-					hint := "one of: " + strings.Join(names, ", ")
-					report(st.files[td], td.defaultNode, RuleDefaultAPIVersion, pointer(td.path, "defaultApiVersion"), hint,
-						"defaultApiVersion %q is not one of the type's API versions", t.DefaultAPIVersion)
-				}
-			} else {
-				t.DefaultAPIVersion = model.DefaultVersion(names)
-			}
-			p.Types = append(p.Types, t)
-		}
-		slices.SortFunc(p.Types, func(a, b *model.ResourceType) int { return cmp.Compare(a.Name, b.Name) })
-		cat.Providers = append(cat.Providers, p)
+	for _, st := range m.order {
+		cat.Providers = append(cat.Providers, m.provider(st))
 	}
 	slices.SortFunc(cat.Providers, func(a, b *model.Provider) int { return cmp.Compare(a.Namespace, b.Namespace) })
 	return cat
+}
+
+// merger collects the declarations of every file by namespace.
+type merger struct {
+	diags *diag.List
+	byKey map[string]*nsState // by lower-cased namespace
+	order []*nsState
+}
+
+// nsState is one namespace being merged: its provider, where it was first
+// declared, and its types and locations so far.
+type nsState struct {
+	p     *model.Provider
+	file  string
+	node  *yaml.Node
+	types map[string]*typeDecl // by lower-cased name
+	files map[*typeDecl]string
+	locs  map[string]*locationDecl
+	locAt map[string]string
+}
+
+// report adds a diagnostic at n of file.
+func (m *merger) report(file string, n *yaml.Node, rule, path, hint, format string, args ...any) {
+	r := &reporter{file: file}
+	r.report(n, rule, path, hint, format, args...)
+	*m.diags = append(*m.diags, r.diags...)
+}
+
+// at is "file:line:col" of n.
+func at(file string, n *yaml.Node) string { return fmt.Sprintf("%s:%d:%d", file, n.Line, n.Column) }
+
+// add merges one file's declarations into its namespace.
+func (m *merger) add(fd *fileDecl) {
+	key := strings.ToLower(fd.namespace)
+	st := m.byKey[key]
+	if st == nil {
+		st = &nsState{
+			p:    &model.Provider{Namespace: fd.namespace, Span: (&reporter{file: fd.file}).span(fd.nsNode)},
+			file: fd.file, node: fd.nsNode,
+			types: map[string]*typeDecl{}, files: map[*typeDecl]string{},
+			locs: map[string]*locationDecl{}, locAt: map[string]string{},
+		}
+		m.byKey[key] = st
+		m.order = append(m.order, st)
+	} else if st.p.Namespace != fd.namespace {
+		m.report(fd.file, fd.nsNode, RuleNamespaceCase, "/namespace", fmt.Sprintf("spell it %s", st.p.Namespace),
+			"namespace %q differs only in case from %q at %s", fd.namespace, st.p.Namespace, at(st.file, st.node))
+		return
+	}
+	st.p.Files = append(st.p.Files, fd.file)
+	for _, l := range fd.locations {
+		m.addLocation(st, fd.file, l)
+	}
+	for _, td := range fd.types {
+		tk := strings.ToLower(td.t.Name)
+		if prev, ok := st.types[tk]; ok {
+			how := "is declared again"
+			if prev.t.Name != td.t.Name {
+				how = fmt.Sprintf("collides with %q (names are case-insensitive)", prev.t.Name)
+			}
+			m.report(fd.file, td.key, RuleDuplicateType, td.path, "declare each type once; split versions across files only by type",
+				"type %q %s: first declared at %s", td.t.Name, how, at(st.files[prev], prev.key))
+			continue
+		}
+		td.t.Namespace = st.p.Namespace
+		st.types[tk], st.files[td] = td, fd.file
+	}
+}
+
+// addLocation merges a location of file into st; the same name must map
+// to the same address everywhere.
+func (m *merger) addLocation(st *nsState, file string, l *locationDecl) {
+	lk := strings.ToLower(l.loc.Name)
+	if prev, ok := st.locs[lk]; ok {
+		if prev.loc.Address != l.loc.Address || prev.loc.Name != l.loc.Name {
+			m.report(file, l.key, RuleLocationConflict, pointer("/location", l.loc.Name), "",
+				"location %q (%s) conflicts with %q (%s) at %s", l.loc.Name, l.loc.Address, prev.loc.Name, prev.loc.Address, st.locAt[lk])
+		}
+		return
+	}
+	st.locs[lk], st.locAt[lk] = l, at(file, l.key)
+	st.p.Locations = append(st.p.Locations, l.loc)
+}
+
+// provider finishes a merged namespace: files, locations and types sorted,
+// parents checked, default API versions settled.
+func (m *merger) provider(st *nsState) *model.Provider {
+	p := st.p
+	slices.Sort(p.Files)
+	slices.SortFunc(p.Locations, func(a, b *model.Location) int { return cmp.Compare(a.Name, b.Name) })
+	for _, td := range st.types {
+		t := td.t
+		if t.Parent != "" {
+			if _, ok := st.types[strings.ToLower(t.Parent)]; !ok {
+				m.report(st.files[td], td.key, RuleParentMissing, td.path, fmt.Sprintf("declare `%s` in namespace %s", t.Parent, p.Namespace),
+					"parent type %q of %q is not declared", t.Parent, t.Name)
+			}
+		}
+		m.defaultVersion(st.files[td], td)
+		p.Types = append(p.Types, t)
+	}
+	slices.SortFunc(p.Types, func(a, b *model.ResourceType) int { return cmp.Compare(a.Name, b.Name) })
+	return p
+}
+
+// defaultVersion checks a declared default API version, or settles the
+// default of a type that declares none.
+func (m *merger) defaultVersion(file string, td *typeDecl) {
+	t := td.t
+	names := make([]string, len(t.APIVersions))
+	for i, v := range t.APIVersions {
+		names[i] = v.Name
+	}
+	if !t.DefaultDeclared {
+		t.DefaultAPIVersion = model.DefaultVersion(names)
+		return
+	}
+	if !slices.Contains(names, t.DefaultAPIVersion) {
+		m.report(file, td.defaultNode, RuleDefaultAPIVersion, pointer(td.path, "defaultApiVersion"), "one of: "+strings.Join(names, ", "),
+			"defaultApiVersion %q is not one of the type's API versions", t.DefaultAPIVersion)
+	}
 }
 
 // MaxSchemaErrors is the most errors Schema records; it counts the rest

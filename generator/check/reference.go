@@ -9,6 +9,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // Rule ids of the x-resource-type extension (references between resources).
@@ -36,18 +37,18 @@ func (c *schemaChecker) resourceReference(s *model.Schema, e *entry) {
 			return
 		}
 		if v.Value == api.AnyResourceType {
-			s.Reference = &model.Reference{Span: r.span(v)}
+			s.Reference = &model.Reference{Span: r.pos(v)}
 			return
 		}
 		if c.referenceType(v, e.ptr(), v.Value) {
-			s.Reference = &model.Reference{Types: []string{v.Value}, Span: r.span(v), TypeSpans: []diag.Span{r.span(v)}}
+			s.Reference = &model.Reference{Types: []string{v.Value}, Span: r.pos(v), TypeSpans: []schema.Span{r.pos(v)}}
 		}
 	case yaml.SequenceNode:
 		if len(v.Content) == 0 {
 			r.report(v, RuleResourceReference, e.ptr(), hint, "`%s` lists no type", api.ExtensionResourceType)
 			return
 		}
-		ref := &model.Reference{Span: r.span(v)}
+		ref := &model.Reference{Span: r.pos(v)}
 		ok := true
 		seen := map[string]int{}
 		for i, item := range v.Content {
@@ -75,7 +76,7 @@ func (c *schemaChecker) resourceReference(s *model.Schema, e *entry) {
 			}
 			seen[strings.ToLower(item.Value)] = i
 			ref.Types = append(ref.Types, item.Value)
-			ref.TypeSpans = append(ref.TypeSpans, r.span(item))
+			ref.TypeSpans = append(ref.TypeSpans, r.pos(item))
 		}
 		if ok {
 			s.Reference = ref
@@ -129,7 +130,7 @@ func referenceTargets(cat *model.Catalog) diag.List {
 						if sug := suggest(name, providerTypes(cat, ns)); sug != "" {
 							hint = fmt.Sprintf("did you mean `%s/%s`?", ns, sug)
 						}
-						out.Add(diag.Diagnostic{Span: s.Reference.TypeSpans[i], Severity: severityOf[RuleResourceReferenceUnknown],
+						out.Add(diag.Diagnostic{Span: diag.Span(s.Reference.TypeSpans[i]), Severity: severityOf[RuleResourceReferenceUnknown],
 							Rule: RuleResourceReferenceUnknown, Path: referencePath(s, i), Hint: hint,
 							Message: fmt.Sprintf("referenced type %s is not declared: namespace %s declares no type %q", full, ns, name)})
 					}

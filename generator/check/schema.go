@@ -9,43 +9,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // schemaKeywords are the keywords of the supported subset, from the wire struct.
 var schemaKeywords = manifest.Keys(manifest.Schema{})
-
-// polymorphic keywords are recognised and refused.
-var polymorphic = []string{"allOf", "anyOf", "oneOf", "not", "discriminator"}
-
-// applies lists the keywords that only make sense for some types; keywords
-// not listed apply to every type.
-var applies = map[string][]model.Kind{
-	"minLength": {model.String}, "maxLength": {model.String}, "pattern": {model.String},
-	"format":  {model.String, model.Integer, model.Number},
-	"minimum": {model.Integer, model.Number}, "maximum": {model.Integer, model.Number},
-	"exclusiveMinimum": {model.Integer, model.Number}, "exclusiveMaximum": {model.Integer, model.Number},
-	"multipleOf": {model.Integer, model.Number},
-	"enum":       {model.String, model.Integer, model.Number, model.Boolean},
-	"items":      {model.Array}, "minItems": {model.Array}, "maxItems": {model.Array}, "uniqueItems": {model.Array},
-	"properties": {model.Object}, "required": {model.Object}, "additionalProperties": {model.Object},
-	"minProperties": {model.Object}, "maxProperties": {model.Object},
-}
-
-// formats maps each known format to the kind it fits.
-var formats = map[string]model.Kind{
-	"int32": model.Integer, "int64": model.Integer,
-	"float": model.Number, "double": model.Number,
-	"date": model.String, "date-time": model.String, "email": model.String, "uuid": model.String,
-	"uri": model.String, "hostname": model.String, "ipv4": model.String, "ipv6": model.String,
-	"byte": model.String, "binary": model.String, "password": model.String,
-}
 
 // lookaround finds ECMAScript constructs Bicep's pattern check ignores.
 var lookaround = regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`)
@@ -63,8 +37,8 @@ func (c *schemaChecker) root(key, n *yaml.Node, path string) (s *model.Schema, u
 	if n.Kind == yaml.MappingNode && len(n.Content) == 0 {
 		c.r.report(n, RuleSchemaUndeclared, path, "declare `type: object` and the properties to get validation, typed Bicep and Go",
 			"`schema: {}` declares no schema: any properties are accepted")
-		return &model.Schema{Kind: model.Map, Path: path, Span: c.r.span(n),
-			AdditionalProperties: &model.Schema{Kind: model.Any, Path: pointer(path, "additionalProperties"), Span: c.r.span(n)}}, true
+		return &model.Schema{Kind: model.Map, Path: path, Span: c.r.pos(n),
+			AdditionalProperties: &model.Schema{Kind: model.Any, Path: pointer(path, "additionalProperties"), Span: c.r.pos(n)}}, true
 	}
 	s = c.node(key, n, path, 1)
 	if s == nil {
@@ -98,32 +72,11 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 	if !ok {
 		return nil
 	}
-	kw := make(map[string]*entry, len(entries))
-	var extensions []*entry
-	poly := false
-	for i := range entries {
-		e := &entries[i]
-		switch {
-		case slices.Contains(schemaKeywords, e.name) && !strings.HasPrefix(e.name, "x-"):
-			kw[e.name] = e
-		case slices.Contains(polymorphic, e.name):
-			poly = true
-			r.report(e.key, RulePolymorphism, e.ptr(), "model the variants as optional properties, or as separate resource types",
-				"`%s` is not supported: schemas may not use polymorphism", e.name)
-		case strings.HasPrefix(e.name, "x-"):
-			extensions = append(extensions, e)
-		default:
-			hint := "it is ignored"
-			if s := suggest(e.name, schemaKeywords); s != "" {
-				hint = fmt.Sprintf("did you mean `%s`?", s)
-			}
-			r.report(e.key, RuleUnknownKeyword, e.ptr(), hint, "unknown schema keyword %q", e.name)
-		}
-	}
+	kw, extensions, poly := c.keywords(entries)
 	if ref := kw["$ref"]; ref != nil {
 		return c.ref(n, path, ref, kw, extensions)
 	}
-	s := &model.Schema{Path: path, Span: r.span(n)}
+	s := &model.Schema{Path: path, Span: r.pos(n)}
 	at := n
 	if key != nil {
 		at = key
@@ -139,13 +92,58 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 		}
 		return nil
 	}
+	c.dropInapplicable(s, kw)
+	c.annotations(s, kw, extensions)
+	c.constraints(s, n, kw, depth)
+	if s.ReadOnly && s.WriteOnly {
+		r.report(kw["writeOnly"].key, RuleReadWriteOnly, kw["writeOnly"].ptr(), "a property the service returns (readOnly) cannot be one only clients send (writeOnly)",
+			"a schema cannot be both readOnly and writeOnly")
+	}
+	return s
+}
+
+// keywords sorts a schema mapping's entries: the keywords of the subset by
+// name, the x- extensions in order, and whether a polymorphic keyword (an
+// error, reported here, as are unknown keywords) was among them.
+func (c *schemaChecker) keywords(entries []entry) (kw map[string]*entry, extensions []*entry, poly bool) {
+	r := c.r
+	kw = make(map[string]*entry, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		switch {
+		case slices.Contains(schemaKeywords, e.name) && !schema.IsExtension(e.name):
+			kw[e.name] = e
+		case schema.IsPolymorphic(e.name):
+			poly = true
+			r.report(e.key, RulePolymorphism, e.ptr(), "model the variants as optional properties, or as separate resource types",
+				"`%s` is not supported: schemas may not use polymorphism", e.name)
+		case schema.IsExtension(e.name):
+			extensions = append(extensions, e)
+		default:
+			hint := "it is ignored"
+			if s := suggest(e.name, schemaKeywords); s != "" {
+				hint = fmt.Sprintf("did you mean `%s`?", s)
+			}
+			r.report(e.key, RuleUnknownKeyword, e.ptr(), hint, "unknown schema keyword %q", e.name)
+		}
+	}
+	return kw, extensions, poly
+}
+
+// dropInapplicable reports and drops the keywords that do not apply to s's
+// kind (schema.AppliesTo).
+func (c *schemaChecker) dropInapplicable(s *model.Schema, kw map[string]*entry) {
 	for name, e := range kw {
-		if kinds, ok := applies[name]; ok && !slices.Contains(kinds, s.Kind) && !(s.Kind == model.Map && slices.Contains(kinds, model.Object)) {
-			r.report(e.key, RuleKeywordType, e.ptr(), "", "`%s` does not apply to type %s", name, kindOfType(s.Kind))
+		if !schema.AppliesTo(name, s.Kind) {
+			c.r.report(e.key, RuleKeywordType, e.ptr(), "", "`%s` does not apply to type %s", name, kindOfType(s.Kind))
 			delete(kw, name)
 		}
 	}
-	c.annotations(s, kw, extensions)
+}
+
+// constraints checks the keywords that constrain values of s's kind, its
+// format, enum and default.
+func (c *schemaChecker) constraints(s *model.Schema, n *yaml.Node, kw map[string]*entry, depth int) {
 	switch s.Kind {
 	case model.String:
 		c.stringConstraints(s, kw)
@@ -165,11 +163,6 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 	if e := kw["default"]; e != nil {
 		c.defaultValue(s, e)
 	}
-	if s.ReadOnly && s.WriteOnly {
-		r.report(kw["writeOnly"].key, RuleReadWriteOnly, kw["writeOnly"].ptr(), "a property the service returns (readOnly) cannot be one only clients send (writeOnly)",
-			"a schema cannot be both readOnly and writeOnly")
-	}
-	return s
 }
 
 // kindOfType names a kind the way `type` spells it.
@@ -186,7 +179,7 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 	r := c.r
 	e := kw["type"]
 	if e == nil {
-		hint := "add `type: string` (or " + strings.Join(model.TypeNames()[1:], ", ") + ")"
+		hint := "add `type: string` (or " + strings.Join(schema.TypeNames()[1:], ", ") + ")"
 		switch {
 		case kw["properties"] != nil || kw["additionalProperties"] != nil:
 			hint = "add `type: object`"
@@ -211,10 +204,10 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 	if !ok {
 		return false
 	}
-	k, ok := model.KindOfType(name)
+	k, ok := schema.KindOfType(name)
 	if !ok {
-		hint := "one of: " + strings.Join(model.TypeNames(), ", ")
-		if s := suggest(name, model.TypeNames()); s != "" {
+		hint := "one of: " + strings.Join(schema.TypeNames(), ", ")
+		if s := suggest(name, schema.TypeNames()); s != "" {
 			hint = fmt.Sprintf("did you mean `%s`?", s)
 		}
 		r.report(v, RuleTypeInvalid, e.ptr(), hint, "unknown type %q", name)
@@ -236,12 +229,12 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 	if !ok {
 		return nil
 	}
-	s := builtin(target, path, r.span(n))
+	s := builtin(target, path, r.pos(n))
 	if s == nil {
-		hint := "built-in schemas: " + BuiltinPrefix + strings.Join(BuiltinNames(), ", "+BuiltinPrefix)
-		if name, ok := strings.CutPrefix(target, BuiltinPrefix); ok {
-			if sug := suggest(name, BuiltinNames()); sug != "" {
-				hint = fmt.Sprintf("did you mean `%s%s`?", BuiltinPrefix, sug)
+		hint := "built-in schemas: " + schema.BuiltinPrefix + strings.Join(schema.BuiltinNames(), ", "+schema.BuiltinPrefix)
+		if name, ok := strings.CutPrefix(target, schema.BuiltinPrefix); ok {
+			if sug := suggest(name, schema.BuiltinNames()); sug != "" {
+				hint = fmt.Sprintf("did you mean `%s%s`?", schema.BuiltinPrefix, sug)
 			}
 			r.report(ref.value, RuleRef, ref.ptr(), hint, "unknown built-in schema %q", name)
 		} else {
@@ -291,7 +284,7 @@ func (c *schemaChecker) extensions(s *model.Schema, ext []*entry) {
 			c.resourceReference(s, e)
 			continue
 		}
-		if e.name == "x-radius-sensitive" {
+		if e.name == schema.ExtensionSensitive {
 			v := resolve(e.value)
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
 				r.report(v, RuleSensitive, e.ptr(), "write `x-radius-sensitive: true`", "`x-radius-sensitive` must be a boolean, not %s", kindName(v))
@@ -516,7 +509,7 @@ func (c *schemaChecker) children(s *model.Schema, e *entry, depth int) {
 		}
 		for _, p := range props {
 			if ps := c.node(p.key, p.value, p.ptr(), depth+1); ps != nil {
-				s.Properties = append(s.Properties, &model.Property{Name: p.name, Schema: ps, Span: r.span(p.key)})
+				s.Properties = append(s.Properties, &model.Property{Name: p.name, Schema: ps, Span: r.pos(p.key)})
 			}
 		}
 	default:
@@ -577,24 +570,18 @@ func (c *schemaChecker) format(s *model.Schema, e *entry) {
 	if !ok {
 		return
 	}
-	k, known := formats[f]
+	format, known := schema.LookupFormat(f)
 	switch {
 	case !known:
-		var names []string
-		for name, fk := range formats {
-			if fk == s.Kind {
-				names = append(names, name)
-			}
-		}
-		slices.Sort(names)
+		names := schema.FormatNames(s.Kind)
 		hint := "known formats for " + s.Kind.String() + ": " + strings.Join(names, ", ")
 		if sug := suggest(f, names); sug != "" {
 			hint = fmt.Sprintf("did you mean `%s`?", sug)
 		}
 		r.report(e.value, RuleFormatUnknown, e.ptr(), hint, "unknown format %q", f)
 		s.Format = f
-	case k != s.Kind:
-		r.report(e.value, RuleFormat, e.ptr(), fmt.Sprintf("format %s is for type %s", f, k), "format %q does not fit type %s", f, kindOfType(s.Kind))
+	case format.Kind != s.Kind:
+		r.report(e.value, RuleFormat, e.ptr(), fmt.Sprintf("format %s is for type %s", f, format.Kind), "format %q does not fit type %s", f, kindOfType(s.Kind))
 	default:
 		s.Format = f
 	}
@@ -660,7 +647,7 @@ func (c *schemaChecker) defaultValue(s *model.Schema, e *entry) {
 func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 	switch v.Kind {
 	case model.String:
-		n := int64(utf8.RuneCountInString(v.Str))
+		n := schema.Length(v.Str)
 		if s.MinLength != nil && n < *s.MinLength {
 			return fmt.Sprintf("is shorter than minLength %d", *s.MinLength)
 		}
@@ -678,23 +665,13 @@ func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 		}
 	case model.Integer, model.Number:
 		f, _ := v.Num.Float64()
-		if s.Minimum != nil {
-			lo, _ := s.Minimum.Float64()
-			if f < lo || s.ExclusiveMinimum && f == lo {
-				return fmt.Sprintf("is below the minimum %s", *s.Minimum)
-			}
-		}
-		if s.Maximum != nil {
-			hi, _ := s.Maximum.Float64()
-			if f > hi || s.ExclusiveMaximum && f == hi {
-				return fmt.Sprintf("is above the maximum %s", *s.Maximum)
-			}
-		}
-		if s.MultipleOf != nil {
-			m, _ := s.MultipleOf.Float64()
-			if q := f / m; math.Abs(q-math.Round(q)) > 1e-9 {
-				return fmt.Sprintf("is not a multiple of %s", *s.MultipleOf)
-			}
+		switch {
+		case schema.BelowMinimum(s, f):
+			return fmt.Sprintf("is below the minimum %s", *s.Minimum)
+		case schema.AboveMaximum(s, f):
+			return fmt.Sprintf("is above the maximum %s", *s.Maximum)
+		case s.MultipleOf != nil && !schema.MultipleOf(v.Num, *s.MultipleOf):
+			return fmt.Sprintf("is not a multiple of %s", *s.MultipleOf)
 		}
 	}
 	return ""

@@ -17,6 +17,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // reporter collects the diagnostics of one file.
@@ -76,6 +77,9 @@ func (r *reporter) span(n *yaml.Node) diag.Span {
 	}
 	return s
 }
+
+// pos is span for the schema model (the same fields).
+func (r *reporter) pos(n *yaml.Node) schema.Span { return schema.Span(r.span(n)) }
 
 // report adds a diagnostic at n with the rule's severity.
 func (r *reporter) report(n *yaml.Node, rule, path, hint, format string, args ...any) {

@@ -20,6 +20,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/schema"
 )
 
 // Finding is one change between the old and the new catalog.
@@ -162,7 +163,7 @@ func (c *comparer) compareType(o, n *model.ResourceType) {
 			continue
 		}
 		f := c.at(o, n, ov.Name)
-		c.schema(f, ov.Schema, nv.Schema, node{oldSpan: ov.Schema.Span, newSpan: nv.Schema.Span})
+		c.schema(f, schema.Compare(ov.Schema, nv.Schema), node{oldSpan: diag.Span(ov.Schema.Span), newSpan: diag.Span(nv.Schema.Span)})
 	}
 	for i, nv := range n.APIVersions {
 		if o.Version(nv.Name) != nil {
@@ -189,7 +190,7 @@ func (c *comparer) compareType(o, n *model.ResourceType) {
 func CompareSchemas(old, new *model.Schema) []Finding {
 	var fs []Finding
 	c := &comparer{into: &fs}
-	c.schema(Finding{}, old, new, node{oldSpan: old.Span, newSpan: new.Span})
+	c.schema(Finding{}, schema.Compare(old, new), node{oldSpan: diag.Span(old.Span), newSpan: diag.Span(new.Span)})
 	Sort(fs)
 	return fs
 }
@@ -206,7 +207,7 @@ func (f Finding) location() string {
 func (c *comparer) summary(t *model.ResourceType, prev, nv *model.APIVersion) string {
 	var fs []Finding
 	sub := &comparer{into: &fs}
-	sub.schema(sub.at(t, t, nv.Name), prev.Schema, nv.Schema, node{})
+	sub.schema(sub.at(t, t, nv.Name), schema.Compare(prev.Schema, nv.Schema), node{})
 	if len(fs) == 0 {
 		return "the same schema"
 	}
@@ -225,228 +226,6 @@ func (c *comparer) summary(t *model.ResourceType, prev, nv *model.APIVersion) st
 		parts = append(parts[:most], fmt.Sprintf("and %d more", len(parts)-most))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// node is the context of a schema comparison: the property path, whether an
-// ancestor is read-only (old and new), and the spans to report at.
-type node struct {
-	path             string
-	oldRO, newRO     bool
-	oldSpan, newSpan diag.Span
-	element          bool // the node is a map value or array item
-}
-
-func (n node) describe() string {
-	if n.path == "" {
-		return "the schema"
-	}
-	return "property " + n.path
-}
-
-func (c *comparer) schema(base Finding, o, n *model.Schema, at node) {
-	f := base
-	f.Path, f.Old, f.New = at.path, at.oldSpan, at.newSpan
-	where := f.location() + at.describe()
-	oldRO, newRO := at.oldRO || o.ReadOnly, at.newRO || n.ReadOnly
-	writable := !newRO
-
-	if o.Kind != n.Kind {
-		rule := RuleTypeChanged
-		if at.element {
-			rule = RuleElementTypeChanged
-		}
-		c.add(f, rule, "%s changed type from %s to %s", where, o.Kind, n.Kind)
-		return
-	}
-	if o.Format != n.Format {
-		c.add(f, RuleFormatChanged, "%s changed format from %s to %s", where, orNone(o.Format), orNone(n.Format))
-	}
-	if !oldRO && newRO {
-		c.add(f, RuleMadeReadOnly, "%s became read-only", where)
-	}
-	if !jsonEqual(o.Default, n.Default) {
-		c.add(f, RuleDefaultChanged, "%s changed default from %s to %s", where, literal(o.Default), literal(n.Default))
-	}
-	if o.Sensitive && !n.Sensitive {
-		c.add(f, RuleSensitiveRemoved, "%s is no longer x-radius-sensitive", where)
-	}
-	c.enum(f, where, o, n, writable)
-	if writable && !oldRO {
-		c.bounds(f, where, o, n)
-	}
-
-	switch n.Kind {
-	case model.Object:
-		c.properties(base, o, n, at, oldRO, newRO)
-	case model.Map:
-		c.schema(base, o.AdditionalProperties, n.AdditionalProperties, node{
-			path: at.path + "[*]", oldRO: oldRO, newRO: newRO, element: true,
-			oldSpan: o.AdditionalProperties.Span, newSpan: n.AdditionalProperties.Span,
-		})
-	case model.Array:
-		c.schema(base, o.Items, n.Items, node{
-			path: at.path + "[*]", oldRO: oldRO, newRO: newRO, element: true,
-			oldSpan: o.Items.Span, newSpan: n.Items.Span,
-		})
-	}
-}
-
-func (c *comparer) enum(f Finding, where string, o, n *model.Schema, writable bool) {
-	if len(o.Enum) == 0 && len(n.Enum) == 0 {
-		return
-	}
-	if len(o.Enum) == 0 {
-		if writable {
-			c.add(f, RuleEnumAdded, "%s now only accepts %s", where, values(n.Enum))
-		}
-		return
-	}
-	if len(n.Enum) == 0 {
-		return // any value is accepted now
-	}
-	var removed, added []model.Value
-	for _, v := range o.Enum {
-		if !containsValue(n.Enum, v) {
-			removed = append(removed, v)
-		}
-	}
-	for _, v := range n.Enum {
-		if !containsValue(o.Enum, v) {
-			added = append(added, v)
-		}
-	}
-	if len(removed) > 0 && writable {
-		c.add(f, RuleEnumValueRemoved, "%s no longer accepts %s", where, values(removed))
-	}
-	if len(added) > 0 {
-		if writable {
-			c.add(f, RuleEnumValueAdded, "%s accepts new values %s", where, values(added))
-		} else {
-			c.add(f, RuleEnumValueAddedReadOnly, "%s (read-only) may now hold %s", where, values(added))
-		}
-	}
-}
-
-// bounds reports tightened constraints of a writable node.
-func (c *comparer) bounds(f Finding, where string, o, n *model.Schema) {
-	type intBound struct {
-		name   string
-		o, n   *int64
-		isMax  bool
-		active bool
-	}
-	for _, b := range []intBound{
-		{"maxLength", o.MaxLength, n.MaxLength, true, true},
-		{"maxItems", o.MaxItems, n.MaxItems, true, true},
-		{"maxProperties", o.MaxProperties, n.MaxProperties, true, true},
-		{"minLength", o.MinLength, n.MinLength, false, true},
-		{"minItems", o.MinItems, n.MinItems, false, true},
-		{"minProperties", o.MinProperties, n.MinProperties, false, true},
-	} {
-		if b.n == nil {
-			continue
-		}
-		switch {
-		case b.isMax && (b.o == nil || *b.n < *b.o):
-			c.add(f, RuleMaxDecreased, "%s: %s lowered from %s to %d", where, b.name, intText(b.o), *b.n)
-		case !b.isMax && (b.o == nil || *b.n > *b.o):
-			c.add(f, RuleMinIncreased, "%s: %s raised from %s to %d", where, b.name, intText(b.o), *b.n)
-		}
-	}
-	if n.Maximum != nil {
-		cmpv := compareNumbers(n.Maximum, o.Maximum)
-		if o.Maximum == nil || cmpv < 0 || (cmpv == 0 && n.ExclusiveMaximum && !o.ExclusiveMaximum) {
-			c.add(f, RuleMaxDecreased, "%s: maximum lowered from %s to %s", where, bound(o.Maximum, o.ExclusiveMaximum), bound(n.Maximum, n.ExclusiveMaximum))
-		}
-	}
-	if n.Minimum != nil {
-		cmpv := compareNumbers(n.Minimum, o.Minimum)
-		if o.Minimum == nil || cmpv > 0 || (cmpv == 0 && n.ExclusiveMinimum && !o.ExclusiveMinimum) {
-			c.add(f, RuleMinIncreased, "%s: minimum raised from %s to %s", where, bound(o.Minimum, o.ExclusiveMinimum), bound(n.Minimum, n.ExclusiveMinimum))
-		}
-	}
-	if n.Pattern != "" && n.Pattern != o.Pattern {
-		if o.Pattern == "" {
-			c.add(f, RulePatternChanged, "%s: pattern %q added", where, n.Pattern)
-		} else {
-			c.add(f, RulePatternChanged, "%s: pattern changed from %q to %q", where, o.Pattern, n.Pattern)
-		}
-	}
-}
-
-func (c *comparer) properties(base Finding, o, n *model.Schema, at node, oldRO, newRO bool) {
-	child := func(p *model.Property) string {
-		if at.path == "" {
-			return p.Name
-		}
-		return at.path + "." + p.Name
-	}
-	var removed, added []*model.Property
-	for _, op := range o.Properties {
-		if n.Property(op.Name) == nil {
-			removed = append(removed, op)
-		}
-	}
-	for _, np := range n.Properties {
-		if o.Property(np.Name) == nil {
-			added = append(added, np)
-		}
-	}
-	// A removed and an added property with the same schema: one finding.
-	for i, op := range removed {
-		for j, np := range added {
-			if np == nil || op.Required != np.Required || fingerprint(op.Schema) != fingerprint(np.Schema) {
-				continue
-			}
-			f := base
-			f.Path, f.Old, f.New = child(op), op.Span, np.Span
-			c.add(f, RulePropertyRenamed, "%sproperty %s removed and %s added with the same schema: possibly renamed", base.location(), child(op), child(np))
-			removed[i], added[j] = nil, nil
-			break
-		}
-	}
-	for _, op := range removed {
-		if op == nil {
-			continue
-		}
-		f := base
-		f.Path, f.Old, f.New = child(op), op.Span, at.newSpan
-		if oldRO || op.Schema.ReadOnly {
-			c.add(f, RuleReadOnlyPropertyRemoved, "%sread-only property %s removed", base.location(), child(op))
-		} else {
-			c.add(f, RulePropertyRemoved, "%sproperty %s removed", base.location(), child(op))
-		}
-	}
-	for _, np := range added {
-		if np == nil {
-			continue
-		}
-		f := base
-		f.Path, f.Old, f.New = child(np), at.oldSpan, np.Span
-		if np.Required && !newRO && !np.Schema.ReadOnly {
-			c.add(f, RuleRequiredPropertyAdded, "%snew required property %s", base.location(), child(np))
-		} else {
-			c.add(f, RulePropertyAdded, "%sproperty %s added", base.location(), child(np))
-		}
-	}
-	for _, op := range o.Properties {
-		np := n.Property(op.Name)
-		if np == nil {
-			continue
-		}
-		f := base
-		f.Path, f.Old, f.New = child(np), op.Span, np.Span
-		what := base.location() + "property " + child(np)
-		npRO := newRO || np.Schema.ReadOnly
-		opRO := oldRO || op.Schema.ReadOnly
-		switch {
-		case !op.Required && np.Required && !npRO:
-			c.add(f, RulePropertyBecameRequired, "%s became required", what)
-		case op.Required && !np.Required && opRO && npRO:
-			c.add(f, RuleReadOnlyPropertyOptional, "%s (read-only) became optional", what)
-		}
-		c.schema(base, op.Schema, np.Schema, node{path: child(np), oldRO: oldRO, newRO: newRO, oldSpan: op.Span, newSpan: np.Span})
-	}
 }
 
 // compareGo reports renamed identifiers and changed pointer-ness of the Go

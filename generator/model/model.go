@@ -8,6 +8,10 @@
 //
 // Everything is ordered: providers by namespace, types by name (a parent sorts
 // before its children), API versions oldest first, properties in source order.
+//
+// Schema nodes are package schema's model, the one model of the supported
+// subset that the registry reads too; the aliases below keep the IR in one
+// import for the emitters.
 package model
 
 import (
@@ -15,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/schema"
 )
 
 // Catalog is every provider declared by the compiled manifests.
@@ -103,189 +108,43 @@ type APIVersion struct {
 	Span   diag.Span
 }
 
-// Kind is the kind of a schema node.
-type Kind int
-
-// Schema kinds. An object with a typed additionalProperties schema and no
-// properties is a Map; `type: any` is Any.
-const (
-	String Kind = iota + 1
-	Integer
-	Number
-	Boolean
-	Object
-	Map
-	Array
-	Any
+// The schema model (package schema).
+type (
+	// Kind is the kind of a schema node.
+	Kind = schema.Kind
+	// Schema is one checked schema node.
+	Schema = schema.Schema
+	// Property is a named property of an Object schema.
+	Property = schema.Property
+	// Reference is what a reference-valued string points at.
+	Reference = schema.Reference
+	// Extension is an x- annotation kept for emitters that want it.
+	Extension = schema.Extension
+	// Value is a literal from a schema (an enum member, a default, an example).
+	Value = schema.Value
+	// Constraint is one thing a schema node says besides its kind, as one sentence.
+	Constraint = schema.Constraint
 )
 
-var kindNames = [...]string{"", "string", "integer", "number", "boolean", "object", "map", "array", "any"}
+// Schema kinds (see schema.Kind).
+const (
+	String  = schema.String
+	Integer = schema.Integer
+	Number  = schema.Number
+	Boolean = schema.Boolean
+	Object  = schema.Object
+	Map     = schema.Map
+	Array   = schema.Array
+	Any     = schema.Any
+)
 
-// typeKinds are the values `type` takes in a schema of the supported subset,
-// in the order the docs list them, with the kind each one gives (an object
-// with a typed additionalProperties becomes a Map later). This is the one
-// list: the checker, its hints and the manifest's JSON Schema use it.
-var typeKinds = []struct {
-	name string
-	kind Kind
-}{
-	{"string", String}, {"integer", Integer}, {"number", Number}, {"boolean", Boolean},
-	{"object", Object}, {"array", Array}, {"any", Any},
-}
+// TypeNames returns the values `type` may take, in documentation order
+// (schema.TypeNames).
+func TypeNames() []string { return schema.TypeNames() }
 
-// TypeNames returns the values `type` may take, in documentation order.
-func TypeNames() []string {
-	out := make([]string, len(typeKinds))
-	for i, t := range typeKinds {
-		out[i] = t.name
-	}
-	return out
-}
+// Walk calls fn for s and every schema below it (schema.Walk).
+func Walk(s *Schema, fn func(*Schema) bool) { schema.Walk(s, fn) }
 
-// KindOfType returns the kind a `type` value gives, and false when the
-// value is not a type of the subset.
-func KindOfType(name string) (Kind, bool) {
-	for _, t := range typeKinds {
-		if t.name == name {
-			return t.kind, true
-		}
-	}
-	return 0, false
-}
-
-// String returns the kind's lower-case name ("map" for Map).
-func (k Kind) String() string {
-	if k <= 0 || int(k) >= len(kindNames) {
-		return "invalid"
-	}
-	return kindNames[k]
-}
-
-// Schema is one checked schema node.
-type Schema struct {
-	Kind Kind
-	// Ref names the built-in schema this node was resolved from
-	// ("RecipeStatus"), or "". Nodes with the same Ref are identical.
-	Ref string
-	// Path is the JSON pointer of this node in its manifest.
-	Path string
-
-	Title       string
-	Description string
-	// Format as written (e.g. "date-time", "int32", "uuid"); always fits Kind.
-	Format     string
-	ReadOnly   bool
-	WriteOnly  bool
-	Nullable   bool
-	Deprecated bool
-	// Sensitive is x-radius-sensitive; only on String and Object/Map nodes.
-	Sensitive bool
-	// Default value, of this node's kind, inside Enum and the bounds; or nil.
-	Default *Value
-	// Example as written, or nil.
-	Example *Value
-	// Enum values (String, Integer, Number or Boolean kinds), in source
-	// order, unique, each of this node's kind; empty when unconstrained.
-	Enum []Value
-
-	// String constraints.
-	MinLength *int64
-	MaxLength *int64
-	// Pattern is an ECMA-262 regular expression that compiles.
-	Pattern string
-
-	// Integer and Number constraints. ExclusiveMinimum/Maximum refer to
-	// Minimum/Maximum (OpenAPI 3.0 boolean form).
-	Minimum          *json.Number
-	Maximum          *json.Number
-	ExclusiveMinimum bool
-	ExclusiveMaximum bool
-	// MultipleOf is > 0 when set.
-	MultipleOf *json.Number
-
-	// Array: Items is never nil for Array.
-	Items       *Schema
-	MinItems    *int64
-	MaxItems    *int64
-	UniqueItems bool
-
-	// Object: Properties in source order (possibly none: an empty closed
-	// object). Map: AdditionalProperties is the value schema and Properties
-	// is empty. Object and Map may also carry MinProperties/MaxProperties.
-	Properties           []*Property
-	AdditionalProperties *Schema
-	MinProperties        *int64
-	MaxProperties        *int64
-
-	// Reference is x-resource-type (String nodes only): the value is the
-	// resource ID of a resource of one of Reference.Types; nil when the node
-	// is no reference.
-	Reference *Reference
-
-	// Extensions are the x- keys other than x-radius-sensitive and
-	// x-resource-type, in source order.
-	Extensions []Extension
-	Span       diag.Span
-}
-
-// Property is a named property of an Object schema.
-type Property struct {
-	Name     string
-	Required bool
-	Schema   *Schema
-	Span     diag.Span
-}
-
-// Property returns the named property or nil.
-func (s *Schema) Property(name string) *Property {
-	for _, p := range s.Properties {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
-}
-
-// Reference is what a reference-valued string points at.
-type Reference struct {
-	// Types are full resource type names ("Contoso.Data/postgresDatabases"),
-	// each once; empty for a generic reference (x-resource-type: "*").
-	Types []string
-	// Span is the position of the x-resource-type value, TypeSpans that of
-	// each of Types.
-	Span      diag.Span
-	TypeSpans []diag.Span
-}
-
-// Extension is an x- annotation kept for emitters that want it.
-type Extension struct {
-	Name  string
-	Value json.RawMessage
-}
-
-// Value is a literal from a schema (an enum member, a default, an example).
-type Value struct {
-	// Kind of the literal: String, Integer, Number, Boolean, Object (a JSON
-	// object), Array, or Any for null.
-	Kind Kind
-	Str  string
-	// Num holds Integer and Number literals exactly as written (normalised).
-	Num  json.Number
-	Bool bool
-	// JSON is the literal's canonical JSON encoding; always set.
-	JSON json.RawMessage
-}
-
-// Walk calls fn for s and every schema below it, depth first, in source
-// order (properties, then additionalProperties, then items). It stops
-// descending below a node when fn returns false.
-func Walk(s *Schema, fn func(*Schema) bool) {
-	if s == nil || !fn(s) {
-		return
-	}
-	for _, p := range s.Properties {
-		Walk(p.Schema, fn)
-	}
-	Walk(s.AdditionalProperties, fn)
-	Walk(s.Items, fn)
-}
+// Constraints returns what s requires or declares beyond its kind, one
+// sentence each (schema.Constraints).
+func Constraints(s *Schema, lit func(Value) string) []Constraint { return schema.Constraints(s, lit) }

@@ -1,7 +1,11 @@
 // Package depcheck enforces the dependency direction of the house style:
 // cmd → generator, registry; generator may use registry/api; registry never
-// imports generator; only cmd imports urfave/cli; the model is standard
-// library only; generator/source is the one importer of go-git; the registry's domain, wire types and stores have no HTTP.
+// imports generator; both may use the schema model (schema), a standard
+// library leaf, and its one conversion to kin-openapi (schema/kin); only
+// cmd imports urfave/cli; the generator's model is standard library only
+// but for the schema model and diagnostics; generator/source is the one
+// importer of go-git; the registry's domain, wire types and stores have no
+// HTTP.
 package depcheck
 
 import (
@@ -16,16 +20,21 @@ type pkg struct {
 	ImportPath string
 	Imports    []string
 	Deps       []string
+	Standard   bool
 }
 
-func TestDependencyDirection(t *testing.T) {
-	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", "github.com/udtc/udtc/...").Output()
+const mod = "github.com/udtc/udtc/"
+
+// packages lists the module's packages and the set of standard library
+// packages among their dependencies.
+func packages(t *testing.T) (mine []pkg, std map[string]bool) {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-json=ImportPath,Imports,Deps,Standard", "github.com/udtc/udtc/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
-	const mod = "github.com/udtc/udtc/"
-	seen := 0
+	std = map[string]bool{}
 	for {
 		var p pkg
 		if err := dec.Decode(&p); err == io.EOF {
@@ -33,7 +42,22 @@ func TestDependencyDirection(t *testing.T) {
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		seen++
+		switch {
+		case p.Standard:
+			std[p.ImportPath] = true
+		case strings.HasPrefix(p.ImportPath, mod):
+			mine = append(mine, p)
+		}
+	}
+	if len(mine) < 10 {
+		t.Fatalf("go list saw only %d packages", len(mine))
+	}
+	return mine, std
+}
+
+func TestDependencyDirection(t *testing.T) {
+	mine, std := packages(t)
+	for _, p := range mine {
 		name := strings.TrimPrefix(p.ImportPath, mod)
 		if name == "registry/admission" {
 			// Shared by the server and the CLI: no HTTP of its own (kin-openapi's
@@ -50,26 +74,36 @@ func TestDependencyDirection(t *testing.T) {
 			}
 		}
 		for _, d := range p.Deps {
-			dep := strings.TrimPrefix(d, mod)
-			switch {
-			case strings.HasPrefix(name, "registry") && strings.HasPrefix(dep, "generator"):
-				t.Errorf("%s imports %s: registry must not import the generator", name, dep)
-			case strings.HasPrefix(d, "github.com/urfave/cli") && !strings.HasPrefix(name, "cmd/"):
-				t.Errorf("%s imports urfave/cli: only cmd/ may", name)
-			case strings.HasPrefix(name, "generator") && strings.HasPrefix(dep, "registry") && dep != "registry/api":
-				t.Errorf("%s imports %s: the generator may use registry/api only", name, dep)
-			case name == "generator/model" && strings.Contains(d, ".") && !strings.HasPrefix(d, mod+"generator/diag"):
-				t.Errorf("generator/model imports %s: the model is standard library only", d)
-			case strings.HasPrefix(dep, "cmd/"):
-				t.Errorf("%s imports %s: nothing imports cmd", name, dep)
-			case d == "net/http" && (name == "registry" || name == "registry/api" || strings.HasPrefix(name, "registry/store")):
-				t.Errorf("%s imports net/http: the registry's domain, wire types and stores have no HTTP", name)
-			case name == "registry/api" && dep == "registry":
-				t.Errorf("registry/api imports the registry domain: wire types stand alone")
+			if msg := problem(name, d, std[d]); msg != "" {
+				t.Errorf("%s imports %s: %s", name, d, msg)
 			}
 		}
 	}
-	if seen < 10 {
-		t.Fatalf("go list saw only %d packages", seen)
+}
+
+// problem says why package name (module-relative) may not depend on d, a
+// standard library package when std; "" when it may.
+func problem(name, d string, std bool) string {
+	dep, inModule := strings.CutPrefix(d, mod)
+	switch {
+	case strings.HasPrefix(name, "registry") && strings.HasPrefix(dep, "generator"):
+		return "registry must not import the generator"
+	case strings.HasPrefix(d, "github.com/urfave/cli") && !strings.HasPrefix(name, "cmd/"):
+		return "only cmd/ may import urfave/cli"
+	case strings.HasPrefix(name, "generator") && strings.HasPrefix(dep, "registry") && dep != "registry/api":
+		return "the generator may use registry/api only"
+	case name == "generator/model" && !std && dep != "generator/diag" && dep != "schema":
+		return "the model is standard library only (with generator/diag and the schema model)"
+	case name == "schema" && !std:
+		return "the schema model is a standard library leaf: the generator and the registry both import it"
+	case name == "schema/kin" && inModule && dep != "schema":
+		return "the conversion to kin-openapi depends on the schema model only"
+	case strings.HasPrefix(dep, "cmd/"):
+		return "nothing imports cmd"
+	case d == "net/http" && (name == "registry" || name == "registry/api" || strings.HasPrefix(name, "registry/store")):
+		return "the registry's domain, wire types and stores have no HTTP"
+	case name == "registry/api" && dep == "registry":
+		return "wire types stand alone"
 	}
+	return ""
 }

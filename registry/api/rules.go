@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/udtc/udtc/schema"
 )
 
 // Wire rules every part of udtc applies alike: the checker (udtc check), the
@@ -47,20 +49,15 @@ func EscapeTypeName(name string) string { return strings.ReplaceAll(name, "/", "
 // UnescapeTypeName is the inverse of EscapeTypeName.
 func UnescapeTypeName(segment string) string { return strings.ReplaceAll(segment, "_", "/") }
 
-// PointerToken escapes one JSON Pointer reference token (RFC 6901): '~'
-// becomes "~0" and '/' becomes "~1".
-func PointerToken(key string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
-}
+// PointerToken escapes one JSON Pointer reference token (RFC 6901):
+// schema.PointerToken, where schema paths are built.
+func PointerToken(key string) string { return schema.PointerToken(key) }
 
-// UnescapePointerToken is the inverse of PointerToken ("~1" before "~0",
-// as RFC 6901 says).
-func UnescapePointerToken(token string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
-}
+// UnescapePointerToken is the inverse of PointerToken.
+func UnescapePointerToken(token string) string { return schema.UnescapePointerToken(token) }
 
 // AppendPointer returns the JSON Pointer of key inside the value at ptr.
-func AppendPointer(ptr, key string) string { return ptr + "/" + PointerToken(key) }
+func AppendPointer(ptr, key string) string { return schema.AppendPointer(ptr, key) }
 
 // Capability names: PascalCase, like SupportsRecipes.
 var capabilityRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)

@@ -1,6 +1,10 @@
 package api
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/udtc/udtc/schema"
+)
 
 // References between resources. A string property of a resource type's
 // schema may declare what it points at with the extension
@@ -13,11 +17,13 @@ import "strings"
 // `udtc check` and the registry's admission read the extension with the same
 // rules.
 
-// ExtensionResourceType is the schema extension that declares a reference.
-const ExtensionResourceType = "x-resource-type"
+// ExtensionResourceType is the schema extension that declares a reference
+// (schema.ExtensionResourceType).
+const ExtensionResourceType = schema.ExtensionResourceType
 
-// AnyResourceType is the x-resource-type value of a generic reference.
-const AnyResourceType = "*"
+// AnyResourceType is the x-resource-type value of a generic reference
+// (schema.AnyResourceType).
+const AnyResourceType = schema.AnyResourceType
 
 // FullTypeNameProblem explains why t is not a full resource type name
 // "Namespace/type" or "Namespace/type/child", or returns "".

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 func typeDiff(have api.ResourceTypeSummary, want api.ResourceTypeProperties) []FieldDiff {
@@ -92,24 +92,25 @@ func servedDiff(have, want map[string]api.LocationResourceType) []FieldDiff {
 	return d
 }
 
-// schemaDiff compares two schemas as JSON values (key order and spacing do
-// not matter) and lists every difference with both values, at a property
-// path: size.enum: [S, M, L] → [S, M]; "" is absent.
+// schemaDiff lists every difference between two schemas as written
+// (schema.Diff: key order and spacing do not matter) with both values, at a
+// property path: size.enum: [S, M, L] → [S, M]; "" is absent. Text that is
+// not JSON differs as a whole.
 func schemaDiff(have, want json.RawMessage) []FieldDiff {
 	if sameJSONText(have, want) {
 		return nil // the usual case of a publish: decoding both would find nothing
 	}
-	var a, b any
-	errA := decode(have, &a)
-	errB := decode(want, &b)
-	if errA != nil || errB != nil {
+	changes, err := schema.Diff(have, want)
+	if err != nil {
 		if bytes.Equal(have, want) {
 			return nil
 		}
 		return []FieldDiff{{"schema", string(have), string(want)}}
 	}
-	var d []FieldDiff
-	jsonDiff(nil, a, b, &d)
+	d := make([]FieldDiff, len(changes))
+	for i, c := range changes {
+		d[i] = FieldDiff{SchemaPath(c.JSONKeys()), shown(c.Old), shown(c.New)}
+	}
 	return d
 }
 
@@ -125,47 +126,19 @@ func sameJSONText(a, b json.RawMessage) bool {
 	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
-func decode(raw json.RawMessage, v *any) error {
-	if len(raw) == 0 {
-		*v = map[string]any{}
-		return nil
+// shown renders a value of a schema difference as Value does; "" where it
+// is absent.
+func shown(raw json.RawMessage) string {
+	if raw == nil {
+		return ""
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	return dec.Decode(v)
-}
-
-// jsonDiff appends the members where a and b differ (added, removed, or a
-// changed scalar or array) with their values.
-func jsonDiff(path []string, a, b any, out *[]FieldDiff) {
-	ma, okA := a.(map[string]any)
-	mb, okB := b.(map[string]any)
-	if !okA || !okB {
-		if !reflect.DeepEqual(a, b) {
-			*out = append(*out, FieldDiff{SchemaPath(path), Value(a), Value(b)})
-		}
-		return
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
 	}
-	keys := slices.Sorted(maps.Keys(ma))
-	for k := range mb {
-		if _, ok := ma[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		p := append(slices.Clip(path), k)
-		va, inA := ma[k]
-		vb, inB := mb[k]
-		switch {
-		case !inA:
-			*out = append(*out, FieldDiff{SchemaPath(p), "", Value(vb)})
-		case !inB:
-			*out = append(*out, FieldDiff{SchemaPath(p), Value(va), ""})
-		default:
-			jsonDiff(p, va, vb, out)
-		}
-	}
+	return Value(v)
 }
 
 // SchemaPath names a place in a schema by its properties: the keys under

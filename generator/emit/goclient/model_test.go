@@ -8,6 +8,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/schema"
 )
 
 // This file builds checked models by hand for unit tests, from a compact
@@ -26,7 +27,7 @@ func mustSchema(t testing.TB, src string) *model.Schema {
 
 func toSchema(t testing.TB, raw map[string]any, path string) *model.Schema {
 	t.Helper()
-	s := &model.Schema{Path: path, Span: diag.Span{File: "test.yaml", Line: strings.Count(path, "/") + 1, Column: 1}}
+	s := &model.Schema{Path: path, Span: schema.Span(diag.Span{File: "test.yaml", Line: strings.Count(path, "/") + 1, Column: 1})}
 	str := func(k string) string { v, _ := raw[k].(string); return v }
 	num := func(k string) *json.Number {
 		if v, ok := raw[k].(json.Number); ok {
@@ -85,7 +86,7 @@ func toSchema(t testing.TB, raw map[string]any, path string) *model.Schema {
 				s.Properties = append(s.Properties, &model.Property{
 					Name: name, Required: required[name],
 					Schema: toSchema(t, ps.(map[string]any), path+"/properties/"+name),
-					Span:   diag.Span{File: "test.yaml", Line: strings.Count(path, "/") + 2, Column: 3},
+					Span:   schema.Span(diag.Span{File: "test.yaml", Line: strings.Count(path, "/") + 2, Column: 3}),
 				})
 			}
 		}

@@ -226,7 +226,7 @@ func (p *pkgPlan) claim(want string, s *model.Schema, what string) string {
 	got, renamed := p.names.Claim(want)
 	if renamed {
 		p.diags.Add(diag.Diagnostic{
-			Span: s.Span, Severity: diag.Warning, Rule: ruleNameCollision, Path: s.Path,
+			Span: diag.Span(s.Span), Severity: diag.Warning, Rule: ruleNameCollision, Path: s.Path,
 			Message: fmt.Sprintf("the Go %s %s is already taken in package %s/%s; using %s", what, want, p.ns.prov.Namespace, p.version, got),
 			Hint:    "rename the property or check the generated names in docs/go-client.md",
 		})
@@ -307,7 +307,7 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 		name, renamed := fields.Claim(naming.Pascal(prop.Name))
 		if renamed {
 			d := diag.Diagnostic{
-				Span: prop.Span, Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
+				Span: diag.Span(prop.Span), Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
 				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, naming.Pascal(prop.Name), name),
 				Hint:    "property names that differ only in case or separators are hard to use from most languages",
 			}
@@ -315,7 +315,7 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 		}
 		if !validTag(prop.Name) {
 			p.diags.Add(diag.Diagnostic{
-				Span: prop.Span, Severity: diag.Warning, Rule: ruleJSONTag, Path: prop.Schema.Path,
+				Span: diag.Span(prop.Span), Severity: diag.Warning, Rule: ruleJSONTag, Path: prop.Schema.Path,
 				Message: fmt.Sprintf("property %q of %s cannot be a Go JSON tag name; encoding/json will use the field name %s", prop.Name, where, name),
 			})
 		}
@@ -419,7 +419,7 @@ func (p *pkgPlan) pattern(s *model.Schema) bool {
 	_, err := regexp.Compile(s.Pattern)
 	if err != nil {
 		p.diags.Add(diag.Diagnostic{
-			Span: s.Span, Severity: diag.Warning, Rule: rulePatternUnsupported, Path: s.Path,
+			Span: diag.Span(s.Span), Severity: diag.Warning, Rule: rulePatternUnsupported, Path: s.Path,
 			Message: fmt.Sprintf("pattern %q is not supported by Go's regexp package (%v); the Go client does not check it", s.Pattern, err),
 		})
 	}

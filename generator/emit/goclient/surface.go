@@ -69,14 +69,14 @@ func (p *pkgPlan) surface(vt *verType) []Symbol {
 	root := vt.av.Schema.Path
 	sym := func(kind SymbolKind, s *model.Schema, key, name string) Symbol {
 		return Symbol{Kind: kind, Namespace: p.ns.prov.Namespace, Type: vt.rt.Name, Version: p.version,
-			Key: key, Name: name, Span: s.Span}
+			Key: key, Name: name, Span: diag.Span(s.Span)}
 	}
 	var out []Symbol
 	for _, st := range vt.structs {
 		out = append(out, sym(Struct, st.schema, keyOf(root, st.schema.Path), st.name))
 		for _, fp := range st.fields {
 			s := sym(Field, fp.prop.Schema, keyOf(root, fp.prop.Schema.Path), fp.name)
-			s.Span = fp.prop.Span
+			s.Span = diag.Span(fp.prop.Span)
 			out = append(out, s)
 		}
 	}
