@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
+	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -300,114 +301,94 @@ func isStr(n *yaml.Node) bool {
 // indexPointer is the JSON pointer of item i of the list at path.
 func indexPointer(path string, i int) string { return path + "/" + strconv.Itoa(i) }
 
-// toJSON converts a YAML node to JSON, keeping mapping key order. It fails
-// for values JSON cannot represent (infinities, NaN, non-string keys).
+// toJSON converts a YAML node to JSON, keeping mapping key order (so it
+// streams tokens to a jsontext.Encoder rather than marshalling a map). It
+// fails for values JSON cannot represent (infinities, NaN, non-string
+// keys). Strings are escaped as little as JSON allows: <, >, & and U+2028
+// are written as they are, as in the manifest.
 func toJSON(n *yaml.Node) (json.RawMessage, error) {
-	buf := buffers.Get().(*bytes.Buffer)
-	defer buffers.Put(buf)
-	buf.Reset()
-	if err := writeJSON(buf, n, 0); err != nil {
+	w := writers.Get().(*jsonWriter)
+	defer writers.Put(w)
+	w.buf.Reset()
+	w.enc.Reset(&w.buf, jsontext.AllowDuplicateNames(true))
+	if err := w.node(n, 0); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(buf.Bytes()), nil
+	return bytes.Clone(bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))), nil
 }
 
-// buffers reuse toJSON's scratch space across calls and goroutines.
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// jsonWriter is toJSON's encoder and its output, reused across calls and
+// goroutines (writers).
+type jsonWriter struct {
+	buf bytes.Buffer
+	enc jsontext.Encoder
+}
 
-func writeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
+var writers = sync.Pool{New: func() any { return new(jsonWriter) }}
+
+func (w *jsonWriter) node(n *yaml.Node, depth int) error {
 	n = resolve(n)
 	if depth > 512 {
 		return fmt.Errorf("value nests too deeply")
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		buf.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := resolve(n.Content[i])
-			if k.Kind != yaml.ScalarNode {
-				return fmt.Errorf("line %d: mapping keys must be strings", k.Line)
-			}
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, k.Value)
-			buf.WriteByte(':')
-			if err := writeJSON(buf, n.Content[i+1], depth+1); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
+		return w.mapping(n, depth)
 	case yaml.SequenceNode:
-		buf.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeJSON(buf, c, depth+1); err != nil {
+		if err := w.enc.WriteToken(jsontext.BeginArray); err != nil {
+			return err
+		}
+		for _, c := range n.Content {
+			if err := w.node(c, depth+1); err != nil {
 				return err
 			}
 		}
-		buf.WriteByte(']')
+		return w.enc.WriteToken(jsontext.EndArray)
 	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			buf.WriteString("null")
-		case "!!bool":
-			b, ok := plainBool(n.Value)
-			if !ok {
-				if err := n.Decode(&b); err != nil {
-					return err
-				}
-			}
-			buf.WriteString(strconv.FormatBool(b))
-		case "!!int", "!!float":
-			num, err := number(n)
-			if err != nil {
-				return err
-			}
-			buf.WriteString(num)
-		default:
-			writeString(buf, n.Value)
-		}
-	default:
-		return fmt.Errorf("unsupported YAML node")
+		return w.scalar(n)
 	}
-	return nil
+	return fmt.Errorf("unsupported YAML node")
 }
 
-// writeString writes s as a JSON string: quotes, backslashes and control
-// characters escaped, everything else (including <, > and &) as is. s is
-// valid UTF-8 (the loader rejects anything else).
-func writeString(buf *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	buf.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		buf.WriteString(s[start:i])
-		switch c {
-		case '"', '\\':
-			buf.WriteByte('\\')
-			buf.WriteByte(c)
-		case '\n':
-			buf.WriteString(`\n`)
-		case '\r':
-			buf.WriteString(`\r`)
-		case '\t':
-			buf.WriteString(`\t`)
-		default:
-			buf.WriteString(`\u00`)
-			buf.WriteByte(hex[c>>4])
-			buf.WriteByte(hex[c&0xf])
-		}
-		start = i + 1
+func (w *jsonWriter) mapping(n *yaml.Node, depth int) error {
+	if err := w.enc.WriteToken(jsontext.BeginObject); err != nil {
+		return err
 	}
-	buf.WriteString(s[start:])
-	buf.WriteByte('"')
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := resolve(n.Content[i])
+		if k.Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: mapping keys must be strings", k.Line)
+		}
+		if err := w.enc.WriteToken(jsontext.String(k.Value)); err != nil {
+			return err
+		}
+		if err := w.node(n.Content[i+1], depth+1); err != nil {
+			return err
+		}
+	}
+	return w.enc.WriteToken(jsontext.EndObject)
+}
+
+func (w *jsonWriter) scalar(n *yaml.Node) error {
+	switch n.Tag {
+	case "!!null":
+		return w.enc.WriteToken(jsontext.Null)
+	case "!!bool":
+		b, ok := plainBool(n.Value)
+		if !ok {
+			if err := n.Decode(&b); err != nil {
+				return err
+			}
+		}
+		return w.enc.WriteToken(jsontext.Bool(b))
+	case "!!int", "!!float":
+		num, err := number(n)
+		if err != nil {
+			return err
+		}
+		return w.enc.WriteValue(jsontext.Value(num))
+	}
+	return w.enc.WriteToken(jsontext.String(n.Value))
 }
 
 // number returns the canonical JSON text of an !!int or !!float scalar.

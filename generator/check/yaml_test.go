@@ -1,21 +1,28 @@
 package check
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
 
-func TestWriteStringRoundTrips(t *testing.T) {
+// Strings round-trip through toJSON, and are written as they are but for
+// the escapes JSON requires (no HTML or JavaScript escapes): a manifest's
+// `<b>` or U+2028 reaches the registered schema unchanged.
+func TestToJSONStringsRoundTrip(t *testing.T) {
 	for _, s := range []string{"", "plain", `quote " and \ backslash`, "tab\tnew\nline\rcr", "\x00\x01\x1f\x7f", "<a href=\"x\">&amp;</a>", "héllo wörld ✓ \u2028 𝄞"} {
-		var b bytes.Buffer
-		writeString(&b, s)
+		b, err := toJSON(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})
 		var got string
-		if err := json.Unmarshal(b.Bytes(), &got); err != nil || got != s {
-			t.Errorf("writeString(%q) = %s: decodes to %q, %v", s, b.Bytes(), got, err)
+		if err != nil || json.Unmarshal(b, &got) != nil || got != s {
+			t.Errorf("toJSON(%q) = %s, %v: decodes to %q", s, b, err, got)
+		}
+		for _, escape := range []string{`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u00e9`} {
+			if strings.Contains(string(b), escape) {
+				t.Errorf("toJSON(%q) = %s: %s is more than JSON requires", s, b, escape)
+			}
 		}
 	}
 }
