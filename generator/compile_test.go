@@ -11,7 +11,7 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/model"
-	"github.com/udtc/udtc/generator/openapi"
+	"github.com/udtc/udtc/schema/kin"
 )
 
 func writeFile(t *testing.T, dir, name string, data []byte) string {
@@ -258,7 +258,7 @@ func FuzzCheck(f *testing.F) {
 			for _, p := range cat.Providers {
 				for _, rt := range p.Types {
 					for _, v := range rt.APIVersions {
-						if err := openapi.Validate(context.Background(), v.Schema); err != nil {
+						if err := kin.Validate(context.Background(), v.Schema); err != nil {
 							t.Fatalf("accepted schema %s@%s is not well-formed OpenAPI: %v", rt.FullName(), v.Name, err)
 						}
 					}

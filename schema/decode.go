@@ -107,16 +107,24 @@ type decoder struct {
 // before.
 func (d *decoder) problem(path, format string, args ...any) {
 	if d.err == nil {
-		d.err = fmt.Errorf("%s: %s", at(path), fmt.Sprintf(format, args...))
+		d.err = &Problem{Path: path, Message: fmt.Sprintf(format, args...)}
 	}
 }
 
-// at names the node at path in a problem.
-func at(path string) string {
-	if path == "" {
-		return "schema"
+// Problem is why a schema is outside what the registry admits: what is
+// wrong with the node at Path, a JSON pointer ("" for the root).
+type Problem struct {
+	Path    string
+	Message string
+}
+
+// Error is "schema at /properties/size: `minLength` must be a
+// non-negative integer" ("schema: ..." for the root).
+func (p *Problem) Error() string {
+	if p.Path == "" {
+		return "schema: " + p.Message
 	}
-	return "schema at " + path
+	return "schema at " + p.Path + ": " + p.Message
 }
 
 // node reads the schema object raw (members ms) found at path.

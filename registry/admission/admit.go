@@ -15,6 +15,7 @@ import (
 
 	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // MaxViolations is the most violations Admit reports: it stops walking the
@@ -298,8 +299,8 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 	}
 	sensitive = sensitive || n.sensitive
 	if v == nil {
-		if !n.nullable && n.kind != kindAny {
-			a.report(CodeInvalidType, "must be %s, not null", n.kind)
+		if !n.nullable && n.kind != schema.Any {
+			a.report(CodeInvalidType, "must be %s, not null", kindWords(n.kind))
 		}
 		return v
 	}
@@ -307,11 +308,11 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 		return v
 	}
 	switch n.kind {
-	case kindString:
+	case schema.String:
 		a.checkString(n, v.(string), sensitive)
-	case kindObject:
+	case schema.Object:
 		a.object(n, v.(map[string]any), sensitive)
-	case kindMap:
+	case schema.Map:
 		m := v.(map[string]any)
 		for _, k := range sortedKeys(m) {
 			if a.full {
@@ -321,7 +322,7 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 			m[k] = a.walk(n.values, m[k], sensitive)
 			a.path = a.path[:mark]
 		}
-	case kindArray:
+	case schema.Array:
 		list := v.([]any)
 		for i := range list {
 			if a.full {
@@ -335,6 +336,9 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 	if n.kin != nil {
 		a.keywords(n, v)
 	}
+	if num, ok := v.(json.Number); ok && n.multipleOf != nil && !schema.MultipleOf(num, *n.multipleOf) {
+		a.report(CodeNotMultipleOf, "must be a multiple of %s", *n.multipleOf)
+	}
 	return v
 }
 
@@ -342,15 +346,15 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 func (a *admitter) typeOK(n *node, v any) bool {
 	ok := true
 	switch n.kind {
-	case kindString:
+	case schema.String:
 		_, ok = v.(string)
-	case kindBoolean:
+	case schema.Boolean:
 		_, ok = v.(bool)
-	case kindObject, kindMap:
+	case schema.Object, schema.Map:
 		_, ok = v.(map[string]any)
-	case kindArray:
+	case schema.Array:
 		_, ok = v.([]any)
-	case kindInteger, kindNumber:
+	case schema.Integer, schema.Number:
 		num, isNum := v.(json.Number)
 		if !isNum {
 			ok = false
@@ -361,13 +365,13 @@ func (a *admitter) typeOK(n *node, v any) bool {
 			a.report(CodeOutOfRange, "is too large to be represented as a number")
 			return false
 		}
-		if n.kind == kindInteger && f != math.Trunc(f) {
+		if n.kind == schema.Integer && f != math.Trunc(f) {
 			a.report(CodeInvalidType, "must be an integer, not a fractional number")
 			return false
 		}
 	}
 	if !ok {
-		a.report(CodeInvalidType, "must be %s, not %s", n.kind, valueKind(v))
+		a.report(CodeInvalidType, "must be %s, not %s", kindWords(n.kind), valueKind(v))
 	}
 	return ok
 }
@@ -557,10 +561,8 @@ func (a *admitter) schemaError(n *node, field string) {
 		a.report(CodeOutOfRange, "must be at most %s", n.maximum)
 	case "exclusiveMaximum":
 		a.report(CodeOutOfRange, "must be less than %s", n.exclMax)
-	case "multipleOf":
-		a.report(CodeNotMultipleOf, "must be a multiple of %s", n.multipleOf)
 	case "format":
-		a.report(CodeInvalidFormat, "must be %s (format %s)", formatNames[n.format], n.format)
+		a.report(CodeInvalidFormat, "must be %s (format %s)", n.format.Means, n.format.Name)
 	case "minItems":
 		a.report(CodeInvalidItemCount, "must have at least %d items", *n.minItems)
 	case "maxItems":

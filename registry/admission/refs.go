@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // Reference is a reference-valued property (x-resource-type) of an admitted
@@ -43,7 +44,7 @@ type refWalker struct {
 
 func (r *refWalker) walk(n *node, v any) {
 	switch n.kind {
-	case kindString:
+	case schema.String:
 		str, ok := v.(string)
 		if !ok || !n.reference {
 			return
@@ -53,7 +54,7 @@ func (r *refWalker) walk(n *node, v any) {
 			return
 		}
 		r.out = append(r.out, Reference{Target: string(r.path), ID: id, Types: n.refTypes})
-	case kindObject:
+	case schema.Object:
 		m, _ := v.(map[string]any)
 		for _, k := range sortedKeys(m) {
 			if p := n.props[k]; p != nil {
@@ -63,7 +64,7 @@ func (r *refWalker) walk(n *node, v any) {
 				r.path = r.path[:mark]
 			}
 		}
-	case kindMap:
+	case schema.Map:
 		m, _ := v.(map[string]any)
 		for _, k := range sortedKeys(m) {
 			mark := len(r.path)
@@ -71,7 +72,7 @@ func (r *refWalker) walk(n *node, v any) {
 			r.walk(n.values, m[k])
 			r.path = r.path[:mark]
 		}
-	case kindArray:
+	case schema.Array:
 		list, _ := v.([]any)
 		for i, e := range list {
 			mark := len(r.path)

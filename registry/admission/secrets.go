@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/udtc/udtc/schema"
 )
 
 // SplitSecrets separates the x-radius-sensitive values of an admitted
@@ -52,7 +54,7 @@ func (s *Schema) splitSecrets(doc any) (public, secrets json.RawMessage, err err
 // secrets found in v (nil for none). n itself is not sensitive.
 func split(n *node, v any) (public, secrets any) {
 	switch n.kind {
-	case kindObject, kindMap:
+	case schema.Object, schema.Map:
 		m, ok := v.(map[string]any)
 		if !ok {
 			return v, nil
@@ -60,7 +62,7 @@ func split(n *node, v any) (public, secrets any) {
 		var sec map[string]any
 		for k, e := range m {
 			child := n.values
-			if n.kind == kindObject {
+			if n.kind == schema.Object {
 				child = n.props[k]
 			}
 			if child == nil || e == nil {
@@ -83,7 +85,7 @@ func split(n *node, v any) (public, secrets any) {
 			return m, nil
 		}
 		return m, sec
-	case kindArray:
+	case schema.Array:
 		list, ok := v.([]any)
 		if !ok || n.items == nil {
 			return v, nil

@@ -1,4 +1,4 @@
-package openapi_test
+package kin_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/generator/model"
-	"github.com/udtc/udtc/generator/openapi"
 	"github.com/udtc/udtc/internal/goldentest"
+	"github.com/udtc/udtc/schema/kin"
 )
 
 func eachSchema(cat *model.Catalog, fn func(name string, s *model.Schema)) {
@@ -27,7 +27,7 @@ func eachSchema(cat *model.Catalog, fn func(name string, s *model.Schema)) {
 func TestWellFormed(t *testing.T) {
 	check := func(t *testing.T, cat *model.Catalog) {
 		eachSchema(cat, func(name string, s *model.Schema) {
-			if err := openapi.Validate(context.Background(), s); err != nil {
+			if err := kin.Validate(context.Background(), s); err != nil {
 				t.Errorf("%s: %v", name, err)
 			}
 		})
@@ -73,7 +73,7 @@ func TestValidateInstance(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.instance), &v); err != nil {
 				t.Fatal(err)
 			}
-			err := openapi.ValidateInstance(widgets, v)
+			err := kin.ValidateInstance(widgets, v)
 			if len(tc.wantErrs) == 0 {
 				if err != nil {
 					t.Fatalf("want valid, got %v", err)
@@ -94,10 +94,10 @@ func TestValidateInstance(t *testing.T) {
 	// Lookaround, which Go's regexp cannot compile, is enforced too.
 	cat := goldentest.Compile(t, "warn_pattern_bicep")
 	s := find(t, cat, "Contoso.Warnings/things@2025-01-01")
-	if err := openapi.ValidateInstance(s, map[string]any{"name": "admin-1"}); err == nil {
+	if err := kin.ValidateInstance(s, map[string]any{"name": "admin-1"}); err == nil {
 		t.Error("lookahead (?!admin) not enforced")
 	}
-	if err := openapi.ValidateInstance(s, map[string]any{"name": "user-1"}); err != nil {
+	if err := kin.ValidateInstance(s, map[string]any{"name": "user-1"}); err != nil {
 		t.Errorf("user-1: %v", err)
 	}
 }
