@@ -3,21 +3,26 @@ package schema
 import (
 	"encoding/json"
 	"math"
+	"math/big"
 	"strconv"
 	"unicode/utf8"
 )
 
-// MultipleOfTolerance is how far from a whole number the quotient x/m may
-// be, relative to the quotient (and at least absolutely), for MultipleOf to
-// hold when x or m is fractional: binary floating point cannot represent
-// 0.1, so 0.3/0.1 is 2.9999999999999996.
-const MultipleOfTolerance = 1e-9
+// MultipleOfSlack is how close, relative to the value, a value must lie to
+// a whole multiple of multipleOf when either is fractional: 2^-51, a couple
+// of units in the last place of a float64, which absorbs the rounding of a
+// client's own arithmetic (0.1+0.2 is 0.30000000000000004) while a genuine
+// remainder never fits. Measured against the value, not the quotient, the
+// window does not grow with the quotient, so no value passes merely by
+// being large.
+const MultipleOfSlack = 51
 
 // MultipleOf reports whether the number x is a multiple of m (m > 0). This
 // is the one rule of the subset, applied by the checker (to defaults), by
 // admission and by the generated Go client's runtime: when both are
-// integers (int64) the test is exact; otherwise x/m must lie within
-// MultipleOfTolerance·max(1, |x/m|) of a whole number.
+// integers (int64) the test is exact; otherwise some whole multiple k·m
+// must lie within |x|·2^-MultipleOfSlack of x, computed exactly from the
+// float64 values of x and m.
 func MultipleOf(x, m json.Number) bool {
 	if a, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 		if b, err := strconv.ParseInt(string(m), 10, 64); err == nil && b != 0 {
@@ -26,11 +31,29 @@ func MultipleOf(x, m json.Number) bool {
 	}
 	fx, err1 := strconv.ParseFloat(string(x), 64)
 	fm, err2 := strconv.ParseFloat(string(m), 64)
-	if err1 != nil || err2 != nil || fm == 0 {
+	if err1 != nil || err2 != nil || fm <= 0 || math.IsInf(fm, 0) || math.IsInf(fx, 0) {
 		return false
 	}
-	q := fx / fm
-	return math.Abs(q-math.Round(q)) <= MultipleOfTolerance*math.Max(1, math.Abs(q))
+	return nearMultiple(fx, fm)
+}
+
+// nearMultiple is MultipleOf's test for float64 values.
+func nearMultiple(x, m float64) bool {
+	ex, em := new(big.Rat).SetFloat64(x), new(big.Rat).SetFloat64(m)
+	q := new(big.Rat).Quo(ex, em)
+	if q.IsInt() {
+		return true
+	}
+	floor := new(big.Int).Div(q.Num(), q.Denom())
+	slack := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), MultipleOfSlack))
+	tolerance := new(big.Rat).Mul(new(big.Rat).Abs(ex), slack)
+	for _, k := range []*big.Int{floor, new(big.Int).Add(floor, big.NewInt(1))} {
+		gap := new(big.Rat).Sub(ex, new(big.Rat).Mul(new(big.Rat).SetInt(k), em))
+		if gap.Abs(gap).Cmp(tolerance) <= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Length is the length of a string as minLength and maxLength count it: in

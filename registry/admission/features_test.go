@@ -228,3 +228,21 @@ func TestNoGlobalPatternCache(t *testing.T) {
 		t.Errorf("kin-openapi's default engine found a cached matcher: err = %v", err)
 	}
 }
+
+// TestMultipleOfRule: multipleOf is the subset's one rule
+// (schema.MultipleOf): integers exactly, even past float64's 2^53, and
+// fractions up to floating-point rounding of the value.
+func TestMultipleOfRule(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{"i":{"type":"integer","multipleOf":2},"f":{"type":"number","multipleOf":0.1}}}`)
+	for doc, want := range map[string][]string{
+		`{"i":9007199254740994}`:    nil,
+		`{"i":9007199254740993}`:    {"properties.i NotMultipleOf"},
+		`{"f":0.30000000000000004}`: nil,
+		`{"f":123456789.1}`:         nil,
+		`{"f":0.33}`:                {"properties.f NotMultipleOf"},
+	} {
+		if _, vs := admit(t, s, doc); !cmp.Equal(codes(vs), want) {
+			t.Errorf("%s: %v, want %v", doc, codes(vs), want)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math"
+	"math/big"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -342,17 +342,35 @@ func toFloat(x reflect.Value) float64 {
 	return x.Float()
 }
 
-// multipleOf reports whether x is a multiple of the JSON number m, exactly
-// for integers, allowing for rounding otherwise.
+// multipleOf reports whether x is a multiple of the JSON number m: exactly
+// for integers; otherwise some whole multiple of m must lie within
+// |x|·2^-51 of x, computed exactly from the float64 values (the registry's
+// rule: it absorbs floating-point rounding, and no value passes merely by
+// being large).
 func multipleOf(x reflect.Value, m string) bool {
 	if x.CanInt() {
 		if n, err := strconv.ParseInt(m, 10, 64); err == nil && n != 0 {
 			return x.Int()%n == 0
 		}
 	}
-	f, _ := strconv.ParseFloat(m, 64)
-	q := toFloat(x) / f
-	return math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q))
+	f, err := strconv.ParseFloat(m, 64)
+	if err != nil || f <= 0 {
+		return false
+	}
+	ex, em := new(big.Rat).SetFloat64(toFloat(x)), new(big.Rat).SetFloat64(f)
+	if ex == nil {
+		return false // not finite
+	}
+	q := new(big.Rat).Quo(ex, em)
+	floor := new(big.Int).Div(q.Num(), q.Denom())
+	tolerance := new(big.Rat).Mul(new(big.Rat).Abs(ex), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 51)))
+	for _, k := range []*big.Int{floor, new(big.Int).Add(floor, big.NewInt(1))} {
+		gap := new(big.Rat).Sub(ex, new(big.Rat).Mul(new(big.Rat).SetInt(k), em))
+		if gap.Abs(gap).Cmp(tolerance) <= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // inEnum reports whether the string, number or boolean x is one of r's
