@@ -44,8 +44,18 @@ func (p Path) Keys() []string {
 	return keys
 }
 
-// child returns p with one more step (never sharing p's array).
-func (p Path) child(s Step) Path { return append(slices.Clip(p), s) }
+// Child returns p with one more step (never sharing p's array).
+func (p Path) Child(s Step) Path { return append(slices.Clip(p), s) }
+
+// Pointer returns the JSON pointer of the place: "/properties/ports/items".
+// Two places are the same place exactly when their pointers are equal.
+func (p Path) Pointer() string {
+	ptr := ""
+	for _, k := range p.Keys() {
+		ptr = AppendPointer(ptr, k)
+	}
+	return ptr
+}
 
 // Pair is one place of two schemas being compared: the node there in the
 // old schema and in the new one; one of them is nil where only one schema
@@ -78,7 +88,7 @@ func (p Pair) Children() []Pair {
 		newProps = p.New.Properties
 	}
 	for _, op := range oldProps {
-		c := Pair{Path: p.Path.child(Step{Kind: PropertyStep, Name: op.Name}), Old: op.Schema, OldProperty: op}
+		c := Pair{Path: p.Path.Child(Step{Kind: PropertyStep, Name: op.Name}), Old: op.Schema, OldProperty: op}
 		if np := p.New.propertyOrNil(op.Name); np != nil {
 			c.New, c.NewProperty = np.Schema, np
 		}
@@ -86,13 +96,13 @@ func (p Pair) Children() []Pair {
 	}
 	for _, np := range newProps {
 		if p.Old.propertyOrNil(np.Name) == nil {
-			out = append(out, Pair{Path: p.Path.child(Step{Kind: PropertyStep, Name: np.Name}), New: np.Schema, NewProperty: np})
+			out = append(out, Pair{Path: p.Path.Child(Step{Kind: PropertyStep, Name: np.Name}), New: np.Schema, NewProperty: np})
 		}
 	}
-	if c := (Pair{Path: p.Path.child(Step{Kind: ValuesStep}), Old: p.Old.values(), New: p.New.values()}); c.Old != nil || c.New != nil {
+	if c := (Pair{Path: p.Path.Child(Step{Kind: ValuesStep}), Old: p.Old.values(), New: p.New.values()}); c.Old != nil || c.New != nil {
 		out = append(out, c)
 	}
-	if c := (Pair{Path: p.Path.child(Step{Kind: ItemsStep}), Old: p.Old.items(), New: p.New.items()}); c.Old != nil || c.New != nil {
+	if c := (Pair{Path: p.Path.Child(Step{Kind: ItemsStep}), Old: p.Old.items(), New: p.New.items()}); c.Old != nil || c.New != nil {
 		out = append(out, c)
 	}
 	return out

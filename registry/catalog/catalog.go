@@ -5,8 +5,10 @@
 // JSON. `udtc serve` renders it per request from the store; `udtc gen
 // --target site` renders the same pages as static files from the
 // registration documents of compiled manifests (FromRegistrations). It
-// imports neither the generator nor net/http: names in snippets come from
-// internal/naming, the rules the emitters use.
+// imports neither the generator nor net/http: it reads the registered
+// schemas with schema.Decode, the model the checker produces too, and shows
+// their keywords as written; names in snippets come from internal/naming,
+// the rules the emitters use.
 package catalog
 
 import (

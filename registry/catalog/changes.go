@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/udtc/udtc/schema"
 )
 
 // CompareFunc judges what changes for a client that moves from the API
@@ -90,31 +92,41 @@ func (c *Catalog) Changes(t *Type, from, to string, opts Options) (Changes, bool
 		out.Note = "the breaking-change check cannot compare these versions (" + err.Error() + "); this is a structural comparison"
 	}
 	out.Method = MethodStructural
-	out.Added, out.Removed, out.Changed = []Property{}, []Property{}, []PropertyChange{}
-	before := c.properties(parseNode(t.schemas[fv.Name]))
-	after := c.properties(parseNode(t.schemas[tv.Name]))
+	out.Added, out.Removed, out.Changed = c.structural(parse(t.schemas[fv.Name]), parse(t.schemas[tv.Name]))
+	return out, true
+}
+
+// structural compares the property tables of two schemas: the rows of the
+// places only the newer schema has, of those only the older one has, and
+// the differences of the rows of the places both have (places pair as
+// schema.Compare pairs them: by property name, map values, array items),
+// each in table order; never nil.
+func (c *Catalog) structural(older, newer *schema.Schema) (added, removed []Property, changed []PropertyChange) {
+	added, removed, changed = []Property{}, []Property{}, []PropertyChange{}
+	before, after := c.properties(older), c.properties(newer)
 	old := map[string]Property{}
 	for _, p := range before {
-		old[p.Path] = p
+		old[p.place.Pointer()] = p
 	}
 	seen := map[string]bool{}
 	for _, p := range after {
-		seen[p.Path] = true
-		o, ok := old[p.Path]
+		place := p.place.Pointer()
+		seen[place] = true
+		o, ok := old[place]
 		if !ok {
-			out.Added = append(out.Added, p)
+			added = append(added, p)
 			continue
 		}
 		if d := differences(o, p); len(d) > 0 {
-			out.Changed = append(out.Changed, PropertyChange{Path: p.Path, Differences: d})
+			changed = append(changed, PropertyChange{Path: p.Path, Differences: d})
 		}
 	}
 	for _, p := range before {
-		if !seen[p.Path] {
-			out.Removed = append(out.Removed, p)
+		if !seen[p.place.Pointer()] {
+			removed = append(removed, p)
 		}
 	}
-	return out, true
+	return added, removed, changed
 }
 
 // sortChanges orders findings by severity (errors first), path, rule and
@@ -173,7 +185,7 @@ func differences(a, b Property) []string {
 		diff("enum", strings.Join(a.Enum, ", "), strings.Join(b.Enum, ", "))
 	}
 	ca, cb := constraintMap(a), constraintMap(b)
-	for _, k := range constraintKeywords {
+	for _, k := range schema.ConstraintKeywords() {
 		diff(k, ca[k], cb[k])
 	}
 	diff("references", refNames(a.References), refNames(b.References))

@@ -106,16 +106,16 @@ func (c *Catalog) TypePage(t *Type, v string, opts Options) (TypePage, bool) {
 	if !ok {
 		return TypePage{}, false
 	}
-	schema := t.schemas[ver.Name]
-	root := parseNode(schema)
+	raw := t.schemas[ver.Name]
+	root := parse(raw)
 	p := TypePage{
 		Type:        t,
 		APIVersion:  ver,
-		Undeclared:  len(root.kw) == 0,
-		Description: strings.TrimSpace(root.str("description")),
+		Undeclared:  len(root.Keywords()) == 0,
+		Description: strings.TrimSpace(str(root, "description")),
 		Properties:  c.properties(root),
 		Snippets:    snippets(t, ver.Name, root, c.goNames(t), opts),
-		Schema:      schema,
+		Schema:      raw,
 	}
 	if p.Properties == nil {
 		p.Properties = []Property{}

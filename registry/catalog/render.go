@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/udtc/udtc/internal/jsonscan"
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
 )
@@ -162,65 +161,11 @@ func JSON(v any) ([]byte, error) {
 	defer putBuffer(b)
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	out := getBuffer()
-	defer putBuffer(out)
-	out.Write(indentJSON(out.AvailableBuffer(), b.Bytes()))
-	return bytes.Clone(out.Bytes()), nil
-}
-
-// indentJSON appends compact, the output of a json.Encoder (compact JSON
-// with its newline), to dst indented by two spaces exactly as an Encoder
-// with SetIndent("", "  ") writes it. Outside strings compact holds no
-// space but that final newline, so this needs none of encoding/json's
-// scanner: it tracks only whether it is in a string.
-func indentJSON(dst, compact []byte) []byte {
-	depth := 0
-	needIndent := false // after { or [: indent unless the next byte closes it
-	for i := 0; i < len(compact); i++ {
-		c := compact[i]
-		if needIndent && c != '}' && c != ']' {
-			needIndent = false
-			depth++
-			dst = appendNewline(dst, depth)
-		}
-		switch c {
-		case '"':
-			// Copy the string whole, escapes included.
-			end := jsonscan.SkipString(compact, i)
-			dst = append(dst, compact[i:end]...)
-			i = end - 1
-		case '{', '[':
-			needIndent = true
-			dst = append(dst, c)
-		case ',':
-			dst = append(dst, c)
-			dst = appendNewline(dst, depth)
-		case ':':
-			dst = append(dst, c, ' ')
-		case '}', ']':
-			if needIndent {
-				needIndent = false // {} and [] stay on one line
-			} else {
-				depth--
-				dst = appendNewline(dst, depth)
-			}
-			dst = append(dst, c)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-func appendNewline(dst []byte, depth int) []byte {
-	dst = append(dst, '\n')
-	for range depth {
-		dst = append(dst, ' ', ' ')
-	}
-	return dst
+	return bytes.Clone(b.Bytes()), nil
 }
 
 // buffers are reused between pages: a page is rendered into a grown buffer

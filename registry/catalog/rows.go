@@ -41,24 +41,7 @@ func propertyRows(l Linker, props []Property) template.HTML {
 		b.WriteString("</code></th>\n<td class=\"ptype\">")
 		escapeHTML(&b, p.Type)
 		b.WriteString("</td>\n<td class=\"flags\">")
-		if p.Required {
-			b.WriteString(`<span class="tag tag-required">required</span> `)
-		}
-		if p.ReadOnly {
-			b.WriteString(`<span class="tag">read-only</span> `)
-		}
-		if p.WriteOnly {
-			b.WriteString(`<span class="tag">write-only</span> `)
-		}
-		if p.Sensitive {
-			b.WriteString(`<span class="tag tag-sensitive">sensitive</span> `)
-		}
-		if p.Deprecated {
-			b.WriteString(`<span class="tag">deprecated</span> `)
-		}
-		if p.Nullable {
-			b.WriteString(`<span class="tag">nullable</span>`)
-		}
+		writeFlags(&b, p)
 		b.WriteString("</td>\n<td class=\"default\">")
 		if p.Default != "" {
 			b.WriteString("<code>")
@@ -75,41 +58,72 @@ func propertyRows(l Linker, props []Property) template.HTML {
 			b.WriteString("</code>")
 		}
 		b.WriteString("</td>\n<td class=\"constraints\">")
-		for _, c := range p.Constraints {
-			b.WriteString(`<span class="constraint" data-keyword="`)
-			escapeHTML(&b, c.Keyword)
-			b.WriteString(`">`)
-			escapeHTML(&b, c.Keyword)
-			b.WriteString(": <code>")
-			escapeHTML(&b, c.Value)
-			b.WriteString("</code></span> ")
-		}
+		writeConstraints(&b, p.Constraints)
 		b.WriteString("</td>\n<td class=\"pdesc\">")
 		escapeHTML(&b, p.Description)
-		if len(p.References) > 0 {
-			b.WriteString(` <span class="ref">The ID of a resource of `)
-			for i, r := range p.References {
-				if i > 0 {
-					b.WriteString(" or ")
-				}
-				switch {
-				case r.Type == "*":
-					b.WriteString("any type")
-				case r.Page != "":
-					b.WriteString(`<a href="`)
-					escapeURL(&b, l.Href(r.Page))
-					b.WriteString(`">`)
-					escapeHTML(&b, r.Type)
-					b.WriteString("</a>")
-				default:
-					escapeHTML(&b, r.Type)
-				}
-			}
-			b.WriteString(".</span>")
-		}
+		writeReferences(&b, l, p.References)
 		b.WriteString("</td>\n</tr>")
 	}
 	return template.HTML(b.String())
+}
+
+// writeFlags writes the tags of a row's flags cell.
+func writeFlags(b *strings.Builder, p Property) {
+	for _, f := range []struct {
+		on  bool
+		tag string
+	}{
+		{p.Required, `<span class="tag tag-required">required</span> `},
+		{p.ReadOnly, `<span class="tag">read-only</span> `},
+		{p.WriteOnly, `<span class="tag">write-only</span> `},
+		{p.Sensitive, `<span class="tag tag-sensitive">sensitive</span> `},
+		{p.Deprecated, `<span class="tag">deprecated</span> `},
+		{p.Nullable, `<span class="tag">nullable</span>`},
+	} {
+		if f.on {
+			b.WriteString(f.tag)
+		}
+	}
+}
+
+// writeConstraints writes a row's constraints cell.
+func writeConstraints(b *strings.Builder, cs []Constraint) {
+	for _, c := range cs {
+		b.WriteString(`<span class="constraint" data-keyword="`)
+		escapeHTML(b, c.Keyword)
+		b.WriteString(`">`)
+		escapeHTML(b, c.Keyword)
+		b.WriteString(": <code>")
+		escapeHTML(b, c.Value)
+		b.WriteString("</code></span> ")
+	}
+}
+
+// writeReferences writes the sentence about the types a reference may
+// name, each linked to its page when it has one.
+func writeReferences(b *strings.Builder, l Linker, refs []Reference) {
+	if len(refs) == 0 {
+		return
+	}
+	b.WriteString(` <span class="ref">The ID of a resource of `)
+	for i, r := range refs {
+		if i > 0 {
+			b.WriteString(" or ")
+		}
+		switch {
+		case r.Type == "*":
+			b.WriteString("any type")
+		case r.Page != "":
+			b.WriteString(`<a href="`)
+			escapeURL(b, l.Href(r.Page))
+			b.WriteString(`">`)
+			escapeHTML(b, r.Type)
+			b.WriteString("</a>")
+		default:
+			escapeHTML(b, r.Type)
+		}
+	}
+	b.WriteString(".</span>")
 }
 
 // htmlEscapes are html/template's escapes of a string in text and in a

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/udtc/udtc/internal/jsonscan"
+	"github.com/udtc/udtc/schema"
 )
 
 // Property is one row of a type page's property table: a property, a map's
@@ -37,6 +37,9 @@ type Property struct {
 	// the value may hold ("Contoso.Data/postgresDatabases", or "*" for any
 	// type), each with its page when the type is registered.
 	References []Reference `json:"references,omitempty"`
+
+	// place is the row's node in its schema, which Changes pairs.
+	place schema.Path
 }
 
 // Reference is a type a property refers to.
@@ -49,200 +52,6 @@ type Reference struct {
 type Constraint struct {
 	Keyword string `json:"keyword"`
 	Value   string `json:"value"`
-}
-
-// constraintKeywords are shown in this order.
-var constraintKeywords = []string{
-	"minLength", "maxLength", "pattern", "format",
-	"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-	"minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
-}
-
-// node is one schema object of a registered schema: its keywords and its
-// properties' schemas, each in the order they were written (the registry
-// stores schemas with their key order). A key written twice keeps its last
-// value, as encoding/json decodes it, but is listed twice.
-type node struct {
-	kw    []member
-	props []member // the members of kw's "properties", when an object
-}
-
-// member is a key of a JSON object and its value exactly as written.
-type member struct {
-	key string
-	val json.RawMessage
-}
-
-// lookup returns the value of key k among ms, the last when k repeats.
-func lookup(ms []member, k string) (json.RawMessage, bool) {
-	for i := len(ms) - 1; i >= 0; i-- {
-		if ms[i].key == k {
-			return ms[i].val, true
-		}
-	}
-	return nil, false
-}
-
-// get returns the value of keyword k.
-func (n node) get(k string) (json.RawMessage, bool) { return lookup(n.kw, k) }
-
-// raw returns the value of keyword k, nil when it is absent.
-func (n node) raw(k string) json.RawMessage {
-	v, _ := lookup(n.kw, k)
-	return v
-}
-
-// parseNode decodes a schema object; anything that is not an object is an
-// empty node (the registry only stores schemas its checker accepted, so this
-// is a safety net, not a code path). raw is checked to be JSON once here;
-// the nodes below it (child, property) are parts of it and are split
-// without checking again or copying.
-func parseNode(raw json.RawMessage) node {
-	if !json.Valid(raw) {
-		return node{}
-	}
-	return splitNode(raw)
-}
-
-// splitNode is parseNode of raw known to be valid JSON.
-func splitNode(raw json.RawMessage) node {
-	n := node{kw: splitObject(raw)}
-	if props, ok := n.get("properties"); ok {
-		n.props = splitObject(props)
-	}
-	return n
-}
-
-// splitObject returns the members of the object raw (valid JSON) in
-// document order, keys decoded and values exactly as written (parts of
-// raw); nil when raw is not an object or is {}.
-func splitObject(raw []byte) []member {
-	var ms []member
-	jsonscan.Members(raw, func(key, value []byte) bool {
-		if ms == nil {
-			ms = make([]member, 0, 8)
-		}
-		ms = append(ms, member{objectKey(key), value})
-		return true
-	})
-	return ms
-}
-
-// objectKey decodes a key as jsonscan.Members gives it, sharing the string
-// of a schema keyword rather than allocating one for each object.
-func objectKey(k []byte) string {
-	if jsonscan.Plain(k) {
-		if kw, ok := keywords[string(k)]; ok {
-			return kw
-		}
-	}
-	return jsonscan.Unquote(k)
-}
-
-// keywords are the keys schema objects repeat, by themselves.
-var keywords = func() map[string]string {
-	m := map[string]string{}
-	for _, k := range append([]string{
-		"type", "description", "title", "properties", "required", "additionalProperties", "items",
-		"readOnly", "writeOnly", "x-radius-sensitive", "deprecated", "nullable", "default", "example",
-		"enum", "$ref", "x-resource-type",
-	}, constraintKeywords...) {
-		m[k] = k
-	}
-	return m
-}()
-
-// jsonString decodes the JSON string q (quotes included); "" for anything
-// else.
-func jsonString(q []byte) string {
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		return ""
-	}
-	return jsonscan.Unquote(q[1 : len(q)-1])
-}
-
-// plainString reports whether q is a JSON string of printable ASCII
-// without escapes: it decodes to its bytes between the quotes, and
-// encoding/json encodes those back to q.
-func plainString(q []byte) bool {
-	return len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && jsonscan.Plain(q[1:len(q)-1])
-}
-
-func (n node) str(k string) string {
-	raw, ok := n.get(k)
-	if !ok {
-		return ""
-	}
-	return jsonString(raw)
-}
-
-func (n node) flag(k string) bool { return string(n.raw(k)) == "true" }
-
-func (n node) child(k string) (node, bool) {
-	raw, ok := n.get(k)
-	if !ok || !isObject(raw) {
-		return node{}, false
-	}
-	return splitNode(raw), true
-}
-
-// property returns the schema of property name (its last when it repeats).
-func (n node) property(name string) node {
-	raw, _ := lookup(n.props, name)
-	return splitNode(raw)
-}
-
-func (n node) required() map[string]bool {
-	raw, ok := n.get("required")
-	if !ok {
-		return nil
-	}
-	var names []string
-	_ = json.Unmarshal(raw, &names)
-	out := map[string]bool{}
-	for _, r := range names {
-		out[r] = true
-	}
-	return out
-}
-
-// ref is the name of a $ref ("RecipeStatus" of ".../v1#RecipeStatus").
-func (n node) ref() string {
-	r := n.str("$ref")
-	if i := strings.LastIndexByte(r, '#'); i >= 0 {
-		return strings.TrimLeft(r[i+1:], "/")
-	}
-	return r
-}
-
-// isMap reports whether n is an object with typed values and no properties.
-func (n node) isMap() bool {
-	_, hasProps := n.get("properties")
-	ap, ok := n.get("additionalProperties")
-	return !hasProps && ok && isObject(ap) && n.str("type") == "object"
-}
-
-// typeWords is n's type in words.
-func (n node) typeWords() string {
-	var out string
-	switch {
-	case n.str("$ref") != "":
-		out = "object"
-	case n.isMap():
-		v, _ := n.child("additionalProperties")
-		out = "map of " + v.typeWords()
-	case n.str("type") == "array":
-		items, _ := n.child("items")
-		out = "array of " + items.typeWords()
-	case n.str("type") != "":
-		out = n.str("type")
-	default:
-		out = "any"
-	}
-	if r := n.ref(); r != "" {
-		out += " (" + r + ")"
-	}
-	return out
 }
 
 // compactJSON writes a JSON value on one line as a person would: without
@@ -267,6 +76,20 @@ func compactJSON(raw json.RawMessage) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// plainString reports whether q is a JSON string of printable ASCII
+// without escapes: encoding/json would write it back unchanged.
+func plainString(q []byte) bool {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return false
+	}
+	for _, c := range q[1 : len(q)-1] {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // plainLiteral reports whether raw is true, false, null or a JSON number,
 // which compactJSON writes as written.
 func plainLiteral(raw []byte) bool {
@@ -280,33 +103,94 @@ func plainLiteral(raw []byte) bool {
 	return json.Valid(raw)
 }
 
-func isObject(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) > 0 && t[0] == '{'
+// parse reads a registered schema (schema.Decode); the catalog shows what
+// it can read of a schema outside the subset, and nothing of one that is
+// not a JSON object.
+func parse(raw json.RawMessage) *schema.Schema {
+	s, _ := schema.Decode(raw)
+	if s == nil {
+		s = &schema.Schema{}
+	}
+	return s
 }
 
-// row is the table row of n at path.
-func (c *Catalog) row(path string, depth int, n node, required bool) Property {
+// str is keyword k of s as written, when a JSON string; "" otherwise.
+func str(s *schema.Schema, k string) string {
+	raw, _ := s.Written(k)
+	var v string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &v) == nil {
+		return v
+	}
+	return ""
+}
+
+// flag is whether keyword k of s is written true.
+func flag(s *schema.Schema, k string) bool {
+	raw, _ := s.Written(k)
+	return string(raw) == "true"
+}
+
+// isMap reports whether s is written as a map: an object with typed values
+// and no properties.
+func isMap(s *schema.Schema) bool {
+	_, hasProps := s.Written("properties")
+	return s.Kind == schema.Map && !hasProps && str(s, "type") == "object"
+}
+
+// properties returns the properties of s the catalog lists: those written
+// under `properties` (a built-in `$ref`'s are its own).
+func properties(s *schema.Schema) []*schema.Property {
+	if s.Ref != "" || s.Kind != schema.Object {
+		return nil
+	}
+	return s.Properties
+}
+
+// typeWords is s's type in words, as written: "string", "array of
+// object", "map of integer", "object (RecipeStatus)"; "any" without a
+// `type`.
+func typeWords(s *schema.Schema) string {
+	var out string
+	switch {
+	case s == nil:
+		return "any"
+	case s.Ref != "":
+		out = "object (" + s.Ref + ")"
+	case isMap(s):
+		out = "map of " + typeWords(s.AdditionalProperties)
+	case str(s, "type") == "array":
+		out = "array of " + typeWords(s.Items)
+	case str(s, "type") != "":
+		out = str(s, "type")
+	default:
+		out = "any"
+	}
+	return out
+}
+
+// row is the table row of s at path, its place in the schema at place.
+func (c *Catalog) row(path string, place schema.Path, depth int, s *schema.Schema, required bool) Property {
 	p := Property{
 		Path:        path,
 		Depth:       depth,
-		Type:        n.typeWords(),
+		Type:        typeWords(s),
 		Required:    required,
-		ReadOnly:    n.flag("readOnly"),
-		WriteOnly:   n.flag("writeOnly"),
-		Sensitive:   n.flag("x-radius-sensitive"),
-		Deprecated:  n.flag("deprecated"),
-		Nullable:    n.flag("nullable"),
-		Description: strings.TrimSpace(n.str("description")),
-		Ref:         n.ref(),
+		ReadOnly:    flag(s, "readOnly"),
+		WriteOnly:   flag(s, "writeOnly"),
+		Sensitive:   flag(s, schema.ExtensionSensitive),
+		Deprecated:  flag(s, "deprecated"),
+		Nullable:    flag(s, "nullable"),
+		Description: strings.TrimSpace(str(s, "description")),
+		Ref:         s.Ref,
+		place:       place,
 	}
 	if p.Description == "" {
-		p.Description = strings.TrimSpace(n.str("title"))
+		p.Description = strings.TrimSpace(str(s, "title"))
 	}
-	if raw, ok := n.get("default"); ok {
+	if raw, ok := s.Written("default"); ok {
 		p.Default = compactJSON(raw)
 	}
-	if raw, ok := n.get("enum"); ok {
+	if raw, ok := s.Written("enum"); ok {
 		var enum []json.RawMessage
 		if err := json.Unmarshal(raw, &enum); err == nil {
 			for _, e := range enum {
@@ -314,21 +198,41 @@ func (c *Catalog) row(path string, depth int, n node, required bool) Property {
 			}
 		}
 	}
-	for _, k := range constraintKeywords {
-		raw, ok := n.get(k)
+	p.Constraints = constraints(s)
+	p.References = c.references(s)
+	return p
+}
+
+// constraints are the validation keywords of s with their values as
+// written, in schema.ConstraintKeywords order.
+func constraints(s *schema.Schema) []Constraint {
+	var out []Constraint
+	for _, k := range schema.ConstraintKeywords() {
+		raw, ok := s.Written(k)
 		if !ok {
 			continue
 		}
 		v := compactJSON(raw)
 		if k == "pattern" || k == "format" {
-			v = n.str(k)
+			v = str(s, k)
 		}
-		p.Constraints = append(p.Constraints, Constraint{Keyword: k, Value: v})
+		out = append(out, Constraint{Keyword: k, Value: v})
+	}
+	return out
+}
+
+// references are the types x-resource-type names, each with its page when
+// the type is registered.
+func (c *Catalog) references(s *schema.Schema) []Reference {
+	raw, ok := s.Written(schema.ExtensionResourceType)
+	if !ok {
+		return nil
 	}
 	var refs []string
-	if raw, ok := n.get("x-resource-type"); ok && json.Unmarshal(raw, &refs) != nil {
-		refs = []string{n.str("x-resource-type")}
+	if json.Unmarshal(raw, &refs) != nil {
+		refs = []string{str(s, schema.ExtensionResourceType)}
 	}
+	var out []Reference
 	for _, ref := range refs {
 		r := Reference{Type: ref}
 		if ns, name, ok := strings.Cut(ref, "/"); ok {
@@ -336,50 +240,49 @@ func (c *Catalog) row(path string, depth int, n node, required bool) Property {
 				r.Page = t.Page
 			}
 		}
-		p.References = append(p.References, r)
+		out = append(out, r)
 	}
-	return p
+	return out
 }
 
 // properties flattens the schema root into table rows, depth first in the
 // order the properties were written.
-func (c *Catalog) properties(root node) []Property {
+func (c *Catalog) properties(root *schema.Schema) []Property {
 	var out []Property
-	var walk func(prefix string, depth int, n node)
-	walk = func(prefix string, depth int, n node) {
+	var walk func(prefix string, place schema.Path, depth int, s *schema.Schema)
+	walk = func(prefix string, place schema.Path, depth int, s *schema.Schema) {
 		switch {
-		case n.isMap():
-			v, _ := n.child("additionalProperties")
-			c.value(&out, prefix+".*", depth, v, walk)
-		case n.str("type") == "array":
-			items, _ := n.child("items")
-			c.value(&out, prefix+"[]", depth, items, walk)
+		case isMap(s):
+			c.value(&out, prefix+".*", place.Child(schema.Step{Kind: schema.ValuesStep}), depth, s.AdditionalProperties, walk)
+		case str(s, "type") == "array":
+			c.value(&out, prefix+"[]", place.Child(schema.Step{Kind: schema.ItemsStep}), depth, s.Items, walk)
 		default:
-			req := n.required()
-			for _, m := range n.props {
-				name := m.key
-				path := name
+			for _, p := range properties(s) {
+				path := p.Name
 				if prefix != "" {
-					path = prefix + "." + name
+					path = prefix + "." + p.Name
 				}
-				pn := n.property(name)
-				out = append(out, c.row(path, depth, pn, req[name]))
-				walk(path, depth+1, pn)
+				at := place.Child(schema.Step{Kind: schema.PropertyStep, Name: p.Name})
+				out = append(out, c.row(path, at, depth, p.Schema, p.Required))
+				walk(path, at, depth+1, p.Schema)
 			}
 		}
 	}
-	walk("", 0, root)
+	walk("", nil, 0, root)
 	return out
 }
 
 // value adds a row for a map's values or an array's items when it carries
 // more than its type (which its container's row already shows) and
 // descends into it.
-func (c *Catalog) value(out *[]Property, path string, depth int, n node, walk func(string, int, node)) {
-	r := c.row(path, depth, n, false)
+func (c *Catalog) value(out *[]Property, path string, place schema.Path, depth int, s *schema.Schema, walk func(string, schema.Path, int, *schema.Schema)) {
+	if s == nil {
+		s = &schema.Schema{}
+	}
+	r := c.row(path, place, depth, s, false)
 	if r.Description != "" || r.ReadOnly || r.WriteOnly || r.Sensitive || len(r.Enum) > 0 || len(r.Constraints) > 0 || len(r.References) > 0 {
 		*out = append(*out, r)
 		depth++
 	}
-	walk(path, depth, n)
+	walk(path, place, depth, s)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/udtc/udtc/internal/bicepsyntax"
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/schema"
 )
 
 // Snippets show how to use one API version of a type. Names come from
@@ -47,32 +48,23 @@ type sampleField struct {
 	val  sample
 }
 
-func sampleOf(n node) sample {
+func sampleOf(s *schema.Schema) sample {
 	for _, k := range []string{"example", "default"} {
-		if raw, ok := n.get(k); ok && string(bytes.TrimSpace(raw)) != "null" {
+		if raw, ok := s.Written(k); ok && string(bytes.TrimSpace(raw)) != "null" {
 			return sample{literal: raw}
 		}
 	}
-	if raw, ok := n.get("enum"); ok {
+	if raw, ok := s.Written("enum"); ok {
 		var enum []json.RawMessage
 		if err := json.Unmarshal(raw, &enum); err == nil && len(enum) > 0 {
 			return sample{literal: enum[0]}
 		}
 	}
-	switch n.str("type") {
+	switch str(s, "type") {
 	case "string":
 		return sample{literal: json.RawMessage(`"value"`)}
 	case "integer":
-		var lo json.Number
-		if raw, ok := n.get("minimum"); ok && json.Unmarshal(raw, &lo) == nil {
-			if v, err := lo.Int64(); err == nil {
-				if n.flag("exclusiveMinimum") {
-					v++
-				}
-				return sample{literal: json.RawMessage(fmt.Sprint(v))}
-			}
-		}
-		return sample{literal: json.RawMessage(`0`)}
+		return sample{literal: json.RawMessage(lowest(s))}
 	case "number":
 		return sample{literal: json.RawMessage(`0.0`)}
 	case "boolean":
@@ -80,19 +72,30 @@ func sampleOf(n node) sample {
 	case "array":
 		return sample{array: true}
 	}
-	s := sample{object: true}
-	if n.isMap() {
-		return s
+	out := sample{object: true}
+	if isMap(s) {
+		return out
 	}
-	req := n.required()
-	for _, m := range n.props {
-		name := m.key
-		p := n.property(name)
-		if req[name] && !p.flag("readOnly") {
-			s.fields = append(s.fields, sampleField{name, sampleOf(p)})
+	for _, p := range properties(s) {
+		if p.Required && !flag(p.Schema, "readOnly") {
+			out.fields = append(out.fields, sampleField{p.Name, sampleOf(p.Schema)})
 		}
 	}
-	return s
+	return out
+}
+
+// lowest is the least integer s accepts by its minimum, else 0.
+func lowest(s *schema.Schema) string {
+	var lo json.Number
+	if raw, ok := s.Written("minimum"); ok && json.Unmarshal(raw, &lo) == nil {
+		if v, err := lo.Int64(); err == nil {
+			if flag(s, "exclusiveMinimum") {
+				v++
+			}
+			return fmt.Sprint(v)
+		}
+	}
+	return "0"
 }
 
 // sampleSyntax is what the Bicep and JSON renderings of a sample differ in.
@@ -142,7 +145,7 @@ func (s sample) render(syn sampleSyntax, depth int) string {
 
 // snippets builds the snippets of version v of t, whose schema is root;
 // goNames are t's Go names.
-func snippets(t *Type, v string, root node, goNames naming.GoType, opts Options) Snippets {
+func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opts Options) Snippets {
 	body := sampleOf(root)
 	segs := strings.Split(t.Name, "/")
 	ext := opts.BicepExtension
@@ -182,9 +185,9 @@ func snippets(t *Type, v string, root node, goNames naming.GoType, opts Options)
 	// undeclared one ({}) a map[string]any.
 	props := "map[string]any{}"
 	switch {
-	case root.isMap():
+	case isMap(root):
 		props = "nil /* a map: see the property table */"
-	case root.str("type") == "object" && root.str("$ref") == "":
+	case str(root, "type") == "object" && str(root, "$ref") == "":
 		props = "&" + pkg + "." + goNames.Properties() + "{ /* " + requiredComment(root) + " */ }"
 	}
 	var g strings.Builder
@@ -202,13 +205,11 @@ func snippets(t *Type, v string, root node, goNames naming.GoType, opts Options)
 }
 
 // requiredComment lists the required writable properties of an object.
-func requiredComment(root node) string {
-	req := root.required()
+func requiredComment(root *schema.Schema) string {
 	var names []string
-	for _, m := range root.props {
-		n := m.key
-		if req[n] && !root.property(n).flag("readOnly") {
-			names = append(names, n)
+	for _, p := range properties(root) {
+		if p.Required && !flag(p.Schema, "readOnly") {
+			names = append(names, p.Name)
 		}
 	}
 	if len(names) == 0 {
