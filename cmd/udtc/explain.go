@@ -1,19 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/registry/admission"
-	"github.com/udtc/udtc/registry/api"
 )
 
 // explainFlags are the flags of `udtc explain`.
@@ -35,20 +29,12 @@ func explainCommand(e *env) *cli.Command {
 
 // explained is `udtc explain --output json`.
 type explained struct {
-	Type        string           `json:"type"` // NAMESPACE/TYPE@VERSION
-	Path        string           `json:"path,omitempty"`
-	APIVersions []string         `json:"apiVersions"`
-	Default     string           `json:"defaultApiVersion,omitempty"`
-	Field       explainedField   `json:"field"`
-	Children    []explainedField `json:"children,omitempty"`
-}
-
-type explainedField struct {
-	Name        string   `json:"name,omitempty"`
-	Kind        string   `json:"kind"`
-	Required    bool     `json:"required,omitempty"`
-	Constraints []string `json:"constraints,omitempty"`
-	Description string   `json:"description,omitempty"`
+	Type        string            `json:"type"` // NAMESPACE/TYPE@VERSION
+	Path        string            `json:"path,omitempty"`
+	APIVersions []string          `json:"apiVersions"`
+	Default     string            `json:"defaultApiVersion,omitempty"`
+	Field       admission.Field   `json:"field"`
+	Children    []admission.Field `json:"children,omitempty"`
 }
 
 func (f *explainFlags) run(c *cli.Context, e *env) error {
@@ -70,189 +56,23 @@ func (f *explainFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitFail, fmt.Errorf("%s: the schema cannot be compiled: %w", res.ref, err))
 	}
-	s := schema.OpenAPI()
+	field, children, err := schema.Explain(ref.path)
+	if err != nil {
+		return fail(exitFail, fmt.Errorf("%s has %w", res.ref, err))
+	}
 	out := explained{Type: res.ref.String(), APIVersions: versions(res.summary), Default: res.summary.DefaultAPIVersion,
-		Path: strings.Join(ref.path, ".")}
-	out.Field = describe("", s, false)
+		Path: strings.Join(ref.path, "."), Field: field, Children: children}
 	if len(ref.path) == 0 {
 		out.Field.Description = res.summary.Description
 		if len(res.summary.Capabilities) > 0 {
 			out.Field.Constraints = append(out.Field.Constraints, "capabilities: "+strings.Join(res.summary.Capabilities, ", "))
 		}
 	}
-	for i, name := range ref.path {
-		next, required, ok := child(s, name)
-		if !ok {
-			return fail(exitFail, fmt.Errorf("%s has no property %q at %s (properties: %s)", res.ref, name,
-				strings.Join(append([]string{"properties"}, ref.path[:i]...), "."), strings.Join(childNames(s), ", ")))
-		}
-		s = next
-		out.Field = describe(name, s, required)
-	}
-	for _, p := range properties(s) {
-		out.Children = append(out.Children, describe(p.name, p.schema, p.required))
-	}
 	if f.server.output == "json" {
 		return writeJSON(e.stdout, out)
 	}
 	printExplained(e.stdout, out)
 	return nil
-}
-
-// container returns the schema whose properties a path steps into: the
-// schema itself, or its array items or map values (repeatedly).
-func container(s *openapi3.Schema) *openapi3.Schema {
-	for s != nil {
-		switch {
-		case s.Items != nil && s.Items.Value != nil:
-			s = s.Items.Value
-		case len(s.Properties) == 0 && s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil:
-			s = s.AdditionalProperties.Schema.Value
-		default:
-			return s
-		}
-	}
-	return s
-}
-
-func child(s *openapi3.Schema, name string) (*openapi3.Schema, bool, bool) {
-	c := container(s)
-	if c == nil {
-		return nil, false, false
-	}
-	for k, ref := range c.Properties {
-		if strings.EqualFold(k, name) && ref != nil && ref.Value != nil {
-			return ref.Value, slices.Contains(c.Required, k), true
-		}
-	}
-	return nil, false, false
-}
-
-// property is one property of the schema a path steps into.
-type property struct {
-	name     string
-	schema   *openapi3.Schema
-	required bool
-}
-
-// properties lists the properties of s's container (see container), by name.
-func properties(s *openapi3.Schema) []property {
-	c := container(s)
-	if c == nil {
-		return nil
-	}
-	var out []property
-	for _, k := range slices.Sorted(maps.Keys(c.Properties)) {
-		if ref := c.Properties[k]; ref != nil && ref.Value != nil {
-			out = append(out, property{k, ref.Value, slices.Contains(c.Required, k)})
-		}
-	}
-	return out
-}
-
-func childNames(s *openapi3.Schema) []string {
-	var names []string
-	for _, p := range properties(s) {
-		names = append(names, p.name)
-	}
-	return names
-}
-
-// kindOf is a schema's type as kubectl explain writes it: <string>,
-// <[]Object>, <map[string]integer>.
-func kindOf(s *openapi3.Schema) string {
-	if s == nil {
-		return "any"
-	}
-	if s.Items != nil && s.Items.Value != nil {
-		return "[]" + kindOf(s.Items.Value)
-	}
-	if len(s.Properties) == 0 && s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil {
-		return "map[string]" + kindOf(s.AdditionalProperties.Schema.Value)
-	}
-	if s.Type == nil || len(s.Type.Slice()) == 0 {
-		return "any"
-	}
-	t := strings.Join(s.Type.Slice(), "|")
-	if t == "object" {
-		return "Object"
-	}
-	return t
-}
-
-func describe(name string, s *openapi3.Schema, required bool) explainedField {
-	f := explainedField{Name: name, Kind: kindOf(s), Required: required, Description: s.Description}
-	add := func(format string, args ...any) { f.Constraints = append(f.Constraints, fmt.Sprintf(format, args...)) }
-	if s.ReadOnly {
-		add("read-only")
-	}
-	if sens, _ := s.Extensions["x-radius-sensitive"].(bool); sens {
-		add("sensitive: encrypted at rest, never returned")
-	}
-	if t, ok := s.Extensions[api.ExtensionResourceType]; ok {
-		add("reference to a resource of type %s", jsonText(t))
-	}
-	if s.Nullable {
-		add("nullable")
-	}
-	if len(s.Enum) > 0 {
-		vals := make([]string, len(s.Enum))
-		for i, v := range s.Enum {
-			vals[i] = jsonText(v)
-		}
-		add("enum: %s", strings.Join(vals, ", "))
-	}
-	if s.Default != nil {
-		add("default: %s", jsonText(s.Default))
-	}
-	bound := func(name string, v *float64, excl openapi3.ExclusiveBound) {
-		if v != nil {
-			op := ">="
-			if name == "maximum" {
-				op = "<="
-			}
-			if excl.Bool != nil && *excl.Bool {
-				op = op[:1]
-			}
-			add("%s %s", op, strconv.FormatFloat(*v, 'g', -1, 64))
-		}
-	}
-	bound("minimum", s.Min, s.ExclusiveMin)
-	bound("maximum", s.Max, s.ExclusiveMax)
-	if s.MultipleOf != nil {
-		add("multiple of %s", strconv.FormatFloat(*s.MultipleOf, 'g', -1, 64))
-	}
-	lengths := func(what string, lo uint64, hi *uint64) {
-		switch {
-		case hi != nil && lo > 0:
-			add("%s %d to %d", what, lo, *hi)
-		case hi != nil:
-			add("%s at most %d", what, *hi)
-		case lo > 0:
-			add("%s at least %d", what, lo)
-		}
-	}
-	lengths("length", s.MinLength, s.MaxLength)
-	lengths("items", s.MinItems, s.MaxItems)
-	lengths("properties", s.MinProps, s.MaxProps)
-	if s.UniqueItems {
-		add("unique items")
-	}
-	if s.Pattern != "" {
-		add("pattern: %s", s.Pattern)
-	}
-	if s.Format != "" {
-		add("format: %s", s.Format)
-	}
-	return f
-}
-
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 func printExplained(w io.Writer, x explained) {

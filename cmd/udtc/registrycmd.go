@@ -9,7 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/registry/admission"
@@ -168,17 +167,16 @@ func printSchemaTree(w io.Writer, raw json.RawMessage, indent string) {
 		fmt.Fprintf(w, "%sschema: %s\n", indent, raw)
 		return
 	}
-	root := schema.OpenAPI()
-	if len(properties(root)) == 0 {
+	if _, top, _ := schema.Explain(nil); len(top) == 0 {
 		fmt.Fprintf(w, "%s(no properties declared)\n", indent)
 		return
 	}
-	var walk func(s *openapi3.Schema, indent string, depth int)
-	walk = func(s *openapi3.Schema, indent string, depth int) {
-		for _, p := range properties(s) {
-			f := describe(p.name, p.schema, p.required)
-			line := indent + p.name + "  <" + f.Kind + ">"
-			if p.required {
+	var walk func(path []string, indent string, depth int)
+	walk = func(path []string, indent string, depth int) {
+		_, fields, _ := schema.Explain(path)
+		for _, f := range fields {
+			line := indent + f.Name + "  <" + f.Kind + ">"
+			if f.Required {
 				line += "  required"
 			}
 			if len(f.Constraints) > 0 {
@@ -189,9 +187,9 @@ func printSchemaTree(w io.Writer, raw json.RawMessage, indent string) {
 				fmt.Fprintln(w, indent+"    "+firstLine(f.Description))
 			}
 			if depth < 16 {
-				walk(p.schema, indent+"  ", depth+1)
+				walk(append(path[:len(path):len(path)], f.Name), indent+"  ", depth+1)
 			}
 		}
 	}
-	walk(root, indent, 0)
+	walk(nil, indent, 0)
 }

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/registry/admission"
@@ -94,129 +88,21 @@ func readInput(e *env, file string) ([]byte, error) {
 	return os.ReadFile(file)
 }
 
-// resourceKeys are the top-level keys of a resource body (docs/resources.md);
-// the read-only ones are accepted so that a GET body validates.
-var resourceKeys = []string{"id", "name", "type", "location", "tags", "properties", "systemData", "etag"}
-
-// validateFile admits every document of a YAML or JSON file and returns
-// how many there were and their violations as diagnostics with positions.
+// validateFile admits every document of a YAML or JSON file
+// (admission.AdmitFile) and returns how many there were and their
+// violations as diagnostics with positions.
 func validateFile(schema *admission.Schema, ref typeRef, file string, data []byte) (int, diag.List) {
+	docs, found := schema.AdmitFile(ref.namespace+"/"+ref.typ, data)
 	var diags diag.List
-	report := func(n *yaml.Node, code, target, msg string) {
-		sp := diag.Span{File: file}
-		if n != nil {
-			sp.Line, sp.Column, sp.EndLine, sp.EndColumn = n.Line, n.Column, n.Line, n.Column
-			if n.Kind == yaml.ScalarNode && !strings.Contains(n.Value, "\n") && n.Style == 0 {
-				sp.EndColumn = n.Column + len(n.Value)
-			}
+	for _, v := range found {
+		d := diag.Diagnostic{Span: diag.Span{File: file, Line: v.Line, Column: v.Column, EndLine: v.EndLine, EndColumn: v.EndColumn},
+			Severity: diag.Error, Rule: v.Code, Path: v.Target, Message: v.Message}
+		if v.Target != "" {
+			d.Message = v.Target + ": " + v.Message
 		}
-		diags.Add(diag.Diagnostic{Span: sp, Severity: diag.Error, Rule: code, Path: target, Message: target + ": " + msg})
+		diags.Add(d)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	count := 0
-	for {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			diags.Add(diag.Diagnostic{Span: diag.Span{File: file, Line: yamlErrorLine(err)}, Severity: diag.Error, Rule: admission.CodeInvalidJSON,
-				Message: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "yaml: ")})
-			return count, diags
-		}
-		count++
-		root := &doc
-		if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-			root = root.Content[0]
-		}
-		if root.Kind != yaml.MappingNode {
-			report(root, admission.CodeInvalidType, "resource", "must be an object {location, tags, properties}")
-			continue
-		}
-		var props *yaml.Node
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			k, v := root.Content[i], root.Content[i+1]
-			switch {
-			case k.Value == "properties":
-				props = v
-			case k.Value == "type" && v.Kind == yaml.ScalarNode && !strings.EqualFold(v.Value, ref.namespace+"/"+ref.typ):
-				report(v, admission.CodeInvalidType, "type", fmt.Sprintf("is %q, but the document is checked as %s/%s", v.Value, ref.namespace, ref.typ))
-			case !slices.ContainsFunc(resourceKeys, func(key string) bool { return strings.EqualFold(key, k.Value) }):
-				report(k, admission.CodeUnknownProperty, k.Value, "is not a key of a resource: "+strings.Join(resourceKeys, ", ")+" (the schema applies to properties)")
-			}
-		}
-		raw := []byte("{}")
-		if props != nil {
-			var v any
-			if err := props.Decode(&v); err != nil {
-				report(props, admission.CodeInvalidJSON, admission.Root, err.Error())
-				continue
-			}
-			if raw, err = json.Marshal(v); err != nil {
-				report(props, admission.CodeInvalidJSON, admission.Root, "cannot be read as JSON (keys must be strings): "+err.Error())
-				continue
-			}
-		}
-		_, violations := schema.Admit(raw)
-		for _, v := range violations {
-			n := root
-			if props != nil {
-				key, val := locate(props, v.Target)
-				n = val
-				if v.Code == admission.CodeUnknownProperty && key != nil {
-					n = key
-				}
-			}
-			report(n, v.Code, v.Target, v.Message)
-		}
-	}
-	return count, diags
-}
-
-// locate returns the node a violation's target names (and, when its last
-// segment is a mapping key, that key's node), or the deepest node that
-// exists: a missing property's parent object.
-func locate(props *yaml.Node, target string) (key, value *yaml.Node) {
-	segs, err := admission.ParseTarget(target)
-	if err != nil {
-		return nil, props
-	}
-	n := props
-	for _, s := range segs {
-		key = nil
-		switch s := s.(type) {
-		case string:
-			if n.Kind != yaml.MappingNode {
-				return nil, n
-			}
-			found := false
-			for j := 0; j+1 < len(n.Content); j += 2 {
-				if n.Content[j].Value == s {
-					key, n, found = n.Content[j], n.Content[j+1], true
-					break
-				}
-			}
-			if !found {
-				return nil, n
-			}
-		case int:
-			if n.Kind != yaml.SequenceNode || s >= len(n.Content) {
-				return nil, n
-			}
-			n = n.Content[s]
-		}
-	}
-	return key, n
-}
-
-// yamlErrorLine extracts "line N" from a YAML parser error, or 0.
-func yamlErrorLine(err error) int {
-	var line int
-	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &line); e == nil {
-		return line
-	}
-	return 0
+	return docs, diags
 }
 
 // plural returns "1 document" or "n documents".

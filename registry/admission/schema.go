@@ -70,6 +70,7 @@ type node struct {
 // concurrent use.
 type Schema struct {
 	root         *node
+	model        *schema.Schema
 	openapi      *openapi3.Schema
 	hasSensitive bool
 	hasRefs      bool
@@ -100,7 +101,7 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 	if err := full.Validate(context.Background(), openapi3.DisableSchemaPatternValidation()); err != nil {
 		return nil, fmt.Errorf("schema: not a well-formed OpenAPI 3 schema: %w", err)
 	}
-	c := &Schema{root: compile(s, patterns), openapi: full, opts: validationOptions()}
+	c := &Schema{root: compile(s, patterns), model: s, openapi: full, opts: validationOptions()}
 	schema.Walk(s, func(n *schema.Schema) bool {
 		c.hasSensitive = c.hasSensitive || n.Sensitive
 		c.hasRefs = c.hasRefs || n.Reference != nil
