@@ -519,11 +519,21 @@ func (c *schemaChecker) children(s *model.Schema, e *entry, depth int) {
 	}
 }
 
-func (c *schemaChecker) required(s *model.Schema, e *entry) {
-	r := c.r
+// list returns the value of a keyword that must be a list, reporting rule
+// (saying "what must be a list") when it is not.
+func (c *schemaChecker) list(e *entry, rule, hint, what string) (*yaml.Node, bool) {
 	v := resolve(e.value)
 	if v.Kind != yaml.SequenceNode {
-		r.report(v, RuleKeywordValue, e.ptr(), "for example: required: [name, size]", "`required` must be a list of property names, not %s", kindName(v))
+		c.r.report(v, rule, e.ptr(), hint, "%s, not %s", what, kindName(v))
+		return nil, false
+	}
+	return v, true
+}
+
+func (c *schemaChecker) required(s *model.Schema, e *entry) {
+	r := c.r
+	v, ok := c.list(e, RuleKeywordValue, "for example: required: [name, size]", "`required` must be a list of property names")
+	if !ok {
 		return
 	}
 	seen := map[string]bool{}
@@ -589,9 +599,8 @@ func (c *schemaChecker) format(s *model.Schema, e *entry) {
 
 func (c *schemaChecker) enum(s *model.Schema, e *entry) {
 	r := c.r
-	v := resolve(e.value)
-	if v.Kind != yaml.SequenceNode {
-		r.report(v, RuleEnum, e.ptr(), "for example: enum: [S, M, L]", "`enum` must be a list, not %s", kindName(v))
+	v, ok := c.list(e, RuleEnum, "for example: enum: [S, M, L]", "`enum` must be a list")
+	if !ok {
 		return
 	}
 	if len(v.Content) == 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/dlclark/regexp2"
@@ -172,12 +171,12 @@ func compile(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) *nod
 	if s.Default != nil {
 		n.hasDefault, n.def = true, kin.Value(*s.Default)
 	}
-	for _, v := range s.Enum {
-		n.enum = append(n.enum, kin.Value(v))
-	}
 	n.bounds(s)
 	n.children(s, patterns)
 	n.kin = n.local(s)
+	if n.kin != nil {
+		n.enum = n.kin.Enum
+	}
 	return n
 }
 
@@ -216,60 +215,27 @@ func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*regexp2.R
 	}
 }
 
-// local is the part of s's constraints kin-openapi checks on a node's
-// value alone (enum, bounds, validated formats, item and property counts),
-// or nil when there is none. multipleOf is checked by schema.MultipleOf,
-// the subset's rule.
+// local is the part of s's keywords kin-openapi checks on a node's value
+// alone (enum, bounds, validated formats, item and property counts), or
+// nil when there is none: not what lies below, nor the lengths and the
+// pattern (checked here, in characters and as ECMA-262), nor multipleOf
+// (schema.MultipleOf, the subset's rule), nor annotations.
 func (n *node) local(s *schema.Schema) *openapi3.Schema {
-	k := &openapi3.Schema{Type: kin.Type(s.Kind), Nullable: s.Nullable, ReadOnly: s.ReadOnly, Enum: n.enum, Format: n.format.Name}
+	all := kin.Keywords(s)
+	k := &openapi3.Schema{Type: all.Type, Nullable: all.Nullable, ReadOnly: all.ReadOnly, Enum: all.Enum, Format: n.format.Name}
 	switch s.Kind {
 	case schema.Integer, schema.Number:
-		k.Min, k.Max = float(s.Minimum), float(s.Maximum)
-		k.ExclusiveMin, k.ExclusiveMax = exclusive(s.ExclusiveMinimum), exclusive(s.ExclusiveMaximum)
+		k.Min, k.Max, k.ExclusiveMin, k.ExclusiveMax = all.Min, all.Max, all.ExclusiveMin, all.ExclusiveMax
 	case schema.Array:
-		k.UniqueItems = s.UniqueItems
-		k.MinItems, k.MaxItems = unsigned(s.MinItems), pointer(s.MaxItems)
+		k.UniqueItems, k.MinItems, k.MaxItems = all.UniqueItems, all.MinItems, all.MaxItems
 	case schema.Object, schema.Map:
-		k.MinProps, k.MaxProps = unsigned(s.MinProperties), pointer(s.MaxProperties)
+		k.MinProps, k.MaxProps = all.MinProps, all.MaxProps
 	}
 	if len(k.Enum) == 0 && k.Format == "" && k.Min == nil && k.Max == nil && !k.UniqueItems &&
 		s.MinItems == nil && k.MaxItems == nil && s.MinProperties == nil && k.MaxProps == nil {
 		return nil
 	}
 	return k
-}
-
-func exclusive(b bool) openapi3.ExclusiveBound {
-	if !b {
-		return openapi3.ExclusiveBound{}
-	}
-	return openapi3.ExclusiveBound{Bool: &b}
-}
-
-func float(v *json.Number) *float64 {
-	if v == nil {
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(*v), 64)
-	if err != nil {
-		return nil
-	}
-	return &f
-}
-
-func unsigned(v *int64) uint64 {
-	if v == nil {
-		return 0
-	}
-	return uint64(*v)
-}
-
-func pointer(v *int64) *uint64 {
-	if v == nil {
-		return nil
-	}
-	u := uint64(*v)
-	return &u
 }
 
 // kindWords names what a value of kind k is, for messages.

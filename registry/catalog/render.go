@@ -78,14 +78,15 @@ func staticLinks(from string) Linker {
 func (l Linker) Static() bool { return l.static }
 
 // Href is the link to the page at canonical path p.
-func (l Linker) Href(p string) string {
+func (l Linker) Href(p string) string { return l.file(p, ".html") }
+
+// file is the link to the page at p: p itself for the server, the file with
+// extension ext for a static copy.
+func (l Linker) file(p, ext string) string {
 	if !l.static {
 		return p
 	}
-	if p == HomePath {
-		return l.root + "index.html"
-	}
-	return l.root + strings.TrimPrefix(p, "/") + ".html"
+	return l.root + pagePath(p, ext)
 }
 
 // Asset is the link to an asset.
@@ -99,15 +100,7 @@ func (l Linker) Asset(name string) string {
 // JSON is the link to the JSON twin of the page at p: the same URL for the
 // server (ask with Accept: application/json), the .json file for a static
 // copy.
-func (l Linker) JSON(p string) string {
-	if !l.static {
-		return p
-	}
-	if p == HomePath {
-		return l.root + "index.json"
-	}
-	return l.root + strings.TrimPrefix(p, "/") + ".json"
-}
+func (l Linker) JSON(p string) string { return l.file(p, ".json") }
 
 // Compare links to the changes page between a and b.
 func (l Linker) Compare(t *Type, a, b string) string { return l.Href(ComparePath(t, a, b)) }

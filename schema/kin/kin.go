@@ -26,13 +26,20 @@ import (
 // examples) decode with numbers as json.Number, as admission decodes the
 // documents it checks.
 func Schema(s *schema.Schema) *openapi3.Schema {
+	o := Keywords(s)
+	children(o, s)
+	return o
+}
+
+// Keywords converts s without what lies below it (properties, map values,
+// items): its own keywords.
+func Keywords(s *schema.Schema) *openapi3.Schema {
 	o := &openapi3.Schema{
 		Title: s.Title, Description: s.Description, Format: s.Format,
 		Nullable: s.Nullable, ReadOnly: s.ReadOnly, WriteOnly: s.WriteOnly, Deprecated: s.Deprecated,
 		Pattern: s.Pattern, UniqueItems: s.UniqueItems,
 	}
 	o.Type = Type(s.Kind)
-	children(o, s)
 	o.Min, o.Max, o.MultipleOf = float(s.Minimum), float(s.Maximum), float(s.MultipleOf)
 	if s.ExclusiveMinimum {
 		o.ExclusiveMin = openapi3.ExclusiveBound{Bool: &s.ExclusiveMinimum}

@@ -169,7 +169,7 @@ func rows(v *model.APIVersion) []row {
 				if prefix != "" {
 					path = prefix + "." + p.Name
 				}
-				out = append(out, row{Path: path, Type: typeName(p.Schema), Flags: flags(p), Description: description(p.Schema)})
+				out = append(out, row{Path: path, Type: p.Schema.TypeWords(), Flags: flags(p), Description: description(p.Schema)})
 				walk(path, p.Schema)
 			}
 			if s.AdditionalProperties != nil {
@@ -192,27 +192,9 @@ func rows(v *model.APIVersion) []row {
 // descends into it.
 func walkValue(out *[]row, path string, s *model.Schema, walk func(string, *model.Schema)) {
 	if d := description(s); d != "" || s.ReadOnly || s.WriteOnly {
-		*out = append(*out, row{Path: path, Type: typeName(s), Flags: flags(&model.Property{Schema: s}), Description: d})
+		*out = append(*out, row{Path: path, Type: s.TypeWords(), Flags: flags(&model.Property{Schema: s}), Description: d})
 	}
 	walk(path, s)
-}
-
-// typeName is a node's type in words: "string", "map of integer",
-// "array of object", "object (RecipeStatus)".
-func typeName(s *model.Schema) string {
-	var name string
-	switch s.Kind {
-	case model.Map:
-		name = "map of " + typeName(s.AdditionalProperties)
-	case model.Array:
-		name = "array of " + typeName(s.Items)
-	default:
-		name = s.Kind.String()
-	}
-	if s.Ref != "" {
-		name += " (" + s.Ref + ")"
-	}
-	return name
 }
 
 func flags(p *model.Property) string {
