@@ -166,6 +166,7 @@ func (b *bench) all(ctx context.Context) {
 	}
 	if !b.cfg.skip["registry"] {
 		b.registry(ctx)
+		b.hugeSchemas(ctx)
 	}
 	if !b.cfg.skip["mixed"] {
 		b.mixed(ctx)
