@@ -81,7 +81,7 @@ func coldStartRun(t *testing.T, st registry.Store) {
 	}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: coldStartWriters * 2}}
+	hc := &http.Client{Timeout: coldStartStall, Transport: &http.Transport{MaxIdleConnsPerHost: coldStartWriters * 2}}
 	defer hc.CloseIdleConnections()
 
 	const rp = "/planes/radius/local/providers/System.Resources/resourceProviders/"
