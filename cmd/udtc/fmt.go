@@ -10,6 +10,7 @@ import (
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/internal/atomicfile"
 )
 
 // fmtFlags are udtc fmt's flags.
@@ -107,12 +108,12 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 	return nil
 }
 
-// replaceKeepingMode replaces path with data (writeAtomicMode), keeping the
-// file's mode.
+// replaceKeepingMode replaces path with data (atomicfile.WriteFile),
+// keeping the file's mode.
 func replaceKeepingMode(path string, data []byte) error {
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
-	return writeAtomicMode(path, data, st.Mode().Perm())
+	return atomicfile.WriteFile(path, data, st.Mode().Perm())
 }

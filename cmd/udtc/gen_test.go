@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator/outdir/outdirtest"
 )
 
 func TestGenWritesOnlyWhatChanged(t *testing.T) {
@@ -150,10 +152,10 @@ func genExamples(t *testing.T) (dir, out string) {
 	return dir, out
 }
 
-// listFiles returns every file below dir with its contents (readTree's).
+// listFiles returns every file below dir with its contents (ReadTree's).
 func listFiles(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	files, _ := readTree(t, dir)
+	files, _ := outdirtest.ReadTree(t, dir)
 	return files
 }
 
@@ -263,11 +265,11 @@ func TestGenOutputIsMachineIndependent(t *testing.T) {
 	}
 }
 
-// listTree returns readTree's files and directories in one map, each
+// listTree returns ReadTree's files and directories in one map, each
 // directory with a "/" after its path and the value "dir".
 func listTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree, dirs := readTree(t, dir)
+	tree, dirs := outdirtest.ReadTree(t, dir)
 	for _, d := range dirs {
 		tree[d+"/"] = "dir"
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/generator/outdir"
+	"github.com/udtc/udtc/internal/atomicfile"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/publish"
 )
@@ -47,7 +49,7 @@ func (f *publishFlags) publishKey(color bool, paths []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return inputKey(inputs, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
+	return outdir.InputKey(inputs, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
 		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
 		strconv.FormatBool(f.review.verbose), strconv.FormatBool(f.review.allowBreaking),
 		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(color))
@@ -120,7 +122,7 @@ func (f *publishFlags) recordPublish(path, key string, want []api.Registration, 
 	if err != nil {
 		return
 	}
-	_ = writeAtomic(path, b)
+	_ = atomicfile.WriteFile(path, b, 0o644)
 }
 
 // compileRecorded is compile for publish: it also returns the text

@@ -26,6 +26,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/internal/atomicfile"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
@@ -181,7 +182,7 @@ func (s *syncer) saveState() error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(s.statePath, append(b, '\n'))
+	return atomicfile.WriteFile(s.statePath, append(b, '\n'), 0o644)
 }
 
 func (s *syncer) namespaces() []string {
