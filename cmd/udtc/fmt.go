@@ -11,6 +11,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/internal/atomicfile"
+	"github.com/udtc/udtc/internal/linediff"
 )
 
 // fmtFlags are udtc fmt's flags.
@@ -87,7 +88,7 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 		changed++
 		switch {
 		case f.diff:
-			fmt.Fprint(e.stdout, unifiedDiff(in.Path, data, out))
+			fmt.Fprint(e.stdout, linediff.Unified(in.Path, data, out))
 		case f.check:
 			fmt.Fprintln(e.stdout, in.Path)
 		default:
