@@ -58,7 +58,7 @@ func registryCommand(e *env) *cli.Command {
 						for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
 							t := s.ResourceTypes[name]
 							fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", s.Name, name, s.Name,
-								strings.Join(versions(t), ", "), t.DefaultAPIVersion)
+								strings.Join(t.Versions(), ", "), t.DefaultAPIVersion)
 						}
 					}
 					return tw.Flush()
@@ -91,7 +91,7 @@ func registryCommand(e *env) *cli.Command {
 						return fail(exitFail, err)
 					}
 					if typ != "" {
-						name, ok := lookupFold(s.ResourceTypes, typ)
+						name, ok := api.LookupFold(s.ResourceTypes, typ)
 						if !ok {
 							return fail(exitFail, fmt.Errorf("type %s/%s is not registered", ns, typ))
 						}
@@ -114,17 +114,6 @@ func sortedSummaries(s []api.ProviderSummary) []api.ProviderSummary {
 	return out
 }
 
-func versions(t api.ResourceTypeSummary) []string { return slices.Sorted(maps.Keys(t.APIVersions)) }
-
-func lookupFold[V any](m map[string]V, key string) (string, bool) {
-	for k := range m {
-		if strings.EqualFold(k, key) {
-			return k, true
-		}
-	}
-	return "", false
-}
-
 func printSummary(e *env, s api.ProviderSummary, schemas bool) {
 	w := e.stdout
 	fmt.Fprintf(w, "NAMESPACE  %s\n", s.Name)
@@ -145,7 +134,7 @@ func printSummary(e *env, s api.ProviderSummary, schemas bool) {
 			fmt.Fprintf(w, "    capabilities: %s\n", strings.Join(t.Capabilities, ", "))
 		}
 		fmt.Fprintf(w, "    default:      %s\n", t.DefaultAPIVersion)
-		for _, v := range versions(t) {
+		for _, v := range t.Versions() {
 			fmt.Fprintf(w, "    %s\n", v)
 			if schemas {
 				printSchemaTree(w, t.APIVersions[v].Schema, "      ")
