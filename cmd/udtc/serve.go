@@ -143,7 +143,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		Tokens:         tokens,
 		AuthReads:      f.authReads,
 		MaxBodyBytes:   f.maxBody,
-		Sync:           syncer.asServerSync(),
+		Sync:           asServerSync(syncer),
 	})
 	if err != nil {
 		return fail(exitFail, err)
@@ -164,7 +164,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		shutdown(httpSrv, logger)
 		return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
 	}
-	if err := syncer.start(ctx, srv, baseURL, token); err != nil {
+	if err := startSync(ctx, syncer, srv, baseURL, token); err != nil {
 		shutdown(httpSrv, logger)
 		return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
 	}
