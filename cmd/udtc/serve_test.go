@@ -145,17 +145,6 @@ func TestServeUsageErrors(t *testing.T) {
 	}
 }
 
-func TestIsLoopbackAddr(t *testing.T) {
-	for addr, want := range map[string]bool{
-		"127.0.0.1:7443": true, "localhost:1": true, "[::1]:1": true, "127.1.2.3:80": true,
-		"0.0.0.0:1": false, ":1": false, "[::]:1": false, "10.0.0.1:1": false,
-	} {
-		if got, err := isLoopbackAddr(addr); err != nil || got != want {
-			t.Errorf("isLoopbackAddr(%q) = %v, %v; want %v", addr, got, err, want)
-		}
-	}
-}
-
 // gatedReader returns head, then blocks until gate is closed, then tail.
 type gatedReader struct {
 	head, tail *strings.Reader

@@ -14,6 +14,7 @@ import (
 	"github.com/udtc/udtc/generator/source"
 	"github.com/udtc/udtc/internal/gitsync"
 	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/serve"
 	"github.com/udtc/udtc/registry/server"
 )
 
@@ -68,7 +69,7 @@ func (f *syncFlags) newSyncer(logger *slog.Logger) (*gitsync.Syncer, error) {
 	}
 	state := f.stateFile
 	if state == "" {
-		p, err := defaultStorePath()
+		p, err := serve.DefaultStorePath()
 		if err != nil {
 			return nil, usageErrorf("--sync: give --sync-state, since %v", err)
 		}
