@@ -233,19 +233,10 @@ func (s *Stager) makeRoot() error {
 // killed part way leaves no file the next run does not know of: it
 // removes those it does not produce.
 func (s *Stager) Commit(targets []string) (Result, error) {
-	var res Result
 	if err := errors.Join(s.errs...); err != nil {
-		return res, err
+		return Result{}, err
 	}
-	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
-	for _, sf := range s.staged {
-		if sf.stale {
-			res.Written++
-			res.Stale = append(res.Stale, sf.entry.path)
-		} else {
-			res.Unchanged++
-		}
-	}
+	res := s.tally()
 	markerPath := filepath.Join(s.dir, emit.OutputMarker)
 	marker, _ := os.ReadFile(markerPath) // the marker in DIR, as the commit goes
 	next, gone, union := s.markers(parseMarker(marker), targets)
@@ -263,42 +254,12 @@ func (s *Stager) Commit(targets []string) (Result, error) {
 			marker = data
 		}
 	}
-	inPlace, moves, err := s.moveNewDirs()
-	if j != nil {
-		j.moves = moves
-		j.replaced = make([]keptFile, len(s.staged))
+	if err := s.putInPlace(j); err != nil {
+		return res, j.rollback(err)
 	}
+	emptied, err := s.removeGone(j, gone, &res)
 	if err != nil {
 		return res, j.rollback(err)
-	}
-	errs := make([]error, len(s.staged))
-	parallel(len(s.staged), func(i int) {
-		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
-			j.replaced[i], errs[i] = j.keep(sf.tmp, sf.path, filepath.Join(j.dir, strconv.Itoa(i)))
-		}
-	})
-	if err := errors.Join(errs...); err != nil {
-		return res, j.rollback(err)
-	}
-	isProduced := s.producedAs(s.staged)
-	var emptied []string // directories of removed files
-	for _, prev := range gone {
-		full := filepath.Join(s.dir, filepath.FromSlash(prev.path))
-		st, err := os.Stat(full)
-		if err != nil || isProduced(st, prev.path) {
-			continue // gone already, or the run's own file under another case
-		}
-		if lst, err := os.Lstat(full); err != nil || lst.IsDir() {
-			continue // no longer gen's file
-		}
-		res.Removed++
-		res.Stale = append(res.Stale, prev.path)
-		if !s.opts.Check {
-			if err := j.remove(full); err != nil {
-				return res, j.rollback(err)
-			}
-			emptied = append(emptied, filepath.Dir(full))
-		}
 	}
 	if !s.opts.Check {
 		if data := next.encode(); !bytes.Equal(data, marker) {
@@ -319,6 +280,68 @@ func (s *Stager) Commit(targets []string) (Result, error) {
 	}
 	s.done = true
 	return res, nil
+}
+
+// tally sorts the staged files by path and counts them in a Result.
+func (s *Stager) tally() Result {
+	var res Result
+	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
+	for _, sf := range s.staged {
+		if sf.stale {
+			res.Written++
+			res.Stale = append(res.Stale, sf.entry.path)
+		} else {
+			res.Unchanged++
+		}
+	}
+	return res
+}
+
+// putInPlace renames the staged files into place: new directories whole
+// (moveNewDirs), the other files one by one, each keeping the file it
+// replaces in the journal j (nil with Check, when nothing is staged).
+func (s *Stager) putInPlace(j *journal) error {
+	inPlace, moves, err := s.moveNewDirs()
+	if j != nil {
+		j.moves = moves
+		j.replaced = make([]keptFile, len(s.staged))
+	}
+	if err != nil {
+		return err
+	}
+	errs := make([]error, len(s.staged))
+	parallel(len(s.staged), func(i int) {
+		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
+			j.replaced[i], errs[i] = j.keep(sf.tmp, sf.path, filepath.Join(j.dir, strconv.Itoa(i)))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// removeGone removes the files of gone, those the marker lists and the run
+// no longer produces, moving each into the journal j (with Check it only
+// counts them in res). It returns the directories they were in.
+func (s *Stager) removeGone(j *journal, gone []markerEntry, res *Result) (emptied []string, err error) {
+	isProduced := s.producedAs(s.staged)
+	for _, prev := range gone {
+		full := filepath.Join(s.dir, filepath.FromSlash(prev.path))
+		st, err := os.Stat(full)
+		if err != nil || isProduced(st, prev.path) {
+			continue // gone already, or the run's own file under another case
+		}
+		if lst, err := os.Lstat(full); err != nil || lst.IsDir() {
+			continue // no longer gen's file
+		}
+		res.Removed++
+		res.Stale = append(res.Stale, prev.path)
+		if !s.opts.Check {
+			if err := j.remove(full); err != nil {
+				return nil, err
+			}
+			emptied = append(emptied, filepath.Dir(full))
+		}
+	}
+	return emptied, nil
 }
 
 // markers returns, from old, the marker DIR had, and the staged files: the
