@@ -24,6 +24,7 @@ import (
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/outdir"
+	"github.com/udtc/udtc/internal/gctune"
 )
 
 // genFlags are the flags of `udtc gen`.
@@ -193,7 +194,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		}
 		return fail(exitFail, nil)
 	}
-	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit)()
+	defer gctune.Set(os.LookupEnv, gctune.GenPercent, gctune.GenMemoryLimit)()
 	res, err := f.write(ctx, e, cat, diags, selected)
 	if err != nil {
 		return err

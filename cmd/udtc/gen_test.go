@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator/outdir/outdirtest"
+	"github.com/udtc/udtc/internal/gctune"
 )
 
 func TestGenWritesOnlyWhatChanged(t *testing.T) {
@@ -358,7 +359,7 @@ func TestGenTunesGCForItsRunOnly(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GC percent after gen = %d, want 100 as before", got)
 	}
-	if small, big := genLimitFor(10<<20), genLimitFor(600<<20); small != 10<<20+genHeadroom || big != 1500<<20 {
-		t.Errorf("genLimitFor: %d MiB for a 10 MiB model, %d MiB for 600 MiB; want the model plus %d MiB, and 2.5 times a larger model", small>>20, big>>20, genHeadroom>>20)
+	if small, big := gctune.GenLimitFor(10<<20), gctune.GenLimitFor(600<<20); small != 10<<20+gctune.GenHeadroom || big != 1500<<20 {
+		t.Errorf("GenLimitFor: %d MiB for a 10 MiB model, %d MiB for 600 MiB; want the model plus %d MiB, and 2.5 times a larger model", small>>20, big>>20, gctune.GenHeadroom>>20)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/internal/gctune"
 	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/serve"
 	"github.com/udtc/udtc/registry/server"
@@ -103,7 +104,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	defer tuneGC(os.LookupEnv, serveGCPercent, func() int64 { return serveMemoryLimit })()
+	defer gctune.Set(os.LookupEnv, gctune.ServePercent, func() int64 { return gctune.ServeMemoryLimit })()
 	patterns := newPatterns() // the same patterns checked at PUT and compared
 	err = serve.Run(ctx, serve.Config{
 		Addr:   f.addr,
@@ -137,22 +138,6 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	}
 	return err
 }
-
-// The server's garbage collector settings, unless $GOGC or $GOMEMLIMIT
-// set them. Its live heap is small (tens of MB: caches, statements,
-// connections), but a PUT of an API version allocates about 30 times its
-// schema in the check; at the default GOGC=100 the collector ran every
-// few PUTs and took a quarter of the CPU of each. At 400 it runs a fifth
-// as often for a heap of a few tens of MB more under a steady load. It
-// does let a burst of large schemas cost more memory than at 100: the heap
-// may grow to five times the live heap between collections instead of
-// twice, up to the soft memory limit, near which the collector runs as
-// often as it needs to again (a soft limit: a live heap above 512 MiB
-// still passes it).
-const (
-	serveGCPercent   = 400
-	serveMemoryLimit = 512 << 20
-)
 
 // readTokens reads a token file (serve.ParseTokens); "" has none.
 func readTokens(path string) ([]server.Token, error) {

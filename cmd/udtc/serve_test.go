@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -302,41 +300,4 @@ func TestServeSecretKeyFile(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr.String(), "chmod 600") {
 		t.Errorf("serve with a key file others may read = %d %q", code, stderr.String())
 	}
-}
-
-func TestServeTunesGCUnlessTheEnvironmentDoes(t *testing.T) {
-	env := func(set ...string) func(string) (string, bool) {
-		return func(k string) (string, bool) { return "", slices.Contains(set, k) }
-	}
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	beforeLimit := debug.SetMemoryLimit(-1)
-
-	restore := tuneGC(env(), serveGCPercent, func() int64 { return serveMemoryLimit })
-	if got := debug.SetGCPercent(serveGCPercent); got != serveGCPercent {
-		t.Errorf("GC percent = %d, want %d", got, serveGCPercent)
-	}
-	if got := debug.SetMemoryLimit(-1); got != serveMemoryLimit {
-		t.Errorf("memory limit = %d, want %d", got, serveMemoryLimit)
-	}
-	restore()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("restored GC percent = %d, want 100", got)
-	}
-	if got := debug.SetMemoryLimit(-1); got != beforeLimit {
-		t.Errorf("restored memory limit = %d, want %d", got, beforeLimit)
-	}
-
-	// $GOGC and $GOMEMLIMIT win.
-	restore = tuneGC(env("GOGC", "GOMEMLIMIT"), serveGCPercent, func() int64 {
-		t.Error("with $GOMEMLIMIT the limit is not computed")
-		return serveMemoryLimit
-	})
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("with $GOGC: GC percent = %d, want 100", got)
-	}
-	if got := debug.SetMemoryLimit(-1); got != beforeLimit {
-		t.Errorf("with $GOMEMLIMIT: memory limit = %d, want %d", got, beforeLimit)
-	}
-	restore()
 }
