@@ -38,7 +38,7 @@ func Set(lookupEnv func(string) (string, bool), percent int, limit func() int64)
 // (about 105 MB for the 23.8 MB of YAML of the 1,000-type catalog, 5 times
 // that for 5,000 types) while the targets allocate their output around it.
 // At the default GOGC=100 the heap may grow to twice the live heap, and gen
-// of 1,000 types peaked at 410 MB. genMemoryLimit lets the heap grow to the
+// of 1,000 types peaked at 410 MB. GenMemoryLimit lets the heap grow to the
 // model plus GenHeadroom, or to 2.5 times the model when that is more: the
 // 1,000-type catalog peaks under 300 MB, and a large catalog keeps more
 // room than GOGC=100 gives, so the collector never thrashes (a limit of 6
