@@ -9,7 +9,6 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/internal/atomicfile"
 	"github.com/udtc/udtc/internal/linediff"
 )
@@ -61,23 +60,7 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 		if err != nil {
 			return fail(exitUsage, err)
 		}
-		isJSON := manifest.IsJSON(in.Path)
-		if !in.Named || isJSON {
-			// A file a walk found is formatted only when it is a manifest,
-			// as udtc check decides; one that does not load is reported.
-			// JSON manifests are only loaded, never rewritten.
-			doc, diags := manifest.Load(in.Path, data)
-			if !in.Named && !diags.HasErrors() && !manifest.IsManifest(doc) {
-				continue
-			}
-			if isJSON {
-				if diags.HasErrors() {
-					bad = append(bad, diags...)
-				}
-				continue
-			}
-		}
-		out, diags := manifest.Format(in.Path, data)
+		out, diags := generator.FormatInput(in, data)
 		if diags.HasErrors() {
 			bad = append(bad, diags...)
 			continue
