@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/outdir"
@@ -92,34 +90,14 @@ func (f *publishFlags) recordApplied(ctx context.Context, reg *client.Client, pl
 	}
 }
 
-// publishKey fingerprints a publish run's inputs (inputKey); color is
-// whether its diagnostics are in color.
-func (f *publishFlags) publishKey(color bool, paths []string) (string, error) {
-	inputs, err := generator.Expand(paths)
-	if err != nil {
-		return "", err
-	}
-	return outdir.InputKey(inputs, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
+// startPublishKey starts the key of a publish run's inputs
+// (outdir.StartKey): the manifests, every flag, and whether its
+// diagnostics are in color.
+func (f *publishFlags) startPublishKey(e *env, paths []string) func() string {
+	return outdir.StartKey(paths, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
 		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
 		strconv.FormatBool(f.review.verbose), strconv.FormatBool(f.review.allowBreaking),
-		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(color))
-}
-
-// startPublishKey computes publishKey in the background, so that reading
-// and hashing the manifests overlaps their compile, and returns the
-// function that waits for it: "" when there is no key (Expand's error,
-// which the compile reports).
-func (f *publishFlags) startPublishKey(e *env, paths []string) func() string {
-	ch := make(chan string, 1)
-	color := diagColor(e)
-	go func() {
-		key, err := f.publishKey(color, paths)
-		if err != nil {
-			key = ""
-		}
-		ch <- key
-	}()
-	return sync.OnceValue(func() string { return <-ch })
+		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(diagColor(e)))
 }
 
 // compileRecorded is compile for publish: it also keeps in rec the text

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit"
@@ -159,4 +160,21 @@ func InputKey(inputs []generator.Input, options ...string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// StartKey computes the InputKey of the inputs of paths (generator.Expand)
+// and options in the background, so that reading and hashing the inputs
+// overlaps other work, and returns the function that waits for it: "" when
+// there is no key (Expand's error, which a compile of paths reports).
+func StartKey(paths []string, options ...string) func() string {
+	ch := make(chan string, 1)
+	go func() {
+		inputs, err := generator.Expand(paths)
+		key := ""
+		if err == nil {
+			key, _ = InputKey(inputs, options...)
+		}
+		ch <- key
+	}()
+	return sync.OnceValue(func() string { return <-ch })
 }
