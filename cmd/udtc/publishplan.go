@@ -8,8 +8,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -64,15 +62,6 @@ func (f *planFlags) confirmPrune(e *env, p *publish.Plan) error {
 		return fail(exitFail, fmt.Errorf("publish cancelled: nothing written (--yes skips the question)"))
 	}
 	return nil
-}
-
-func readerIsTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // refuseBreaking checks the plan's updates to API versions the registry
