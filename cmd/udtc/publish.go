@@ -99,6 +99,20 @@ func (f *serverFlags) connect(parent context.Context, reg *client.Client) (conte
 	return ctx, cancel, nil
 }
 
+// dial is client and connect in one: a client of the registry that
+// answers, and the command's context. Callers defer cancel.
+func (f *serverFlags) dial(parent context.Context) (*client.Client, context.Context, context.CancelFunc, error) {
+	reg, err := f.client()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel, err := f.connect(parent, reg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return reg, ctx, cancel, nil
+}
+
 func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
 	_, err := reg.GetPlane(ctx, f.plane)
 	switch {

@@ -46,11 +46,7 @@ func registryList(c *cli.Context, e *env, f *serverFlags) error {
 	if c.Args().Len() > 0 {
 		return usageErrorf("list takes no arguments")
 	}
-	reg, err := f.client()
-	if err != nil {
-		return err
-	}
-	ctx, cancel, err := f.connect(c.Context, reg)
+	reg, ctx, cancel, err := f.dial(c.Context)
 	if err != nil {
 		return err
 	}
@@ -84,11 +80,7 @@ func registryShow(c *cli.Context, e *env, f *serverFlags) error {
 		return usageErrorf("show takes one argument: NAMESPACE or NAMESPACE/TYPE")
 	}
 	ns, typ, _ := strings.Cut(c.Args().First(), "/")
-	reg, err := f.client()
-	if err != nil {
-		return err
-	}
-	ctx, cancel, err := f.connect(c.Context, reg)
+	reg, ctx, cancel, err := f.dial(c.Context)
 	if err != nil {
 		return err
 	}

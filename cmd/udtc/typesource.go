@@ -70,11 +70,7 @@ func (f *typeSourceFlags) provider(c *cli.Context, e *env, namespace string) (ap
 	if !c.IsSet("server") {
 		return api.ProviderSummary{}, usageErrorf("give --manifests PATH (local manifests) or --server URL (a registry)")
 	}
-	reg, err := f.server.client()
-	if err != nil {
-		return api.ProviderSummary{}, err
-	}
-	ctx, cancel, err := f.server.connect(c.Context, reg)
+	reg, ctx, cancel, err := f.server.dial(c.Context)
 	if err != nil {
 		return api.ProviderSummary{}, err
 	}

@@ -8,15 +8,6 @@ import (
 	"testing"
 )
 
-func readString(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // TestUnifiedDiffPatches checks diffs with several hunks, insertions at both
 // ends and a missing final newline by applying them with patch(1).
 func TestUnifiedDiffPatches(t *testing.T) {
@@ -66,7 +57,7 @@ func TestUnifiedDiffPatches(t *testing.T) {
 		if b, err := exec.Command(patch, f, p).CombinedOutput(); err != nil {
 			t.Fatalf("case %d: patch: %v\n%s\ndiff:\n%s", n, err, b, d)
 		}
-		if got := readString(t, f); got != want {
+		if got, err := os.ReadFile(f); err != nil || string(got) != want {
 			t.Errorf("case %d: patched file differs:\n%q\nwant\n%q\ndiff:\n%s", n, got, want, d)
 		}
 	}
