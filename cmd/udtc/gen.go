@@ -40,9 +40,8 @@ type genFlags struct {
 	w                watchFlags // watch.go
 }
 
-// emitter is one output target: the composition root lists them all. Each
-// hands its files to put in batches as they are made (a namespace, a
-// package, a type's pages), so no target's output is held whole.
+// emitter is one output target (generator.Target, with gen's flags): the
+// composition root lists them all.
 type emitter struct {
 	name string
 	emit func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error)
@@ -232,7 +231,11 @@ func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string,
 func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags diag.List, selected []emitter) (outdir.Result, error) {
 	st := outdir.NewStager(f.out, outdir.Options{Check: f.check, Targets: emitterNames()})
 	defer st.Abort() // removes the stage unless Commit succeeded
-	more, err := runEmitters(ctx, cat, f, selected, st.Stage)
+	targets := make([]generator.Target, len(selected))
+	for i, em := range selected {
+		targets[i] = generator.Target{Name: em.name, Emit: func(cat *model.Catalog, put emit.Put) (diag.List, error) { return em.emit(cat, f, put) }}
+	}
+	more, err := generator.EmitTargets(ctx, cat, targets, st.Stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
 	diags = append(diags, f.severities(more)...).Sorted()
 	if len(diags) > 0 {
@@ -301,44 +304,6 @@ func (f *genFlags) selected() ([]emitter, error) {
 		return nil, usageErrorf("unknown --target %q: choose from %s", n, strings.Join(emitterNames(), ", "))
 	}
 	return out, nil
-}
-
-// runEmitters runs the selected emitters one after another and hands their
-// files to stage in the batches the emitters make them, so no target's
-// files wait in memory for the rest of it or for the others. The emitters
-// each use every core themselves; run one at a time, the peak memory is
-// that of the largest batch rather than of all targets at once.
-// Diagnostics are merged deterministically.
-func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
-	var ds diag.List
-	var errs []error
-	for i, em := range selected {
-		if err := ctx.Err(); err != nil {
-			break
-		}
-		c := cat
-		if i == len(selected)-1 {
-			// Nothing here holds the model while the last emitter runs, so
-			// one that keeps a view of its own (the site) lets it go.
-			cat = nil
-		}
-		put := func(files []emit.File) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			return stage(em.name, files)
-		}
-		diags, err := em.emit(c, f, put)
-		ds = append(ds, diags...)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", em.name, err))
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		// The emitters' errors are then only this one, said once.
-		return ds.Sorted(), fmt.Errorf("interrupted: %w", err)
-	}
-	return ds.Sorted(), errors.Join(errs...)
 }
 
 // fallbackImportPrefix is the Go import path of --out when no go.mod is
