@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/registry/admission"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // explainFlags are the flags of `udtc explain`.
@@ -44,7 +45,7 @@ func (f *explainFlags) run(c *cli.Context, e *env) error {
 	if c.Args().Len() != 1 {
 		return usageErrorf("explain takes one argument: NAMESPACE/TYPE[@VERSION][.path]")
 	}
-	ref, err := parseTypeRef(c.Args().First())
+	ref, err := api.ParseTypeRef(c.Args().First())
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -56,13 +57,13 @@ func (f *explainFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitFail, fmt.Errorf("%s: the schema cannot be compiled: %w", res.ref, err))
 	}
-	field, children, err := schema.Explain(ref.path)
+	field, children, err := schema.Explain(ref.Path)
 	if err != nil {
 		return fail(exitFail, fmt.Errorf("%s has %w", res.ref, err))
 	}
-	out := explained{Type: res.ref.String(), APIVersions: versions(res.summary), Default: res.summary.DefaultAPIVersion,
-		Path: strings.Join(ref.path, "."), Field: field, Children: children}
-	if len(ref.path) == 0 {
+	out := explained{Type: res.ref.String(), APIVersions: res.summary.Versions(), Default: res.summary.DefaultAPIVersion,
+		Path: strings.Join(ref.Path, "."), Field: field, Children: children}
+	if len(ref.Path) == 0 {
 		out.Field.Description = res.summary.Description
 		if len(res.summary.Capabilities) > 0 {
 			out.Field.Constraints = append(out.Field.Constraints, "capabilities: "+strings.Join(res.summary.Capabilities, ", "))

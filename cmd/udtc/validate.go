@@ -9,6 +9,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/registry/admission"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // validateFlags are the flags of `udtc validate`.
@@ -37,11 +38,11 @@ func (f *validateFlags) run(c *cli.Context, e *env) error {
 	if c.Args().Len() < 2 {
 		return usageErrorf("validate takes NAMESPACE/TYPE@VERSION and at least one FILE")
 	}
-	ref, err := parseTypeRef(c.Args().First())
+	ref, err := api.ParseTypeRef(c.Args().First())
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	if ref.version == "" || len(ref.path) > 0 {
+	if ref.Version == "" || len(ref.Path) > 0 {
 		return usageErrorf("validate takes NAMESPACE/TYPE@VERSION (an API version, no property path), not %q", c.Args().First())
 	}
 	res, err := f.lookup(c, e, ref)
@@ -91,8 +92,8 @@ func readInput(e *env, file string) ([]byte, error) {
 // validateFile admits every document of a YAML or JSON file
 // (admission.AdmitFile) and returns how many there were and their
 // violations as diagnostics with positions.
-func validateFile(schema *admission.Schema, ref typeRef, file string, data []byte) (int, diag.List) {
-	docs, found := schema.AdmitFile(ref.namespace+"/"+ref.typ, data)
+func validateFile(schema *admission.Schema, ref api.TypeRef, file string, data []byte) (int, diag.List) {
+	docs, found := schema.AdmitFile(ref.Namespace+"/"+ref.Type, data)
 	var diags diag.List
 	for _, v := range found {
 		d := diag.Diagnostic{Span: diag.Span{File: file, Line: v.Line, Column: v.Column, EndLine: v.EndLine, EndColumn: v.EndColumn},

@@ -109,7 +109,7 @@ func schemaDiff(have, want json.RawMessage) []FieldDiff {
 	}
 	d := make([]FieldDiff, len(changes))
 	for i, c := range changes {
-		d[i] = FieldDiff{SchemaPath(c.JSONKeys()), shown(c.Old), shown(c.New)}
+		d[i] = FieldDiff{SchemaPath(c.JSONKeys()), valueOf(c.Old), valueOf(c.New)}
 	}
 	return d
 }
@@ -126,9 +126,9 @@ func sameJSONText(a, b json.RawMessage) bool {
 	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
-// shown renders a value of a schema difference as Value does; "" where it
+// valueOf renders a value of a schema difference as Value does; "" where it
 // is absent.
-func shown(raw json.RawMessage) string {
+func valueOf(raw json.RawMessage) string {
 	if raw == nil {
 		return ""
 	}

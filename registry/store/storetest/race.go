@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // The lost-update race: many writers holding one ETag, spread over two
@@ -18,6 +19,33 @@ import (
 
 var sharedTests = []sharedTest{
 	{"OneETagOneWinner", testOneETagOneWinner},
+	{"UnconditionalWritersAllSucceed", testUnconditionalWriters},
+}
+
+// testUnconditionalWriters: writes without a condition never fail because
+// another writer changed the row first (the last one wins), however many
+// race on one row from both stores.
+func testUnconditionalWriters(t *testing.T, a, b registry.Store) {
+	ctx := context.Background()
+	seedTypes(t, a)
+	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
+	res := rid(t, rgPrefix+"/widgets/w1")
+	var wg sync.WaitGroup
+	for i := range 4 * raceWriters {
+		s := []registry.Store{a, b}[i%2]
+		wg.Go(func() {
+			for j := range 5 {
+				props := fmt.Sprintf(`{"schema":{"type":"object","title":"%d-%d"}}`, i, j)
+				if _, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: version, Properties: json.RawMessage(props)}, Now: t0}); err != nil {
+					t.Errorf("unconditional Put %d: %v", i, err)
+				}
+				if _, err := putInstance(s, res.String(), fmt.Sprintf(`{"n":"%d-%d"}`, i, j)); err != nil {
+					t.Errorf("unconditional PutInstance %d: %v", i, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 const (
@@ -35,15 +63,42 @@ type guarded struct {
 }
 
 func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
-	ctx := context.Background()
 	seedTypes(t, a)
-	typ := registry.TypeID(plane, "Aa.Bb", "widgets")
-	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
-	group := registry.GroupID{Plane: plane, Name: "rg"}
 	res := rid(t, rgPrefix+"/widgets/w1")
 	if _, err := putInstance(a, res.String(), `{"n":"first"}`); err != nil {
 		t.Fatal(err)
 	}
+	for _, k := range guardedWrites(t, res) {
+		for round := range raceRounds {
+			ok := race(t, k.name, []registry.Store{a, b}, func(s registry.Store) (string, error) {
+				etag, _, err := k.read(s)
+				return etag, err
+			}, k.write)
+			if !ok {
+				return
+			}
+			// Every other writer's value differs from the winner's, so
+			// the stored value tells whose write is there.
+			_, got, err := k.read(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, err := k.read(a)
+			if err != nil || got != want {
+				t.Fatalf("%s round %d: the two stores read %q and %q (%v)", k.name, round, got, want, err)
+			}
+		}
+	}
+	raceDeleteAndUpdate(t, a, b)
+}
+
+// guardedWrites are the conditional writes of each kind that
+// testOneETagOneWinner races: of a type, an API version (alone and in a
+// batch), the resource group rg and the resource res.
+func guardedWrites(t *testing.T, res api.ResourceID) []guarded {
+	ctx := context.Background()
+	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
+	group := registry.GroupID{Plane: plane, Name: "rg"}
 	registration := func(id registry.ID, props func(i int) string) guarded {
 		return guarded{
 			name: id.Kind.String(),
@@ -58,8 +113,10 @@ func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
 			},
 		}
 	}
-	kinds := []guarded{
-		registration(typ, func(i int) string { return fmt.Sprintf(`{"defaultApiVersion":%q}`, fmt.Sprintf("2024-01-%02d", i+1)) }),
+	return []guarded{
+		registration(registry.TypeID(plane, "Aa.Bb", "widgets"), func(i int) string {
+			return fmt.Sprintf(`{"defaultApiVersion":%q}`, fmt.Sprintf("2024-01-%02d", i+1))
+		}),
 		registration(version, func(i int) string { return fmt.Sprintf(`{"schema":{"type":"object","description":"w%d"}}`, i) }),
 		{
 			name: "batch of one API version",
@@ -98,29 +155,12 @@ func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
 			},
 		},
 	}
-	for _, k := range kinds {
-		for round := range raceRounds {
-			ok := race(t, k.name, []registry.Store{a, b}, func(s registry.Store) (string, error) {
-				etag, _, err := k.read(s)
-				return etag, err
-			}, k.write)
-			if !ok {
-				return
-			}
-			// Every other writer's value differs from the winner's, so
-			// the stored value tells whose write is there.
-			_, got, err := k.read(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, want, err := k.read(a)
-			if err != nil || got != want {
-				t.Fatalf("%s round %d: the two stores read %q and %q (%v)", k.name, round, got, want, err)
-			}
-		}
-	}
+}
 
-	// Deletes under the same ETag race with updates: one of them wins.
+// raceDeleteAndUpdate races deletes under an ETag with updates under the
+// same ETag: one of them wins.
+func raceDeleteAndUpdate(t *testing.T, a, b registry.Store) {
+	ctx := context.Background()
 	for round := range raceRounds {
 		id := registry.LocationID(plane, "Aa.Bb", fmt.Sprintf("loc%d", round))
 		put(t, a, id, `{"address":"http://x"}`)
@@ -132,7 +172,7 @@ func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
 			if i%2 == 0 {
 				deleted, err := s.Delete(ctx, id, cond)
 				if err == nil && !deleted {
-					return errors.New("Delete under a matching If-Match deleted nothing")
+					return errors.New("a delete under a matching If-Match deleted nothing")
 				}
 				return err
 			}

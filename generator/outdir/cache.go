@@ -1,0 +1,180 @@
+package outdir
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/internal/atomicfile"
+)
+
+// genCache is the machine-local half of the no-op check: the inputs' key of
+// the last run into an output directory, the marker it wrote, and each
+// listed file's size and modification time then. It lives in the user cache
+// directory (os.UserCacheDir()/udtc/gen/), one file per output directory,
+// never in the output directory itself.
+type genCache struct {
+	key    string
+	marker string // hex SHA-256 of the marker file
+	stats  map[string]fileStat
+}
+
+type fileStat struct{ size, mtime int64 }
+
+// cachePath returns the cache file of the output directory dir, or "" when
+// there is no user cache directory.
+func cachePath(dir string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(base, "udtc", "gen", hex.EncodeToString(sum[:16]))
+}
+
+func readGenCache(dir string) (genCache, bool) {
+	c := genCache{stats: map[string]fileStat{}}
+	p := cachePath(dir)
+	if p == "" {
+		return c, false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return c, false
+	}
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSuffix(line, "\n")
+		if v, ok := strings.CutPrefix(line, "key "); ok {
+			c.key = v
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "marker "); ok {
+			c.marker = v
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		size, err1 := strconv.ParseInt(f[1], 10, 64)
+		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 == nil && err2 == nil {
+			c.stats[f[0]] = fileStat{size, mtime}
+		}
+	}
+	return c, c.key != "" && c.marker != ""
+}
+
+// UpToDate reports whether the last run into dir used key and every file it
+// listed is as that run left it (same size and modification time), so this
+// run would write nothing. It returns the number of files listed.
+func UpToDate(dir, key string) (int, bool) {
+	c, ok := readGenCache(dir)
+	if !ok || c.key != key {
+		return 0, false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
+	if err != nil || hash(b) != c.marker {
+		return 0, false
+	}
+	m := readMarker(dir)
+	if len(m.files) == 0 {
+		return 0, false
+	}
+	for _, e := range m.files {
+		want, ok := c.stats[e.path]
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.path)))
+		if !ok || err != nil || st.Size() != want.size || st.ModTime().UnixNano() != want.mtime {
+			return 0, false
+		}
+	}
+	return len(m.files), true
+}
+
+// SaveCache records key and the current state of dir's listed files. It
+// is best effort: without a cache the next run just does the work.
+func SaveCache(dir, key string) {
+	p := cachePath(dir)
+	if p == "" {
+		return
+	}
+	mb, err := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
+	if err != nil {
+		return
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "key %s\nmarker %s\n", key, hash(mb))
+	for _, e := range readMarker(dir).files {
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.path)))
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(&b, "%s\t%d\t%d\n", e.path, st.Size(), st.ModTime().UnixNano())
+	}
+	_ = atomicfile.WriteFile(p, b.Bytes(), 0o644)
+}
+
+func hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// InputKey fingerprints a gen run: the udtc binary (size and modification
+// time, so an upgrade regenerates), every option that shapes the output,
+// and each input file's path and contents. It is machine-local and is kept
+// in the user cache, never in the output directory (UpToDate, SaveCache;
+// publish keys its record with it too).
+func InputKey(inputs []generator.Input, options ...string) (string, error) {
+	h := sha256.New()
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			fmt.Fprintf(h, "exe %s %d %d\n", exe, st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	for _, o := range options {
+		fmt.Fprintf(h, "opt %q\n", o)
+	}
+	for _, in := range inputs {
+		f, err := os.Open(in.Path)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "file %q %t\n", in.Path, in.Named)
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// StartKey computes the InputKey of the inputs of paths (generator.Expand)
+// and options in the background, so that reading and hashing the inputs
+// overlaps other work, and returns the function that waits for it: "" when
+// there is no key (Expand's error, which a compile of paths reports).
+func StartKey(paths []string, options ...string) func() string {
+	ch := make(chan string, 1)
+	go func() {
+		inputs, err := generator.Expand(paths)
+		key := ""
+		if err == nil {
+			key, _ = InputKey(inputs, options...)
+		}
+		ch <- key
+	}()
+	return sync.OnceValue(func() string { return <-ch })
+}
