@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxDepth bounds the nesting Decode reads (the checker allows less; this
@@ -64,6 +65,17 @@ func oneObject(raw []byte) error {
 
 func isObject(raw json.RawMessage) bool { return len(raw) > 0 && raw[0] == '{' }
 
+// writtenMembers returns the members of the object keyword k is written
+// with (the last k), as members read them.
+func (s *Schema) writtenMembers(k string) []member {
+	for i := len(s.written) - 1; i >= 0; i-- {
+		if s.written[i].key == k {
+			return s.written[i].obj
+		}
+	}
+	return nil
+}
+
 // Keywords returns the keywords of s as Decode read them, in document
 // order (a keyword written twice is listed twice); none for `{}` or for
 // nodes built otherwise.
@@ -76,26 +88,70 @@ func (s *Schema) Keywords() []string {
 }
 
 // members splits raw, a valid JSON object, into its members in order,
-// each value as written (without surrounding space); nil for anything but
-// an object.
+// each value as written (a part of raw, not a copy) and, for a value that
+// is an object, its members too: the whole document in one pass of
+// encoding/json's tokenizer. nil for anything but an object.
 func members(raw json.RawMessage) []member {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	p := &parser{dec: json.NewDecoder(bytes.NewReader(raw)), raw: raw}
+	p.dec.UseNumber() // numbers stay text: no float conversion
+	if t, err := p.dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
-	var ms []member
-	for dec.More() {
-		k, err := dec.Token()
+	return p.object()
+}
+
+// parser reads the tokens of one document.
+type parser struct {
+	dec *json.Decoder
+	raw json.RawMessage
+}
+
+// object reads the members of an object whose { was read, and its }.
+func (p *parser) object() []member {
+	ms := make([]member, 0, 8)
+	for p.dec.More() {
+		t, err := p.dec.Token()
 		if err != nil {
 			return ms
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		key, _ := t.(string)
+		start := p.valueStart(int(p.dec.InputOffset()))
+		obj, err := p.value()
+		if err != nil {
 			return ms
 		}
-		ms = append(ms, member{key: k.(string), val: v})
+		ms = append(ms, member{key: key, val: p.raw[start:p.dec.InputOffset()], obj: obj})
 	}
+	_, _ = p.dec.Token()
 	return ms
+}
+
+// value reads one value and returns its members when it is an object.
+func (p *parser) value() ([]member, error) {
+	t, err := p.dec.Token()
+	switch {
+	case err != nil:
+		return nil, err
+	case t == json.Delim('{'):
+		return p.object(), nil
+	case t == json.Delim('['):
+		for p.dec.More() {
+			if _, err := p.value(); err != nil {
+				return nil, err
+			}
+		}
+		_, err = p.dec.Token()
+	}
+	return nil, err
+}
+
+// valueStart skips the space and the colon between a key ending at i and
+// its value.
+func (p *parser) valueStart(i int) int {
+	for i < len(p.raw) && (p.raw[i] == ':' || p.raw[i] == ' ' || p.raw[i] == '\t' || p.raw[i] == '\n' || p.raw[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // decoder reads the nodes of one schema and keeps the first problem.
@@ -382,7 +438,7 @@ func (d *decoder) arrayKeywords(s *Schema, depth int) {
 		s.Items = &Schema{Kind: Any, Path: AppendPointer(s.Path, "items")}
 		return
 	}
-	s.Items = d.node(items, members(items), AppendPointer(s.Path, "items"), depth+1)
+	s.Items = d.node(items, s.writtenMembers("items"), AppendPointer(s.Path, "items"), depth+1)
 }
 
 // objectKeywords reads the property counts, additionalProperties (false:
@@ -399,7 +455,7 @@ func (d *decoder) objectKeywords(s *Schema, depth int) {
 		if _, ok := s.Written("properties"); ok {
 			d.problem(s.Path, "an object cannot declare both `properties` and `additionalProperties`")
 		}
-		s.AdditionalProperties = d.node(ap, members(ap), AppendPointer(s.Path, "additionalProperties"), depth+1)
+		s.AdditionalProperties = d.node(ap, s.writtenMembers("additionalProperties"), AppendPointer(s.Path, "additionalProperties"), depth+1)
 	}
 	if s.Kind == Object {
 		d.properties(s, depth)
@@ -412,17 +468,17 @@ func (d *decoder) properties(s *Schema, depth int) {
 			d.problem(s.Path, "`properties` must be an object")
 		}
 		base := AppendPointer(s.Path, "properties")
-		for _, m := range members(v) {
+		for _, m := range s.writtenMembers("properties") {
 			path := AppendPointer(base, m.key)
 			if !isObject(m.val) {
 				d.problem(path, "must be a schema")
 				continue
 			}
 			if p := s.Property(m.key); p != nil { // written twice: the last one counts
-				p.Schema = d.node(m.val, members(m.val), path, depth+1)
+				p.Schema = d.node(m.val, m.obj, path, depth+1)
 				continue
 			}
-			s.Properties = append(s.Properties, &Property{Name: m.key, Schema: d.node(m.val, members(m.val), path, depth+1)})
+			s.Properties = append(s.Properties, &Property{Name: m.key, Schema: d.node(m.val, m.obj, path, depth+1)})
 		}
 	}
 	v, ok := s.Written("required")
@@ -533,14 +589,35 @@ func (s *Schema) str(k string) (string, bool) {
 
 // jsonString decodes a JSON string; false for any other value.
 func jsonString(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
+	}
+	if plain := raw[1 : len(raw)-1]; plainString(plain) {
+		return string(plain), true // what json.Unmarshal decodes it to
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// plainString reports whether b, the text between a JSON string's quotes,
+// is the string itself: no escapes, no control characters, valid UTF-8.
+func plainString(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
+
+// WrittenString returns the value of keyword k as written when it is a JSON
+// string (decoded), and "" otherwise.
+func (s *Schema) WrittenString(k string) string {
+	v, _ := s.str(k)
+	return v
 }
 
 // compact writes a JSON value for a message, as encoding/json writes it.

@@ -93,10 +93,12 @@ type Schema struct {
 	raw     json.RawMessage
 }
 
-// member is a key of a JSON object and its value exactly as written.
+// member is a key of a JSON object and its value exactly as written; obj
+// holds the value's members when it is an object.
 type member struct {
 	key string
 	val json.RawMessage
+	obj []member
 }
 
 // Property is a named property of an Object schema.

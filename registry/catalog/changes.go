@@ -76,6 +76,10 @@ type PropertyChange struct {
 // Changes compares versions from and to of t with opts.Compare, else
 // structurally; false when either version is missing.
 func (c *Catalog) Changes(t *Type, from, to string, opts Options) (Changes, bool) {
+	return c.changes(t, from, to, opts, nil)
+}
+
+func (c *Catalog) changes(t *Type, from, to string, opts Options, known parsed) (Changes, bool) {
 	fv, ok1 := t.version(from)
 	tv, ok2 := t.version(to)
 	if !ok1 || !ok2 {
@@ -92,7 +96,7 @@ func (c *Catalog) Changes(t *Type, from, to string, opts Options) (Changes, bool
 		out.Note = "the breaking-change check cannot compare these versions (" + err.Error() + "); this is a structural comparison"
 	}
 	out.Method = MethodStructural
-	out.Added, out.Removed, out.Changed = c.structural(parse(t.schemas[fv.Name]), parse(t.schemas[tv.Name]))
+	out.Added, out.Removed, out.Changed = c.structural(known.of(t, fv.Name), known.of(t, tv.Name))
 	return out, true
 }
 
@@ -185,7 +189,7 @@ func differences(a, b Property) []string {
 		diff("enum", strings.Join(a.Enum, ", "), strings.Join(b.Enum, ", "))
 	}
 	ca, cb := constraintMap(a), constraintMap(b)
-	for _, k := range schema.ConstraintKeywords() {
+	for _, k := range constraintKeywords {
 		diff(k, ca[k], cb[k])
 	}
 	diff("references", refNames(a.References), refNames(b.References))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/schema"
 )
 
 // Home is the data of the home page: every namespace and type, optionally
@@ -102,12 +103,33 @@ type Options struct {
 // TypePage returns the page of API version v of t, and false when t has no
 // such version.
 func (c *Catalog) TypePage(t *Type, v string, opts Options) (TypePage, bool) {
+	return c.typePage(t, v, opts, nil)
+}
+
+// parsed holds the schemas of a type read so far, by version, so that a
+// static site reads each once for its page and its comparisons; nil reads
+// them each time.
+type parsed map[string]*schema.Schema
+
+// of returns the schema of version v of t.
+func (p parsed) of(t *Type, v string) *schema.Schema {
+	if s, ok := p[v]; ok {
+		return s
+	}
+	s := parse(t.schemas[v])
+	if p != nil {
+		p[v] = s
+	}
+	return s
+}
+
+func (c *Catalog) typePage(t *Type, v string, opts Options, known parsed) (TypePage, bool) {
 	ver, ok := t.version(v)
 	if !ok {
 		return TypePage{}, false
 	}
 	raw := t.schemas[ver.Name]
-	root := parse(raw)
+	root := known.of(t, ver.Name)
 	p := TypePage{
 		Type:        t,
 		APIVersion:  ver,

@@ -154,11 +154,17 @@ func JSON(v any) ([]byte, error) {
 	defer putBuffer(b)
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(b.Bytes()), nil
+	// json.Indent into a reused buffer: what an Encoder with SetIndent
+	// writes, without a fresh buffer per page.
+	out := getBuffer()
+	defer putBuffer(out)
+	if err := json.Indent(out, b.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(out.Bytes()), nil
 }
 
 // buffers are reused between pages: a page is rendered into a grown buffer
@@ -244,8 +250,9 @@ func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 // changes page per pair of versions (older → newer), each with its JSON twin.
 func (c *Catalog) typeFiles(t *Type, opts Options) ([]File, error) {
 	var files []File
+	known := parsed{}
 	for i, v := range t.APIVersions {
-		p, _ := c.TypePage(t, v.Name, opts)
+		p, _ := c.typePage(t, v.Name, opts, known)
 		b, err := RenderType(staticLinks(v.Page), p)
 		if err != nil {
 			return nil, err
@@ -254,7 +261,7 @@ func (c *Catalog) typeFiles(t *Type, opts Options) ([]File, error) {
 			return nil, err
 		}
 		for _, older := range t.APIVersions[i+1:] {
-			ch, _ := c.Changes(t, older.Name, v.Name, opts)
+			ch, _ := c.changes(t, older.Name, v.Name, opts, known)
 			cp := ComparePath(t, older.Name, v.Name)
 			b, err := RenderChanges(staticLinks(cp), ch)
 			if err != nil {

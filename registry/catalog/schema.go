@@ -115,14 +115,7 @@ func parse(raw json.RawMessage) *schema.Schema {
 }
 
 // str is keyword k of s as written, when a JSON string; "" otherwise.
-func str(s *schema.Schema, k string) string {
-	raw, _ := s.Written(k)
-	var v string
-	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &v) == nil {
-		return v
-	}
-	return ""
-}
+func str(s *schema.Schema, k string) string { return s.WrittenString(k) }
 
 // flag is whether keyword k of s is written true.
 func flag(s *schema.Schema, k string) bool {
@@ -203,11 +196,14 @@ func (c *Catalog) row(path string, place schema.Path, depth int, s *schema.Schem
 	return p
 }
 
+// constraintKeywords are schema.ConstraintKeywords, read once.
+var constraintKeywords = schema.ConstraintKeywords()
+
 // constraints are the validation keywords of s with their values as
 // written, in schema.ConstraintKeywords order.
 func constraints(s *schema.Schema) []Constraint {
 	var out []Constraint
-	for _, k := range schema.ConstraintKeywords() {
+	for _, k := range constraintKeywords {
 		raw, ok := s.Written(k)
 		if !ok {
 			continue
