@@ -40,15 +40,22 @@ func Decode(raw json.RawMessage) (*Schema, error) {
 	}
 	ms := members(raw)
 	if len(ms) == 0 {
-		return &Schema{Kind: Map, AdditionalProperties: &Schema{Kind: Any, Path: "/additionalProperties"}, raw: raw}, nil
+		return &Schema{Kind: Map, AdditionalProperties: &Schema{Kind: Any, Path: "/additionalProperties"}, src: &source{raw: raw}}, nil
 	}
 	d := &decoder{}
 	s := d.node(raw, ms, "", 1)
 	return s, d.err
 }
 
-// oneObject checks that raw is one JSON value, an object.
+// oneObject checks that raw (without surrounding space) is one JSON value,
+// an object; the decoder says what is wrong with text that is not JSON.
 func oneObject(raw []byte) error {
+	if json.Valid(raw) {
+		if !isObject(raw) {
+			return errors.New("must be a JSON object")
+		}
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var v json.RawMessage
 	if err := dec.Decode(&v); err != nil {
@@ -68,9 +75,10 @@ func isObject(raw json.RawMessage) bool { return len(raw) > 0 && raw[0] == '{' }
 // writtenMembers returns the members of the object keyword k is written
 // with (the last k), as members read them.
 func (s *Schema) writtenMembers(k string) []member {
-	for i := len(s.written) - 1; i >= 0; i-- {
-		if s.written[i].key == k {
-			return s.written[i].obj
+	ms := s.written()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == k {
+			return ms[i].obj
 		}
 	}
 	return nil
@@ -80,8 +88,8 @@ func (s *Schema) writtenMembers(k string) []member {
 // order (a keyword written twice is listed twice); none for `{}` or for
 // nodes built otherwise.
 func (s *Schema) Keywords() []string {
-	out := make([]string, len(s.written))
-	for i, m := range s.written {
+	out := make([]string, len(s.written()))
+	for i, m := range s.written() {
 		out[i] = m.key
 	}
 	return out
@@ -185,7 +193,7 @@ func (p *Problem) Error() string {
 
 // node reads the schema object raw (members ms) found at path.
 func (d *decoder) node(raw json.RawMessage, ms []member, path string, depth int) *Schema {
-	s := &Schema{Path: path, written: ms, raw: raw}
+	s := &Schema{Path: path, src: &source{raw: raw, members: ms}}
 	if depth > MaxDepth {
 		d.problem(path, "nests deeper than %d levels", MaxDepth)
 		s.Kind = Any
@@ -232,7 +240,7 @@ func (d *decoder) ref(s *Schema, target string) *Schema {
 		return s
 	}
 	setPaths(b, s.Path)
-	b.written, b.raw = s.written, s.raw
+	b.src = s.src
 	if desc, ok := s.str("description"); ok {
 		b.Description = desc
 	}
@@ -323,7 +331,7 @@ func (d *decoder) flag(s *Schema, k string, strict bool) bool {
 // extensions reads the x- keywords of from into s: x-radius-sensitive,
 // x-resource-type and the others as Extensions.
 func (d *decoder) extensions(from, s *Schema) {
-	for _, m := range from.written {
+	for _, m := range from.written() {
 		switch {
 		case m.key == ExtensionSensitive:
 			switch string(m.val) {

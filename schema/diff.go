@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 )
@@ -159,7 +160,10 @@ func Diff(old, new json.RawMessage) ([]Change, error) {
 	old, new = emptyAsObject(old), emptyAsObject(new)
 	for _, raw := range []json.RawMessage{old, new} {
 		if !json.Valid(raw) {
-			return nil, oneObject(raw) // the decoder's description of the problem
+			if err := oneObject(raw); err != nil {
+				return nil, err // the decoder's description of the problem
+			}
+			return nil, errors.New("not one JSON value")
 		}
 	}
 	var out []Change
@@ -214,7 +218,7 @@ func diffPlace(out *[]Change, p Pair) {
 
 // read reports whether s was read from a written schema (not implied, as
 // the items of an array without `items`).
-func (s *Schema) read() bool { return s != nil && s.raw != nil }
+func (s *Schema) read() bool { return s.JSON() != nil }
 
 // readAsSchemas reports whether keyword k (`properties`) is written on
 // both nodes as an object of schemas, each read into a property.

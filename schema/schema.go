@@ -86,11 +86,25 @@ type Schema struct {
 	Extensions []Extension
 	Span       Span
 
-	// written is the node as Decode read it: its members in document
-	// order, each value as written, and the whole object; nil for nodes
-	// built otherwise.
-	written []member
+	// src is the node as Decode read it; nil for nodes built otherwise (a
+	// pointer, so that the checker's many nodes pay one word for it).
+	src *source
+}
+
+// source is a node as Decode read it: the whole object and its members in
+// document order, each value as written.
+type source struct {
 	raw     json.RawMessage
+	members []member
+}
+
+// written returns the members of s as read; none for nodes built
+// otherwise.
+func (s *Schema) written() []member {
+	if s == nil || s.src == nil {
+		return nil
+	}
+	return s.src.members
 }
 
 // member is a key of a JSON object and its value exactly as written; obj
@@ -168,9 +182,10 @@ func Walk(s *Schema, fn func(*Schema) bool) {
 // (the last one when k is written twice), and whether s was written with
 // k. Nodes not read by Decode have no written keywords.
 func (s *Schema) Written(k string) (json.RawMessage, bool) {
-	for i := len(s.written) - 1; i >= 0; i-- {
-		if s.written[i].key == k {
-			return s.written[i].val, true
+	ms := s.written()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == k {
+			return ms[i].val, true
 		}
 	}
 	return nil, false
@@ -179,10 +194,10 @@ func (s *Schema) Written(k string) (json.RawMessage, bool) {
 // JSON returns the node as Decode read it, or nil for a node built
 // otherwise (or a nil node).
 func (s *Schema) JSON() json.RawMessage {
-	if s == nil {
+	if s == nil || s.src == nil {
 		return nil
 	}
-	return s.raw
+	return s.src.raw
 }
 
 // TypeWords is s's type in words, as the docs and the catalog show it:
