@@ -36,7 +36,8 @@ type serveFlags struct {
 	logFormat string
 	maxBody   int64
 	secretKey string
-	sync      syncFlags // sync.go
+	sync      syncFlags    // sync.go
+	forward   forwardFlags // forward.go
 }
 
 func serveCommand(e *env) *cli.Command {
@@ -57,7 +58,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
 			&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
 			&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
-		}, f.sync.flags()...),
+		}, append(f.sync.flags(), f.forward.flags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usageErrorf("serve takes no arguments")
@@ -76,6 +77,10 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	}
 	if serve.IsPostgres(f.store) && f.secretKey == "" {
 		return usageErrorf("a postgres store needs --secret-key-file FILE (the key that encrypts sensitive values, the same for every server sharing the database); create one with: (umask 077; openssl rand -hex 32 > FILE)")
+	}
+	forward, err := f.forward.options()
+	if err != nil {
+		return err
 	}
 	tokens, err := readTokens(f.tokenFile)
 	if err != nil {
@@ -118,6 +123,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 			AuthReads:      f.authReads,
 			MaxBodyBytes:   f.maxBody,
 			Sync:           asServerSync(syncer),
+			Forward:        forward,
 		},
 		Start: func(ctx context.Context, srv *server.Server, baseURL, token string) error {
 			if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {

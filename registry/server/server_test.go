@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -65,11 +66,17 @@ func newFixture(t *testing.T, opts server.Options) *fixture {
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return clock }
 	}
+	ts := httptest.NewUnstartedServer(nil)
+	if opts.Forward.Listen == nil { // the server knows where it listens, as udtc serve's does
+		opts.Forward.Listen = []netip.AddrPort{netip.MustParseAddrPort(ts.Listener.Addr().String())}
+	}
 	srv, err := server.New(context.Background(), opts)
 	if err != nil {
+		ts.Close()
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
+	ts.Config.Handler = srv
+	ts.Start()
 	t.Cleanup(ts.Close)
 	return &fixture{t: t, url: ts.URL, srv: srv}
 }
