@@ -306,21 +306,21 @@ func TestUnregisterWithResources(t *testing.T) {
 // registerTypes registers provider Contoso.Apps with the given types (API
 // version 2024-08-01, schemas as given) served in location global, and
 // creates group rg.
-func (f *fixture) registerTypes(schemas map[string]string) {
+func (f *fixture) registerTypes(schemas map[string]string, headers ...string) {
 	f.t.Helper()
 	p := "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Apps"
-	f.must(201, "PUT", p, `{}`)
+	f.must(201, "PUT", p, `{}`, headers...)
 	var served []string
 	for typ, schema := range schemas {
 		t := p + "/resourceTypes/" + strings.ReplaceAll(typ, "/", "_")
-		if f.do("GET", t, "").status == 404 {
-			f.must(201, "PUT", t, `{}`)
+		if f.do("GET", t, "", headers...).status == 404 {
+			f.must(201, "PUT", t, `{}`, headers...)
 		}
-		f.must(201, "PUT", t+"/apiVersions/2024-08-01", `{"properties":{"schema":`+schema+`}}`)
+		f.must(201, "PUT", t+"/apiVersions/2024-08-01", `{"properties":{"schema":`+schema+`}}`, headers...)
 		served = append(served, `"`+typ+`":{"apiVersions":{"2024-08-01":{}}}`)
 	}
-	f.must(201, "PUT", p+"/locations/global", `{"properties":{"resourceTypes":{`+strings.Join(served, ",")+`}}}`)
-	f.must(201, "PUT", rg, `{}`)
+	f.must(201, "PUT", p+"/locations/global", `{"properties":{"resourceTypes":{`+strings.Join(served, ",")+`}}}`, headers...)
+	f.must(201, "PUT", rg, `{}`, headers...)
 }
 
 const appsSchema = `{

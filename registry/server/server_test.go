@@ -732,6 +732,36 @@ func TestPanicIsAnErrorResponse(t *testing.T) {
 	}
 }
 
+// TestRequestLogNamesTheCaller: the log line of every request names who
+// made it: the token's name, or "anonymous" without a valid token. Reads
+// of secrets (listSecrets) are audited that way too.
+func TestRequestLogNamesTheCaller(t *testing.T) {
+	var log bytes.Buffer
+	f := newFixture(t, server.Options{Tokens: []server.Token{{Name: "ci", Value: "s3cret"}, {Name: "ops", Value: "other"}},
+		Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	ci, ops := "Authorization: Bearer s3cret", "Authorization: Bearer other"
+	f.registerTypes(map[string]string{"apps": appsSchema, "databases": `{"type":"object","properties":{}}`}, ci)
+	f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`, ci)
+	log.Reset()
+	f.must(200, "POST", appsPath+"/a1/listSecrets"+typeVer, "", ops)
+	f.must(200, "GET", appsPath+"/a1"+typeVer, "")
+	f.must(200, "GET", appsPath+"/a1"+typeVer, "", ci)
+	f.must(401, "DELETE", appsPath+"/a1"+typeVer, "", "Authorization: Bearer wrong")
+	var got []string
+	for _, l := range logLines(t, &log) {
+		got = append(got, fmt.Sprintf("%s %s %v %v", l["method"], l["path"], l["status"], l["caller"]))
+	}
+	want := []string{
+		"POST " + appsPath + "/a1/listSecrets 200 ops",
+		"GET " + appsPath + "/a1 200 anonymous",
+		"GET " + appsPath + "/a1 200 ci",
+		"DELETE " + appsPath + "/a1 401 anonymous",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("request log (-want +got):\n%s", diff)
+	}
+}
+
 // seed2 registers a provider and a type, without API versions.
 func (f *fixture) seed2() {
 	f.t.Helper()
