@@ -488,6 +488,32 @@ func TestSecretsStoredApart(t *testing.T) {
 
 func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
 
+// TestErrorsHideWhatGetHides: GET shows a sensitive map as null, so a
+// refused PUT names none of its keys (the target has "*" in their place)
+// and a sensitive reference to a missing resource does not repeat it.
+func TestErrorsHideWhatGetHides(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.registerTypes(map[string]string{"vaults": `{"type":"object","properties":{
+		"keys":{"type":"object","x-radius-sensitive":true,"additionalProperties":{"type":"string"}},
+		"peer":{"type":"string","x-radius-sensitive":true,"x-resource-type":"Contoso.Apps/vaults"},
+		"labels":{"type":"object","additionalProperties":{"type":"string"}}}}`})
+	vault := rg + "/providers/Contoso.Apps/vaults"
+	r := f.do("PUT", vault+"/v1"+typeVer, `{"properties":{"keys":{"prod-db-password":5},"labels":{"team-label":1}}}`)
+	if r.status != 400 || strings.Contains(string(r.body), "prod-db-password") ||
+		!strings.Contains(string(r.body), `"target":"properties.keys.*"`) || !strings.Contains(string(r.body), `"target":"properties.labels.team-label"`) {
+		t.Errorf("PUT with a bad value in a sensitive map = %d %s, want 400 with target properties.keys.* and the labels' key named", r.status, r.body)
+	}
+	f.must(201, "PUT", vault+"/v1"+typeVer, `{"properties":{"keys":{"prod-db-password":"x"}}}`)
+	if p := f.must(200, "GET", vault+"/v1"+typeVer, "").json(t)["properties"].(map[string]any); p["keys"] != nil {
+		t.Errorf("GET shows keys = %v, want null", p["keys"])
+	}
+	missing := vault + "/secret-peer-name"
+	r = f.do("PUT", vault+"/v2"+typeVer, `{"properties":{"peer":"`+missing+`"}}`)
+	if r.status != 400 || strings.Contains(string(r.body), "secret-peer-name") || !strings.Contains(string(r.body), api.CodeReferenceNotFound) {
+		t.Errorf("PUT with a sensitive reference to a missing resource = %d %s, want 400 ReferenceNotFound without the ID", r.status, r.body)
+	}
+}
+
 // TestSecretKeyMismatch: a server whose key does not open the stored
 // secrets refuses to start; one that started before they were written
 // answers listSecrets with a 500 that says why.
