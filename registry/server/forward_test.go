@@ -259,3 +259,21 @@ func TestForwardRedactsCredentials(t *testing.T) {
 		t.Errorf("got %d, the provider saw Authorization %q", rec.Code, auth.Load())
 	}
 }
+
+// BenchmarkForward forwards a GET whose answer (64 KiB) is read whole
+// before it is answered: the cost of buffering a provider's body.
+func BenchmarkForward(b *testing.B) {
+	body := bytes.Repeat([]byte("x"), 64<<10)
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+	defer provider.Close()
+	f := newForwarder(ForwardOptions{}, egress.New(nil, nil), nil)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, "http://registry.test/planes/radius/local/resourceGroups/rg/providers/A.B/c/d?api-version=1", nil)
+		rec := httptest.NewRecorder()
+		f.forward(rec, req, provider.URL, nil)
+		if rec.Code != 200 || rec.Body.Len() != len(body) {
+			b.Fatalf("got %d, %d bytes", rec.Code, rec.Body.Len())
+		}
+	}
+}
