@@ -290,3 +290,35 @@ func TestBicepDocPublishExample(t *testing.T) {
 	}
 	reg.BicepRestore(t, "bicep/contosoplatform", "1.0.0", "", "")
 }
+
+// TestServeExtensionRegistry: with --extension-registry the catalog's type
+// page names the br: reference publish-extension's {namespace} target
+// gives the type's extension; without it, none.
+func TestServeExtensionRegistry(t *testing.T) {
+	t.Chdir("../..")
+	page := "/types/Contoso.Data/postgresDatabases/2025-06-01"
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--extension-registry", "myregistry.example.com/bicep"}, `"contosodata": "br:myregistry.example.com/bicep/contosodata:0.0.1"`},
+		{[]string{"--extension-registry", "localhost:5000/team/bicep:2.0.0"}, "br:localhost:5000/team/bicep/contosodata:2.0.0"},
+		{nil, ""},
+	} {
+		base, stop := startServe(t, append([]string{"--store", "sqlite:" + filepath.Join(t.TempDir(), "r.db"), "--bootstrap", "examples"}, c.flags...)...)
+		code, body := httpGet(t, base+page, "Accept: text/html")
+		stop()
+		if code != 200 {
+			t.Fatalf("%v: GET %s = %d", c.flags, page, code)
+		}
+		if c.want == "" && strings.Contains(body, "br:") {
+			t.Errorf("without --extension-registry the page names a br: reference")
+		}
+		if c.want != "" && !strings.Contains(body, c.want) {
+			t.Errorf("%v: no %s on the page", c.flags, c.want)
+		}
+	}
+	if code, _, stderr := runCLI(t, "serve", "--addr", "127.0.0.1:0", "--extension-registry", "br:myregistry.example.com/bicep"); code != 2 || !strings.Contains(stderr, "--extension-registry") {
+		t.Errorf("a br: reference as --extension-registry: exit %d\n%s", code, stderr)
+	}
+}

@@ -183,7 +183,7 @@ func (s *Server) catalogType(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := r.PathValue("version")
-	page, ok := c.TypePage(t, v, catalog.Options{})
+	page, ok := c.TypePage(t, v, catalog.Options{BicepReference: s.extensionRef})
 	if !ok {
 		s.pageNotFound(w, r, "resource type %s has no API version %s", t.FullName, v)
 		return

@@ -53,6 +53,10 @@ type Options struct {
 	// of a type (udtc serve: the rules of `udtc breaking`). Nil means a
 	// structural comparison of the property tables.
 	CompareSchemas catalog.CompareFunc
+	// ExtensionReference returns the br: reference a Bicep extension is
+	// published at, shown on the catalog's type pages (udtc serve
+	// --extension-registry); nil shows none.
+	ExtensionReference func(extension string) string
 	// Logger receives one structured line per request; nil discards.
 	Logger *slog.Logger
 	// Now is the clock for systemData; nil means time.Now.
@@ -77,6 +81,7 @@ type Server struct {
 	sealer         *secrets.Sealer
 	checkSchema    func(json.RawMessage) []api.Diagnostic
 	compareSchemas catalog.CompareFunc
+	extensionRef   func(string) string
 	log            *slog.Logger
 	now            func() time.Time
 	tokens         []Token
@@ -113,6 +118,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		sealer:         opts.Secrets,
 		checkSchema:    opts.CheckSchema,
 		compareSchemas: opts.CompareSchemas,
+		extensionRef:   opts.ExtensionReference,
 		log:            opts.Logger,
 		now:            opts.Now,
 		tokens:         opts.Tokens,
