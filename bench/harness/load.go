@@ -22,6 +22,10 @@ type Load struct {
 	// Do performs request number i (0 <= i < Requests, each i exactly once)
 	// and returns an error when it failed.
 	Do func(ctx context.Context, i int) error
+	// DoAs, when set, is called instead of Do with the number of the client
+	// (0 <= client < Clients) that performs request i, for loads in which
+	// each client keeps state of its own.
+	DoAs func(ctx context.Context, client, i int) error
 }
 
 // LoadResult is what a load run measured. Latencies include failed requests.
@@ -64,7 +68,12 @@ func RunLoad(ctx context.Context, l Load) LoadResult {
 					return
 				}
 				t0 := time.Now()
-				err := l.Do(ctx, i)
+				var err error
+				if l.DoAs != nil {
+					err = l.DoAs(ctx, c, i)
+				} else {
+					err = l.Do(ctx, i)
+				}
 				d := time.Since(t0)
 				if err != nil {
 					if ctx.Err() != nil {

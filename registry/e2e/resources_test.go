@@ -13,8 +13,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -417,8 +419,19 @@ func raceResources(t *testing.T, deleter, creator httpc) {
 			deleter.must(201, "PUT", fmt.Sprintf("%sp%d%s", parents, p, v), `{}`)
 		}
 		done := make(chan struct{})
+		// The deletes of the first round start once a child exists, so the
+		// race is exercised however the machine schedules the two sides.
+		firstChild := make(chan struct{})
+		var once sync.Once
+		if round > 0 {
+			once.Do(func() { close(firstChild) })
+		}
 		go func() {
 			defer close(done)
+			select {
+			case <-firstChild:
+			case <-time.After(10 * time.Second):
+			}
 			del := func(path string) {
 				if r := deleter.do("DELETE", path, ""); r.status != 200 {
 					t.Errorf("DELETE %s = %d %s", path, r.status, r.body)
@@ -440,6 +453,7 @@ func raceResources(t *testing.T, deleter, creator httpc) {
 					switch r := creator.do("PUT", path, `{}`); r.status {
 					case 201:
 						created.add()
+						once.Do(func() { close(firstChild) })
 					case 404, 409:
 						refused.add()
 					default:

@@ -21,7 +21,7 @@ import (
 // apiVersion is the registry's api-version query parameter.
 const apiVersion = "2023-10-01-preview"
 
-// server is a running `udtc serve` with a fresh SQLite store.
+// server is a running `udtc serve` with a fresh store.
 type server struct {
 	cmd     *exec.Cmd
 	url     string
@@ -40,9 +40,10 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startServer starts udtc serve on a free loopback port with a new store in
-// dir and waits until it answers HTTP.
-func (b *bench) startServer(ctx context.Context, dir string) (*server, error) {
+// startServer starts udtc serve on a free loopback port with a new SQLite
+// store in dir, or with the store flags in storeArgs when given, and waits
+// until it answers HTTP.
+func (b *bench) startServer(ctx context.Context, dir string, storeArgs ...string) (*server, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -59,7 +60,10 @@ func (b *bench) startServer(ctx context.Context, dir string) (*server, error) {
 	}
 	defer logf.Close() // the child has its own descriptor
 	s := &server{url: "http://" + addr, log: logf.Name(), done: make(chan error, 1)}
-	s.cmd = exec.Command(b.udtc, "serve", "--addr", addr, "--store", "sqlite:"+filepath.Join(dir, "registry.db"))
+	if len(storeArgs) == 0 {
+		storeArgs = []string{"--store", "sqlite:" + filepath.Join(dir, "registry.db")}
+	}
+	s.cmd = exec.Command(b.udtc, append([]string{"serve", "--addr", addr}, storeArgs...)...)
 	s.cmd.Stdout = logf
 	s.cmd.Stderr = logf
 	if err := s.cmd.Start(); err != nil {

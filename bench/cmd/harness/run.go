@@ -166,6 +166,10 @@ func (b *bench) all(ctx context.Context) {
 	}
 	if !b.cfg.skip["registry"] {
 		b.registry(ctx)
+		b.hugeSchemas(ctx)
+	}
+	if !b.cfg.skip["mixed"] {
+		b.mixed(ctx)
 	}
 	if !b.cfg.skip["resources"] {
 		b.resources(ctx)

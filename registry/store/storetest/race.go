@@ -18,6 +18,33 @@ import (
 
 var sharedTests = []sharedTest{
 	{"OneETagOneWinner", testOneETagOneWinner},
+	{"UnconditionalWritersAllSucceed", testUnconditionalWriters},
+}
+
+// testUnconditionalWriters: writes without a condition never fail because
+// another writer changed the row first (the last one wins), however many
+// race on one row from both stores.
+func testUnconditionalWriters(t *testing.T, a, b registry.Store) {
+	ctx := context.Background()
+	seedTypes(t, a)
+	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
+	res := rid(t, rgPrefix+"/widgets/w1")
+	var wg sync.WaitGroup
+	for i := range 4 * raceWriters {
+		s := []registry.Store{a, b}[i%2]
+		wg.Go(func() {
+			for j := range 5 {
+				props := fmt.Sprintf(`{"schema":{"type":"object","title":"%d-%d"}}`, i, j)
+				if _, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: version, Properties: json.RawMessage(props)}, Now: t0}); err != nil {
+					t.Errorf("unconditional Put %d: %v", i, err)
+				}
+				if _, err := putInstance(s, res.String(), fmt.Sprintf(`{"n":"%d-%d"}`, i, j)); err != nil {
+					t.Errorf("unconditional PutInstance %d: %v", i, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 const (

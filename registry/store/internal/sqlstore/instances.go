@@ -38,18 +38,18 @@ var instanceTxStatements = []string{
 // Statements run inside resource group and resource write transactions.
 const (
 	qGroupCurrent         = `SELECT id, etag, name, created_at, created_by FROM resource_groups WHERE plane_key = ? AND name_key = ?`
-	qGroupUpdate          = `UPDATE resource_groups SET location = ?, tags = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = ?`
+	qGroupUpdate          = `UPDATE resource_groups SET location = ?, tags = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = COALESCE(?, etag)`
 	qGroupOwner           = `SELECT id, plane, name FROM resource_groups WHERE plane_key = ? AND name_key = ?`
 	qInstanceParent       = `SELECT id, rid FROM instances WHERE id_key = ?`
 	qInstanceCurrent      = `SELECT id, etag, rid, created_at, created_by FROM instances WHERE id_key = ?`
-	qInstanceUpdate       = `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = ?`
+	qInstanceUpdate       = `UPDATE instances SET version_id = ?, api_version = ?, location = ?, tags = ?, properties = ?, secrets = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = COALESCE(?, etag)`
 	qCountVersion         = `SELECT COUNT(*) FROM instances WHERE version_id = ?`
-	qGroupInsert          = `INSERT INTO resource_groups (plane_id, plane_key, name_key, plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	qInstanceInsert       = `INSERT INTO instances (group_id, parent_id, version_id, id_key, plane_key, provider_key, type_key, rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qGroupInsert          = `INSERT INTO resource_groups (plane_id, plane_key, name_key, plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+	qInstanceInsert       = `INSERT INTO instances (group_id, parent_id, version_id, id_key, plane_key, provider_key, type_key, rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 	qGroupDeleteLookup    = `SELECT id, etag FROM resource_groups WHERE plane_key = ? AND name_key = ?`
-	qGroupDelete          = `DELETE FROM resource_groups WHERE id = ? AND etag = ?`
+	qGroupDelete          = `DELETE FROM resource_groups WHERE id = ? AND etag = COALESCE(?, etag)`
 	qInstanceDeleteLookup = `SELECT id, etag FROM instances WHERE id_key = ?`
-	qInstanceDelete       = `DELETE FROM instances WHERE id = ? AND etag = ?`
+	qInstanceDelete       = `DELETE FROM instances WHERE id = ? AND etag = COALESCE(?, etag)`
 )
 
 func groupKey(id registry.GroupID) (plane, name string) {
@@ -152,20 +152,20 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 		}
 		if !exists {
 			createdAt, createdBy = now, w.Actor
-			_, err = s.exec(ctx, tx, qGroupInsert,
-				plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, createdAt, createdBy, now, w.Actor)
-			return err == nil, s.groupWriteErr(g.ID, w.If, err)
+			done, err := affected(s.exec(ctx, tx, qGroupInsert,
+				plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, createdAt, createdBy, now, w.Actor))
+			return done, s.groupWriteErr(g.ID, err)
 		}
 		stored.Name = oldName
 		done, err := affected(s.exec(ctx, tx, qGroupUpdate,
-			g.Location, tags, etag, now, w.Actor, rowID, oldETag))
-		return done, s.groupWriteErr(g.ID, w.If, err)
+			g.Location, tags, etag, now, w.Actor, rowID, guard(w.If, oldETag)))
+		return done, s.groupWriteErr(g.ID, err)
 	})
 	if err != nil {
 		return registry.Group{}, false, err
 	}
 	if err := we.commit(); err != nil {
-		return registry.Group{}, false, s.groupWriteErr(g.ID, w.If, err)
+		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
 	}
 	out := registry.Group{ID: stored, Location: g.Location, Tags: g.Tags, ETag: etag,
 		System: registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}}
@@ -179,15 +179,14 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 }
 
 // groupWriteErr classifies a failed resource group write; nil stays nil.
-func (s *Store) groupWriteErr(id registry.GroupID, cond registry.Precondition, err error) error {
+func (s *Store) groupWriteErr(id registry.GroupID, err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
 		return fmt.Errorf("plane of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
-	}
-	if err := s.createdConcurrently(id.String(), cond, err); err != nil {
-		return err
+	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
+		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
 	}
 	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
 }
@@ -238,7 +237,7 @@ func (s *Store) deleteRow(ctx context.Context, what string, cond registry.Precon
 		if !exists {
 			return true, nil
 		}
-		done, err := affected(s.exec(ctx, tx, del, rowID, etag))
+		done, err := affected(s.exec(ctx, tx, del, rowID, guard(cond, etag)))
 		if err != nil {
 			return false, fmt.Errorf("%s: delete %s: %w", s.d.Name, what, err)
 		}
@@ -363,10 +362,10 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 		}
 		if !exists {
 			createdAt, createdBy = now, w.Actor
-			_, err = s.exec(ctx, tx, qInstanceInsert,
+			done, err := affected(s.exec(ctx, tx, qInstanceInsert,
 				o.groupID, o.parentID, o.version.id, key, o.planeKey, strings.ToLower(id.Namespace), strings.ToLower(id.TypeName()), stored.String(),
-				in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor)
-			return err == nil, s.instanceWriteErr(ctx, id, o.vid, w.If, err)
+				in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor))
+			return done, s.instanceWriteErr(ctx, id, o.vid, err)
 		}
 		old, err := api.ParseResourceID(oldRID)
 		if err != nil {
@@ -374,14 +373,14 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 		}
 		stored.Names[len(stored.Names)-1] = old.Name() // keep the name as created
 		done, err := affected(s.exec(ctx, tx, qInstanceUpdate,
-			o.version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID, oldETag))
-		return done, s.instanceWriteErr(ctx, id, o.vid, w.If, err)
+			o.version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID, guard(w.If, oldETag)))
+		return done, s.instanceWriteErr(ctx, id, o.vid, err)
 	})
 	if err != nil {
 		return registry.Instance{}, false, err
 	}
 	if err := we.commit(); err != nil {
-		return registry.Instance{}, false, s.instanceWriteErr(ctx, id, o.vid, w.If, err)
+		return registry.Instance{}, false, s.instanceWriteErr(ctx, id, o.vid, err)
 	}
 	out := in
 	out.ID = stored
@@ -463,7 +462,7 @@ func (s *Store) instanceOwners(ctx context.Context, tx *sql.Tx, id api.ResourceI
 // violation means an owner was deleted after it was looked up (PostgreSQL,
 // another transaction): the API version (unregistered), else the parent
 // resource of a child, else the group; which one is looked up again.
-func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid registry.ID, cond registry.Precondition, err error) error {
+func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid registry.ID, err error) error {
 	switch {
 	case err == nil:
 		return nil
@@ -475,9 +474,8 @@ func (s *Store) instanceWriteErr(ctx context.Context, id api.ResourceID, vid reg
 			return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentResourceNotFound)
 		}
 		return fmt.Errorf("resource group of %s was deleted concurrently: %w", id, registry.ErrGroupNotFound)
-	}
-	if err := s.createdConcurrently(id.String(), cond, err); err != nil {
-		return err
+	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
+		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
 	}
 	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
 }
@@ -585,7 +583,7 @@ func (s *Store) DeleteRegistration(ctx context.Context, id registry.ID, cond reg
 		return false, 0, err
 	}
 	if err := we.commit(); err != nil {
-		return false, 0, s.writeErr(id, cond, err)
+		return false, 0, s.writeErr(id, err)
 	}
 	return true, n, nil
 }
@@ -618,8 +616,8 @@ func (s *Store) deleteIn(ctx context.Context, tx *sql.Tx, id registry.ID, cond r
 		if n > 0 && !force {
 			return false, &registry.InUseError{ID: id, Count: n}
 		}
-		done, err := affected(s.exec(ctx, tx, qDelete, rowID, etag))
-		return done, s.writeErr(id, cond, err)
+		done, err := affected(s.exec(ctx, tx, qDelete, rowID, guard(cond, etag)))
+		return done, s.writeErr(id, err)
 	})
 	if err != nil || !exists {
 		return false, 0, err

@@ -203,10 +203,10 @@ var txStatements = append([]string{qLookup, qCurrent, qUpdate, qInsert, qDeleteL
 const (
 	qLookup       = `SELECT id, plane, provider, type FROM resources WHERE ` + keyWhere
 	qCurrent      = `SELECT id, etag, name, created_at, created_by FROM resources WHERE ` + keyWhere
-	qUpdate       = `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = ?`
-	qInsert       = `INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qUpdate       = `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE id = ? AND etag = COALESCE(?, etag)`
+	qInsert       = `INSERT INTO resources (parent_id, owner_id, kind, plane_key, provider_key, type_key, name_key, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 	qDeleteLookup = `SELECT id, etag FROM resources WHERE ` + keyWhere
-	qDelete       = `DELETE FROM resources WHERE id = ? AND etag = ?`
+	qDelete       = `DELETE FROM resources WHERE id = ? AND etag = COALESCE(?, etag)`
 )
 
 // queryRow runs a single-row query through the statement cache, in tx when
@@ -438,7 +438,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		return registry.Resource{}, false, err
 	}
 	if err := we.commit(); err != nil {
-		return registry.Resource{}, false, s.writeErr(id, w.If, err)
+		return registry.Resource{}, false, s.writeErr(id, err)
 	}
 	return out, created, nil
 }
@@ -518,10 +518,10 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 		if !exists {
 			createdAt, createdBy = now, w.Actor
 			p, k, pr, t, n := keys(id)
-			_, err := s.exec(ctx, tx, qInsert,
+			done, err := affected(s.exec(ctx, tx, qInsert,
 				parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
-				r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor)
-			return err == nil, s.writeErr(id, w.If, err)
+				r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor))
+			return done, s.writeErr(id, err)
 		}
 		// Keep the stored casing of the leaf name.
 		switch id.Kind {
@@ -535,8 +535,8 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 			stored.Name = oldName
 		}
 		done, err := affected(s.exec(ctx, tx, qUpdate,
-			r.Location, tags, props, etag, now, w.Actor, rowID, oldETag))
-		return done, s.writeErr(id, w.If, err)
+			r.Location, tags, props, etag, now, w.Actor, rowID, guard(w.If, oldETag)))
+		return done, s.writeErr(id, err)
 	})
 	if err != nil {
 		return registry.Resource{}, false, err
@@ -555,42 +555,39 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 }
 
 // writeErr classifies a failed registration write; nil stays nil.
-func (s *Store) writeErr(id registry.ID, cond registry.Precondition, err error) error {
+func (s *Store) writeErr(id registry.ID, err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
 		return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
-	}
-	if err := s.createdConcurrently(id.String(), cond, err); err != nil {
-		return err
+	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
+		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
 	}
 	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
-}
-
-// createdConcurrently classifies an INSERT that lost the race with another
-// transaction's create of the same row (a unique violation): under
-// If-None-Match the condition no longer holds (ErrPrecondition), else
-// ErrConflict. It returns nil for any other error.
-func (s *Store) createdConcurrently(what string, cond registry.Precondition, err error) error {
-	if s.d.IsUniqueViolation == nil || !s.d.IsUniqueViolation(err) {
-		return nil
-	}
-	if len(cond.IfNoneMatch) > 0 {
-		return fmt.Errorf("%s was created concurrently: %w", what, registry.ErrPrecondition)
-	}
-	return fmt.Errorf("%s was created concurrently: %w", what, registry.ErrConflict)
 }
 
 // maxSwaps bounds casLoop: how many times one write reads a row again
 // because other transactions kept changing it.
 const maxSwaps = 5
 
+// guard is the ETag argument of an UPDATE or DELETE that matches
+// "etag = COALESCE(?, etag)": the ETag the precondition was checked
+// against, or NULL (any ETag) for an unconditional write, which must not
+// fail because another writer got there first.
+func guard(cond registry.Precondition, etag string) any {
+	if cond.IsZero() {
+		return nil
+	}
+	return etag
+}
+
 // casLoop makes a precondition part of the write it guards. step reads the
 // row, checks the precondition against the ETag it read, and writes with
-// that ETag in the UPDATE's or DELETE's WHERE clause; it reports done=false
-// when no row matched because another transaction changed or deleted the
-// row after the read. Under PostgreSQL's READ COMMITTED the UPDATE waits
+// that ETag in the UPDATE's or DELETE's WHERE clause (guard), or inserts
+// the row ON CONFLICT DO NOTHING; it reports done=false when no row
+// changed because another transaction changed, deleted or created the row
+// after the read. Under PostgreSQL's READ COMMITTED the UPDATE waits
 // for that transaction and rechecks the ETag of the committed row, and the
 // next read sees it, so of many writers holding one ETag exactly one
 // wins and the others fail the recheck. casLoop runs step again until it

@@ -91,32 +91,51 @@ func (e *Env) require(t testing.TB) {
 func (e *Env) NewDatabase(t testing.TB) string {
 	t.Helper()
 	e.require(t)
+	dsn, drop, err := e.CreateDatabase(context.Background())
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := drop(); err != nil {
+			t.Logf("pgtest: %v", err)
+		}
+	})
+	return dsn
+}
+
+// CreateDatabase creates an empty database and returns its DSN and a
+// function that drops it; for programs that are not tests (the benchmark
+// harness). It fails when no PostgreSQL is available.
+func (e *Env) CreateDatabase(ctx context.Context) (dsn string, drop func() error, err error) {
+	if !e.Available() {
+		return "", nil, errors.New(e.unavailable)
+	}
 	var b [6]byte
 	rand.Read(b[:])
 	name := "udtc_test_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("pgx", e.adminDSN)
+	if err := e.admin(ctx, "CREATE DATABASE "+name); err != nil {
+		return "", nil, fmt.Errorf("create database: %w", err)
+	}
+	drop = func() error {
+		if err := e.admin(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			return fmt.Errorf("drop database %s: %w", name, err)
+		}
+		return nil
+	}
+	return withDatabase(e.adminDSN, name), drop, nil
+}
+
+// admin runs one statement on the maintenance database.
+func (e *Env) admin(ctx context.Context, stmt string) error {
+	db, err := sql.Open("pgx", e.adminDSN)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("pgtest: create database: %v", err)
-	}
-	t.Cleanup(func() {
-		admin, err := sql.Open("pgx", e.adminDSN)
-		if err != nil {
-			return
-		}
-		defer admin.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Logf("pgtest: drop database %s: %v", name, err)
-		}
-	})
-	return withDatabase(e.adminDSN, name)
+	_, err = db.ExecContext(ctx, stmt)
+	return err
 }
 
 // withDatabase returns dsn pointing at database name.
@@ -230,7 +249,7 @@ func startCluster() (*Env, error) {
 			return nil, fmt.Errorf("start postgres: %w", err)
 		}
 		e := &Env{
-			adminDSN: fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", port),
+			adminDSN: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port),
 			dir:      dir, cmd: cmd, exited: make(chan struct{}),
 		}
 		go func() { cmd.Wait(); logFile.Close(); close(e.exited) }()
