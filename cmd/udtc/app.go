@@ -71,7 +71,7 @@ type env struct {
 
 // run is the whole CLI, callable in-process by tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout), stdinTerminal: readerIsTerminal(stdin)}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout), stdinTerminal: isTerminal(stdin)}
 	cmds := commands(e)
 	decorate(cmds, "")
 	app := &cli.App{

@@ -3,16 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/source"
 )
 
@@ -73,10 +70,10 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	if diags.HasErrors() {
 		return f.notCompiling(e, "the manifests", diags)
 	}
-	if old.diags.HasErrors() {
-		return f.notCompiling(e, "the manifests at "+f.against, old.diags)
+	if old.Diags.HasErrors() {
+		return f.notCompiling(e, "the manifests at "+f.against, old.Diags)
 	}
-	findings, err := compat.Compare(old.cat, newCat)
+	findings, err := compat.Compare(old.Catalog, newCat)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
@@ -91,67 +88,20 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	return nil
 }
 
-// oldSide is what the manifests are compared with.
-type oldSide struct {
-	cat    *model.Catalog
-	diags  diag.List
-	base   compat.Base
-	source diag.Source // excerpts of the old files
-}
-
-// loadOld compiles the manifests at --against: a directory when it names
-// one, else a revision of the repository containing the first PATH.
-func (f *breakingFlags) loadOld(c *cli.Context, paths []string) (*oldSide, error) {
-	if st, err := os.Stat(f.against); err == nil && st.IsDir() {
-		cat, diags, err := generator.Compile(c.Context, []string{f.against}, generator.Options{})
-		if err != nil {
-			return nil, fail(exitUsage, err)
-		}
-		return &oldSide{cat: cat, diags: diags, base: compat.Base{Against: f.against}, source: diag.FileSource()}, nil
-	}
-	repo, err := source.Discover(paths[0])
-	if err != nil {
-		if errors.Is(err, source.ErrNotRepository) {
-			return nil, usageErrorf("--against %s: %v (and it is not a directory)", f.against, err)
-		}
+// loadOld compiles the manifests at --against (generator.CompileAgainst):
+// an unknown revision or a path outside a repository is a usage error.
+func (f *breakingFlags) loadOld(c *cli.Context, paths []string) (*generator.Against, error) {
+	old, err := generator.CompileAgainst(c.Context, f.against, paths)
+	var unknown *generator.UnknownRevisionError
+	switch {
+	case errors.Is(err, source.ErrNotRepository):
+		return nil, usageErrorf("--against %s: %v (and it is not a directory)", f.against, err)
+	case errors.As(err, &unknown):
+		return nil, usageErrorf("--against %s: unknown revision (and not a directory) in the repository at %s", f.against, unknown.Root)
+	case err != nil:
 		return nil, fail(exitUsage, err)
 	}
-	snap, err := repo.Resolve(f.against)
-	if err != nil {
-		if errors.Is(err, source.ErrUnknownRevision) {
-			return nil, usageErrorf("--against %s: unknown revision (and not a directory) in the repository at %s", f.against, repo.Root)
-		}
-		return nil, fail(exitUsage, err)
-	}
-	fsys := snap.FS()
-	var rels []string
-	for _, p := range paths {
-		rel, err := repo.Rel(p)
-		if err != nil {
-			return nil, usageErrorf("%v", err)
-		}
-		// A path that did not exist at the revision contributes nothing.
-		if _, err := fs.Stat(fsys, rel); err == nil {
-			rels = append(rels, rel)
-		}
-	}
-	side := &oldSide{base: compat.Base{Against: f.against, Commit: snap.Hash()}}
-	prefix := f.against + ":"
-	side.source = func(file string) []byte {
-		if name, ok := strings.CutPrefix(file, prefix); ok {
-			b, _ := fs.ReadFile(fsys, name)
-			return b
-		}
-		return nil
-	}
-	if len(rels) == 0 {
-		return side, nil
-	}
-	side.cat, side.diags, err = generator.CompileFS(c.Context, fsys, rels, generator.Options{FilePrefix: prefix})
-	if err != nil {
-		return nil, fail(exitUsage, err)
-	}
-	return side, nil
+	return old, nil
 }
 
 // notCompiling prints the diagnostics of manifests that do not compile.
@@ -166,11 +116,11 @@ func (f *breakingFlags) notCompiling(e *env, what string, diags diag.List) error
 	return fail(exitFail, fmt.Errorf("%s do not compile; nothing compared", what))
 }
 
-func (f *breakingFlags) print(e *env, old *oldSide, findings []compat.Finding) error {
+func (f *breakingFlags) print(e *env, old *generator.Against, findings []compat.Finding) error {
 	diags := compat.Diagnostics(findings)
 	switch f.format {
 	case "json":
-		return compat.WriteJSON(e.stdout, old.base, findings)
+		return compat.WriteJSON(e.stdout, old.Base, findings)
 	case "sarif":
 		return diag.WriteSARIF(e.stdout, diags, generator.Rules(), "https://github.com/udtc/udtc/blob/main/docs/rules.md")
 	case "github":
@@ -181,7 +131,7 @@ func (f *breakingFlags) print(e *env, old *oldSide, findings []compat.Finding) e
 	err := diag.WriteText(e.stdout, diags, diag.TextOptions{
 		Color: e.isTerminal && !noColor,
 		Source: func(file string) []byte {
-			if b := old.source(file); b != nil {
+			if b := old.Source(file); b != nil {
 				return b
 			}
 			return disk(file)
@@ -191,8 +141,8 @@ func (f *breakingFlags) print(e *env, old *oldSide, findings []compat.Finding) e
 		return err
 	}
 	against := f.against
-	if old.base.Commit != "" {
-		against += " (" + old.base.Commit[:12] + ")"
+	if old.Base.Commit != "" {
+		against += " (" + old.Base.Commit[:12] + ")"
 	}
 	if len(findings) == 0 {
 		_, err = fmt.Fprintf(e.stdout, "no API changes against %s\n", against)

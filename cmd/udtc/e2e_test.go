@@ -36,9 +36,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UDTC_TEST_AS_UDTC") == "1" {
 		os.Exit(run(context.Background(), append([]string{"udtc"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
-	if dir := os.Getenv("UDTC_TEST_KILLED_COMMIT"); dir != "" {
-		killedCommit(dir) // genstage_test.go; exits
-	}
 	// udtc gen keeps machine-local state in the user cache: never the
 	// real one in tests.
 	cache, err := os.MkdirTemp("", "udtc-test-cache-")

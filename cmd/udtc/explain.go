@@ -58,7 +58,7 @@ func (f *explainFlags) run(c *cli.Context, e *env) error {
 	if c.Args().Len() != 1 {
 		return usageErrorf("explain takes one argument: NAMESPACE/TYPE[@VERSION][.path]")
 	}
-	ref, err := parseTypeRef(c.Args().First())
+	ref, err := api.ParseTypeRef(c.Args().First())
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -71,20 +71,20 @@ func (f *explainFlags) run(c *cli.Context, e *env) error {
 		return fail(exitFail, fmt.Errorf("%s: the schema cannot be compiled: %w", res.ref, err))
 	}
 	s := schema.OpenAPI()
-	out := explained{Type: res.ref.String(), APIVersions: versions(res.summary), Default: res.summary.DefaultAPIVersion,
-		Path: strings.Join(ref.path, ".")}
+	out := explained{Type: res.ref.String(), APIVersions: res.summary.Versions(), Default: res.summary.DefaultAPIVersion,
+		Path: strings.Join(ref.Path, ".")}
 	out.Field = describe("", s, false)
-	if len(ref.path) == 0 {
+	if len(ref.Path) == 0 {
 		out.Field.Description = res.summary.Description
 		if len(res.summary.Capabilities) > 0 {
 			out.Field.Constraints = append(out.Field.Constraints, "capabilities: "+strings.Join(res.summary.Capabilities, ", "))
 		}
 	}
-	for i, name := range ref.path {
+	for i, name := range ref.Path {
 		next, required, ok := child(s, name)
 		if !ok {
 			return fail(exitFail, fmt.Errorf("%s has no property %q at %s (properties: %s)", res.ref, name,
-				strings.Join(append([]string{"properties"}, ref.path[:i]...), "."), strings.Join(childNames(s), ", ")))
+				strings.Join(append([]string{"properties"}, ref.Path[:i]...), "."), strings.Join(childNames(s), ", ")))
 		}
 		s = next
 		out.Field = describe(name, s, required)

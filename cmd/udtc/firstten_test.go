@@ -14,6 +14,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/internal/buildinfo"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -28,7 +29,7 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q; want %q", code, flagOut, stdout)
 	}
 	code, stdout, _ = runCLI(t, "version", "--output", "json")
-	var v versionInfo
+	var v buildinfo.Info
 	if err := json.Unmarshal([]byte(stdout), &v); code != 0 || err != nil || v.APIVersion != api.Version || v.Go != runtime.Version() || v.Version == "" {
 		t.Errorf("version --output json: exit %d, %v\n%s", code, err, stdout)
 	}

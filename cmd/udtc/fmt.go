@@ -9,7 +9,8 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/internal/atomicfile"
+	"github.com/udtc/udtc/internal/linediff"
 )
 
 // fmtFlags are udtc fmt's flags.
@@ -59,23 +60,7 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 		if err != nil {
 			return fail(exitUsage, err)
 		}
-		isJSON := manifest.IsJSON(in.Path)
-		if !in.Named || isJSON {
-			// A file a walk found is formatted only when it is a manifest,
-			// as udtc check decides; one that does not load is reported.
-			// JSON manifests are only loaded, never rewritten.
-			doc, diags := manifest.Load(in.Path, data)
-			if !in.Named && !diags.HasErrors() && !manifest.IsManifest(doc) {
-				continue
-			}
-			if isJSON {
-				if diags.HasErrors() {
-					bad = append(bad, diags...)
-				}
-				continue
-			}
-		}
-		out, diags := manifest.Format(in.Path, data)
+		out, diags := generator.FormatInput(in, data)
 		if diags.HasErrors() {
 			bad = append(bad, diags...)
 			continue
@@ -86,7 +71,7 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 		changed++
 		switch {
 		case f.diff:
-			fmt.Fprint(e.stdout, unifiedDiff(in.Path, data, out))
+			fmt.Fprint(e.stdout, linediff.Unified(in.Path, data, out))
 		case f.check:
 			fmt.Fprintln(e.stdout, in.Path)
 		default:
@@ -107,12 +92,12 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 	return nil
 }
 
-// replaceKeepingMode replaces path with data (writeAtomicMode), keeping the
-// file's mode.
+// replaceKeepingMode replaces path with data (atomicfile.WriteFile),
+// keeping the file's mode.
 func replaceKeepingMode(path string, data []byte) error {
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
-	return writeAtomicMode(path, data, st.Mode().Perm())
+	return atomicfile.WriteFile(path, data, st.Mode().Perm())
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -26,6 +23,8 @@ import (
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/generator/outdir"
+	"github.com/udtc/udtc/internal/gctune"
 )
 
 // genFlags are the flags of `udtc gen`.
@@ -41,9 +40,8 @@ type genFlags struct {
 	w                watchFlags // watch.go
 }
 
-// emitter is one output target: the composition root lists them all. Each
-// hands its files to put in batches as they are made (a namespace, a
-// package, a type's pages), so no target's output is held whole.
+// emitter is one output target (generator.Target, with gen's flags): the
+// composition root lists them all.
 type emitter struct {
 	name string
 	emit func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error)
@@ -143,8 +141,9 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 		return err
 	}
 	if slices.ContainsFunc(selected, func(em emitter) bool { return em.name == "go" || em.name == "site" }) && f.goImportPrefix == "" {
-		prefix, found := importPrefixFor(f.out)
+		prefix, found := outdir.GoImportPath(f.out)
 		if !found {
+			prefix = fallbackImportPrefix
 			fmt.Fprintf(e.stderr, "note: no go.mod above %s: the Go client imports itself as %s (set --go-import-prefix to the import path of %s)\n", f.out, prefix, f.out)
 		}
 		f.goImportPrefix = prefix
@@ -166,29 +165,18 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selected []emitter) error {
 	// What a killed run left is removed first, even when the inputs are
 	// unchanged; --check reports it instead.
-	if left := removeLeftovers(f.out, f.check); f.check && len(left) > 0 {
+	if left := outdir.RemoveLeftovers(f.out, f.check); f.check && len(left) > 0 {
 		for _, p := range left {
 			fmt.Fprintf(e.stderr, "left by an interrupted run: %s\n", p)
 		}
 		return fail(exitFail, fmt.Errorf("%s is not up to date: run udtc gen without --check", f.out))
 	}
-	var err error
-	paths := c.Args().Slice()
-	if len(paths) == 0 {
-		if paths, err = f.inputs(f.out); err != nil {
-			return err
-		}
-	}
-	inputs, err := generator.Expand(paths)
+	paths, key, err := f.inputKey(c, selected)
 	if err != nil {
-		return fail(exitUsage, err)
-	}
-	key, err := inputKey(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict), f.proj.Key())...)
-	if err != nil {
-		return fail(exitUsage, err)
+		return err
 	}
 	if !f.force {
-		if n, ok := upToDate(f.out, key); ok {
+		if n, ok := outdir.UpToDate(f.out, key); ok {
 			fmt.Fprintf(e.stderr, "%s is up to date: inputs unchanged since the last run, nothing written (%s; --force regenerates)\n", f.out, plural(n, "file"))
 			return nil
 		}
@@ -205,50 +193,89 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		}
 		return fail(exitFail, nil)
 	}
-	defer tuneGC(os.LookupEnv, genGCPercent, genMemoryLimit)()
-	// Each target's files are staged as its emitter makes them (see
-	// stager); they replace the old ones only once every emitter is done
-	// and no diagnostic is an error.
-	st := newStager(f.out, f.check)
-	defer st.abort() // removes the stage unless commit succeeded
-	more, err := runEmitters(ctx, cat, f, selected, st.stage)
+	defer gctune.Set(os.LookupEnv, gctune.GenPercent, gctune.GenMemoryLimit)()
+	res, err := f.write(ctx, e, cat, diags, selected)
+	if err != nil {
+		return err
+	}
+	if !f.check {
+		outdir.SaveCache(f.out, key)
+	}
+	return f.report(e, res)
+}
+
+// inputKey returns the inputs of the run and their key (outdir.InputKey,
+// with every option that shapes the output).
+func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string, key string, err error) {
+	paths = c.Args().Slice()
+	if len(paths) == 0 {
+		if paths, err = f.inputs(f.out); err != nil {
+			return nil, "", err
+		}
+	}
+	inputs, err := generator.Expand(paths)
+	if err != nil {
+		return nil, "", fail(exitUsage, err)
+	}
+	key, err = outdir.InputKey(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict), f.proj.Key())...)
+	if err != nil {
+		return nil, "", fail(exitUsage, err)
+	}
+	return paths, key, nil
+}
+
+// write runs the emitters and puts their files in --out: each target's
+// files are staged as its emitter makes them (outdir.Stager); they replace
+// the old ones only once every emitter is done and no diagnostic (diags,
+// the compiler's, and the emitters') is an error.
+func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags diag.List, selected []emitter) (outdir.Result, error) {
+	st := outdir.NewStager(f.out, outdir.Options{Check: f.check, Targets: emitterNames()})
+	defer st.Abort() // removes the stage unless Commit succeeded
+	targets := make([]generator.Target, len(selected))
+	for i, em := range selected {
+		targets[i] = generator.Target{Name: em.name, Emit: func(cat *model.Catalog, put emit.Put) (diag.List, error) { return em.emit(cat, f, put) }}
+	}
+	more, err := generator.EmitTargets(ctx, cat, targets, st.Stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
 	diags = append(diags, f.severities(more)...).Sorted()
 	if len(diags) > 0 {
 		if perr := printDiagnostics(e, f.format, diags); perr != nil {
-			return fail(exitUsage, perr)
+			return outdir.Result{}, fail(exitUsage, perr)
 		}
 	}
 	if err != nil {
-		return fail(exitFail, err)
+		return outdir.Result{}, fail(exitFail, err)
 	}
 	if diags.HasErrors() {
-		return fail(exitFail, nil)
+		return outdir.Result{}, fail(exitFail, nil)
 	}
 	if err := ctx.Err(); err != nil {
-		return fail(exitFail, fmt.Errorf("interrupted: %w", err))
+		return outdir.Result{}, fail(exitFail, fmt.Errorf("interrupted: %w", err))
 	}
-	res, err := st.commit(emitterNames(selected...))
+	res, err := st.Commit(emitterNames(selected...))
 	if err != nil {
-		return fail(exitUsage, err)
+		return outdir.Result{}, fail(exitUsage, err)
 	}
-	if !f.check {
-		saveGenCache(f.out, key)
-	}
+	return res, nil
+}
+
+// report says what the run did to --out (with --check: whether it is up
+// to date).
+func (f *genFlags) report(e *env, res outdir.Result) error {
 	if f.check {
-		if res.changed() {
-			for _, p := range res.stale {
+		if res.Changed() {
+			for _, p := range res.Stale {
 				fmt.Fprintf(e.stderr, "out of date: %s\n", filepath.Join(f.out, p))
 			}
 			return fail(exitFail, fmt.Errorf("%s is not up to date: run udtc gen without --check", f.out))
 		}
-		fmt.Fprintf(e.stderr, "%s is up to date (%s)\n", f.out, plural(res.unchanged, "file"))
+		fmt.Fprintf(e.stderr, "%s is up to date (%s)\n", f.out, plural(res.Unchanged, "file"))
 		return nil
 	}
-	if res.changed() {
-		fmt.Fprintf(e.stderr, "wrote %s to %s (%d unchanged, %d removed)\n", plural(res.written, "file"), f.out, res.unchanged, res.removed)
+	if res.Changed() {
+		fmt.Fprintf(e.stderr, "wrote %s to %s (%d unchanged, %d removed)\n", plural(res.Written, "file"), f.out, res.Unchanged, res.Removed)
 	} else {
-		fmt.Fprintf(e.stderr, "%s is up to date: nothing written (%s unchanged)\n", f.out, plural(res.unchanged, "file"))
+		fmt.Fprintf(e.stderr, "%s is up to date: nothing written (%s unchanged)\n", f.out, plural(res.Unchanged, "file"))
 	}
 	return nil
 }
@@ -279,150 +306,6 @@ func (f *genFlags) selected() ([]emitter, error) {
 	return out, nil
 }
 
-// runEmitters runs the selected emitters one after another and hands their
-// files to stage in the batches the emitters make them, so no target's
-// files wait in memory for the rest of it or for the others. The emitters
-// each use every core themselves; run one at a time, the peak memory is
-// that of the largest batch rather than of all targets at once.
-// Diagnostics are merged deterministically.
-func runEmitters(ctx context.Context, cat *model.Catalog, f *genFlags, selected []emitter, stage func(target string, files []emit.File) error) (diag.List, error) {
-	var ds diag.List
-	var errs []error
-	for i, em := range selected {
-		if err := ctx.Err(); err != nil {
-			break
-		}
-		c := cat
-		if i == len(selected)-1 {
-			// Nothing here holds the model while the last emitter runs, so
-			// one that keeps a view of its own (the site) lets it go.
-			cat = nil
-		}
-		put := func(files []emit.File) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			return stage(em.name, files)
-		}
-		diags, err := em.emit(c, f, put)
-		ds = append(ds, diags...)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", em.name, err))
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		// The emitters' errors are then only this one, said once.
-		return ds.Sorted(), fmt.Errorf("interrupted: %w", err)
-	}
-	return ds.Sorted(), errors.Join(errs...)
-}
-
 // fallbackImportPrefix is the Go import path of --out when no go.mod is
 // found above it (gen says so).
 const fallbackImportPrefix = "example.com/udtc/gen"
-
-// importPrefixFor derives the Go import path of dir from the nearest go.mod
-// above it; found is false when there is none and the placeholder
-// fallbackImportPrefix is returned.
-func importPrefixFor(dir string) (prefix string, found bool) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return fallbackImportPrefix, false
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if mod := modulePath(filepath.Join(d, "go.mod")); mod != "" {
-			rel, err := filepath.Rel(d, abs)
-			if err != nil || rel == "." {
-				return mod, true
-			}
-			return mod + "/" + filepath.ToSlash(rel), true
-		}
-		if filepath.Dir(d) == d {
-			return fallbackImportPrefix, false
-		}
-	}
-}
-
-func modulePath(gomod string) string {
-	b, err := os.ReadFile(gomod)
-	if err != nil {
-		return ""
-	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
-}
-
-// writeAtomic writes data to path with mode 0644 (see writeAtomicMode).
-func writeAtomic(path string, data []byte) error { return writeAtomicMode(path, data, 0o644) }
-
-// writeAtomicMode writes data to path, creating its directory, through a
-// temporary file in the same directory and a rename, so a reader never sees
-// half a file; the file gets mode perm.
-func writeAtomicMode(path string, data []byte, perm fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return replaceFile(path, data, perm)
-}
-
-// replaceFile is writeAtomicMode in a directory that exists.
-func replaceFile(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := writeTemp(path, data, perm)
-	if err != nil {
-		return err
-	}
-	if err := renameFile(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// writeNew writes data with mode perm to path, which must not exist yet.
-func writeNew(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	return fill(f, data, perm)
-}
-
-// writeTemp writes data with mode perm to a new temporary file beside path
-// (in its directory, which exists) and returns the temporary file's name,
-// for a rename to path.
-func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".udtc-*")
-	if err != nil {
-		return "", err
-	}
-	if err := fill(tmp, data, perm); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return tmp.Name(), nil
-}
-
-// fill gives the new file f mode perm and the content data, and closes it.
-// The mode is set through the open file: the umask does not apply, and the
-// path is not looked up again.
-func fill(f *os.File, data []byte, perm fs.FileMode) error {
-	merr := f.Chmod(perm)
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	return errors.Join(merr, werr, cerr)
-}
-
-func removeEmptyParents(root, dir string) {
-	root = filepath.Clean(root)
-	for dir != root && strings.HasPrefix(dir, root) {
-		if os.Remove(dir) != nil {
-			return
-		}
-		dir = filepath.Dir(dir)
-	}
-}

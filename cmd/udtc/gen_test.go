@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator/outdir/outdirtest"
+	"github.com/udtc/udtc/internal/gctune"
 )
 
 func TestGenWritesOnlyWhatChanged(t *testing.T) {
@@ -150,10 +153,10 @@ func genExamples(t *testing.T) (dir, out string) {
 	return dir, out
 }
 
-// listFiles returns every file below dir with its contents (readTree's).
+// listFiles returns every file below dir with its contents (ReadTree's).
 func listFiles(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	files, _ := readTree(t, dir)
+	files, _ := outdirtest.ReadTree(t, dir)
 	return files
 }
 
@@ -263,11 +266,11 @@ func TestGenOutputIsMachineIndependent(t *testing.T) {
 	}
 }
 
-// listTree returns readTree's files and directories in one map, each
+// listTree returns ReadTree's files and directories in one map, each
 // directory with a "/" after its path and the value "dir".
 func listTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree, dirs := readTree(t, dir)
+	tree, dirs := outdirtest.ReadTree(t, dir)
 	for _, d := range dirs {
 		tree[d+"/"] = "dir"
 	}
@@ -356,7 +359,7 @@ func TestGenTunesGCForItsRunOnly(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GC percent after gen = %d, want 100 as before", got)
 	}
-	if small, big := genLimitFor(10<<20), genLimitFor(600<<20); small != 10<<20+genHeadroom || big != 1500<<20 {
-		t.Errorf("genLimitFor: %d MiB for a 10 MiB model, %d MiB for 600 MiB; want the model plus %d MiB, and 2.5 times a larger model", small>>20, big>>20, genHeadroom>>20)
+	if small, big := gctune.GenLimitFor(10<<20), gctune.GenLimitFor(600<<20); small != 10<<20+gctune.GenHeadroom || big != 1500<<20 {
+		t.Errorf("GenLimitFor: %d MiB for a 10 MiB model, %d MiB for 600 MiB; want the model plus %d MiB, and 2.5 times a larger model", small>>20, big>>20, gctune.GenHeadroom>>20)
 	}
 }

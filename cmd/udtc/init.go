@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
-	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/project"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/oci"
@@ -65,10 +64,13 @@ func (f *initFlags) run(c *cli.Context, e *env) error {
 		}
 		return usageErrorf("--type %q: %s", f.typeName, p)
 	}
-	files := starterFiles(f.namespace, f.typeName)
+	files, err := project.Starter(f.namespace, f.typeName)
+	if err != nil {
+		return err
+	}
 	var exist []string
 	for _, file := range files {
-		p := filepath.Join(dir, file.path)
+		p := filepath.Join(dir, file.Path)
 		if _, err := os.Lstat(p); err == nil {
 			exist = append(exist, p)
 		} else if !errors.Is(err, fs.ErrNotExist) {
@@ -79,11 +81,11 @@ func (f *initFlags) run(c *cli.Context, e *env) error {
 		return usageErrorf("init writes nothing: %s already exist(s)", strings.Join(exist, ", "))
 	}
 	for _, file := range files {
-		p := filepath.Join(dir, file.path)
+		p := filepath.Join(dir, file.Path)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return fail(exitUsage, err)
 		}
-		if err := os.WriteFile(p, []byte(file.data), 0o644); err != nil {
+		if err := os.WriteFile(p, file.Data, 0o644); err != nil {
 			return fail(exitUsage, err)
 		}
 		fmt.Fprintf(e.stderr, "wrote %s\n", p)
@@ -110,88 +112,3 @@ func registryWay(ext string) string {
 		"  udtc publish-extension --target '%s'\n"+
 		"and name it in bicepconfig.json instead: \"%s\": \"%s\" (docs/bicep.md)\n", ext, exampleTarget, ext, ref)
 }
-
-type starterFile struct{ path, data string }
-
-// starterFiles are the files `udtc init` writes, relative to the project.
-func starterFiles(namespace, typeName string) []starterFile {
-	ext := bicep.DefaultExtensionName(namespace)
-	return []starterFile{
-		{filepath.Join("manifests", typeName+".yaml"), fmt.Sprintf(starterManifest, manifest.SchemaID, namespace, typeName, namespace, typeName)},
-		{project.FileName, fmt.Sprintf(starterProject, project.SchemaID)},
-		{"bicepconfig.json", fmt.Sprintf(starterBicepConfig, ext, ext)},
-		{filepath.Join(".github", "workflows", "udtc.yaml"), starterCI},
-	}
-}
-
-const starterManifest = `# yaml-language-server: $schema=%s
-# A udtc manifest: one resource provider namespace and its resource types.
-# The format: https://github.com/udtc/udtc/blob/main/docs/manifest.md
-# Check it with ` + "`udtc check manifests`" + `, generate with ` + "`udtc gen manifests --out out`" + `.
-namespace: %s
-types:
-  # The resource type %s/%s. Child types are written parent/child.
-  %s:
-    # Shown in Bicep completion, in the generated docs and in the registry's catalog.
-    description: Describe what a resource of this type provisions.
-    # SupportsRecipes: a Radius recipe deploys resources of this type.
-    capabilities: [SupportsRecipes]
-    apiVersions:
-      # A date, optionally -preview. Once published, an API version only changes compatibly
-      # (udtc breaking tells); add a new version for anything else.
-      '2025-01-01-preview':
-        # An OpenAPI 3.0 subset: https://github.com/udtc/udtc/blob/main/docs/schema-subset.md
-        schema:
-          type: object
-          properties:
-            environment:
-              type: string
-              description: The Radius environment ID.
-            size:
-              type: string
-              description: The size to provision.
-              enum: [S, M, L]
-              default: S
-          required: [environment]
-`
-
-const starterProject = `# yaml-language-server: $schema=%s
-# The udtc project file: udtc check, gen and publish read the inputs from here
-# when given no paths, and gen its output and options. Flags override it.
-# Everything it can hold: https://github.com/udtc/udtc/blob/main/docs/cli.md
-inputs:
-  include: [manifests]
-output: out
-# rules:                      # per-rule severity: off, warning or error, with a reason
-#   schema-undeclared:
-#     severity: off
-#     reason: we reference types registered by other repositories
-`
-
-const starterBicepConfig = `{
-  "extensions": {
-    "%s": "./out/bicep/%s.tgz"
-  }
-}
-`
-
-const starterCI = `# Checks the manifests, keeps the generated output up to date, and refuses
-# breaking changes to published API versions on pull requests.
-name: udtc
-on: [push, pull_request]
-jobs:
-  udtc:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          fetch-depth: 0
-      - uses: actions/setup-go@v5
-        with:
-          go-version: '1.26'
-      - run: go install github.com/udtc/udtc/cmd/udtc@latest
-      - run: udtc check manifests
-      - run: udtc gen manifests --out out
-      - if: github.event_name == 'pull_request'
-        run: udtc breaking manifests --against origin/${{ github.base_ref }} --format github
-`

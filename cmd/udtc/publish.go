@@ -99,6 +99,20 @@ func (f *serverFlags) connect(parent context.Context, reg *client.Client) (conte
 	return ctx, cancel, nil
 }
 
+// dial is client and connect in one: a client of the registry that
+// answers, and the command's context. Callers defer cancel.
+func (f *serverFlags) dial(parent context.Context) (*client.Client, context.Context, context.CancelFunc, error) {
+	reg, err := f.client()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel, err := f.connect(parent, reg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return reg, ctx, cancel, nil
+}
+
 func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
 	_, err := reg.GetPlane(ctx, f.plane)
 	switch {
@@ -194,42 +208,14 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			return usageErrorf("--address must be an absolute http(s) URL, not %q: it %s", f.address, p)
 		}
 	}
-	// Nothing changed since the last publish that left the registry
-	// matching (publishcache.go): same inputs, same registry state, so
-	// the same zero-write plan, without compiling. Text output only: the
-	// JSON report lists every registration.
-	var record string
-	inputsKey := func() string { return "" }
-	if f.output == "text" {
-		if record = f.publishRecordPath(c.Args().Slice()); record != "" {
-			inputsKey = f.startPublishKey(e, c.Args().Slice())
-		}
+	rec := f.startRecord(e, c.Args().Slice()) // publishcache.go
+	if replayed, err := f.replay(c, e, reg, rec); replayed || err != nil {
+		return err
 	}
-	// With a record, the key is needed before anything else.
-	if _, err := os.Stat(record); record != "" && err == nil && inputsKey() != "" {
-		ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
-		if err != nil {
-			return err
-		}
-		rec, same, err := unchangedSincePublish(ctx, reg, record, inputsKey())
-		cancel()
-		if err != nil {
-			return fail(exitFail, err)
-		}
-		if same {
-			fmt.Fprint(e.stderr, rec.Diagnostics)
-			fmt.Fprint(e.stdout, rec.Plan)
-			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
-			fmt.Fprintln(e.stderr, "inputs and the registry unchanged since the last publish: nothing compiled")
-			return nil
-		}
-	}
-	cat, diagText, replayable, err := f.compileRecorded(c, e, c.Args().Slice())
+	cat, err := f.compileRecorded(c, e, c.Args().Slice(), rec)
 	if err != nil {
 		return err
 	}
-	// A replay could not print the same diagnostics: no record.
-	recording := record != "" && replayable
 	ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
 	if err != nil {
 		return err
@@ -240,49 +226,54 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitFail, err)
 	}
+	if f.output == "text" {
+		plan.WriteText(e.stdout, f.server, f.plane, f.review.verbose)
+	}
+	if !f.review.allowBreaking || f.output == "text" {
+		if err := f.review.refuseBreaking(ctx, e, cat, plan); err != nil { // publishplan.go
+			return err
+		}
+	}
+	if f.dryRun || plan.Writes() == 0 {
+		return f.noWrites(e, plan, rec)
+	}
+	if err := f.review.confirmPrune(e, plan); err != nil {
+		return err
+	}
+	return f.apply(ctx, e, reg, plan, rec)
+}
+
+// newReport starts the --output json document of plan.
+func (f *publishFlags) newReport(plan *publish.Plan) publishReport {
 	report := publishReport{Server: f.server, Plane: f.plane, DryRun: f.dryRun, Plan: plan.Changes,
 		Summary: map[string]int{}, Applied: []publish.Change{}, Failed: []failedChangeDoc{}}
 	for _, a := range []publish.Action{publish.Create, publish.Update, publish.Unchanged, publish.Delete} {
 		report.Summary[string(a)] = plan.Count(a)
 	}
-	if f.output == "text" {
-		printPlan(e.stdout, plan, f.server, f.plane, f.review.verbose)
-	}
-	if !f.review.allowBreaking || f.output == "text" {
-		findings, err := breaking(ctx, reg, cat, plan)
-		if err != nil {
-			return fail(exitFail, err)
-		}
-		if err := f.review.refuseBreaking(e, findings); err != nil {
+	return report
+}
+
+// noWrites ends a dry run, or a publish whose plan writes nothing.
+func (f *publishFlags) noWrites(e *env, plan *publish.Plan, rec *publishRecord) error {
+	if f.output == "json" {
+		if err := writeJSON(e.stdout, f.newReport(plan)); err != nil {
 			return err
-		}
-	}
-	if f.dryRun || plan.Writes() == 0 {
-		if f.output == "json" {
-			if err := writeJSON(e.stdout, report); err != nil {
-				return err
-			}
-			return f.review.dryRunExit(plan)
-		}
-		if plan.Writes() == 0 {
-			if recording {
-				f.recordPublish(record, inputsKey(), want, plan, diagText)
-			}
-			fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
-		} else {
-			fmt.Fprintln(e.stdout, "Dry run: nothing written.")
 		}
 		return f.review.dryRunExit(plan)
 	}
-	if err := f.review.confirmPrune(e, plan); err != nil {
-		return err
+	if plan.Writes() == 0 {
+		f.save(rec, plan)
+		fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
+	} else {
+		fmt.Fprintln(e.stdout, "Dry run: nothing written.")
 	}
+	return f.review.dryRunExit(plan)
+}
+
+// apply applies plan and reports what it did.
+func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, plan *publish.Plan, rec *publishRecord) error {
 	progress := progressPrinter(e, plan.Writes())
 	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Batch: true, Progress: progress})
-	report.Applied = append(report.Applied, res.Applied...)
-	for _, fl := range res.Failed {
-		report.Failed = append(report.Failed, failedChangeDoc{fl.Change, fl.Err.Error()})
-	}
 	// A 401 or 403 stops Apply (auth.go): one line says why, not one per write.
 	var authErr error
 	for _, fl := range res.Failed {
@@ -291,6 +282,11 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		}
 	}
 	if f.output == "json" {
+		report := f.newReport(plan)
+		report.Applied = append(report.Applied, res.Applied...)
+		for _, fl := range res.Failed {
+			report.Failed = append(report.Failed, failedChangeDoc{fl.Change, fl.Err.Error()})
+		}
 		if err := writeJSON(e.stdout, report); err != nil {
 			return err
 		}
@@ -308,23 +304,9 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if len(res.Failed) > 0 {
 		return fail(exitFail, fmt.Errorf("%d of %s failed; run publish again to converge", len(res.Failed), plural(plan.Writes(), "write")))
 	}
-	if recording && inputsKey() != "" {
-		// Recorded only when the registry, as the writes left it, matches:
-		// the next publish replays the record only when it reads that
-		// state again (a concurrent writer changes it). The schemas just
-		// written are not read back (publish.Expected).
-		after, err := publish.Expected(ctx, reg, plan)
-		if err == nil && after.Writes() != 0 {
-			after, err = publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
-		}
-		if err == nil {
-			f.recordPublish(record, inputsKey(), want, after, diagText)
-		}
-	}
+	f.recordApplied(ctx, reg, plan, rec)
 	return nil
 }
-
-var actionMarks = map[publish.Action]string{publish.Create: "+", publish.Update: "~", publish.Unchanged: "=", publish.Delete: "-"}
 
 // progressPrinter shows progress on a terminal for runs of more than a few
 // writes; elsewhere it prints nothing.

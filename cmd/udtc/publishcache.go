@@ -3,152 +3,130 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
-	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/generator/outdir"
+	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/publish"
 )
 
-// publishRecord is the machine-local record of the last publish that left
-// the registry matching the manifests (a plan of zero writes, read back
-// after applying): the inputs' key (inputKey: the udtc binary, every flag,
-// each manifest's path and contents), the namespaces it read, what it read
-// of the registry (publish.Plan.State), and the diagnostics (warnings) and
-// plan text it printed. A
-// publish whose inputs have that key and which reads that state again
-// would plan zero writes again, so it prints the same and compiles
-// nothing. It lives in the user cache directory
-// (os.UserCacheDir()/udtc/publish/), one file per server, plane and paths.
+// publishRecord is where a publish finds and keeps its record
+// (publish.Record): path ("" for none), the key of the run's inputs
+// (computed in the background: "" when there is none), and, once
+// compiled, the diagnostics it printed and whether it may record at all
+// (text output, with text diagnostics a replay can print again).
 type publishRecord struct {
-	Key        string   `json:"key"`
-	Namespaces []string `json:"namespaces"`
-	State      string   `json:"state"`
-	Plan       string   `json:"plan"`
-	// Diagnostics is the text the compile printed on stderr.
-	Diagnostics string `json:"diagnostics"`
+	path        string
+	key         func() string
+	recording   bool
+	diagnostics []byte
 }
 
-// publishKey fingerprints a publish run's inputs (inputKey); color is
-// whether its diagnostics are in color.
-func (f *publishFlags) publishKey(color bool, paths []string) (string, error) {
-	inputs, err := generator.Expand(paths)
-	if err != nil {
-		return "", err
-	}
-	return inputKey(inputs, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
-		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
-		strconv.FormatBool(f.review.verbose), strconv.FormatBool(f.review.allowBreaking),
-		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(color))
-}
-
-// startPublishKey computes publishKey in the background, so that reading
-// and hashing the manifests overlaps their compile, and returns the
-// function that waits for it: "" when there is no key (Expand's error,
-// which the compile reports).
-func (f *publishFlags) startPublishKey(e *env, paths []string) func() string {
-	ch := make(chan string, 1)
-	color := diagColor(e)
-	go func() {
-		key, err := f.publishKey(color, paths)
-		if err != nil {
-			key = ""
+// startRecord finds the record of a publish of paths, and starts its key.
+// Only text output replays: the JSON report lists every registration.
+func (f *publishFlags) startRecord(e *env, paths []string) *publishRecord {
+	rec := &publishRecord{key: func() string { return "" }}
+	if f.output == "text" {
+		if rec.path = publish.RecordPath(f.server, f.plane, paths); rec.path != "" {
+			rec.key = f.startPublishKey(e, paths)
 		}
-		ch <- key
-	}()
-	return sync.OnceValue(func() string { return <-ch })
+	}
+	return rec
 }
 
-// publishRecordPath returns the file of the record of a publish of paths
-// to f's server and plane: "" when there is no user cache directory.
-func (f *publishFlags) publishRecordPath(paths []string) string {
-	base, err := os.UserCacheDir()
+// replay prints the record again, and returns true, when nothing changed
+// since the last publish that left the registry matching (same inputs, same
+// registry state, so the same zero-write plan), without compiling.
+func (f *publishFlags) replay(c *cli.Context, e *env, reg *client.Client, rec *publishRecord) (bool, error) {
+	// With a record, the key is needed before anything else.
+	if _, err := os.Stat(rec.path); rec.path == "" || err != nil || rec.key() == "" {
+		return false, nil
+	}
+	ctx, cancel, err := f.serverFlags.connect(c.Context, reg)
 	if err != nil {
-		return ""
+		return false, err
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%q %q\n", f.server, f.plane)
-	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return ""
-		}
-		fmt.Fprintf(h, "%q\n", abs)
-	}
-	return filepath.Join(base, "udtc", "publish", hex.EncodeToString(h.Sum(nil)[:16]))
-}
-
-// unchangedSincePublish reports whether the record at path has the key
-// and the registry still holds the state it recorded; it returns the
-// record.
-func unchangedSincePublish(ctx context.Context, reg publish.Registry, path, key string) (publishRecord, bool, error) {
-	var rec publishRecord
-	if path == "" {
-		return rec, false, nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil || json.Unmarshal(b, &rec) != nil || rec.Key != key || rec.State == "" {
-		return rec, false, nil
-	}
-	state, err := publish.ReadState(ctx, reg, rec.Namespaces)
+	r, same, err := publish.Replay(ctx, reg, rec.path, rec.key())
+	cancel()
 	if err != nil {
-		return rec, false, err
+		return false, fail(exitFail, err)
 	}
-	return rec, state == rec.State, nil
+	if !same {
+		return false, nil
+	}
+	fmt.Fprint(e.stderr, r.Diagnostics)
+	fmt.Fprint(e.stdout, r.Plan)
+	fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
+	fmt.Fprintln(e.stderr, "inputs and the registry unchanged since the last publish: nothing compiled")
+	return true, nil
 }
 
-// recordPublish saves the record of a zero-write plan. It is best effort:
-// without a record the next publish just compiles.
-func (f *publishFlags) recordPublish(path, key string, want []api.Registration, plan *publish.Plan, diagnostics []byte) {
-	if path == "" || key == "" || plan.Writes() != 0 || plan.State == "" {
+// save records plan, a plan of zero writes, when the run may record.
+func (f *publishFlags) save(rec *publishRecord, plan *publish.Plan) {
+	if !rec.recording {
 		return
 	}
 	var text bytes.Buffer
-	printPlan(&text, plan, f.server, f.plane, f.review.verbose)
-	b, err := json.Marshal(publishRecord{Key: key, Namespaces: publish.Namespaces(want), State: plan.State, Plan: text.String(), Diagnostics: string(diagnostics)})
-	if err != nil {
-		return
-	}
-	_ = writeAtomic(path, b)
+	plan.WriteText(&text, f.server, f.plane, f.review.verbose)
+	publish.SaveRecord(rec.path, rec.key(), plan, text.String(), string(rec.diagnostics))
 }
 
-// compileRecorded is compile for publish: it also returns the text
+// recordApplied records the registry as applying plan left it, when it
+// matches: the next publish replays the record only when it reads that
+// state again (a concurrent writer changes it). The schemas just written
+// are not read back (publish.Expected).
+func (f *publishFlags) recordApplied(ctx context.Context, reg *client.Client, plan *publish.Plan, rec *publishRecord) {
+	if !rec.recording || rec.key() == "" {
+		return
+	}
+	if after, err := publish.AfterApply(ctx, reg, plan); err == nil {
+		f.save(rec, after)
+	}
+}
+
+// startPublishKey starts the key of a publish run's inputs
+// (outdir.StartKey): the manifests, every flag, and whether its
+// diagnostics are in color.
+func (f *publishFlags) startPublishKey(e *env, paths []string) func() string {
+	return outdir.StartKey(paths, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
+		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
+		strconv.FormatBool(f.review.verbose), strconv.FormatBool(f.review.allowBreaking),
+		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(diagColor(e)))
+}
+
+// compileRecorded is compile for publish: it also keeps in rec the text
 // diagnostics (warnings) it printed, so that a replay of the run prints
-// them again; replayable is false when it cannot (JSON or SARIF
+// them again; rec does not record when it cannot (JSON or SARIF
 // diagnostics, printed on stdout).
-func (f *publishFlags) compileRecorded(c *cli.Context, e *env, paths []string) (cat *model.Catalog, text []byte, replayable bool, err error) {
+func (f *publishFlags) compileRecorded(c *cli.Context, e *env, paths []string, rec *publishRecord) (*model.Catalog, error) {
 	cat, diags, err := f.collect(c, paths)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, err
 	}
-	if len(diags) == 0 {
-		return cat, nil, true, nil
-	}
-	if f.format != "text" {
+	replayable := true
+	if len(diags) > 0 && f.format != "text" {
+		replayable = false
 		if err := printDiagnostics(e, f.format, diags); err != nil {
-			return nil, nil, false, fail(exitUsage, err)
+			return nil, fail(exitUsage, err)
 		}
-	} else {
+	} else if len(diags) > 0 {
 		var buf bytes.Buffer
 		if err := diag.WriteText(&buf, diags, diag.TextOptions{Color: diagColor(e), Source: diag.FileSource()}); err != nil {
-			return nil, nil, false, fail(exitUsage, err)
+			return nil, fail(exitUsage, err)
 		}
 		e.stderr.Write(buf.Bytes())
-		text, replayable = buf.Bytes(), true
+		rec.diagnostics = buf.Bytes()
 	}
 	if diags.HasErrors() {
-		return nil, nil, false, fail(exitFail, nil)
+		return nil, fail(exitFail, nil)
 	}
-	return cat, text, replayable, nil
+	// A replay could not print the same diagnostics: no record.
+	rec.recording = rec.path != "" && replayable
+	return cat, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/internal/buildinfo"
 	"github.com/udtc/udtc/registry/oci"
 )
 
@@ -236,7 +237,7 @@ func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package
 	}
 	client, err := oci.NewClient(oci.Options{
 		Username: f.username, Password: password, DockerConfig: dockerConfigPath(),
-		PlainHTTP: f.plainHTTP, Force: f.force, UserAgent: "udtc/" + buildVersion().Version,
+		PlainHTTP: f.plainHTTP, Force: f.force, UserAgent: "udtc/" + buildinfo.Read().Version,
 	})
 	if err != nil {
 		return fail(exitUsage, err)

@@ -5,17 +5,15 @@ import (
 	"fmt"
 	"io/fs"
 	"net/mail"
-	"os"
 	"path"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/registry/publish"
 )
 
 // gitPublishFlags are publish's --git flags: instead of a registry, the
@@ -39,28 +37,19 @@ func (f *gitPublishFlags) flags() []cli.Flag {
 	}
 }
 
-// gitPublishReport is the --output json document of publish --git.
-type gitPublishReport struct {
-	Repository string   `json:"repository"`
-	Branch     string   `json:"branch"`
-	Commit     string   `json:"commit"`
-	Changed    bool     `json:"changed"`
-	Files      []string `json:"files"`
-}
-
-// publishGit is `udtc publish --git REPO`.
+// publishGit is `udtc publish --git REPO` (registry/publish.PublishGit).
 func (f *publishFlags) publishGit(c *cli.Context, e *env) error {
 	g := &f.git
-	var author source.Author
+	opts := publish.GitOptions{Branch: g.branch, Message: g.message, DryRun: f.dryRun}
 	if g.author != "" {
 		a, err := mail.ParseAddress(g.author)
 		if err != nil || a.Name == "" {
 			return usageErrorf("--git-author must be \"Name <email>\", not %q", g.author)
 		}
-		author = source.Author{Name: a.Name, Email: a.Address}
+		opts.AuthorName, opts.AuthorEmail = a.Name, a.Address
 	}
-	dir := path.Clean(filepath.ToSlash(g.dir))
-	if dir == "." || !fs.ValidPath(dir) { // as serve's --sync-dir, but not the repository root
+	opts.Dir = path.Clean(filepath.ToSlash(g.dir))
+	if opts.Dir == "." || !fs.ValidPath(opts.Dir) { // as serve's --sync-dir, but not the repository root
 		return usageErrorf("--git-dir must be a directory inside the repository, not %q", g.dir)
 	}
 	repo, err := source.Open(g.repo)
@@ -71,54 +60,12 @@ func (f *publishFlags) publishGit(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	files, err := manifestFiles(cat)
+	namespaces, files, err := f.gitFiles(e, cat)
 	if err != nil {
 		return err
 	}
-	ext, diags, err := bicep.Emit(cat, bicep.Options{})
-	if err != nil {
-		return fail(exitFail, err)
-	}
-	if diags.HasErrors() {
-		if err := printDiagnostics(e, f.format, diags); err != nil {
-			return fail(exitUsage, err)
-		}
-		return fail(exitFail, nil)
-	}
-	for _, x := range ext {
-		files = append(files, source.File{Path: x.Path, Data: x.Data})
-	}
-	msg := g.message
-	if msg == "" {
-		var names []string
-		for _, p := range cat.Providers {
-			names = append(names, p.Namespace)
-		}
-		msg = "udtc publish: " + strings.Join(names, ", ") + "\n\nManifests and the generated Bicep extension, written by udtc publish --git.\n"
-	}
-	report := gitPublishReport{Repository: repo.Root, Branch: g.branch, Changed: true}
-	for _, fl := range files {
-		report.Files = append(report.Files, path.Join(dir, fl.Path))
-	}
-	slices.Sort(report.Files)
-	if f.dryRun {
-		if f.output == "json" {
-			report.Changed = false
-			return writeJSON(e.stdout, report)
-		}
-		fmt.Fprintf(e.stdout, "Dry run: would commit on branch %s of %s:\n", g.branch, repo.Root)
-		for _, name := range report.Files {
-			fmt.Fprintf(e.stdout, "  %s\n", name)
-		}
-		return nil
-	}
-	report.Commit, err = repo.Commit(source.CommitOptions{Branch: g.branch, Dir: dir, Files: files, Author: author, Message: msg})
+	report, err := publish.PublishGit(sourceRepo{repo}, namespaces, files, opts)
 	switch {
-	case errors.Is(err, source.ErrNoChange):
-		report.Changed = false
-		if snap, err := repo.Resolve(g.branch); err == nil {
-			report.Commit = snap.Hash()
-		}
 	case errors.Is(err, source.ErrCheckedOut), errors.Is(err, source.ErrNoAuthor):
 		return usageErrorf("--git %s: %v", g.repo, err)
 	case err != nil:
@@ -127,48 +74,54 @@ func (f *publishFlags) publishGit(c *cli.Context, e *env) error {
 	if f.output == "json" {
 		return writeJSON(e.stdout, report)
 	}
-	if !report.Changed {
-		fmt.Fprintf(e.stdout, "Branch %s of %s already holds these %d files: nothing committed.\n", g.branch, repo.Root, len(files))
-		return nil
-	}
-	fmt.Fprintf(e.stdout, "Committed %s on branch %s of %s: %d files under %s/.\n", report.Commit[:12], g.branch, repo.Root, len(files), dir)
+	report.WriteText(e.stdout)
 	return nil
 }
 
-// manifestFiles returns the manifest files that declare cat's namespaces,
-// each at its path relative to the working directory (or its base name when
-// it lies outside), under "manifests/".
-func manifestFiles(cat *model.Catalog) ([]source.File, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, fail(exitUsage, err)
-	}
-	seen := map[string]string{}
-	var out []source.File
+// gitFiles returns the namespaces of cat and the files a git publish
+// commits: the manifests that declare them and their Bicep extension.
+func (f *publishFlags) gitFiles(e *env, cat *model.Catalog) (namespaces []string, files []publish.GitFile, err error) {
+	var manifests []string
 	for _, p := range cat.Providers {
-		for _, file := range p.Files {
-			abs, err := filepath.Abs(file)
-			if err != nil {
-				return nil, fail(exitUsage, err)
-			}
-			rel, err := filepath.Rel(wd, abs)
-			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				rel = filepath.Base(abs)
-			}
-			name := "manifests/" + filepath.ToSlash(rel)
-			if prev, ok := seen[name]; ok {
-				if prev == abs {
-					continue // a file declaring several namespaces
-				}
-				return nil, usageErrorf("%s and %s would both be committed as %s", prev, abs, name)
-			}
-			seen[name] = abs
-			data, err := os.ReadFile(abs)
-			if err != nil {
-				return nil, fail(exitUsage, err)
-			}
-			out = append(out, source.File{Path: name, Data: data})
-		}
+		namespaces = append(namespaces, p.Namespace)
+		manifests = append(manifests, p.Files...)
 	}
-	return out, nil
+	if files, err = publish.ManifestFiles(manifests); err != nil {
+		return nil, nil, fail(exitUsage, err)
+	}
+	ext, diags, err := bicep.Emit(cat, bicep.Options{})
+	if err != nil {
+		return nil, nil, fail(exitFail, err)
+	}
+	if diags.HasErrors() {
+		if err := printDiagnostics(e, f.format, diags); err != nil {
+			return nil, nil, fail(exitUsage, err)
+		}
+		return nil, nil, fail(exitFail, nil)
+	}
+	for _, x := range ext {
+		files = append(files, publish.GitFile{Path: x.Path, Data: x.Data})
+	}
+	return namespaces, files, nil
+}
+
+// sourceRepo is generator/source's repository as publish.GitRepository.
+type sourceRepo struct{ repo *source.Repo }
+
+func (r sourceRepo) Root() string { return r.repo.Root }
+
+func (r sourceRepo) Commit(c publish.GitCommit) (string, bool, error) {
+	files := make([]source.File, len(c.Files))
+	for i, f := range c.Files {
+		files[i] = source.File{Path: f.Path, Data: f.Data}
+	}
+	h, err := r.repo.Commit(source.CommitOptions{Branch: c.Branch, Dir: c.Dir, Files: files,
+		Author: source.Author{Name: c.AuthorName, Email: c.AuthorEmail}, Message: c.Message})
+	if errors.Is(err, source.ErrNoChange) {
+		if snap, err := r.repo.Resolve(c.Branch); err == nil {
+			return snap.Hash(), false, nil
+		}
+		return "", false, nil
+	}
+	return h, err == nil, err
 }

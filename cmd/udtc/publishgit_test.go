@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/registry/publish"
 )
 
 func TestPublishGit(t *testing.T) {
@@ -79,7 +80,7 @@ func TestPublishGit(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
-	var rep gitPublishReport
+	var rep publish.GitReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || !rep.Changed || rep.Branch != "udtc/reg" {
 		t.Fatalf("report %+v: %v", rep, err)
 	}

@@ -25,104 +25,91 @@ func registryCommand(e *env) *cli.Command {
 		Usage: "read a registry: list providers and types, show a namespace or a type",
 		Subcommands: []*cli.Command{
 			{
-				Name:  "list",
-				Usage: "list every resource type in the registry (like rad resource-type list)",
-				Flags: list.flags(),
-				Action: func(c *cli.Context) error {
-					if c.Args().Len() > 0 {
-						return usageErrorf("list takes no arguments")
-					}
-					reg, err := list.client()
-					if err != nil {
-						return err
-					}
-					ctx, cancel, err := list.connect(c.Context, reg)
-					if err != nil {
-						return err
-					}
-					defer cancel()
-					sums, err := reg.ProviderSummaries(ctx)
-					if err != nil {
-						return fail(exitFail, err)
-					}
-					if list.output == "json" {
-						return writeJSON(e.stdout, api.ProviderSummaryList{Value: sums})
-					}
-					if len(sums) == 0 {
-						fmt.Fprintf(e.stdout, "No resource types are registered in plane %s of %s (udtc publish registers manifests).\n", list.plane, list.server)
-						return nil
-					}
-					tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "TYPE\tNAMESPACE\tAPI VERSIONS\tDEFAULT")
-					for _, s := range sortedSummaries(sums) {
-						for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
-							t := s.ResourceTypes[name]
-							fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", s.Name, name, s.Name,
-								strings.Join(versions(t), ", "), t.DefaultAPIVersion)
-						}
-					}
-					return tw.Flush()
-				},
+				Name:   "list",
+				Usage:  "list every resource type in the registry (like rad resource-type list)",
+				Flags:  list.flags(),
+				Action: func(c *cli.Context) error { return registryList(c, e, list) },
 			},
 			{
 				Name:      "show",
 				Usage:     "show a namespace or one resource type with its schemas (like rad resource-type show)",
 				ArgsUsage: "NAMESPACE[/TYPE]",
 				Flags:     show.flags(),
-				Action: func(c *cli.Context) error {
-					if c.Args().Len() != 1 {
-						return usageErrorf("show takes one argument: NAMESPACE or NAMESPACE/TYPE")
-					}
-					ns, typ, _ := strings.Cut(c.Args().First(), "/")
-					reg, err := show.client()
-					if err != nil {
-						return err
-					}
-					ctx, cancel, err := show.connect(c.Context, reg)
-					if err != nil {
-						return err
-					}
-					defer cancel()
-					s, err := reg.ProviderSummary(ctx, ns)
-					if client.IsNotFound(err) {
-						return fail(exitFail, fmt.Errorf("namespace %s is not registered", ns))
-					}
-					if err != nil {
-						return fail(exitFail, err)
-					}
-					if typ != "" {
-						name, ok := lookupFold(s.ResourceTypes, typ)
-						if !ok {
-							return fail(exitFail, fmt.Errorf("type %s/%s is not registered", ns, typ))
-						}
-						s.ResourceTypes = map[string]api.ResourceTypeSummary{name: s.ResourceTypes[name]}
-					}
-					if show.output == "json" {
-						return writeJSON(e.stdout, s)
-					}
-					printSummary(e, s, typ != "")
-					return nil
-				},
+				Action:    func(c *cli.Context) error { return registryShow(c, e, show) },
 			},
 		},
 	}
+}
+
+// registryList is `udtc registry list`.
+func registryList(c *cli.Context, e *env, f *serverFlags) error {
+	if c.Args().Len() > 0 {
+		return usageErrorf("list takes no arguments")
+	}
+	reg, ctx, cancel, err := f.dial(c.Context)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	sums, err := reg.ProviderSummaries(ctx)
+	if err != nil {
+		return fail(exitFail, err)
+	}
+	if f.output == "json" {
+		return writeJSON(e.stdout, api.ProviderSummaryList{Value: sums})
+	}
+	if len(sums) == 0 {
+		fmt.Fprintf(e.stdout, "No resource types are registered in plane %s of %s (udtc publish registers manifests).\n", f.plane, f.server)
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPE\tNAMESPACE\tAPI VERSIONS\tDEFAULT")
+	for _, s := range sortedSummaries(sums) {
+		for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
+			t := s.ResourceTypes[name]
+			fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", s.Name, name, s.Name,
+				strings.Join(t.Versions(), ", "), t.DefaultAPIVersion)
+		}
+	}
+	return tw.Flush()
+}
+
+// registryShow is `udtc registry show`.
+func registryShow(c *cli.Context, e *env, f *serverFlags) error {
+	if c.Args().Len() != 1 {
+		return usageErrorf("show takes one argument: NAMESPACE or NAMESPACE/TYPE")
+	}
+	ns, typ, _ := strings.Cut(c.Args().First(), "/")
+	reg, ctx, cancel, err := f.dial(c.Context)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	s, err := reg.ProviderSummary(ctx, ns)
+	if client.IsNotFound(err) {
+		return fail(exitFail, fmt.Errorf("namespace %s is not registered", ns))
+	}
+	if err != nil {
+		return fail(exitFail, err)
+	}
+	if typ != "" {
+		name, ok := api.LookupFold(s.ResourceTypes, typ)
+		if !ok {
+			return fail(exitFail, fmt.Errorf("type %s/%s is not registered", ns, typ))
+		}
+		s.ResourceTypes = map[string]api.ResourceTypeSummary{name: s.ResourceTypes[name]}
+	}
+	if f.output == "json" {
+		return writeJSON(e.stdout, s)
+	}
+	printSummary(e, s, typ != "")
+	return nil
 }
 
 func sortedSummaries(s []api.ProviderSummary) []api.ProviderSummary {
 	out := slices.Clone(s)
 	slices.SortFunc(out, func(a, b api.ProviderSummary) int { return strings.Compare(a.Name, b.Name) })
 	return out
-}
-
-func versions(t api.ResourceTypeSummary) []string { return slices.Sorted(maps.Keys(t.APIVersions)) }
-
-func lookupFold[V any](m map[string]V, key string) (string, bool) {
-	for k := range m {
-		if strings.EqualFold(k, key) {
-			return k, true
-		}
-	}
-	return "", false
 }
 
 func printSummary(e *env, s api.ProviderSummary, schemas bool) {
@@ -145,7 +132,7 @@ func printSummary(e *env, s api.ProviderSummary, schemas bool) {
 			fmt.Fprintf(w, "    capabilities: %s\n", strings.Join(t.Capabilities, ", "))
 		}
 		fmt.Fprintf(w, "    default:      %s\n", t.DefaultAPIVersion)
-		for _, v := range versions(t) {
+		for _, v := range t.Versions() {
 			fmt.Fprintf(w, "    %s\n", v)
 			if schemas {
 				printSchemaTree(w, t.APIVersions[v].Schema, "      ")

@@ -7,6 +7,7 @@ import (
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
@@ -32,18 +33,9 @@ func newSchemaCheck(patterns *check.Patterns) func(json.RawMessage) []api.Diagno
 		_, diags := check.Schema("schema", schema, patterns)
 		out := make([]api.Diagnostic, 0, len(diags))
 		for _, d := range diags {
-			out = append(out, apiDiagnostic(d))
+			out = append(out, registration.Diagnostic(d))
 		}
 		return out
-	}
-}
-
-// apiDiagnostic is a checker diagnostic as the registry's API reports it
-// (a refused PUT, a refused sync commit).
-func apiDiagnostic(d diag.Diagnostic) api.Diagnostic {
-	return api.Diagnostic{
-		File: d.Span.File, Line: d.Span.Line, Column: d.Span.Column,
-		Severity: d.Severity.String(), Rule: d.Rule, Path: d.Path, Message: d.Message, Hint: d.Hint,
 	}
 }
 

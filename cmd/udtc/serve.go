@@ -2,31 +2,22 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
-	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/internal/gctune"
 	"github.com/udtc/udtc/registry/oci"
 	"github.com/udtc/udtc/registry/secrets"
+	"github.com/udtc/udtc/registry/serve"
 	"github.com/udtc/udtc/registry/server"
-	"github.com/udtc/udtc/registry/store/postgres"
-	"github.com/udtc/udtc/registry/store/sqlite"
 )
 
 // DefaultServeAddr is where udtc serve listens without --addr.
@@ -87,7 +78,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if f.authReads && f.tokenFile == "" {
 		return usageErrorf("--auth-reads needs --token-file")
 	}
-	if isPostgres(f.store) && f.secretKey == "" {
+	if serve.IsPostgres(f.store) && f.secretKey == "" {
 		return usageErrorf("a postgres store needs --secret-key-file FILE (the key that encrypts sensitive values, the same for every server sharing the database); create one with: (umask 077; openssl rand -hex 32 > FILE)")
 	}
 	extensionRef, err := extensionReference(f.extReg)
@@ -98,7 +89,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	loopback, err := isLoopbackAddr(f.addr)
+	loopback, err := serve.IsLoopback(f.addr)
 	if err != nil {
 		return usageErrorf("--addr %q: %v", f.addr, err)
 	}
@@ -111,88 +102,51 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	} else {
 		logger = slog.New(slog.NewJSONHandler(e.stderr, nil))
 	}
-
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
 		return err
 	}
-
+	store, err := storeOpener(f.store)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	defer tuneGC(os.LookupEnv, serveGCPercent, func() int64 { return serveMemoryLimit })()
-
-	// Bind first: on a port in use, fail before the store (a new SQLite
-	// file) is created.
-	openStore, storeName, dbPath, err := storeOpener(f.store)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return fail(exitFail, fmt.Errorf("listen: %w", err))
-	}
-	defer ln.Close()
-	store, err := openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	sealer, err := secretKey(f.secretKey, dbPath, logger)
-	if err != nil {
-		return err
-	}
+	defer gctune.Set(os.LookupEnv, gctune.ServePercent, func() int64 { return gctune.ServeMemoryLimit })()
 	patterns := newPatterns() // the same patterns checked at PUT and compared
-	srv, err := server.New(ctx, server.Options{
-		Store:          store,
-		Secrets:        sealer,
-		CheckSchema:    newSchemaCheck(patterns),
-		CompareSchemas: newCompareSchemas(patterns),
-		Logger:         logger,
-		Tokens:         tokens,
-		AuthReads:      f.authReads,
-		MaxBodyBytes:   f.maxBody,
-		Sync:           syncer.asServerSync(),
-		// The catalog's br: references (--extension-registry).
-		ExtensionReference: extensionRef,
+	err = serve.Run(ctx, serve.Config{
+		Addr:   f.addr,
+		Store:  store,
+		Sealer: func() (*secrets.Sealer, error) { return secretKey(f.secretKey, store.Path, logger) },
+		Server: server.Options{
+			CheckSchema:    newSchemaCheck(patterns),
+			CompareSchemas: newCompareSchemas(patterns),
+			Logger:         logger,
+			Tokens:         tokens,
+			AuthReads:      f.authReads,
+			MaxBodyBytes:   f.maxBody,
+			Sync:           asServerSync(syncer),
+			// The catalog's br: references (--extension-registry).
+			ExtensionReference: extensionRef,
+		},
+		Start: func(ctx context.Context, srv *server.Server, baseURL, token string) error {
+			if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {
+				return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
+			}
+			if err := startSync(ctx, syncer, srv, baseURL, token); err != nil {
+				return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
+			}
+			return nil
+		},
+		Ready: func(baseURL string) {
+			fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, store.Name)
+		},
 	})
-	if err != nil {
+	var ee *exitError
+	if err != nil && !errors.As(err, &ee) {
 		return fail(exitFail, err)
 	}
-	httpSrv := server.HTTPServer(f.addr, srv)
-	httpSrv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
-	served := make(chan error, 1)
-	go func() { served <- httpSrv.Serve(ln) }()
-	baseURL := "http://" + ln.Addr().String()
-
-	// The bootstrap registers through the server itself (not ready yet);
-	// only when it succeeded does the server announce itself.
-	token := ""
-	if len(tokens) > 0 {
-		token = tokens[0].Value
-	}
-	if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {
-		shutdown(httpSrv, logger)
-		return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
-	}
-	if err := syncer.start(ctx, srv, baseURL, token); err != nil {
-		shutdown(httpSrv, logger)
-		return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
-	}
-	logger.Info("listening", "url", baseURL, "store", storeName, "auth", len(tokens) > 0)
-	fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, storeName)
-	srv.SetReady(true)
-
-	select {
-	case <-ctx.Done():
-		logger.Info("shutting down", "reason", context.Cause(ctx))
-		srv.SetReady(false)
-		if err := shutdown(httpSrv, logger); err != nil {
-			return fail(exitFail, err)
-		}
-		return nil
-	case err := <-served:
-		return fail(exitFail, fmt.Errorf("serve: %w", err))
-	}
+	return err
 }
 
 // extensionReference is the br: reference of each extension published
@@ -215,36 +169,7 @@ func extensionReference(registryPath string) (func(string) string, error) {
 	}, nil
 }
 
-// The server's garbage collector settings, unless $GOGC or $GOMEMLIMIT
-// set them. Its live heap is small (tens of MB: caches, statements,
-// connections), but a PUT of an API version allocates about 30 times its
-// schema in the check; at the default GOGC=100 the collector ran every
-// few PUTs and took a quarter of the CPU of each. At 400 it runs a fifth
-// as often for a heap of a few tens of MB more under a steady load. It
-// does let a burst of large schemas cost more memory than at 100: the heap
-// may grow to five times the live heap between collections instead of
-// twice, up to the soft memory limit, near which the collector runs as
-// often as it needs to again (a soft limit: a live heap above 512 MiB
-// still passes it).
-const (
-	serveGCPercent   = 400
-	serveMemoryLimit = 512 << 20
-)
-
-// shutdown lets in-flight requests finish (at most 30s).
-func shutdown(s *http.Server, logger *slog.Logger) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := s.Shutdown(ctx); err != nil {
-		logger.Error("shutdown", "err", err)
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
-}
-
-// readTokens reads a token file: one token a line; blank lines and lines
-// starting with # are ignored. Callers are named by a hash prefix of their
-// token in systemData.
+// readTokens reads a token file (serve.ParseTokens); "" has none.
 func readTokens(path string) ([]server.Token, error) {
 	if path == "" {
 		return nil, nil
@@ -253,92 +178,28 @@ func readTokens(path string) ([]server.Token, error) {
 	if err != nil {
 		return nil, fail(exitUsage, fmt.Errorf("reading --token-file: %w", err))
 	}
-	var tokens []server.Token
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		sum := sha256.Sum256([]byte(line))
-		tokens = append(tokens, server.Token{Name: "token:" + hex.EncodeToString(sum[:4]), Value: line})
-	}
+	tokens := serve.ParseTokens(b)
 	if len(tokens) == 0 {
 		return nil, usageErrorf("--token-file %s holds no token", path)
 	}
 	return tokens, nil
 }
 
-// isLoopbackAddr reports whether HOST:PORT only listens on loopback. An
-// empty host means every interface.
-func isLoopbackAddr(addr string) (bool, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false, err
-	}
-	if host == "" {
-		return false, nil
-	}
-	if host == "localhost" {
-		return true, nil
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	if ip == nil {
-		// A name: loopback only if every address it resolves to is.
-		ips, err := net.LookupIP(host)
-		if err != nil || len(ips) == 0 {
-			return false, nil
-		}
-		for _, ip := range ips {
-			if !ip.IsLoopback() {
-				return false, nil
-			}
-		}
-		return true, nil
-	}
-	return ip.IsLoopback(), nil
-}
-
-// storeOpener checks a --store spec and returns the function that opens
-// it, the store's name for messages (never a DSN, which may hold a
-// password) and, for SQLite, the database file ("" for other stores).
-// Nothing is created until open is called.
-func storeOpener(spec string) (open func(context.Context) (registry.Store, error), name, dbPath string, err error) {
-	sqliteAt := func(path string) func(context.Context) (registry.Store, error) {
-		return func(ctx context.Context) (registry.Store, error) {
-			s, err := sqlite.Open(ctx, path)
-			if err != nil {
-				return nil, fail(exitFail, err)
-			}
-			return s, nil
-		}
-	}
-	switch {
-	case spec == "":
-		path, err := defaultStorePath()
+// storeOpener checks a --store spec (serve.ParseStore; "" is SQLite at
+// serve.DefaultStorePath). Nothing is created until the store is opened.
+func storeOpener(spec string) (serve.Store, error) {
+	if spec == "" {
+		path, err := serve.DefaultStorePath()
 		if err != nil {
-			return nil, "", "", fail(exitUsage, fmt.Errorf("no --store given and %w", err))
+			return serve.Store{}, fail(exitUsage, fmt.Errorf("no --store given and %w", err))
 		}
-		return sqliteAt(path), "sqlite:" + path, path, nil
-	case strings.HasPrefix(spec, "sqlite:"):
-		path := strings.TrimPrefix(spec, "sqlite:")
-		if path == "" {
-			return nil, "", "", usageErrorf("--store sqlite: needs a path, e.g. sqlite:./registry.db")
-		}
-		return sqliteAt(path), spec, path, nil
-	case isPostgres(spec):
-		return func(ctx context.Context) (registry.Store, error) {
-			s, err := postgres.Open(ctx, spec)
-			if err != nil {
-				return nil, fail(exitFail, err)
-			}
-			return s, nil
-		}, "postgres", "", nil
+		spec = "sqlite:" + path
 	}
-	return nil, "", "", usageErrorf("--store must be sqlite:PATH or postgres://..., not %q", spec)
-}
-
-func isPostgres(spec string) bool {
-	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
+	st, err := serve.ParseStore(spec)
+	if err != nil {
+		return serve.Store{}, usageErrorf("--store %v", err)
+	}
+	return st, nil
 }
 
 // secretKey returns the sealer of resources' sensitive values: the key in
@@ -371,29 +232,8 @@ func secretKey(file, dbPath string, logger *slog.Logger) (*secrets.Sealer, error
 	return s, nil
 }
 
-// defaultStorePath is $XDG_DATA_HOME/udtc/registry.db, else
-// ~/.local/share/udtc/registry.db on Unix, else the user config directory
-// (macOS: ~/Library/Application Support, Windows: %AppData%).
-func defaultStorePath() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "udtc", "registry.db"), nil
-	}
-	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("the home directory is unknown: %w", err)
-		}
-		return filepath.Join(home, ".local", "share", "udtc", "registry.db"), nil
-	}
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("the user data directory is unknown: %w", err)
-	}
-	return filepath.Join(dir, "udtc", "registry.db"), nil
-}
-
 func displayDefaultStore() string {
-	if p, err := defaultStorePath(); err == nil {
+	if p, err := serve.DefaultStorePath(); err == nil {
 		return "sqlite:" + p
 	}
 	return "sqlite in the user's data directory"

@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -141,17 +139,6 @@ func TestServeUsageErrors(t *testing.T) {
 		code := run(context.Background(), append([]string{"udtc", "serve"}, c.args...), strings.NewReader(""), &stdout, &stderr)
 		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("serve %v = %d %q, want %d mentioning %q", c.args, code, stderr.String(), exitUsage, c.want)
-		}
-	}
-}
-
-func TestIsLoopbackAddr(t *testing.T) {
-	for addr, want := range map[string]bool{
-		"127.0.0.1:7443": true, "localhost:1": true, "[::1]:1": true, "127.1.2.3:80": true,
-		"0.0.0.0:1": false, ":1": false, "[::]:1": false, "10.0.0.1:1": false,
-	} {
-		if got, err := isLoopbackAddr(addr); err != nil || got != want {
-			t.Errorf("isLoopbackAddr(%q) = %v, %v; want %v", addr, got, err, want)
 		}
 	}
 }
@@ -313,41 +300,4 @@ func TestServeSecretKeyFile(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr.String(), "chmod 600") {
 		t.Errorf("serve with a key file others may read = %d %q", code, stderr.String())
 	}
-}
-
-func TestServeTunesGCUnlessTheEnvironmentDoes(t *testing.T) {
-	env := func(set ...string) func(string) (string, bool) {
-		return func(k string) (string, bool) { return "", slices.Contains(set, k) }
-	}
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	beforeLimit := debug.SetMemoryLimit(-1)
-
-	restore := tuneGC(env(), serveGCPercent, func() int64 { return serveMemoryLimit })
-	if got := debug.SetGCPercent(serveGCPercent); got != serveGCPercent {
-		t.Errorf("GC percent = %d, want %d", got, serveGCPercent)
-	}
-	if got := debug.SetMemoryLimit(-1); got != serveMemoryLimit {
-		t.Errorf("memory limit = %d, want %d", got, serveMemoryLimit)
-	}
-	restore()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("restored GC percent = %d, want 100", got)
-	}
-	if got := debug.SetMemoryLimit(-1); got != beforeLimit {
-		t.Errorf("restored memory limit = %d, want %d", got, beforeLimit)
-	}
-
-	// $GOGC and $GOMEMLIMIT win.
-	restore = tuneGC(env("GOGC", "GOMEMLIMIT"), serveGCPercent, func() int64 {
-		t.Error("with $GOMEMLIMIT the limit is not computed")
-		return serveMemoryLimit
-	})
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("with $GOGC: GC percent = %d, want 100", got)
-	}
-	if got := debug.SetMemoryLimit(-1); got != beforeLimit {
-		t.Errorf("with $GOMEMLIMIT: memory limit = %d, want %d", got, beforeLimit)
-	}
-	restore()
 }

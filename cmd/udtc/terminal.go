@@ -1,16 +1,16 @@
 package main
 
 import (
-	"io"
 	"os"
 )
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether stdin, stdout or stderr (f, an io.Reader or
+// io.Writer) is a character device (a terminal).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
 	if !ok {
 		return false
 	}
-	st, err := f.Stat()
+	st, err := file.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

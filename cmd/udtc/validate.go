@@ -15,6 +15,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/registry/admission"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // validateFlags are the flags of `udtc validate`.
@@ -43,11 +44,11 @@ func (f *validateFlags) run(c *cli.Context, e *env) error {
 	if c.Args().Len() < 2 {
 		return usageErrorf("validate takes NAMESPACE/TYPE@VERSION and at least one FILE")
 	}
-	ref, err := parseTypeRef(c.Args().First())
+	ref, err := api.ParseTypeRef(c.Args().First())
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	if ref.version == "" || len(ref.path) > 0 {
+	if ref.Version == "" || len(ref.Path) > 0 {
 		return usageErrorf("validate takes NAMESPACE/TYPE@VERSION (an API version, no property path), not %q", c.Args().First())
 	}
 	res, err := f.lookup(c, e, ref)
@@ -100,7 +101,7 @@ var resourceKeys = []string{"id", "name", "type", "location", "tags", "propertie
 
 // validateFile admits every document of a YAML or JSON file and returns
 // how many there were and their violations as diagnostics with positions.
-func validateFile(schema *admission.Schema, ref typeRef, file string, data []byte) (int, diag.List) {
+func validateFile(schema *admission.Schema, ref api.TypeRef, file string, data []byte) (int, diag.List) {
 	var diags diag.List
 	report := func(n *yaml.Node, code, target, msg string) {
 		sp := diag.Span{File: file}
@@ -140,8 +141,8 @@ func validateFile(schema *admission.Schema, ref typeRef, file string, data []byt
 			switch {
 			case k.Value == "properties":
 				props = v
-			case k.Value == "type" && v.Kind == yaml.ScalarNode && !strings.EqualFold(v.Value, ref.namespace+"/"+ref.typ):
-				report(v, admission.CodeInvalidType, "type", fmt.Sprintf("is %q, but the document is checked as %s/%s", v.Value, ref.namespace, ref.typ))
+			case k.Value == "type" && v.Kind == yaml.ScalarNode && !strings.EqualFold(v.Value, ref.Namespace+"/"+ref.Type):
+				report(v, admission.CodeInvalidType, "type", fmt.Sprintf("is %q, but the document is checked as %s/%s", v.Value, ref.Namespace, ref.Type))
 			case !slices.ContainsFunc(resourceKeys, func(key string) bool { return strings.EqualFold(key, k.Value) }):
 				report(k, admission.CodeUnknownProperty, k.Value, "is not a key of a resource: "+strings.Join(resourceKeys, ", ")+" (the schema applies to properties)")
 			}

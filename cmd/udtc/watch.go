@@ -7,14 +7,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/project"
 )
 
@@ -50,7 +48,7 @@ func (f *watchFlags) loop(ctx context.Context, e *env, paths func() []string, on
 	tick := time.NewTicker(f.interval)
 	defer tick.Stop()
 	for {
-		if fp := fingerprint(paths()); fp != last {
+		if fp := project.Fingerprint(paths()); fp != last {
 			last = fp
 			if e.isTerminal {
 				fmt.Fprint(e.stdout, "\x1b[H\x1b[2J") // clear the screen for the new run
@@ -73,34 +71,6 @@ func (f *watchFlags) loop(ctx context.Context, e *env, paths func() []string, on
 		case <-tick.C:
 		}
 	}
-}
-
-// fingerprint is the list of input files with their sizes and modification
-// times, and the project file's: it changes when a file is added, removed
-// or written. Unreadable inputs are part of it too (as an error).
-func fingerprint(paths []string) string {
-	var b strings.Builder
-	inputs, err := generator.Expand(paths)
-	if err != nil {
-		b.WriteString(err.Error())
-	}
-	files := make([]string, 0, len(inputs)+1)
-	for _, in := range inputs {
-		files = append(files, in.Path)
-	}
-	if wd, err := os.Getwd(); err == nil {
-		if p, _ := project.Find(wd); p != "" {
-			files = append(files, p)
-		}
-	}
-	for _, p := range files {
-		b.WriteString(p)
-		if st, err := os.Stat(p); err == nil {
-			b.WriteString(" " + strconv.FormatInt(st.Size(), 10) + " " + strconv.FormatInt(st.ModTime().UnixNano(), 10))
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
 
 // watchedPaths are the paths a watch looks at: the arguments, or the

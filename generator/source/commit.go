@@ -82,34 +82,13 @@ func (r *Repo) CommitCheckedOut(opts CommitOptions) (string, error) {
 }
 
 func (r *Repo) commit(opts CommitOptions, allowHead bool) (string, error) {
-	if opts.Branch == "" {
-		return "", errors.New("no branch given")
-	}
-	branch := plumbing.NewBranchReferenceName(opts.Branch)
-	if err := branch.Validate(); err != nil || strings.ContainsAny(opts.Branch, " ~^:?*[\\") {
-		return "", fmt.Errorf("%q is not a valid branch name", opts.Branch)
-	}
-	head, err := r.repo.Storer.Reference(plumbing.HEAD)
+	branch, err := r.commitBranch(opts.Branch, allowHead)
 	if err != nil {
-		return "", fmt.Errorf("cannot read HEAD: %w", err)
+		return "", err
 	}
-	if !allowHead && head.Type() == plumbing.SymbolicReference && head.Target() == branch {
-		return "", fmt.Errorf("%s: %w (commit to another branch and open a pull request)", opts.Branch, ErrCheckedOut)
-	}
-	author := opts.Author
-	if author.Name == "" || author.Email == "" {
-		cfg, err := r.repo.ConfigScoped(config.SystemScope)
-		if err == nil {
-			if author.Name == "" {
-				author.Name = cfg.User.Name
-			}
-			if author.Email == "" {
-				author.Email = cfg.User.Email
-			}
-		}
-		if author.Name == "" || author.Email == "" {
-			return "", ErrNoAuthor
-		}
+	author, err := r.commitAuthor(opts.Author)
+	if err != nil {
+		return "", err
 	}
 	if strings.TrimSpace(opts.Message) == "" {
 		return "", errors.New("empty commit message")
@@ -118,70 +97,23 @@ func (r *Repo) commit(opts CommitOptions, allowHead bool) (string, error) {
 	if when.IsZero() {
 		when = time.Now()
 	}
-
-	// The parent: the branch, else HEAD's commit, else none.
-	var parents []plumbing.Hash
-	files := map[string]entry{}
-	parentRef, err := r.repo.Reference(branch, true)
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		parentRef, err = r.repo.Reference(plumbing.HEAD, true)
+	parent, parentRef, files, err := r.parentOf(branch)
+	if err != nil {
+		return "", err
 	}
-	switch {
-	case errors.Is(err, plumbing.ErrReferenceNotFound):
-		// An empty repository: the first commit.
-	case err != nil:
-		return "", fmt.Errorf("cannot read branch %s: %w", opts.Branch, err)
-	default:
-		parent, err := r.repo.CommitObject(parentRef.Hash())
-		if err != nil {
-			return "", fmt.Errorf("cannot read commit %s: %w", parentRef.Hash(), err)
-		}
-		parents = []plumbing.Hash{parent.Hash}
-		tree, err := parent.Tree()
-		if err != nil {
-			return "", err
-		}
-		err = tree.Files().ForEach(func(f *object.File) error {
-			files[f.Name] = entry{mode: f.Mode, hash: f.Hash}
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-
-	dir := path.Clean(strings.TrimPrefix(opts.Dir, "/"))
-	if dir == "." {
-		dir = ""
-	}
-	if dir != "" && (!validRel(dir)) {
-		return "", fmt.Errorf("%q is not a relative directory inside the repository", opts.Dir)
-	}
-	for name := range files {
-		if dir == "" || name == dir || strings.HasPrefix(name, dir+"/") {
-			delete(files, name)
-		}
-	}
-	for _, f := range opts.Files {
-		name := path.Join(dir, f.Path)
-		if !validRel(f.Path) {
-			return "", fmt.Errorf("%q is not a relative file path", f.Path)
-		}
-		h, err := r.writeBlob(f.Data)
-		if err != nil {
-			return "", err
-		}
-		files[name] = entry{mode: filemode.Regular, hash: h}
+	if err := r.replaceDir(files, opts.Dir, opts.Files); err != nil {
+		return "", err
 	}
 	treeHash, err := r.writeTree(files, "")
 	if err != nil {
 		return "", err
 	}
-	if len(parents) > 0 {
-		parent, _ := r.repo.CommitObject(parents[0])
+	var parents []plumbing.Hash
+	if parent != nil {
 		if parent.TreeHash == treeHash && parentRef.Name() == branch {
 			return "", ErrNoChange
 		}
+		parents = []plumbing.Hash{parent.Hash}
 	}
 	sig := object.Signature{Name: author.Name, Email: author.Email, When: when}
 	c := &object.Commit{Author: sig, Committer: sig, Message: opts.Message, TreeHash: treeHash, ParentHashes: parents}
@@ -197,6 +129,104 @@ func (r *Repo) commit(opts CommitOptions, allowHead bool) (string, error) {
 		return "", fmt.Errorf("cannot update branch %s: %w", opts.Branch, err)
 	}
 	return h.String(), nil
+}
+
+// commitBranch returns the reference of the branch name a commit goes on;
+// unless allowHead, the branch checked out is refused (ErrCheckedOut).
+func (r *Repo) commitBranch(name string, allowHead bool) (plumbing.ReferenceName, error) {
+	if name == "" {
+		return "", errors.New("no branch given")
+	}
+	branch := plumbing.NewBranchReferenceName(name)
+	if err := branch.Validate(); err != nil || strings.ContainsAny(name, " ~^:?*[\\") {
+		return "", fmt.Errorf("%q is not a valid branch name", name)
+	}
+	head, err := r.repo.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", fmt.Errorf("cannot read HEAD: %w", err)
+	}
+	if !allowHead && head.Type() == plumbing.SymbolicReference && head.Target() == branch {
+		return "", fmt.Errorf("%s: %w (commit to another branch and open a pull request)", name, ErrCheckedOut)
+	}
+	return branch, nil
+}
+
+// commitAuthor completes author from user.name and user.email of git's
+// configuration; ErrNoAuthor when it stays incomplete.
+func (r *Repo) commitAuthor(author Author) (Author, error) {
+	if author.Name != "" && author.Email != "" {
+		return author, nil
+	}
+	if cfg, err := r.repo.ConfigScoped(config.SystemScope); err == nil {
+		if author.Name == "" {
+			author.Name = cfg.User.Name
+		}
+		if author.Email == "" {
+			author.Email = cfg.User.Email
+		}
+	}
+	if author.Name == "" || author.Email == "" {
+		return author, ErrNoAuthor
+	}
+	return author, nil
+}
+
+// parentOf returns the parent of a commit on branch: the branch's commit,
+// else HEAD's, else none (an empty repository: parent is nil), with the
+// reference it came from and its files by path.
+func (r *Repo) parentOf(branch plumbing.ReferenceName) (*object.Commit, *plumbing.Reference, map[string]entry, error) {
+	files := map[string]entry{}
+	parentRef, err := r.repo.Reference(branch, true)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		parentRef, err = r.repo.Reference(plumbing.HEAD, true)
+	}
+	switch {
+	case errors.Is(err, plumbing.ErrReferenceNotFound):
+		return nil, nil, files, nil // the first commit
+	case err != nil:
+		return nil, nil, nil, fmt.Errorf("cannot read branch %s: %w", branch.Short(), err)
+	}
+	parent, err := r.repo.CommitObject(parentRef.Hash())
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("cannot read commit %s: %w", parentRef.Hash(), err)
+	}
+	tree, err := parent.Tree()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	err = tree.Files().ForEach(func(f *object.File) error {
+		files[f.Name] = entry{mode: f.Mode, hash: f.Hash}
+		return nil
+	})
+	return parent, parentRef, files, err
+}
+
+// replaceDir drops from files everything below dir (the whole tree for ""
+// or ".") and writes add below it.
+func (r *Repo) replaceDir(files map[string]entry, given string, add []File) error {
+	dir := path.Clean(strings.TrimPrefix(given, "/"))
+	if dir == "." {
+		dir = ""
+	}
+	if dir != "" && !validRel(dir) {
+		return fmt.Errorf("%q is not a relative directory inside the repository", given)
+	}
+	for name := range files {
+		if dir == "" || name == dir || strings.HasPrefix(name, dir+"/") {
+			delete(files, name)
+		}
+	}
+	for _, f := range add {
+		if !validRel(f.Path) {
+			return fmt.Errorf("%q is not a relative file path", f.Path)
+		}
+		h, err := r.writeBlob(f.Data)
+		if err != nil {
+			return err
+		}
+		files[path.Join(dir, f.Path)] = entry{mode: filemode.Regular, hash: h}
+	}
+	return nil
 }
 
 // Tag creates a lightweight tag at a commit.

@@ -1,6 +1,11 @@
 package api
 
-import "strings"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
 
 // References between resources. A string property of a resource type's
 // schema may declare what it points at with the extension
@@ -33,4 +38,100 @@ func FullTypeNameProblem(t string) string {
 		return "has a type name that " + p
 	}
 	return ""
+}
+
+// TypeRef names an API version of a resource type, or a property below its
+// schema root: NAMESPACE/TYPE[@VERSION][.path], as `udtc validate` and
+// `udtc explain` take it.
+type TypeRef struct {
+	Namespace, Type, Version string
+	// Path is the property path below the schema root.
+	Path []string
+}
+
+// String is NAMESPACE/TYPE[@VERSION], without the path.
+func (r TypeRef) String() string {
+	s := r.Namespace + "/" + r.Type
+	if r.Version != "" {
+		s += "@" + r.Version
+	}
+	return s
+}
+
+// ParseTypeRef reads NAMESPACE/TYPE[@VERSION][.path]. Namespaces contain
+// dots, type names and API versions do not, so the path starts at the
+// first dot after the type (or after the version). Each part must be a
+// valid name (NamespaceProblem, TypeNameProblem, APIVersionProblem).
+func ParseTypeRef(s string) (TypeRef, error) {
+	var r TypeRef
+	ns, rest, ok := strings.Cut(s, "/")
+	if !ok || ns == "" || rest == "" {
+		return r, fmt.Errorf("%q is not NAMESPACE/TYPE[@VERSION], e.g. Contoso.Data/postgresDatabases@2025-01-01", s)
+	}
+	r.Namespace = ns
+	path := ""
+	if t, v, ok := strings.Cut(rest, "@"); ok {
+		r.Type = t
+		r.Version, path, _ = strings.Cut(v, ".")
+		if r.Version == "" {
+			return r, fmt.Errorf("%q: empty API version after @", s)
+		}
+	} else {
+		r.Type, path, _ = strings.Cut(rest, ".")
+	}
+	if path != "" {
+		r.Path = strings.Split(path, ".")
+		if slices.Contains(r.Path, "") {
+			return r, fmt.Errorf("%q: empty property name in the path", s)
+		}
+	}
+	if p := NamespaceProblem(r.Namespace); p != "" {
+		return r, fmt.Errorf("namespace %q: %s", r.Namespace, p)
+	}
+	if p := TypeNameProblem(r.Type); p != "" {
+		return r, fmt.Errorf("type %q: %s", r.Type, p)
+	}
+	if r.Version != "" {
+		if p := APIVersionProblem(r.Version); p != "" {
+			return r, fmt.Errorf("API version %q: %s", r.Version, p)
+		}
+	}
+	return r, nil
+}
+
+// Resolve finds ref's type and API version in sum, ignoring case (the
+// type's default version when ref names none). The returned ref has the
+// registered spelling and the version filled in; the error names what is
+// missing and what there is.
+func (sum ProviderSummary) Resolve(ref TypeRef) (TypeRef, ResourceTypeSummary, error) {
+	name, ok := LookupFold(sum.ResourceTypes, ref.Type)
+	if !ok {
+		return ref, ResourceTypeSummary{}, fmt.Errorf("type %s/%s is not declared (types of %s: %s)", sum.Name, ref.Type, sum.Name,
+			strings.Join(slices.Sorted(maps.Keys(sum.ResourceTypes)), ", "))
+	}
+	t := sum.ResourceTypes[name]
+	ref.Namespace, ref.Type = sum.Name, name
+	v := ref.Version
+	if v == "" {
+		v = t.DefaultAPIVersion
+	}
+	vname, ok := LookupFold(t.APIVersions, v)
+	if !ok {
+		return ref, ResourceTypeSummary{}, fmt.Errorf("%s/%s has no API version %q (versions: %s)", sum.Name, name, v, strings.Join(t.Versions(), ", "))
+	}
+	ref.Version = vname
+	return ref, t, nil
+}
+
+// Versions returns the names of the type's API versions, sorted.
+func (t ResourceTypeSummary) Versions() []string { return slices.Sorted(maps.Keys(t.APIVersions)) }
+
+// LookupFold finds key in m ignoring case; it returns the key as m spells it.
+func LookupFold[V any](m map[string]V, key string) (string, bool) {
+	for k := range m {
+		if strings.EqualFold(k, key) {
+			return k, true
+		}
+	}
+	return "", false
 }

@@ -81,7 +81,7 @@ func coldStartRun(t *testing.T, st registry.Store) {
 	}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: coldStartWriters * 2}}
+	hc := &http.Client{Timeout: coldStartStall, Transport: &http.Transport{MaxIdleConnsPerHost: coldStartWriters * 2}}
 	defer hc.CloseIdleConnections()
 
 	const rp = "/planes/radius/local/providers/System.Resources/resourceProviders/"
@@ -154,8 +154,8 @@ func coldStartRun(t *testing.T, st registry.Store) {
 	if len(failed) > 0 {
 		t.Errorf("%d of %d requests failed with 5xx; first: %s", len(failed), len(samples), failed[0])
 	}
-	if len(samples) < 500 {
-		t.Fatalf("only %d requests in %s: the writers stalled", len(samples), coldStartDuration)
+	if len(samples) == 0 {
+		t.Fatalf("no request completed in %s: the writers stalled", coldStartDuration)
 	}
 	worst := slices.MaxFunc(samples, func(a, b sample) int { return int(a.d - b.d) })
 	t.Logf("%d requests by %d writers, slowest %s (%s)", len(samples), coldStartWriters, worst.d, worst.what)

@@ -164,3 +164,15 @@ func copySummary(s api.ProviderSummary) api.ProviderSummary {
 	}
 	return out
 }
+
+// AfterApply returns the plan of p's registrations and options against the
+// registry as applying p in full left it: Expected when that plans no
+// writes, else a new MakePlan, which reads every schema (the registry
+// stored a write otherwise than expected, or another writer changed it).
+func AfterApply(ctx context.Context, reg Registry, p *Plan) (*Plan, error) {
+	after, err := Expected(ctx, reg, p)
+	if err == nil && after.Writes() != 0 {
+		after, err = MakePlan(ctx, reg, p.want, p.opts)
+	}
+	return after, err
+}

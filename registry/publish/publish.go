@@ -22,10 +22,18 @@ import (
 	"github.com/udtc/udtc/registry/client"
 )
 
-// Registry is what publish needs of a registry; *client.Client has it.
-type Registry interface {
+// Reader is what planning reads of a registry: each namespace's provider
+// summary and locations; a namespace or location list that does not exist
+// is an error client.IsNotFound reports. *client.Client has it.
+type Reader interface {
 	ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error)
 	ListLocations(ctx context.Context, namespace string) ([]api.Location, error)
+}
+
+// Registry is what publish needs of a registry to apply a plan too;
+// *client.Client has it.
+type Registry interface {
+	Reader
 	PutProvider(ctx context.Context, namespace string, body api.ResourceProvider, conds ...client.Condition) (api.ResourceProvider, error)
 	PutResourceType(ctx context.Context, namespace, typ string, body api.ResourceType, conds ...client.Condition) (api.ResourceType, error)
 	PutAPIVersion(ctx context.Context, namespace, typ, version string, body api.APIVersion, conds ...client.Condition) (api.APIVersion, error)
@@ -140,7 +148,7 @@ type Options struct {
 
 // MakePlan reads the registry's state of every namespace in want and plans
 // the changes that make it match.
-func MakePlan(ctx context.Context, reg Registry, want []api.Registration, opts Options) (*Plan, error) {
+func MakePlan(ctx context.Context, reg Reader, want []api.Registration, opts Options) (*Plan, error) {
 	states, err := readNamespaces(ctx, Namespaces(want), func(_ int, ns string) (namespaceState, error) {
 		return readNamespace(ctx, reg, ns)
 	})
@@ -178,7 +186,7 @@ func Namespaces(want []api.Registration) []string {
 // (the provider summary and the locations of each) and returns the same
 // identification as Plan.State, without planning: equal values mean a
 // plan of the same registrations would be the same plan.
-func ReadState(ctx context.Context, reg Registry, namespaces []string) (string, error) {
+func ReadState(ctx context.Context, reg Reader, namespaces []string) (string, error) {
 	st := newStateHash()
 	states, err := readNamespaces(ctx, namespaces, func(_ int, ns string) (namespaceState, error) {
 		return readNamespace(ctx, reg, ns)
@@ -237,7 +245,7 @@ type namespaceState struct {
 	Locations []api.Location      `json:"locations"`
 }
 
-func readNamespace(ctx context.Context, reg Registry, ns string) (namespaceState, error) {
+func readNamespace(ctx context.Context, reg Reader, ns string) (namespaceState, error) {
 	have := namespaceState{Namespace: ns}
 	var err error
 	have.Summary, err = reg.ProviderSummary(ctx, ns)
@@ -291,68 +299,53 @@ func phase(c Change) int {
 	return 60
 }
 
+// planNamespace adds to p the changes that make the namespace's state
+// match w: its provider, types, API versions and locations.
 func planNamespace(state namespaceState, w api.Registration, opts Options, p *Plan) {
 	ns := w.Namespace
-	have, exists, haveLocs := state.Summary, state.Exists, state.Locations
 	add := func(c Change) { c.Namespace = ns; p.Changes = append(p.Changes, c) }
-
 	prov := w.Provider
-	if exists {
+	if state.Exists {
 		add(Change{Action: Unchanged, Kind: KindProvider, provider: &prov})
 	} else {
 		add(Change{Action: Create, Kind: KindProvider, provider: &prov})
 	}
+	planTypes(state.Summary, w.Types, opts, add)
+	planLocations(state.Summary, state.Locations, w.Locations, opts, add)
+	// Deterministic order within each namespace before the phase sort.
+	sortChanges(p.Changes)
+}
 
-	haveTypes := map[string]api.ResourceTypeSummary{}
-	haveTypeNames := map[string]string{}
-	for name, t := range have.ResourceTypes {
-		haveTypes[strings.ToLower(name)] = t
-		haveTypeNames[strings.ToLower(name)] = name
+// byFold indexes m by lower-cased key: the value and the key as m spells it.
+func byFold[V any](m map[string]V) (values map[string]V, names map[string]string) {
+	values, names = make(map[string]V, len(m)), make(map[string]string, len(m))
+	for name, v := range m {
+		values[strings.ToLower(name)] = v
+		names[strings.ToLower(name)] = name
 	}
+	return values, names
+}
+
+// planTypes plans the resource types of a namespace (have) to match want,
+// and their API versions; with Prune it deletes those want lacks.
+func planTypes(have api.ProviderSummary, want []api.RegisteredType, opts Options, add func(Change)) {
+	haveTypes, haveTypeNames := byFold(have.ResourceTypes)
 	wantTypes := map[string]bool{}
-	for _, rt := range w.Types {
+	for _, rt := range want {
 		t := rt.Type
 		name := t.Name
 		key := strings.ToLower(name)
 		wantTypes[key] = true
 		ht, ok := haveTypes[key]
-		switch {
-		case !ok:
+		if !ok {
 			add(Change{Action: Create, Kind: KindType, Type: name, rtype: &t})
-		default:
+		} else {
 			diff := typeDiff(ht, t.Properties)
-			action := Unchanged
-			if len(diff) > 0 {
-				action = Update
-			}
-			add(Change{Action: action, Kind: KindType, Type: name, Diff: diff, rtype: &t})
+			add(Change{Action: updateIf(diff), Kind: KindType, Type: name, Diff: diff, rtype: &t})
 		}
-		haveVersions := map[string]api.APIVersionSummary{}
-		haveVersionNames := map[string]string{}
-		for v, s := range ht.APIVersions {
-			haveVersions[strings.ToLower(v)] = s
-			haveVersionNames[strings.ToLower(v)] = v
-		}
-		wantVersions := map[string]bool{}
-		for _, v := range rt.APIVersions {
-			v := v
-			vkey := strings.ToLower(v.Name)
-			wantVersions[vkey] = true
-			hv, ok := haveVersions[vkey]
-			switch {
-			case !ok:
-				add(Change{Action: Create, Kind: KindAPIVersion, Type: name, Version: v.Name, version: &v})
-			default:
-				// As the registry stores it: a null schema is {}.
-				diff := schemaDiff(hv.Schema, api.SchemaOrEmpty(v.Properties.Schema))
-				action := Unchanged
-				if len(diff) > 0 {
-					action = Update
-				}
-				add(Change{Action: action, Kind: KindAPIVersion, Type: name, Version: v.Name, Diff: diff, version: &v})
-			}
-		}
+		wantVersions := planVersions(ht, name, rt.APIVersions, add)
 		if opts.Prune && ok {
+			_, haveVersionNames := byFold(ht.APIVersions)
 			for vkey, v := range haveVersionNames {
 				if !wantVersions[vkey] {
 					add(Change{Action: Delete, Kind: KindAPIVersion, Type: haveTypeNames[key], Version: v})
@@ -367,30 +360,48 @@ func planNamespace(state namespaceState, w api.Registration, opts Options, p *Pl
 			}
 		}
 	}
+}
 
+// planVersions plans the API versions of the type name (have) to match
+// want; it returns the lower-cased names of want.
+func planVersions(have api.ResourceTypeSummary, name string, want []api.APIVersion, add func(Change)) (wanted map[string]bool) {
+	haveVersions, _ := byFold(have.APIVersions)
+	wanted = map[string]bool{}
+	for _, v := range want {
+		wanted[strings.ToLower(v.Name)] = true
+		hv, ok := haveVersions[strings.ToLower(v.Name)]
+		if !ok {
+			add(Change{Action: Create, Kind: KindAPIVersion, Type: name, Version: v.Name, version: &v})
+			continue
+		}
+		// As the registry stores it: a null schema is {}.
+		diff := schemaDiff(hv.Schema, api.SchemaOrEmpty(v.Properties.Schema))
+		add(Change{Action: updateIf(diff), Kind: KindAPIVersion, Type: name, Version: v.Name, Diff: diff, version: &v})
+	}
+	return wanted
+}
+
+// planLocations plans the locations of a namespace (haveLocs; have lists
+// its types) to match want; with Prune it deletes those want lacks.
+func planLocations(have api.ProviderSummary, haveLocs []api.Location, want []api.Location, opts Options, add func(Change)) {
 	haveLoc := map[string]api.Location{}
 	for _, l := range haveLocs {
 		haveLoc[strings.ToLower(l.Name)] = l
 	}
 	wantLoc := map[string]bool{}
-	for _, l := range w.Locations {
-		l := l
+	for _, l := range want {
 		key := strings.ToLower(l.Name)
 		wantLoc[key] = true
 		hl, ok := haveLoc[key]
-		if ok && !opts.Prune {
-			l.Properties.ResourceTypes = keepServed(l.Properties.ResourceTypes, hl.Properties.ResourceTypes, have.ResourceTypes)
-		}
 		if !ok {
 			add(Change{Action: Create, Kind: KindLocation, Location: l.Name, location: &l})
 			continue
 		}
-		diff := locationDiff(hl.Properties, l.Properties)
-		action := Unchanged
-		if len(diff) > 0 {
-			action = Update
+		if !opts.Prune {
+			l.Properties.ResourceTypes = keepServed(l.Properties.ResourceTypes, hl.Properties.ResourceTypes, have.ResourceTypes)
 		}
-		add(Change{Action: action, Kind: KindLocation, Location: l.Name, Diff: diff, location: &l})
+		diff := locationDiff(hl.Properties, l.Properties)
+		add(Change{Action: updateIf(diff), Kind: KindLocation, Location: l.Name, Diff: diff, location: &l})
 	}
 	if opts.Prune {
 		for key, l := range haveLoc {
@@ -399,8 +410,14 @@ func planNamespace(state namespaceState, w api.Registration, opts Options, p *Pl
 			}
 		}
 	}
-	// Deterministic order within each namespace before the phase sort.
-	sortChanges(p.Changes)
+}
+
+// updateIf is the action of a change with diff: Update when it has one.
+func updateIf(diff []FieldDiff) Action {
+	if len(diff) > 0 {
+		return Update
+	}
+	return Unchanged
 }
 
 // keepServed returns what a location serves after a publish without prune:

@@ -152,3 +152,12 @@ func marshal(v any) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// Diagnostic is a checker diagnostic as the registry's API reports it (a
+// refused PUT of a schema, a refused commit of the git sync).
+func Diagnostic(d diag.Diagnostic) api.Diagnostic {
+	return api.Diagnostic{
+		File: d.Span.File, Line: d.Span.Line, Column: d.Span.Column,
+		Severity: d.Severity.String(), Rule: d.Rule, Path: d.Path, Message: d.Message, Hint: d.Hint,
+	}
+}

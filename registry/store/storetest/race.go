@@ -159,7 +159,7 @@ func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
 			if i%2 == 0 {
 				deleted, err := s.Delete(ctx, id, cond)
 				if err == nil && !deleted {
-					return errors.New("Delete under a matching If-Match deleted nothing")
+					return errors.New("a delete under a matching If-Match deleted nothing")
 				}
 				return err
 			}

@@ -1,94 +1,21 @@
-package main
+package outdir
 
 import (
-	"bufio"
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/internal/atomicfile"
 )
-
-// genMarker is DIR/.udtc-generated: what `udtc gen` wrote into DIR, one
-// line per file with the target that produced it, its size and the SHA-256
-// of its contents. It holds nothing machine-local, so generating the same
-// inputs anywhere gives a byte-identical DIR (a committed output directory
-// does not churn). The file list lets a later run of a target remove that
-// target's outputs of types that are gone, and only that target's.
-type genMarker struct {
-	files []markerEntry // sorted by path
-}
-
-type markerEntry struct {
-	target string // "" for entries written by udtc before targets were recorded
-	path   string
-	size   int64
-	sum    string // hex SHA-256 of the contents
-}
-
-const markerHeader = "# udtc gen output: do not edit. target, path, size, sha256 of each file udtc gen wrote here.\n"
-
-// readMarker reads dir's marker; a missing or foreign file gives an empty
-// one. Lines of the older formats (a bare path; path, size and mtime) are
-// read as entries of no known target.
-func readMarker(dir string) genMarker {
-	b, _ := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
-	return parseMarker(b)
-}
-
-// parseMarker parses the content b of a marker (see readMarker).
-func parseMarker(b []byte) genMarker {
-	var m genMarker
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Split(line, "\t")
-		var e markerEntry
-		switch len(fields) {
-		case 4:
-			e.target, e.path, e.sum = fields[0], fields[1], fields[3]
-			e.size, _ = strconv.ParseInt(fields[2], 10, 64)
-		default:
-			e.path = fields[0]
-		}
-		if e.path != "" && !strings.Contains(e.path, "..") && !filepath.IsAbs(e.path) {
-			m.files = append(m.files, e)
-		}
-	}
-	return m
-}
-
-// encode renders the marker deterministically.
-func (m genMarker) encode() []byte {
-	var b bytes.Buffer
-	b.WriteString(markerHeader)
-	for _, e := range m.files {
-		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\n", e.target, e.path, e.size, e.sum)
-	}
-	return b.Bytes()
-}
-
-func newMarkerEntry(target string, f emit.File) markerEntry {
-	sum := sha256.Sum256(f.Data)
-	return markerEntry{target: target, path: f.Path, size: int64(len(f.Data)), sum: hex.EncodeToString(sum[:])}
-}
-
-func sortEntries(es []markerEntry) {
-	slices.SortFunc(es, func(a, b markerEntry) int { return cmp.Compare(a.path, b.path) })
-}
 
 // genCache is the machine-local half of the no-op check: the inputs' key of
 // the last run into an output directory, the marker it wrote, and each
@@ -151,10 +78,10 @@ func readGenCache(dir string) (genCache, bool) {
 	return c, c.key != "" && c.marker != ""
 }
 
-// upToDate reports whether the last run into dir used key and every file it
+// UpToDate reports whether the last run into dir used key and every file it
 // listed is as that run left it (same size and modification time), so this
 // run would write nothing. It returns the number of files listed.
-func upToDate(dir, key string) (int, bool) {
+func UpToDate(dir, key string) (int, bool) {
 	c, ok := readGenCache(dir)
 	if !ok || c.key != key {
 		return 0, false
@@ -177,9 +104,9 @@ func upToDate(dir, key string) (int, bool) {
 	return len(m.files), true
 }
 
-// saveGenCache records key and the current state of dir's listed files. It
+// SaveCache records key and the current state of dir's listed files. It
 // is best effort: without a cache the next run just does the work.
-func saveGenCache(dir, key string) {
+func SaveCache(dir, key string) {
 	p := cachePath(dir)
 	if p == "" {
 		return
@@ -197,7 +124,7 @@ func saveGenCache(dir, key string) {
 		}
 		fmt.Fprintf(&b, "%s\t%d\t%d\n", e.path, st.Size(), st.ModTime().UnixNano())
 	}
-	_ = writeAtomic(p, b.Bytes())
+	_ = atomicfile.WriteFile(p, b.Bytes(), 0o644)
 }
 
 func hash(b []byte) string {
@@ -205,11 +132,12 @@ func hash(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// inputKey fingerprints a gen run: the udtc binary (size and modification
+// InputKey fingerprints a gen run: the udtc binary (size and modification
 // time, so an upgrade regenerates), every option that shapes the output,
 // and each input file's path and contents. It is machine-local and is kept
-// in the user cache, never in the output directory.
-func inputKey(inputs []generator.Input, options ...string) (string, error) {
+// in the user cache, never in the output directory (UpToDate, SaveCache;
+// publish keys its record with it too).
+func InputKey(inputs []generator.Input, options ...string) (string, error) {
 	h := sha256.New()
 	if exe, err := os.Executable(); err == nil {
 		if st, err := os.Stat(exe); err == nil {
@@ -232,4 +160,21 @@ func inputKey(inputs []generator.Input, options ...string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// StartKey computes the InputKey of the inputs of paths (generator.Expand)
+// and options in the background, so that reading and hashing the inputs
+// overlaps other work, and returns the function that waits for it: "" when
+// there is no key (Expand's error, which a compile of paths reports).
+func StartKey(paths []string, options ...string) func() string {
+	ch := make(chan string, 1)
+	go func() {
+		inputs, err := generator.Expand(paths)
+		key := ""
+		if err == nil {
+			key, _ = InputKey(inputs, options...)
+		}
+		ch <- key
+	}()
+	return sync.OnceValue(func() string { return <-ch })
 }

@@ -1,4 +1,4 @@
-package main
+package outdir
 
 import (
 	"errors"
@@ -15,30 +15,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/outdir/outdirtest"
+	"github.com/udtc/udtc/internal/atomicfile"
 )
 
-// readTree returns the files below dir by slash path, and its directories.
-func readTree(t *testing.T, dir string) (files map[string]string, dirs []string) {
-	t.Helper()
-	files = map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			dirs = append(dirs, rel)
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		files[rel] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+// TestMain lets the test binary act as a commit killed part way
+// (killCommit runs it so).
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("UDTC_TEST_KILLED_COMMIT"); dir != "" {
+		killedCommit(dir) // exits
 	}
-	return files, dirs
+	os.Exit(m.Run())
 }
 
 // A commit moves directories that do not exist yet whole and renames files
@@ -46,12 +33,12 @@ func readTree(t *testing.T, dir string) (files map[string]string, dirs []string)
 func TestStagerCommitMovesNewDirectoriesWhole(t *testing.T) {
 	dir := t.TempDir()
 	for p, data := range map[string]string{"a/old.txt": "old", "a/same.txt": "same"} {
-		if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(p)), []byte(data)); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st := newStager(dir, false)
-	defer st.abort()
+	st := NewStager(dir, Options{})
+	defer st.Abort()
 	files := []emit.File{
 		{Path: "a/same.txt", Data: []byte("same")},
 		{Path: "a/new.txt", Data: []byte("new in an existing directory")},
@@ -61,17 +48,17 @@ func TestStagerCommitMovesNewDirectoriesWhole(t *testing.T) {
 		{Path: "n/g.txt", Data: []byte("beside it")},
 		{Path: "top.txt", Data: []byte("at the top")},
 	}
-	if err := st.stage("t", files); err != nil {
+	if err := st.Stage("t", files); err != nil {
 		t.Fatal(err)
 	}
-	res, err := st.commit([]string{"t"})
+	res, err := st.Commit([]string{"t"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.written != 6 || res.unchanged != 1 {
-		t.Errorf("written %d, unchanged %d; want 6 and 1", res.written, res.unchanged)
+	if res.Written != 6 || res.Unchanged != 1 {
+		t.Errorf("written %d, unchanged %d; want 6 and 1", res.Written, res.Unchanged)
 	}
-	got, dirs := readTree(t, dir)
+	got, dirs := outdirtest.ReadTree(t, dir)
 	want := map[string]string{"a/old.txt": "old", emit.OutputMarker: got[emit.OutputMarker]}
 	for _, f := range files {
 		want[f.Path] = string(f.Data)
@@ -90,12 +77,12 @@ func TestStagerCommitFileInTheWayOfADirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a file"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := newStager(dir, false)
-	defer st.abort()
-	if err := st.stage("t", []emit.File{{Path: "a/b.txt", Data: []byte("x")}}); err != nil {
+	st := NewStager(dir, Options{})
+	defer st.Abort()
+	if err := st.Stage("t", []emit.File{{Path: "a/b.txt", Data: []byte("x")}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := st.commit([]string{"t"})
+	_, err := st.Commit([]string{"t"})
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "a")+": not a directory") {
 		t.Fatalf("commit error %v; want %s: not a directory", err, filepath.Join(dir, "a"))
 	}
@@ -110,18 +97,18 @@ func TestStagerCommitWritesThroughALinkedDirectory(t *testing.T) {
 	if err := os.Symlink(elsewhere, filepath.Join(dir, "site")); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	st := newStager(dir, false)
-	defer st.abort()
-	if err := st.stage("site", []emit.File{{Path: "site/index.html", Data: []byte("home")}, {Path: "site/types/a.html", Data: []byte("a")}}); err != nil {
+	st := NewStager(dir, Options{})
+	defer st.Abort()
+	if err := st.Stage("site", []emit.File{{Path: "site/index.html", Data: []byte("home")}, {Path: "site/types/a.html", Data: []byte("a")}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.commit([]string{"site"}); err != nil {
+	if _, err := st.Commit([]string{"site"}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(filepath.Join(dir, "site")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		t.Errorf("out/site is no longer a symbolic link (%v, %v)", fi, err)
 	}
-	got, _ := readTree(t, elsewhere)
+	got, _ := outdirtest.ReadTree(t, elsewhere)
 	if diff := cmp.Diff(map[string]string{"index.html": "home", "types/a.html": "a"}, got); diff != "" {
 		t.Errorf("the link's target (-want +got):\n%s", diff)
 	}
@@ -135,15 +122,15 @@ func TestStagerFailedCommitLeavesNoNewDirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "b"), []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := newStager(dir, false)
-	if err := st.stage("t", []emit.File{{Path: "a/x.txt", Data: []byte("x")}, {Path: "b/y.txt", Data: []byte("y")}}); err != nil {
+	st := NewStager(dir, Options{})
+	if err := st.Stage("t", []emit.File{{Path: "a/x.txt", Data: []byte("x")}, {Path: "b/y.txt", Data: []byte("y")}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.commit([]string{"t"}); err == nil {
+	if _, err := st.Commit([]string{"t"}); err == nil {
 		t.Fatal("commit with a file in the way succeeded")
 	}
-	st.abort()
-	got, dirs := readTree(t, dir)
+	st.Abort()
+	got, dirs := outdirtest.ReadTree(t, dir)
 	if diff := cmp.Diff(map[string]string{"b": "in the way"}, got); diff != "" {
 		t.Errorf("DIR after a failed commit (-want +got):\n%s", diff)
 	}
@@ -166,36 +153,36 @@ func TestStagerKeepsAFileItProducedUnderAnotherCase(t *testing.T) {
 	if err := os.Symlink("ns", filepath.Join(dir, "Ns")); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	st := newStager(dir, false)
-	defer st.abort()
-	if err := st.stage("t", []emit.File{{Path: "ns/x.txt", Data: []byte("new")}}); err != nil {
+	st := NewStager(dir, Options{})
+	defer st.Abort()
+	if err := st.Stage("t", []emit.File{{Path: "ns/x.txt", Data: []byte("new")}}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := st.commit([]string{"t"})
+	res, err := st.Commit([]string{"t"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "ns", "x.txt")); err != nil || string(b) != "new" {
 		t.Errorf("ns/x.txt after commit: %q, %v; want the file this run wrote", b, err)
 	}
-	if res.removed != 0 {
-		t.Errorf("removed %d files; want none", res.removed)
+	if res.Removed != 0 {
+		t.Errorf("removed %d files; want none", res.Removed)
 	}
 }
 
 // commitTree stages files as target t in dir and commits them.
-func commitTree(t *testing.T, dir string, files map[string]string) (syncResult, error) {
+func commitTree(t *testing.T, dir string, files map[string]string) (Result, error) {
 	t.Helper()
-	st := newStager(dir, false)
-	defer st.abort()
+	st := NewStager(dir, Options{})
+	defer st.Abort()
 	var fs []emit.File
 	for p, data := range files {
 		fs = append(fs, emit.File{Path: p, Data: []byte(data)})
 	}
-	if err := st.stage("t", fs); err != nil {
+	if err := st.Stage("t", fs); err != nil {
 		t.Fatal(err)
 	}
-	return st.commit([]string{"t"})
+	return st.Commit([]string{"t"})
 }
 
 // rollbackCase is an output directory written by a first commit
@@ -238,16 +225,16 @@ func killedCommit(dir string) {
 	if os.Getenv("UDTC_TEST_KILL_NOLINKS") != "" {
 		linkFile = func(string, string) error { return errors.New("operation not permitted") }
 	}
-	st := newStager(dir, false)
+	st := NewStager(dir, Options{})
 	var files []emit.File
 	for p, data := range rollbackSecond() {
 		files = append(files, emit.File{Path: p, Data: []byte(data)})
 	}
-	if err := st.stage("t", files); err != nil {
+	if err := st.Stage("t", files); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	st.commit([]string{"t"})
+	st.Commit([]string{"t"})
 	os.Exit(0) // the commit did not get there
 }
 
@@ -264,7 +251,7 @@ func killCommit(t *testing.T, dir string, env ...string) {
 	if _, err := os.Stat(filepath.Join(dir, emit.OutputMarker)); err != nil {
 		t.Errorf("after the kill: %v; DIR must always have its marker", err)
 	}
-	removeLeftovers(dir, false)
+	RemoveLeftovers(dir, false)
 }
 
 // A run killed while it puts its output in place leaves no file the next
@@ -283,7 +270,7 @@ func TestStagerAfterAKilledCommit(t *testing.T) {
 		if _, err := commitTree(t, dir, rollbackFirst()); err != nil {
 			t.Fatal(err)
 		}
-		got, dirs := readTree(t, dir)
+		got, dirs := outdirtest.ReadTree(t, dir)
 		want := rollbackFirst()
 		want[emit.OutputMarker] = got[emit.OutputMarker]
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -308,7 +295,7 @@ func TestStagerAfterAKilledCommitRemovesStaleFiles(t *testing.T) {
 		if _, err := commitTree(t, dir, second); err != nil {
 			t.Fatal(err)
 		}
-		got, _ := readTree(t, dir)
+		got, _ := outdirtest.ReadTree(t, dir)
 		second[emit.OutputMarker] = got[emit.OutputMarker]
 		if diff := cmp.Diff(second, got); diff != "" {
 			t.Errorf("%s: DIR after the next run (-want +got):\n%s", kill, diff)
@@ -351,7 +338,7 @@ func TestStagerFailedCommitRollsBack(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, second := rollbackCase(t)
-			before, beforeDirs := readTree(t, dir)
+			before, beforeDirs := outdirtest.ReadTree(t, dir)
 			rename, link := renameFile, linkFile
 			t.Cleanup(func() { renameFile, linkFile = rename, link })
 			renameFile = func(from, to string) error {
@@ -367,7 +354,7 @@ func TestStagerFailedCommitRollsBack(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "injected failure") {
 				t.Fatalf("commit error %v; want the injected failure", err)
 			}
-			after, afterDirs := readTree(t, dir)
+			after, afterDirs := outdirtest.ReadTree(t, dir)
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Errorf("files after the failed commit (-before +after):\n%s", diff)
 			}
@@ -389,10 +376,10 @@ func TestStagerCommitWithoutHardLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.written != 4 || res.removed != 1 {
-		t.Errorf("written %d, removed %d; want 4 and 1", res.written, res.removed)
+	if res.Written != 4 || res.Removed != 1 {
+		t.Errorf("written %d, removed %d; want 4 and 1", res.Written, res.Removed)
 	}
-	got, dirs := readTree(t, dir)
+	got, dirs := outdirtest.ReadTree(t, dir)
 	second[emit.OutputMarker] = got[emit.OutputMarker]
 	if diff := cmp.Diff(second, got); diff != "" {
 		t.Errorf("tree after commit (-want +got):\n%s", diff)
@@ -409,7 +396,7 @@ func mine(t *testing.T, dir, p string) {
 	if err := os.Remove(full); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeAtomic(filepath.Join(full, "mine.txt"), []byte("the user's")); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(full, "mine.txt"), []byte("the user's"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -420,7 +407,7 @@ func TestStagerFailsOnADirectoryInTheWay(t *testing.T) {
 	for _, noLinks := range []bool{false, true} {
 		dir, second := rollbackCase(t)
 		mine(t, dir, "a/change.txt")
-		before, _ := readTree(t, dir)
+		before, _ := outdirtest.ReadTree(t, dir)
 		link := linkFile
 		if noLinks {
 			linkFile = func(string, string) error { return errors.New("operation not permitted") }
@@ -430,7 +417,7 @@ func TestStagerFailsOnADirectoryInTheWay(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "a", "change.txt")) {
 			t.Errorf("no links %v: commit error %v; want one naming a/change.txt", noLinks, err)
 		}
-		after, _ := readTree(t, dir)
+		after, _ := outdirtest.ReadTree(t, dir)
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Errorf("no links %v: files after the failed commit (-before +after):\n%s", noLinks, diff)
 		}
@@ -446,10 +433,10 @@ func TestStagerLeavesADirectoryWhereAStaleFileWas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.removed != 0 {
-		t.Errorf("removed %d; want 0", res.removed)
+	if res.Removed != 0 {
+		t.Errorf("removed %d; want 0", res.Removed)
 	}
-	got, _ := readTree(t, dir)
+	got, _ := outdirtest.ReadTree(t, dir)
 	if got["b/stale.txt/mine.txt"] != "the user's" {
 		t.Errorf("the user's directory after the commit: %v", got)
 	}
@@ -475,9 +462,9 @@ func TestStagerRemovesAStaleFileOnAnotherFileSystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := readTree(t, dir)
-	if _, ok := got["b/stale.txt"]; ok || res.removed != 1 {
-		t.Errorf("removed %d, b/stale.txt still there: %v; want it removed", res.removed, ok)
+	got, _ := outdirtest.ReadTree(t, dir)
+	if _, ok := got["b/stale.txt"]; ok || res.Removed != 1 {
+		t.Errorf("removed %d, b/stale.txt still there: %v; want it removed", res.Removed, ok)
 	}
 }
 
@@ -511,7 +498,7 @@ func TestStagerFailedRollbackKeepsTheOldFiles(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "failed too") || !strings.Contains(err.Error(), keptPrefix) {
 			t.Fatalf("no links %v: commit error %v; want what failed and where the old files are", noLinks, err)
 		}
-		removeLeftovers(dir, false)
+		RemoveLeftovers(dir, false)
 		var kept []string
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.Contains(p, keptPrefix) {
@@ -533,12 +520,12 @@ func TestStagerFailedRollbackKeepsTheOldFiles(t *testing.T) {
 // the marker that lists it, so the next run removes it.
 func TestStagerFailedUndoOfANewDirectory(t *testing.T) {
 	dir, second := rollbackCase(t)
-	st := newStager(dir, false)
+	st := NewStager(dir, Options{})
 	var files []emit.File
 	for p, data := range second {
 		files = append(files, emit.File{Path: p, Data: []byte(data)})
 	}
-	if err := st.stage("t", files); err != nil {
+	if err := st.Stage("t", files); err != nil {
 		t.Fatal(err)
 	}
 	rename := renameFile
@@ -553,17 +540,17 @@ func TestStagerFailedUndoOfANewDirectory(t *testing.T) {
 		}
 		return os.Rename(from, to)
 	}
-	_, err := st.commit([]string{"t"})
-	st.abort()
+	_, err := st.Commit([]string{"t"})
+	st.Abort()
 	renameFile = rename
 	if err == nil || !strings.Contains(err.Error(), "failed too") || !strings.Contains(err.Error(), filepath.Join(dir, "c")) {
 		t.Fatalf("commit error %v; want the injected failure and that c could not be put back", err)
 	}
-	removeLeftovers(dir, false)
+	RemoveLeftovers(dir, false)
 	if _, err := commitTree(t, dir, rollbackFirst()); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := readTree(t, dir)
+	got, _ := outdirtest.ReadTree(t, dir)
 	kept := 0
 	for p := range got {
 		if strings.HasPrefix(p, keptPrefix) {

@@ -1,4 +1,17 @@
-package main
+// Package linediff writes the unified diff (diff -u) of two texts, line by
+// line, for `udtc fmt --diff`. The edit script changes the fewest lines (a
+// longest common subsequence between the common prefix and suffix), and
+// hunks are in the unified format patch(1) applies (ranges always
+// "start,len"; a last line without a newline marked "\ No newline at end
+// of file").
+//
+// It is kept rather than taken from a library: github.com/pmezard/go-difflib
+// (unmaintained since 2016) groups hunks with Python's SequenceMatcher, which
+// does not find the fewest changed lines, writes a one-line range as "3"
+// where ours writes "3,1", and has no "No newline at end of file" line;
+// github.com/sergi/go-diff diffs characters, and its patches are not
+// unified diffs. Either would change the bytes `udtc fmt --diff` prints.
+package linediff
 
 import (
 	"fmt"
@@ -12,9 +25,9 @@ const diffContext = 3
 // file is shown as one replacement (still a correct diff, just larger).
 const maxDiffCells = 16 << 20
 
-// unifiedDiff returns the unified diff (diff -u) from a to b, labelled
-// with path, or "" when they are equal.
-func unifiedDiff(path string, a, b []byte) string {
+// Unified returns the unified diff (diff -u) from a to b, labelled with
+// path, or "" when they are equal.
+func Unified(path string, a, b []byte) string {
 	x, y := splitLines(string(a)), splitLines(string(b))
 	ops := lineOps(x, y)
 	var sb strings.Builder

@@ -1,4 +1,4 @@
-package main
+package outdir
 
 import (
 	"bytes"
@@ -15,33 +15,35 @@ import (
 	"syscall"
 
 	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/internal/atomicfile"
 	"github.com/udtc/udtc/internal/par"
 )
 
-// syncResult counts what a stager's commit did (or, with check, would do).
-type syncResult struct {
-	written, unchanged, removed int
-	stale                       []string // paths that differ, are missing or would be removed
+// Result counts what a Stager's Commit did (or, with Check, would do).
+type Result struct {
+	Written, Unchanged, Removed int
+	Stale                       []string // paths that differ, are missing or would be removed
 }
 
-func (r syncResult) changed() bool { return r.written > 0 || r.removed > 0 }
+// Changed reports whether the commit wrote or removed a file.
+func (r Result) Changed() bool { return r.Written > 0 || r.Removed > 0 }
 
-// stager makes an output directory hold the files of a gen run in two
+// Stager makes an output directory hold the files of a gen run in two
 // steps, so that no target's files wait in memory for the other targets:
-// stage takes a batch of a target's files as soon as its emitter makes
+// Stage takes a batch of a target's files as soon as its emitter makes
 // it, compares each with the file on disk and writes the ones that differ below one
 // stage directory of the run, DIR/.udtc-stage-*, at their paths relative
-// to DIR (only their marker entries are kept); commit, once every emitter
+// to DIR (only their marker entries are kept); Commit, once every emitter
 // is done and no diagnostic is an error, renames them into place (the
 // stage directory is on the same file system), removes what the run no
 // longer produces, writes the marker and removes the stage directory.
-// abort instead removes the stage directory and the parents of DIR that
-// stage made, so a failed run changes nothing in DIR; after a commit it
-// does nothing. removeLeftovers removes what killed runs left. With check
-// nothing is written.
-type stager struct {
-	dir   string
-	check bool
+// Abort instead removes the stage directory and the parents of DIR that
+// Stage made, so a failed run changes nothing in DIR; after a Commit it
+// does nothing. RemoveLeftovers removes what killed runs left. With
+// Options.Check nothing is written.
+type Stager struct {
+	dir  string
+	opts Options
 
 	mu     sync.Mutex // guards staged and errs; dirMu guards what follows it
 	staged []stagedFile
@@ -66,16 +68,26 @@ type stagedFile struct {
 // stagePrefix starts the name of a run's stage directory in DIR.
 const stagePrefix = ".udtc-stage-"
 
-// newStager returns a stager for dir.
-func newStager(dir string, check bool) *stager {
-	return &stager{dir: filepath.Clean(dir), check: check, stageDirs: map[string]bool{}}
+// Options tune a Stager.
+type Options struct {
+	// Check writes nothing: Commit only reports what it would do.
+	Check bool
+	// Targets names every target there is (gen's emitter table): marker
+	// entries of no known target, left by an older udtc, are removed only
+	// by a Commit of all of them.
+	Targets []string
 }
 
-// removeLeftovers removes what runs that were killed before their commit
-// or abort left in dir: stage directories, and writeTemp files (".udtc-"
-// and digits) at its top. With check it removes nothing. It returns their
+// NewStager returns a Stager for dir.
+func NewStager(dir string, opts Options) *Stager {
+	return &Stager{dir: filepath.Clean(dir), opts: opts, stageDirs: map[string]bool{}}
+}
+
+// RemoveLeftovers removes what runs that were killed before their commit
+// or abort left in dir: stage directories, and atomicfile's temporary
+// files (".udtc-" and digits) at its top. With check it removes nothing. It returns their
 // paths; a failure to remove is left for the next run.
-func removeLeftovers(dir string, check bool) []string {
+func RemoveLeftovers(dir string, check bool) []string {
 	entries, _ := os.ReadDir(dir)
 	var left []string
 	for _, e := range entries {
@@ -86,7 +98,7 @@ func removeLeftovers(dir string, check bool) []string {
 			if !check {
 				os.RemoveAll(p)
 			}
-		case isTempName(name) && e.Type().IsRegular():
+		case atomicfile.IsTempName(name) && e.Type().IsRegular():
 			if !check {
 				os.Remove(p)
 			}
@@ -98,15 +110,10 @@ func removeLeftovers(dir string, check bool) []string {
 	return left
 }
 
-// isTempName reports whether name is one os.CreateTemp makes for ".udtc-*".
-func isTempName(name string) bool {
-	digits, ok := strings.CutPrefix(name, ".udtc-")
-	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
-}
-
-// stage takes files that target produced (all of them, or a batch). It
-// returns the first error of the batch; commit returns it too.
-func (s *stager) stage(target string, files []emit.File) error {
+// Stage takes files that target produced (all of them, or a batch). It
+// returns the first error of the batch; Commit returns it too. It is safe
+// for concurrent use.
+func (s *Stager) Stage(target string, files []emit.File) error {
 	out := make([]stagedFile, len(files))
 	for i, f := range files {
 		out[i].path = filepath.Join(s.dir, filepath.FromSlash(f.Path))
@@ -122,7 +129,7 @@ func (s *stager) stage(target string, files []emit.File) error {
 		}
 		sf.stale = true
 	})
-	if !s.check {
+	if !s.opts.Check {
 		var rels []string
 		for i := range out {
 			if out[i].stale {
@@ -137,7 +144,7 @@ func (s *stager) stage(target string, files []emit.File) error {
 		parallel(len(files), func(i int) {
 			if sf := &out[i]; sf.stale {
 				sf.tmp = filepath.Join(stageDir, filepath.FromSlash(files[i].Path))
-				errs[i] = writeNew(sf.tmp, files[i].Data, 0o644)
+				errs[i] = atomicfile.WriteNew(sf.tmp, files[i].Data, 0o644)
 			}
 		})
 	}
@@ -151,7 +158,7 @@ func (s *stager) stage(target string, files []emit.File) error {
 	return err
 }
 
-func (s *stager) fail(err error) {
+func (s *Stager) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.errs = append(s.errs, err)
@@ -160,7 +167,7 @@ func (s *stager) fail(err error) {
 // makeStageDirs makes the run's stage directory (and DIR first) when it
 // does not exist yet, and the directories of rels, paths relative to it;
 // it returns the stage directory.
-func (s *stager) makeStageDirs(rels []string) (string, error) {
+func (s *Stager) makeStageDirs(rels []string) (string, error) {
 	s.dirMu.Lock()
 	defer s.dirMu.Unlock()
 	if s.stageDir == "" {
@@ -188,7 +195,7 @@ func (s *stager) makeStageDirs(rels []string) (string, error) {
 }
 
 // makeRoot makes s.dir and its missing parents, remembering which it made.
-func (s *stager) makeRoot() error {
+func (s *Stager) makeRoot() error {
 	var missing []string
 	for d := s.dir; ; d = filepath.Dir(d) {
 		if st, err := os.Stat(d); err == nil {
@@ -211,11 +218,11 @@ func (s *stager) makeRoot() error {
 	return nil
 }
 
-// commit puts the staged files in place. Files that the marker lists under
+// Commit puts the staged files in place. Files that the marker lists under
 // one of targets but this run did not produce are removed; files of other
 // targets are neither removed nor forgotten; entries of no known target
 // (an older marker) are removed only when every target runs. The marker
-// then lists the files. Once it returns nil, abort does nothing.
+// then lists the files. Once it returns nil, Abort does nothing.
 //
 // A commit that fails part way puts DIR back as it was before returning
 // the error: each file it replaces or removes, the marker included, is
@@ -225,25 +232,16 @@ func (s *stager) makeRoot() error {
 // moves, the marker lists the old files and the new ones, so that a run
 // killed part way leaves no file the next run does not know of: it
 // removes those it does not produce.
-func (s *stager) commit(targets []string) (syncResult, error) {
-	var res syncResult
+func (s *Stager) Commit(targets []string) (Result, error) {
 	if err := errors.Join(s.errs...); err != nil {
-		return res, err
+		return Result{}, err
 	}
-	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
-	for _, sf := range s.staged {
-		if sf.stale {
-			res.written++
-			res.stale = append(res.stale, sf.entry.path)
-		} else {
-			res.unchanged++
-		}
-	}
+	res := s.tally()
 	markerPath := filepath.Join(s.dir, emit.OutputMarker)
 	marker, _ := os.ReadFile(markerPath) // the marker in DIR, as the commit goes
 	next, gone, union := s.markers(parseMarker(marker), targets)
 	var j *journal
-	if !s.check {
+	if !s.opts.Check {
 		var err error
 		if j, err = s.newJournal(); err != nil {
 			return res, err
@@ -256,46 +254,16 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 			marker = data
 		}
 	}
-	inPlace, moves, err := s.moveNewDirs()
-	if j != nil {
-		j.moves = moves
-		j.replaced = make([]keptFile, len(s.staged))
+	if err := s.putInPlace(j); err != nil {
+		return res, j.rollback(err)
 	}
+	emptied, err := s.removeGone(j, gone, &res)
 	if err != nil {
 		return res, j.rollback(err)
 	}
-	errs := make([]error, len(s.staged))
-	parallel(len(s.staged), func(i int) {
-		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
-			j.replaced[i], errs[i] = j.keep(sf.tmp, sf.path, filepath.Join(j.dir, strconv.Itoa(i)))
-		}
-	})
-	if err := errors.Join(errs...); err != nil {
-		return res, j.rollback(err)
-	}
-	isProduced := s.producedAs(s.staged)
-	var emptied []string // directories of removed files
-	for _, prev := range gone {
-		full := filepath.Join(s.dir, filepath.FromSlash(prev.path))
-		st, err := os.Stat(full)
-		if err != nil || isProduced(st, prev.path) {
-			continue // gone already, or the run's own file under another case
-		}
-		if lst, err := os.Lstat(full); err != nil || lst.IsDir() {
-			continue // no longer gen's file
-		}
-		res.removed++
-		res.stale = append(res.stale, prev.path)
-		if !s.check {
-			if err := j.remove(full); err != nil {
-				return res, j.rollback(err)
-			}
-			emptied = append(emptied, filepath.Dir(full))
-		}
-	}
-	if !s.check {
+	if !s.opts.Check {
 		if data := next.encode(); !bytes.Equal(data, marker) {
-			if err := writeAtomic(markerPath, data); err != nil {
+			if err := atomicfile.Replace(markerPath, data, 0o644, renameFile); err != nil {
 				return res, j.rollback(err)
 			}
 		}
@@ -314,6 +282,68 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 	return res, nil
 }
 
+// tally sorts the staged files by path and counts them in a Result.
+func (s *Stager) tally() Result {
+	var res Result
+	slices.SortFunc(s.staged, func(a, b stagedFile) int { return strings.Compare(a.entry.path, b.entry.path) })
+	for _, sf := range s.staged {
+		if sf.stale {
+			res.Written++
+			res.Stale = append(res.Stale, sf.entry.path)
+		} else {
+			res.Unchanged++
+		}
+	}
+	return res
+}
+
+// putInPlace renames the staged files into place: new directories whole
+// (moveNewDirs), the other files one by one, each keeping the file it
+// replaces in the journal j (nil with Check, when nothing is staged).
+func (s *Stager) putInPlace(j *journal) error {
+	inPlace, moves, err := s.moveNewDirs()
+	if j != nil {
+		j.moves = moves
+		j.replaced = make([]keptFile, len(s.staged))
+	}
+	if err != nil {
+		return err
+	}
+	errs := make([]error, len(s.staged))
+	parallel(len(s.staged), func(i int) {
+		if sf := s.staged[i]; sf.tmp != "" && !inPlace[filepath.Dir(sf.path)] {
+			j.replaced[i], errs[i] = j.keep(sf.tmp, sf.path, filepath.Join(j.dir, strconv.Itoa(i)))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// removeGone removes the files of gone, those the marker lists and the run
+// no longer produces, moving each into the journal j (with Check it only
+// counts them in res). It returns the directories they were in.
+func (s *Stager) removeGone(j *journal, gone []markerEntry, res *Result) (emptied []string, err error) {
+	isProduced := s.producedAs(s.staged)
+	for _, prev := range gone {
+		full := filepath.Join(s.dir, filepath.FromSlash(prev.path))
+		st, err := os.Stat(full)
+		if err != nil || isProduced(st, prev.path) {
+			continue // gone already, or the run's own file under another case
+		}
+		if lst, err := os.Lstat(full); err != nil || lst.IsDir() {
+			continue // no longer gen's file
+		}
+		res.Removed++
+		res.Stale = append(res.Stale, prev.path)
+		if !s.opts.Check {
+			if err := j.remove(full); err != nil {
+				return nil, err
+			}
+			emptied = append(emptied, filepath.Dir(full))
+		}
+	}
+	return emptied, nil
+}
+
 // markers returns, from old, the marker DIR had, and the staged files: the
 // marker of the committed output (next: the staged files, and the files
 // of targets that did not run), the listed files that are gone from the
@@ -322,7 +352,7 @@ func (s *stager) commit(targets []string) (syncResult, error) {
 // the listed ones and the new ones. A file in DIR at a staged path that
 // no marker lists is not gen's until the rename replaces it, so union
 // leaves it out (a run killed before that must leave it unlisted).
-func (s *stager) markers(old genMarker, targets []string) (next genMarker, gone []markerEntry, union genMarker) {
+func (s *Stager) markers(old genMarker, targets []string) (next genMarker, gone []markerEntry, union genMarker) {
 	found := make(map[string]bool, len(s.staged)) // staged path → a file was there
 	for _, sf := range s.staged {
 		found[sf.entry.path] = sf.found
@@ -332,7 +362,7 @@ func (s *stager) markers(old genMarker, targets []string) (next genMarker, gone 
 	for _, t := range targets {
 		running[t] = true
 	}
-	everyTarget := len(targets) == len(emitters)
+	everyTarget := len(targets) == len(s.opts.Targets)
 	listed := map[string]bool{}
 	for _, prev := range old.files {
 		if _, staged := found[prev.path]; staged || listed[prev.path] {
@@ -362,7 +392,7 @@ func (s *stager) markers(old genMarker, targets []string) (next genMarker, gone 
 // place (each with the old file it replaced, kept in dir) and the files
 // removed (moved into dir).
 type journal struct {
-	dir      string // beside the stage, named like it (removeLeftovers removes it)
+	dir      string // beside the stage, named like it (RemoveLeftovers removes it)
 	marker   keptFile
 	moves    [][2]string
 	replaced []keptFile // by staged file
@@ -378,7 +408,7 @@ type keptFile struct {
 	done       bool
 }
 
-func (s *stager) newJournal() (*journal, error) {
+func (s *Stager) newJournal() (*journal, error) {
 	if err := s.makeRoot(); err != nil {
 		return nil, err
 	}
@@ -400,13 +430,13 @@ var renameFile = os.Rename
 // moved aside, so DIR always has one.
 func (j *journal) replaceMarker(path string, data, old []byte) error {
 	tmp := filepath.Join(j.dir, "marker.new")
-	if err := writeNew(tmp, data, 0o644); err != nil {
+	if err := atomicfile.WriteNew(tmp, data, 0o644); err != nil {
 		return err
 	}
 	k := keptFile{path: path}
 	if old != nil {
 		k.kept = filepath.Join(j.dir, "marker")
-		if err := writeNew(k.kept, old, 0o644); err != nil {
+		if err := atomicfile.WriteNew(k.kept, old, 0o644); err != nil {
 			return err
 		}
 	}
@@ -527,7 +557,7 @@ func (f keptFile) restore() bool {
 }
 
 // keptPrefix starts the name of a journal that a failed rollback leaves in
-// DIR for the user (removeLeftovers leaves it alone).
+// DIR for the user (RemoveLeftovers leaves it alone).
 const keptPrefix = ".udtc-kept-"
 
 // close removes the journal's directory: the files it keeps are not
@@ -544,7 +574,7 @@ func (j *journal) close() {
 // file system (macOS, Windows) a namespace whose case changed
 // ("Contoso.Apps" to "contoso.apps") names the new file by the old path
 // too, and removing the old path would remove the new file.
-func (s *stager) producedAs(staged []stagedFile) func(st fs.FileInfo, p string) bool {
+func (s *Stager) producedAs(staged []stagedFile) func(st fs.FileInfo, p string) bool {
 	var folded map[string][]string
 	return func(st fs.FileInfo, p string) bool {
 		if folded == nil {
@@ -573,7 +603,7 @@ func (s *stager) producedAs(staged []stagedFile) func(st fs.FileInfo, p string) 
 // made before it). Every destination is
 // looked at before anything moves, so a file where a directory must go
 // fails the commit with DIR as it was.
-func (s *stager) moveNewDirs() (map[string]bool, [][2]string, error) {
+func (s *Stager) moveNewDirs() (map[string]bool, [][2]string, error) {
 	// The directories of the renamed files and their parents below DIR,
 	// each once, parents first.
 	var rels []string
@@ -629,10 +659,10 @@ func undoMoves(moves [][2]string) (failed []string) {
 	return failed
 }
 
-// abort removes the stage directory and the parents of DIR this run made
+// Abort removes the stage directory and the parents of DIR this run made
 // (only those left empty). It does nothing after a commit that returned
 // nil, or a second time.
-func (s *stager) abort() {
+func (s *Stager) Abort() {
 	s.dirMu.Lock()
 	defer s.dirMu.Unlock()
 	if s.done {
@@ -651,3 +681,15 @@ func (s *stager) abort() {
 // writes: twice as many as cores, as the calls mostly wait for the file
 // system.
 func parallel(n int, do func(i int)) { par.EachOn(2*runtime.GOMAXPROCS(0), n, do) }
+
+// removeEmptyParents removes dir and its parents below root while they are
+// empty.
+func removeEmptyParents(root, dir string) {
+	root = filepath.Clean(root)
+	for dir != root && strings.HasPrefix(dir, root) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}

@@ -1,4 +1,7 @@
-package main
+// Package gctune sets Go's garbage collector for a command's run: the
+// settings udtc gen and udtc serve measured as best for their heaps,
+// unless $GOGC or $GOMEMLIMIT say otherwise.
+package gctune
 
 import (
 	"runtime"
@@ -6,12 +9,12 @@ import (
 	"runtime/metrics"
 )
 
-// tuneGC sets Go's collector for a command: the GC percent unless
+// Set sets Go's collector for a command: the GC percent unless
 // lookupEnv (os.LookupEnv) finds GOGC, and the soft memory limit that
 // limit returns unless it finds GOMEMLIMIT (limit is not called then: gen's
 // measures the live heap), each on its own (0 leaves a setting alone). It
 // returns the function that restores the previous settings.
-func tuneGC(lookupEnv func(string) (string, bool), percent int, limit func() int64) (restore func()) {
+func Set(lookupEnv func(string) (string, bool), percent int, limit func() int64) (restore func()) {
 	var undo []func()
 	if _, set := lookupEnv("GOGC"); !set && percent > 0 {
 		old := debug.SetGCPercent(percent)
@@ -35,8 +38,8 @@ func tuneGC(lookupEnv func(string) (string, bool), percent int, limit func() int
 // (about 105 MB for the 23.8 MB of YAML of the 1,000-type catalog, 5 times
 // that for 5,000 types) while the targets allocate their output around it.
 // At the default GOGC=100 the heap may grow to twice the live heap, and gen
-// of 1,000 types peaked at 410 MB. genMemoryLimit lets the heap grow to the
-// model plus genHeadroom, or to 2.5 times the model when that is more: the
+// of 1,000 types peaked at 410 MB. GenMemoryLimit lets the heap grow to the
+// model plus GenHeadroom, or to 2.5 times the model when that is more: the
 // 1,000-type catalog peaks under 300 MB, and a large catalog keeps more
 // room than GOGC=100 gives, so the collector never thrashes (a limit of 6
 // times the YAML, 846 MB at 5,000 types, took 65 s of CPU; twice the model,
@@ -45,16 +48,16 @@ func tuneGC(lookupEnv func(string) (string, bool), percent int, limit func() int
 // targets go twice as long between collections, which pays for the extra
 // collections near the limit.
 const (
-	genGCPercent = 200
-	genHeadroom  = 160 << 20
+	GenPercent  = 200
+	GenHeadroom = 160 << 20
 )
 
-// genMemoryLimit is gen's soft memory limit: genLimitFor the live heap it
+// GenMemoryLimit is gen's soft memory limit: GenLimitFor the live heap it
 // measures (liveHeap, a collection).
-func genMemoryLimit() int64 { return genLimitFor(liveHeap()) }
+func GenMemoryLimit() int64 { return GenLimitFor(liveHeap()) }
 
-// genLimitFor is gen's soft memory limit for a live heap of live bytes.
-func genLimitFor(live uint64) int64 { return int64(max(live+genHeadroom, live*5/2)) }
+// GenLimitFor is gen's soft memory limit for a live heap of live bytes.
+func GenLimitFor(live uint64) int64 { return int64(max(live+GenHeadroom, live*5/2)) }
 
 // liveHeap collects garbage and returns the heap found live. Right after
 // compiling, that is the model (the YAML trees are garbage by then); the
@@ -68,3 +71,19 @@ func liveHeap() uint64 {
 	}
 	return s[0].Value.Uint64()
 }
+
+// The server's garbage collector settings, unless $GOGC or $GOMEMLIMIT
+// set them. Its live heap is small (tens of MB: caches, statements,
+// connections), but a PUT of an API version allocates about 30 times its
+// schema in the check; at the default GOGC=100 the collector ran every
+// few PUTs and took a quarter of the CPU of each. At 400 it runs a fifth
+// as often for a heap of a few tens of MB more under a steady load. It
+// does let a burst of large schemas cost more memory than at 100: the heap
+// may grow to five times the live heap between collections instead of
+// twice, up to the soft memory limit, near which the collector runs as
+// often as it needs to again (a soft limit: a live heap above 512 MiB
+// still passes it).
+const (
+	ServePercent     = 400
+	ServeMemoryLimit = 512 << 20
+)

@@ -1,0 +1,92 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/udtc/udtc/generator/compat"
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/generator/source"
+)
+
+// Against is what manifests are compared with (`udtc breaking --against`):
+// the manifests of a directory, or those of the same paths at a git
+// revision.
+type Against struct {
+	// Catalog is nil when the manifests have errors (Diags), or when none
+	// of the paths existed at the revision.
+	Catalog *model.Catalog
+	Diags   diag.List
+	Base    compat.Base
+	// Source reads the old files, for excerpts in diagnostics: nil for
+	// the files of other sides.
+	Source diag.Source
+}
+
+// UnknownRevisionError is CompileAgainst's error for a revision that the
+// repository at Root does not have.
+type UnknownRevisionError struct{ Root string }
+
+func (e *UnknownRevisionError) Error() string {
+	return "unknown revision in the repository at " + e.Root
+}
+
+// CompileAgainst compiles the manifests at against: a directory when it
+// names one, else the revision against of the git repository that contains
+// paths[0], where each of paths that existed then is compiled (spans name
+// the files "against:path"). It returns source.ErrNotRepository (wrapped)
+// when paths[0] is in no repository, an *UnknownRevisionError when against
+// names no commit, and an error for a path outside the repository or a
+// file that cannot be read.
+func CompileAgainst(ctx context.Context, against string, paths []string) (*Against, error) {
+	if st, err := os.Stat(against); err == nil && st.IsDir() {
+		cat, diags, err := Compile(ctx, []string{against}, Options{})
+		if err != nil {
+			return nil, err
+		}
+		return &Against{Catalog: cat, Diags: diags, Base: compat.Base{Against: against}, Source: diag.FileSource()}, nil
+	}
+	repo, err := source.Discover(paths[0])
+	if err != nil {
+		return nil, err
+	}
+	snap, err := repo.Resolve(against)
+	if errors.Is(err, source.ErrUnknownRevision) {
+		return nil, &UnknownRevisionError{Root: repo.Root}
+	}
+	if err != nil {
+		return nil, err
+	}
+	fsys := snap.FS()
+	var rels []string
+	for _, p := range paths {
+		rel, err := repo.Rel(p)
+		if err != nil {
+			return nil, err
+		}
+		// A path that did not exist at the revision contributes nothing.
+		if _, err := fs.Stat(fsys, rel); err == nil {
+			rels = append(rels, rel)
+		}
+	}
+	prefix := against + ":"
+	side := &Against{Base: compat.Base{Against: against, Commit: snap.Hash()}, Source: func(file string) []byte {
+		if name, ok := strings.CutPrefix(file, prefix); ok {
+			b, _ := fs.ReadFile(fsys, name)
+			return b
+		}
+		return nil
+	}}
+	if len(rels) == 0 {
+		return side, nil
+	}
+	side.Catalog, side.Diags, err = CompileFS(ctx, fsys, rels, Options{FilePrefix: prefix})
+	if err != nil {
+		return nil, err
+	}
+	return side, nil
+}

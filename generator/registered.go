@@ -1,0 +1,91 @@
+package generator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing/fstest"
+
+	"github.com/udtc/udtc/generator/compat"
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
+)
+
+// CompareRegistered is the generator's half of publish's breaking-change
+// check (registry/publish.Published): what a registry holds of some
+// namespaces (registered) is compiled like manifests and compared with cat
+// by the rules of `udtc breaking` (compat.Compare). It returns the errors
+// of the wire category of the API versions updated reports, the only
+// changes a publish refuses; their Old span, a position in the synthetic
+// manifest of the registry's state, is cleared.
+func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, cat *model.Catalog, updated func(namespace, typ, version string) bool) ([]compat.Finding, error) {
+	if len(registered) == 0 {
+		return nil, nil
+	}
+	fsys := fstest.MapFS{}
+	var names []string
+	for _, sum := range registered {
+		b, err := registeredManifest(sum)
+		if err != nil {
+			return nil, err
+		}
+		fsys[sum.Name+".json"] = &fstest.MapFile{Data: b}
+		names = append(names, sum.Name)
+	}
+	old, diags, err := CompileFS(ctx, fsys, []string{"."}, Options{FilePrefix: "registry:"})
+	if err != nil {
+		return nil, err
+	}
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("the registered schemas of %s do not compile, so they cannot be compared (--allow-breaking skips the check): %s",
+			strings.Join(names, ", "), firstError(diags))
+	}
+	findings, err := compat.Compare(old, cat)
+	if err != nil {
+		return nil, err
+	}
+	var out []compat.Finding
+	for _, fd := range findings {
+		if fd.Severity == diag.Error && fd.Category == compat.Wire && fd.Version != "" && updated(fd.Namespace, fd.Type, fd.Version) {
+			fd.Old = diag.Span{}
+			out = append(out, fd)
+		}
+	}
+	return out, nil
+}
+
+func firstError(l diag.List) string {
+	for _, d := range l {
+		if d.Severity == diag.Error {
+			return d.Message
+		}
+	}
+	return ""
+}
+
+// registeredManifest writes a provider summary as a JSON manifest.
+func registeredManifest(sum api.ProviderSummary) ([]byte, error) {
+	type version struct {
+		Schema json.RawMessage `json:"schema"`
+	}
+	type typ struct {
+		Description       string             `json:"description,omitempty"`
+		Capabilities      []string           `json:"capabilities,omitempty"`
+		DefaultAPIVersion string             `json:"defaultApiVersion,omitempty"`
+		APIVersions       map[string]version `json:"apiVersions"`
+	}
+	m := struct {
+		Namespace string         `json:"namespace"`
+		Types     map[string]typ `json:"types"`
+	}{Namespace: sum.Name, Types: map[string]typ{}}
+	for name, t := range sum.ResourceTypes {
+		vs := map[string]version{}
+		for v, s := range t.APIVersions {
+			vs[v] = version{Schema: api.SchemaOrEmpty(s.Schema)}
+		}
+		m.Types[name] = typ{t.Description, t.Capabilities, t.DefaultAPIVersion, vs}
+	}
+	return json.Marshal(m)
+}

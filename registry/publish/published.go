@@ -1,0 +1,54 @@
+package publish
+
+import (
+	"strings"
+
+	"github.com/udtc/udtc/registry/api"
+)
+
+// Published is what a plan changes of API versions the registry already
+// serves: the input of the breaking-change check, which `udtc publish`
+// runs before it applies a plan. Changing a published API version may break
+// the clients that use it; creating one does not.
+//
+// The check itself compares schemas, so it needs the registered state and
+// the wanted one. Today the generator does that (it compiles Registered as
+// manifests and judges the difference with the rules of `udtc breaking`,
+// generator.CompareRegistered); once the one schema diff lives in a package
+// the registry may import, the check can move here and read Registered and
+// the plan's registrations directly.
+type Published struct {
+	// Registered is what the registry held, when the plan was made, of each
+	// namespace whose API versions the plan updates, in plan order.
+	Registered []api.ProviderSummary
+	// updated holds the lower-cased namespaces and "ns/type@version" names
+	// of the updated versions.
+	updated map[string]bool
+}
+
+// Published returns what p updates of published API versions; Registered
+// is empty when it updates none.
+func (p *Plan) Published() Published {
+	out := Published{updated: map[string]bool{}}
+	read := map[string]namespaceState{}
+	for _, r := range p.read {
+		read[r.Namespace] = r.namespaceState
+	}
+	for _, c := range p.Changes {
+		if c.Kind != KindAPIVersion || c.Action != Update {
+			continue
+		}
+		if ns := strings.ToLower(c.Namespace); !out.updated[ns] {
+			out.updated[ns] = true
+			out.Registered = append(out.Registered, read[c.Namespace].Summary)
+		}
+		out.updated[strings.ToLower(c.Name())] = true
+	}
+	return out
+}
+
+// Updates reports whether the plan updates API version version of the
+// type namespace/typ (in any case).
+func (p Published) Updates(namespace, typ, version string) bool {
+	return p.updated[strings.ToLower(namespace+"/"+typ+"@"+version)]
+}

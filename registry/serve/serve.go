@@ -1,0 +1,206 @@
+// Package serve runs a registry server process, as `udtc serve` does: it
+// listens, opens the store a spec names (ParseStore), serves the registry
+// until its context ends and then shuts down gracefully. Its helpers read
+// the other inputs of such a process: a token file (ParseTokens) and
+// whether an address listens on loopback only (IsLoopback).
+package serve
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/secrets"
+	"github.com/udtc/udtc/registry/server"
+	"github.com/udtc/udtc/registry/store/postgres"
+	"github.com/udtc/udtc/registry/store/sqlite"
+)
+
+// Store is a store named by a spec (ParseStore); nothing is created until
+// Open.
+type Store struct {
+	// Name is for messages: never a DSN, which may hold a password.
+	Name string
+	// Path is the SQLite database file; "" for other stores.
+	Path string
+	Open func(context.Context) (registry.Store, error)
+}
+
+// ParseStore reads a store spec: sqlite:PATH or postgres://... (or
+// postgresql://...). The error says what a spec must be.
+func ParseStore(spec string) (Store, error) {
+	switch {
+	case strings.HasPrefix(spec, "sqlite:"):
+		path := strings.TrimPrefix(spec, "sqlite:")
+		if path == "" {
+			return Store{}, errors.New("sqlite: needs a path, e.g. sqlite:./registry.db")
+		}
+		return Store{Name: spec, Path: path, Open: func(ctx context.Context) (registry.Store, error) { return sqlite.Open(ctx, path) }}, nil
+	case IsPostgres(spec):
+		return Store{Name: "postgres", Open: func(ctx context.Context) (registry.Store, error) { return postgres.Open(ctx, spec) }}, nil
+	}
+	return Store{}, fmt.Errorf("must be sqlite:PATH or postgres://..., not %q", spec)
+}
+
+// IsPostgres reports whether spec names a PostgreSQL store.
+func IsPostgres(spec string) bool {
+	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
+}
+
+// DefaultStorePath is $XDG_DATA_HOME/udtc/registry.db, else
+// ~/.local/share/udtc/registry.db on Unix, else the user config directory
+// (macOS: ~/Library/Application Support, Windows: %AppData%).
+func DefaultStorePath() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "udtc", "registry.db"), nil
+	}
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("the home directory is unknown: %w", err)
+		}
+		return filepath.Join(home, ".local", "share", "udtc", "registry.db"), nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("the user data directory is unknown: %w", err)
+	}
+	return filepath.Join(dir, "udtc", "registry.db"), nil
+}
+
+// ParseTokens reads a token file: one token a line; blank lines and lines
+// starting with # are ignored. Callers are named by a hash prefix of their
+// token in systemData.
+func ParseTokens(data []byte) []server.Token {
+	var tokens []server.Token
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		sum := sha256.Sum256([]byte(line))
+		tokens = append(tokens, server.Token{Name: "token:" + hex.EncodeToString(sum[:4]), Value: line})
+	}
+	return tokens
+}
+
+// IsLoopback reports whether HOST:PORT only listens on loopback. An empty
+// host means every interface; a name is loopback only if every address it
+// resolves to is.
+func IsLoopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	if host == "" {
+		return false, nil
+	}
+	if host == "localhost" {
+		return true, nil
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	if ip != nil {
+		return ip.IsLoopback(), nil
+	}
+	ips, err := net.LookupIP(host)
+	if err != nil || len(ips) == 0 {
+		return false, nil
+	}
+	for _, ip := range ips {
+		if !ip.IsLoopback() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Config is a server process.
+type Config struct {
+	Addr  string
+	Store Store
+	// Sealer returns the sealer of sensitive values, once the store is
+	// open; its error is returned as it is.
+	Sealer func() (*secrets.Sealer, error)
+	// Server holds the server's options but Store and Secrets.
+	Server server.Options
+	// Start runs once the server listens, before it reports ready (the
+	// bootstrap, the git sync): an error stops the process. token is the
+	// first of Server.Tokens, "" without.
+	Start func(ctx context.Context, srv *server.Server, baseURL, token string) error
+	// Ready is told the server's URL once it reports ready.
+	Ready func(baseURL string)
+}
+
+// Run serves cfg until ctx is done, then lets requests in flight finish
+// (at most 30s). It listens before it opens the store, so a port in use
+// fails before a new SQLite file is created.
+func Run(ctx context.Context, cfg Config) error {
+	logger := cfg.Server.Logger
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
+	store, err := cfg.Store.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	opts := cfg.Server
+	opts.Store = store
+	if opts.Secrets, err = cfg.Sealer(); err != nil {
+		return err
+	}
+	srv, err := server.New(ctx, opts)
+	if err != nil {
+		return err
+	}
+	httpSrv := server.HTTPServer(cfg.Addr, srv)
+	httpSrv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ln) }()
+	baseURL := "http://" + ln.Addr().String()
+	// The start registers through the server itself (not ready yet); only
+	// when it succeeded does the server announce itself.
+	token := ""
+	if len(opts.Tokens) > 0 {
+		token = opts.Tokens[0].Value
+	}
+	if err := cfg.Start(ctx, srv, baseURL, token); err != nil {
+		shutdown(httpSrv, logger)
+		return err
+	}
+	logger.Info("listening", "url", baseURL, "store", cfg.Store.Name, "auth", len(opts.Tokens) > 0)
+	cfg.Ready(baseURL)
+	srv.SetReady(true)
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down", "reason", context.Cause(ctx))
+		srv.SetReady(false)
+		return shutdown(httpSrv, logger)
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	}
+}
+
+// shutdown lets in-flight requests finish (at most 30s).
+func shutdown(s *http.Server, logger *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		logger.Error("shutdown", "err", err)
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
