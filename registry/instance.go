@@ -3,8 +3,6 @@ package registry
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/udtc/udtc/registry/api"
@@ -18,37 +16,6 @@ import (
 // resource in it, deleting a resource deletes its children, and
 // unregistering an API version (or the type or provider above it) that
 // still has resources is refused unless forced, which deletes them too.
-
-// More typed errors, for resources of user-defined types. Both wrap
-// ErrParentNotFound.
-var (
-	// ErrGroupNotFound: the resource group of a resource does not exist.
-	ErrGroupNotFound = fmt.Errorf("resource group not found: %w", ErrParentNotFound)
-	// ErrParentResourceNotFound: the parent resource of a child resource
-	// does not exist.
-	ErrParentResourceNotFound = fmt.Errorf("parent resource not found: %w", ErrParentNotFound)
-	// ErrInUse: a registration still has resources (see InUseError).
-	ErrInUse = errors.New("in use")
-)
-
-// InUseError says that deleting a registration would delete Count
-// resources. errors.Is(err, ErrInUse) holds.
-type InUseError struct {
-	ID    ID
-	Count int
-}
-
-func (e *InUseError) Error() string {
-	noun := "resources"
-	if e.Count == 1 {
-		noun = "resource"
-	}
-	return fmt.Sprintf("%s %s still has %d %s of its types; delete them first, or pass ?force=true to delete them with it",
-		e.ID.Kind, e.ID.Leaf(), e.Count, noun)
-}
-
-// Is makes errors.Is(err, ErrInUse) hold.
-func (e *InUseError) Is(target error) bool { return target == ErrInUse }
 
 // GroupID identifies a resource group.
 type GroupID struct{ Plane, Name string }

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -217,15 +216,4 @@ func apiVersionProps(r Resource) (APIVersionProperties, error) {
 	var props APIVersionProperties
 	err := decodeProps(r, &props)
 	return props, err
-}
-
-func decodeProps(r Resource, v any) error {
-	if len(r.Properties) == 0 {
-		return nil
-	}
-	d := json.NewDecoder(bytes.NewReader(r.Properties))
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("stored properties of %s: %w", r.ID, err)
-	}
-	return nil
 }

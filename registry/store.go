@@ -2,26 +2,9 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
-)
-
-// Typed errors. Stores and the server wrap them with context; test with
-// errors.Is.
-var (
-	// ErrNotFound: the resource does not exist.
-	ErrNotFound = errors.New("not found")
-	// ErrParentNotFound: a parent (plane, provider, type, or the parent type
-	// of a child type) does not exist.
-	ErrParentNotFound = errors.New("parent not found")
-	// ErrPrecondition: an If-Match / If-None-Match condition does not hold.
-	ErrPrecondition = errors.New("precondition failed")
-	// ErrConflict: a concurrent write got in the way; retrying may succeed.
-	ErrConflict = errors.New("conflict")
-	// ErrInvalid: a name or body is invalid.
-	ErrInvalid = errors.New("invalid")
 )
 
 // Store persists registry resources. Implementations are safe for concurrent

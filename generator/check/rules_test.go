@@ -1,9 +1,7 @@
 package check_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,37 +10,7 @@ import (
 
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/generator/manifest"
 )
-
-var update = flag.Bool("update", false, "rewrite docs/manifest.schema.json")
-
-func driftCheck(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./generator/check -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s is out of date (-committed +generated):\n%s\nrun go test ./generator/check -update", path, diff)
-	}
-}
-
-// TestManifestSchema keeps the committed JSON Schema of the manifest format
-// in step with the wire structs.
-func TestManifestSchema(t *testing.T) {
-	b, err := manifest.JSONSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	driftCheck(t, "../../docs/manifest.schema.json", b)
-}
 
 var ruleID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 

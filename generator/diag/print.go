@@ -56,6 +56,7 @@ func WriteText(w io.Writer, l List, opts TextOptions) error {
 		}
 		return code + s + reset
 	}
+	excerpts := map[string]*lines{} // each file read and indexed once
 	for _, d := range l {
 		sevColor := red
 		switch d.Severity {
@@ -69,7 +70,12 @@ func WriteText(w io.Writer, l List, opts TextOptions) error {
 			paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, d.Rule)),
 			d.Message)
 		if opts.Source != nil {
-			if line, ok := sourceLine(opts.Source(d.Span.File), d.Span.Line); ok {
+			src, ok := excerpts[d.Span.File]
+			if !ok {
+				src = indexLines(opts.Source(d.Span.File))
+				excerpts[d.Span.File] = src
+			}
+			if line, ok := src.line(d.Span.Line); ok {
 				width := 1
 				if d.Span.EndLine == d.Span.Line && d.Span.EndColumn > d.Span.Column {
 					width = d.Span.EndColumn - d.Span.Column
@@ -113,26 +119,46 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// sourceLine returns line n (1-based) of src without its newline, tabs kept.
-func sourceLine(src []byte, n int) (string, bool) {
-	if src == nil || n < 1 {
-		return "", false
+// lines is a file indexed by line, so that an excerpt costs the length of
+// its line, not of the file before it.
+type lines struct {
+	src    []byte
+	starts []int // the offset of each line's first byte
+}
+
+// indexLines indexes src; nil (no source) gives nil, which has no lines.
+func indexLines(src []byte) *lines {
+	if src == nil {
+		return nil
 	}
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(src, '\n')
-		if j < 0 {
-			return "", false
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
 		}
-		src = src[j+1:]
+		off += i + 1
+		starts = append(starts, off)
 	}
-	if j := bytes.IndexByte(src, '\n'); j >= 0 {
-		src = src[:j]
-	}
-	line := strings.TrimRight(string(src), "\r")
-	if !utf8.ValidString(line) || len(line) > 500 {
+	return &lines{src: src, starts: starts}
+}
+
+// line returns line n (1-based) without its newline and trailing carriage
+// returns, tabs kept; false when there is no such line or it is not UTF-8
+// or too long to show.
+func (l *lines) line(n int) (string, bool) {
+	if l == nil || n < 1 || n > len(l.starts) {
 		return "", false
 	}
-	return line, true
+	end := len(l.src)
+	if n < len(l.starts) {
+		end = l.starts[n] - 1
+	}
+	line := bytes.TrimRight(l.src[l.starts[n-1]:end], "\r")
+	if len(line) > 500 || !utf8.Valid(line) {
+		return "", false
+	}
+	return string(line), true
 }
 
 // caretIndent returns the whitespace that puts a caret under column col,

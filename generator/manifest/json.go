@@ -25,6 +25,12 @@ const RuleJSONSyntax = "json-syntax"
 // YAML's reading of the same text does not always. Mapping keys keep their
 // order (duplicates included, for the checker to report) and every node
 // carries its line and column in data. The limits of Load apply.
+//
+// encoding/json decides what is JSON (json.Valid), what each escaped string
+// holds, and where and why a text is not JSON (its decoder's tokens). The
+// tree of a valid text is built by tree, in one pass: building it from the
+// decoder's tokens costs almost three times as much, and it is most of the
+// schema check of a registry PUT.
 func LoadJSON(file string, data []byte) (*Document, diag.List) {
 	var diags diag.List
 	at := func(line, col int) diag.Span {
@@ -44,80 +50,105 @@ func LoadJSON(file string, data []byte) (*Document, diag.List) {
 		return &Document{File: file}, nil
 	}
 	if json.Valid(data) {
-		// The common case: one pass that builds the nodes. It gives up
-		// (nil) only past a limit, which the decoder below reports.
-		if root := fastTree(data); root != nil {
+		// tree gives up (nil) only past a limit, which firstProblem reports.
+		if root := tree(data); root != nil {
 			return &Document{File: file, Root: root}, nil
 		}
 	}
-	root, p, err := decoderTree(data)
-	if err != nil {
-		var je *jsonError
-		var se *json.SyntaxError
-		off, msg := p.dec.InputOffset(), err.Error()
-		switch {
-		case errors.As(err, &je):
-			off, msg = je.off, je.msg
-		case errors.As(err, &se):
-			off, msg = se.Offset, se.Error()
-		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			off, msg = int64(len(data)), "unexpected end of the JSON text"
-		}
-		line, col := position(data, int(min(max(off, 0), int64(len(data)))))
-		rule := RuleJSONSyntax
-		if je != nil && je.limit {
-			rule = RuleYAMLLimit
-		}
-		diags.Add(diag.Diagnostic{Span: at(line, col), Rule: rule, Message: jsonMessage(msg)})
-		return nil, diags
+	p := firstProblem(data)
+	line, col := position(data, int(min(max(p.off, 0), int64(len(data)))))
+	rule := RuleJSONSyntax
+	if p.limit {
+		rule = RuleYAMLLimit
 	}
-	return &Document{File: file, Root: root}, nil
+	diags.Add(diag.Diagnostic{Span: at(line, col), Rule: rule, Message: jsonMessage(p.msg)})
+	return nil, diags
 }
 
-// decoderTree builds the node tree with encoding/json's tokens, which
-// report where and why a text is not JSON.
-func decoderTree(data []byte) (*yaml.Node, *jsonParser, error) {
-	p := &jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data)), at: newCursor()}
-	p.dec.UseNumber()
-	root, err := p.value(1)
-	if err == nil {
-		if _, err = p.dec.Token(); err == io.EOF {
-			err = nil
-		} else if err == nil {
-			err = &jsonError{off: p.dec.InputOffset(), msg: "unexpected data after the JSON value"}
-		}
-	}
-	return root, p, err
-}
-
-// fastTree builds the node tree of data, which must be valid JSON (see
-// fastJSON); nil when it exceeds a limit.
-func fastTree(data []byte) *yaml.Node {
-	f := &fastJSON{data: data, at: newCursor()}
-	return f.value(1)
-}
-
-// jsonError is a problem found at a byte offset.
-type jsonError struct {
+// jsonProblem is why a text is not a JSON document LoadJSON takes, and the
+// byte offset where that shows.
+type jsonProblem struct {
 	off   int64
 	msg   string
-	limit bool
+	limit bool // past MaxNodes or MaxNesting
 }
 
-func (e *jsonError) Error() string { return e.msg }
+func (e *jsonProblem) Error() string { return e.msg }
+
+// firstProblem reads data with encoding/json's tokens, counting values and
+// depth as tree does, and returns the first problem: a limit passed, or
+// what the decoder says is not JSON.
+func firstProblem(data []byte) *jsonProblem {
+	w := &tokenWalk{dec: json.NewDecoder(bytes.NewReader(data))}
+	err := w.value(1)
+	if err == nil {
+		if _, err = w.dec.Token(); err == io.EOF {
+			return &jsonProblem{off: w.dec.InputOffset(), msg: "the text is not one JSON value"} // json.Valid said so
+		} else if err == nil {
+			err = &jsonProblem{off: w.dec.InputOffset(), msg: "unexpected data after the JSON value"}
+		}
+	}
+	var p *jsonProblem
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &p):
+		return p
+	case errors.As(err, &se):
+		return &jsonProblem{off: se.Offset, msg: se.Error()}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return &jsonProblem{off: int64(len(data)), msg: "unexpected end of the JSON text"}
+	}
+	return &jsonProblem{off: w.dec.InputOffset(), msg: err.Error()}
+}
 
 var goJSONPrefix = regexp.MustCompile(`^(json: )?`)
 
 // jsonMessage drops the Go package prefix from a decoder message.
 func jsonMessage(msg string) string { return goJSONPrefix.ReplaceAllString(msg, "") }
 
-// jsonParser builds yaml.Nodes from JSON tokens, with positions from a
-// cursor.
-type jsonParser struct {
-	data  []byte
+// tokenWalk reads one JSON value token by token.
+type tokenWalk struct {
 	dec   *json.Decoder
 	nodes int
-	at    cursor
+}
+
+// value reads one JSON value at depth.
+func (w *tokenWalk) value(depth int) error {
+	tok, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	return w.token(tok, depth)
+}
+
+// token reads the rest of the value tok starts: a container's members.
+func (w *tokenWalk) token(tok json.Token, depth int) error {
+	w.nodes++
+	if w.nodes > MaxNodes {
+		return &jsonProblem{off: w.dec.InputOffset(), limit: true, msg: fmt.Sprintf("document has more than %d values", MaxNodes)}
+	}
+	if depth > MaxNesting {
+		return &jsonProblem{off: w.dec.InputOffset(), limit: true, msg: fmt.Sprintf("document nests deeper than %d levels", MaxNesting)}
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	if d != '{' && d != '[' {
+		return &jsonProblem{off: w.dec.InputOffset(), msg: fmt.Sprintf("unexpected %q", rune(d))}
+	}
+	for w.dec.More() {
+		if d == '{' { // the key, a value of its own
+			if err := w.value(depth + 1); err != nil {
+				return err
+			}
+		}
+		if err := w.value(depth + 1); err != nil {
+			return err
+		}
+	}
+	_, err := w.dec.Token() // the closing delimiter
+	return err
 }
 
 // cursor tracks the line and rune column of a byte offset incrementally:
@@ -144,100 +175,19 @@ func (c *cursor) to(data []byte, off int) (int, int) {
 	return c.line, c.col
 }
 
-// next returns the next token and the line and column where it starts.
-func (p *jsonParser) next() (json.Token, int, int, error) {
-	start := int(p.dec.InputOffset())
-	for start < len(p.data) {
-		c := p.data[start]
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ',' && c != ':' {
-			break
-		}
-		start++
-	}
-	tok, err := p.dec.Token()
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	line, col := p.at.to(p.data, start)
-	return tok, line, col, nil
-}
-
-// value reads one JSON value at depth.
-func (p *jsonParser) value(depth int) (*yaml.Node, error) {
-	tok, line, col, err := p.next()
-	if err != nil {
-		return nil, err
-	}
-	return p.node(tok, line, col, depth)
-}
-
-func (p *jsonParser) node(tok json.Token, line, col, depth int) (*yaml.Node, error) {
-	p.nodes++
-	if p.nodes > MaxNodes {
-		return nil, &jsonError{off: p.dec.InputOffset(), limit: true, msg: fmt.Sprintf("document has more than %d values", MaxNodes)}
-	}
-	if depth > MaxNesting {
-		return nil, &jsonError{off: p.dec.InputOffset(), limit: true, msg: fmt.Sprintf("document nests deeper than %d levels", MaxNesting)}
-	}
-	n := &yaml.Node{Line: line, Column: col}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			n.Kind, n.Tag, n.Style = yaml.MappingNode, "!!map", yaml.FlowStyle
-			for p.dec.More() {
-				ktok, kl, kc, err := p.next()
-				if err != nil {
-					return nil, err
-				}
-				k, err := p.node(ktok, kl, kc, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				v, err := p.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				n.Content = append(n.Content, k, v)
-			}
-		case '[':
-			n.Kind, n.Tag, n.Style = yaml.SequenceNode, "!!seq", yaml.FlowStyle
-			for p.dec.More() {
-				v, err := p.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				n.Content = append(n.Content, v)
-			}
-		default:
-			return nil, &jsonError{off: p.dec.InputOffset(), msg: fmt.Sprintf("unexpected %q", rune(t))}
-		}
-		if _, err := p.dec.Token(); err != nil { // the closing delimiter
-			return nil, err
-		}
-		return n, nil
-	case string:
-		n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", t, yaml.DoubleQuotedStyle
-	case json.Number:
-		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!float", string(t)
-		if integerRE.MatchString(string(t)) {
-			n.Tag = "!!int"
-		}
-	case bool:
-		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", fmt.Sprint(t)
-	case nil:
-		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
-	}
-	return n, nil
-}
-
 var integerRE = regexp.MustCompile(`^-?[0-9]+$`)
 
-// fastJSON builds the node tree of a document json.Valid accepted, in one
-// pass over its bytes and without the decoder's token machinery (which
-// allocates per token and was half the cost of a registry PUT's schema
-// check). The nodes, positions included, are those jsonParser builds:
-// FuzzLoadJSON and TestLoadJSONFastMatchesDecoder hold the two together.
+// tree builds the node tree of data, which json.Valid accepted, in one pass
+// over its bytes; nil past a limit. A map or sequence is in flow style, a
+// string double-quoted; numbers are !!int or !!float as they are written.
+// FuzzLoadJSON holds its trees to what encoding/json decodes and its
+// positions to the text.
+func tree(data []byte) *yaml.Node {
+	f := &fastJSON{data: data, at: newCursor()}
+	return f.value(1)
+}
+
+// fastJSON is tree's reader.
 type fastJSON struct {
 	data  []byte
 	i     int // next byte

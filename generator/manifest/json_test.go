@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -55,13 +56,30 @@ func TestLoadJSON(t *testing.T) {
 			}
 		}
 	}
+	// Where each problem shows: the limits too.
+	for _, c := range []struct{ in, want string }{
+		{"{\"a\":\n  [1,]}", "s.json:2:6: json-syntax: invalid character ']' looking for beginning of value"},
+		{"{\"a\": \"é\"", "s.json:1:10: json-syntax: unexpected end of the JSON text"},
+		{strings.Repeat("[", MaxNesting+1) + strings.Repeat("]", MaxNesting+1), "s.json:1:258: yaml-limit: document nests deeper than 256 levels"},
+		{`{"a":[` + strings.Repeat("[", MaxNesting) + "1" + strings.Repeat("]", MaxNesting) + "]}", "s.json:1:262: yaml-limit: document nests deeper than 256 levels"},
+	} {
+		_, diags := LoadJSON("s.json", []byte(c.in))
+		if len(diags) != 1 {
+			t.Errorf("LoadJSON(%.20q) = %v", c.in, diags)
+			continue
+		}
+		d := diags[0]
+		if got := fmt.Sprintf("%s:%d:%d: %s: %s", d.Span.File, d.Span.Line, d.Span.Column, d.Rule, d.Message); got != c.want {
+			t.Errorf("LoadJSON(%.20q) = %s, want %s", c.in, got, c.want)
+		}
+	}
 	if doc, diags := LoadJSON("s.json", []byte("  \n")); doc == nil || doc.Root != nil || len(diags) > 0 {
 		t.Errorf("empty text: %v %v", doc, diags)
 	}
 }
 
-// jsonSamples are documents whose trees the fast path and the decoder must
-// build alike: escapes, numbers, nesting, positions after multi-byte runes.
+// jsonSamples are documents whose trees must say what JSON says: escapes,
+// numbers, nesting, duplicate keys, positions after multi-byte runes.
 var jsonSamples = []string{
 	`{}`, `[]`, `"x"`, `0`, `-1.5e+3`, `true`, `false`, `null`,
 	"{\"b\": 1,\n  \"a\\/x\": \"\\ud83d\\ude00\", \"b\": [true, null, 2.5]}",
@@ -70,47 +88,116 @@ var jsonSamples = []string{
 	`{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"name":{"type":"string","pattern":"^[a-z]+$"}},"required":["port"]}`,
 }
 
-func TestLoadJSONFastMatchesDecoder(t *testing.T) {
+func TestLoadJSONSamples(t *testing.T) {
 	for _, in := range jsonSamples {
-		fast := fastTree([]byte(in))
-		slow, _, err := decoderTree([]byte(in))
-		if err != nil || fast == nil {
-			t.Fatalf("%q: decoder error %v, fast tree %v", in, err, fast)
-		}
-		if diff := cmp.Diff(slow, fast); diff != "" {
-			t.Errorf("%q: trees differ (-decoder +fast):\n%s", in, diff)
-		}
-	}
-	// Past a limit the fast path gives up and LoadJSON reports it as before.
-	deep := strings.Repeat("[", MaxNesting+1) + strings.Repeat("]", MaxNesting+1)
-	if fastTree([]byte(deep)) != nil {
-		t.Error("fastTree built a tree deeper than MaxNesting")
-	}
-	if _, diags := LoadJSON("d.json", []byte(deep)); len(diags) != 1 || diags[0].Rule != RuleYAMLLimit {
-		t.Errorf("LoadJSON(deep) = %v, want one %s", diags, RuleYAMLLimit)
+		checkLoadJSON(t, in)
 	}
 }
 
+// FuzzLoadJSON holds LoadJSON to encoding/json: text json.Valid accepts
+// gives a tree of the same value, each node at the first byte of its
+// value; other text gives one diagnostic with a position. Nothing panics.
 func FuzzLoadJSON(f *testing.F) {
 	for _, in := range jsonSamples {
 		f.Add(in)
 	}
-	f.Fuzz(func(t *testing.T, in string) {
-		if !json.Valid([]byte(in)) || !utf8.ValidString(in) {
-			return // LoadJSON takes the fast path only for valid UTF-8 JSON
-		}
-		fast := fastTree([]byte(in))
-		slow, _, err := decoderTree([]byte(in))
-		if err != nil {
-			if fast != nil {
-				t.Fatalf("%q: the decoder refused it (%v) but the fast path built a tree", in, err)
+	f.Fuzz(checkLoadJSON)
+}
+
+func checkLoadJSON(t *testing.T, in string) {
+	data := []byte(in)
+	doc, diags := LoadJSON("f.json", data)
+	if !json.Valid(data) || !utf8.Valid(data) {
+		if len(bytes.TrimSpace(data)) == 0 && utf8.Valid(data) {
+			if doc == nil || doc.Root != nil || len(diags) > 0 {
+				t.Fatalf("%q: blank text gives %v %v, want an empty document", in, doc, diags)
 			}
 			return
 		}
-		if diff := cmp.Diff(slow, fast); fast != nil && diff != "" {
-			t.Errorf("%q: trees differ (-decoder +fast):\n%s", in, diff)
+		if doc != nil || len(diags) != 1 || diags[0].Span.Line < 1 || diags[0].Span.Column < 1 {
+			t.Fatalf("%q is not JSON, but LoadJSON gives %v %v", in, doc, diags)
 		}
-	})
+		return
+	}
+	if len(diags) == 1 && diags[0].Rule == RuleYAMLLimit {
+		return
+	}
+	if doc == nil || doc.Root == nil || len(diags) > 0 {
+		t.Fatalf("%q: LoadJSON = %v %v", in, doc, diags)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var want any
+	if err := dec.Decode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, nodeValue(t, data, doc.Root)); diff != "" {
+		t.Errorf("%q: tree differs from encoding/json (-want +got):\n%s", in, diff)
+	}
+}
+
+// nodeValue is the value of a tree as encoding/json decodes it into an any
+// (numbers as json.Number; a later duplicate key wins). It checks that each
+// node's line and column point at the first byte of its value in data.
+func nodeValue(t *testing.T, data []byte, n *yaml.Node) any {
+	kind, style := yaml.ScalarNode, yaml.Style(0)
+	switch n.Tag {
+	case "!!map":
+		kind, style = yaml.MappingNode, yaml.FlowStyle
+	case "!!seq":
+		kind, style = yaml.SequenceNode, yaml.FlowStyle
+	case "!!str":
+		style = yaml.DoubleQuotedStyle
+	}
+	if n.Kind != kind || n.Style != style {
+		t.Fatalf("%s node %q: kind %v style %v, want %v %v", n.Tag, n.Value, n.Kind, n.Style, kind, style)
+	}
+	first := map[string]string{"!!map": "{", "!!seq": "[", "!!str": `"`, "!!bool": "tf", "!!null": "n", "!!int": "-0123456789", "!!float": "-0123456789"}[n.Tag]
+	if off := offsetOf(data, n.Line, n.Column); off < 0 || off >= len(data) || first == "" || !strings.Contains(first, string(data[off])) {
+		t.Fatalf("%s node %q at %d:%d does not start there", n.Tag, n.Value, n.Line, n.Column)
+	}
+	switch n.Tag {
+	case "!!map":
+		m := map[string]any{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = nodeValue(t, data, n.Content[i+1])
+			nodeValue(t, data, n.Content[i])
+		}
+		return m
+	case "!!seq":
+		s := []any{}
+		for _, c := range n.Content {
+			s = append(s, nodeValue(t, data, c))
+		}
+		return s
+	case "!!bool":
+		return n.Value == "true"
+	case "!!null":
+		return nil
+	case "!!int", "!!float":
+		return json.Number(n.Value)
+	}
+	return n.Value
+}
+
+// offsetOf returns the byte offset of a 1-based line and rune column.
+func offsetOf(data []byte, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+	}
+	for c := 1; c < col; c++ {
+		if off >= len(data) {
+			return -1
+		}
+		_, size := utf8.DecodeRune(data[off:])
+		off += size
+	}
+	return off
 }
 
 func BenchmarkLoadJSON(b *testing.B) {

@@ -1,19 +1,15 @@
-// Package goldentest is the shared harness of the emitters' golden tests:
-// it lists the fixture cases, compiles them, and compares emitted files with
-// golden/<case>/<target>/ (rewriting them with -update).
+// Package goldentest helps the tests that read the fixtures: it finds the
+// repository root, lists the fixture cases, compiles them, and writes
+// synthetic catalogs. Comparing outputs with golden/ is the golden
+// driver's job (cmd/udtc's TestGolden).
 package goldentest
 
 import (
-	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/bench/synth"
 	"github.com/udtc/udtc/generator"
@@ -44,28 +40,10 @@ func Root(t testing.TB) string {
 }
 
 // PairPrefix starts the names of fixture cases that are not one set of
-// manifests but a pair, fixtures/<case>/old and fixtures/<case>/new (the
-// golden tests of `udtc breaking`); the other harnesses skip them.
+// manifests but a pair, fixtures/<case>/old and fixtures/<case>/new (cases
+// of `udtc breaking`, run by the golden driver in cmd/udtc); the harnesses
+// here skip them.
 const PairPrefix = "breaking_"
-
-// PairCases lists the fixture cases named PairPrefix*.
-func PairCases(t testing.TB) []string {
-	t.Helper()
-	entries, err := os.ReadDir(filepath.Join(Root(t), "fixtures"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []string
-	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), PairPrefix) {
-			cases = append(cases, e.Name())
-		}
-	}
-	if len(cases) == 0 {
-		t.Fatal("no fixture pairs found")
-	}
-	return cases
-}
 
 // ValidCases lists the fixture cases whose manifests compile: every
 // directory under fixtures/ not named error_* (nor PairPrefix*).
@@ -144,57 +122,6 @@ func Synthetic(tb testing.TB, o synth.Options) *model.Catalog {
 	return CompilePaths(tb, WriteSynthetic(tb, o))
 }
 
-// Compare checks files (whose paths start with target + "/") against
-// golden/<name>/<target>/. With update it first replaces that directory
-// with files. Text files are diffed; other files compared as bytes.
-func Compare(t *testing.T, name, target string, files []emit.File, update bool) {
-	t.Helper()
-	dir := filepath.Join(Root(t), "golden", name)
-	if update {
-		WriteDir(t, dir, target, files)
-	}
-	want := read(t, dir, target)
-	got := map[string][]byte{}
-	for _, f := range files {
-		got[f.Path] = f.Data
-	}
-	if diff := cmp.Diff(sortedKeys(want), sortedKeys(got)); diff != "" {
-		t.Errorf("golden/%s/%s files (-want +got):\n%s", name, target, diff)
-	}
-	for p, w := range want {
-		g, ok := got[p]
-		if !ok {
-			continue
-		}
-		if !isText(p) {
-			if !bytes.Equal(w, g) {
-				t.Errorf("%s: bytes differ from golden (%d bytes, want %d)", p, len(g), len(w))
-			}
-			continue
-		}
-		if diff := cmp.Diff(string(w), string(g)); diff != "" {
-			t.Errorf("golden/%s/%s (-want +got):\n%s\n(go test -update accepts the change)", name, p, diff)
-		}
-	}
-}
-
-func isText(p string) bool {
-	switch filepath.Ext(p) {
-	case ".tgz", ".gz", ".tar":
-		return false
-	}
-	return true
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
-
 // WriteDir replaces dir/target with files (whose paths start with target/).
 func WriteDir(t testing.TB, dir, target string, files []emit.File) {
 	t.Helper()
@@ -210,25 +137,4 @@ func WriteDir(t testing.TB, dir, target string, files []emit.File) {
 			t.Fatal(err)
 		}
 	}
-}
-
-func read(t *testing.T, dir, target string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(filepath.Join(dir, target), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = data
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	return out
 }

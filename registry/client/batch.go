@@ -136,11 +136,12 @@ func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 	}
 	path := t.path + "/providers/System.Resources/batch"
 	for attempt := 1; len(pending) > 0; attempt++ {
-		// fail ends Send with the failure of this attempt's request:
-		// the batch's error on the first, else the error of the writes
-		// it carried, the others keeping what earlier attempts answered
-		// (writes applied then must not be reported failed).
-		fail := func(err error) ([]error, error) {
+		results, err := b.post(ctx, path, pending)
+		if err != nil {
+			// The failure of this attempt's request: the batch's error on
+			// the first, else the error of the writes it carried, the
+			// others keeping what earlier attempts answered (writes
+			// applied then must not be reported failed).
 			if attempt == 1 {
 				return nil, err
 			}
@@ -149,50 +150,7 @@ func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 			}
 			return errs, nil
 		}
-		req := api.BatchRequest{Requests: make([]api.BatchWrite, len(pending))}
-		for j, i := range pending {
-			req.Requests[j] = b.writes[i].w
-		}
-		body, err := encodeBatch(req)
-		if err != nil {
-			return fail(fmt.Errorf("registry: encoding a batch: %w", err))
-		}
-		resp, data, err := b.c.do(ctx, http.MethodPost, path, body, nil)
-		if err != nil {
-			return fail(err)
-		}
-		switch resp.StatusCode {
-		case http.StatusOK:
-		case http.StatusNotFound, http.StatusMethodNotAllowed:
-			return fail(fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchUnsupported, responseError(resp, data)))
-		case http.StatusRequestEntityTooLarge:
-			return fail(fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchTooLarge, responseError(resp, data)))
-		default:
-			return fail(responseError(resp, data))
-		}
-		out, err := decode[api.BatchResponse](resp, data)
-		if err != nil {
-			return fail(err)
-		}
-		if len(out.Responses) != len(pending) {
-			return fail(fmt.Errorf("registry: POST %s: %d results for %d writes", path, len(out.Responses), len(pending)))
-		}
-		var again []int
-		for j, i := range pending {
-			r := out.Responses[j]
-			if r.Status < 400 {
-				errs[i] = nil
-				continue
-			}
-			e := &Error{StatusCode: r.Status, Code: http.StatusText(r.Status)}
-			if r.Error != nil {
-				e.Code, e.Message, e.Target, e.Details = r.Error.Code, r.Error.Message, r.Error.Target, r.Error.Details
-			}
-			errs[i] = e
-			if api.Retryable(r.Status, e.Code) {
-				again = append(again, i)
-			}
-		}
+		again := batchErrors(errs, pending, results)
 		if len(again) == 0 || attempt >= b.c.maxAttempts {
 			break
 		}
@@ -211,37 +169,57 @@ func (b *Batch) Send(ctx context.Context) (errs []error, err error) {
 	return errs, nil
 }
 
-// encodeBatch returns json.Marshal(req) for writes whose bodies json.Marshal
-// made (compact, HTML-escaped), without scanning and copying each body
-// again as json.Marshal would.
-func encodeBatch(req api.BatchRequest) ([]byte, error) {
-	n := 16
-	for _, w := range req.Requests {
-		n += len(w.Method) + len(w.Path) + len(w.Body) + 40
+// post sends the writes pending (indexes of b.writes) to path in one
+// request and returns their results, in order.
+func (b *Batch) post(ctx context.Context, path string, pending []int) ([]api.BatchResult, error) {
+	req := api.BatchRequest{Requests: make([]api.BatchWrite, len(pending))}
+	for j, i := range pending {
+		req.Requests[j] = b.writes[i].w
 	}
-	b := make([]byte, 0, n)
-	b = append(b, `{"requests":[`...)
-	for i, w := range req.Requests {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		method, err := json.Marshal(w.Method)
-		if err != nil {
-			return nil, err
-		}
-		path, err := json.Marshal(w.Path)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, `{"method":`...)
-		b = append(b, method...)
-		b = append(b, `,"path":`...)
-		b = append(b, path...)
-		if len(w.Body) > 0 {
-			b = append(b, `,"body":`...)
-			b = append(b, w.Body...)
-		}
-		b = append(b, '}')
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("registry: encoding a batch: %w", err)
 	}
-	return append(b, "]}"...), nil
+	resp, data, err := b.c.do(ctx, http.MethodPost, path, body, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotFound, http.StatusMethodNotAllowed:
+		return nil, fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchUnsupported, responseError(resp, data))
+	case http.StatusRequestEntityTooLarge:
+		return nil, fmt.Errorf("registry: POST %s: %w: %w", path, ErrBatchTooLarge, responseError(resp, data))
+	default:
+		return nil, responseError(resp, data)
+	}
+	out, err := decode[api.BatchResponse](resp, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Responses) != len(pending) {
+		return nil, fmt.Errorf("registry: POST %s: %d results for %d writes", path, len(out.Responses), len(pending))
+	}
+	return out.Responses, nil
+}
+
+// batchErrors sets errs[i] of each write i of pending from its result and
+// returns the writes to send again: those whose result is retryable.
+func batchErrors(errs []error, pending []int, results []api.BatchResult) (again []int) {
+	for j, i := range pending {
+		r := results[j]
+		if r.Status < 400 {
+			errs[i] = nil
+			continue
+		}
+		e := &Error{StatusCode: r.Status, Code: http.StatusText(r.Status)}
+		if r.Error != nil {
+			e.Code, e.Message, e.Target, e.Details = r.Error.Code, r.Error.Message, r.Error.Target, r.Error.Details
+		}
+		errs[i] = e
+		if api.Retryable(r.Status, e.Code) {
+			again = append(again, i)
+		}
+	}
+	return again
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -112,8 +113,12 @@ func StatusCode(err error) int {
 	return 0
 }
 
-// IsNotFound reports whether err is a 404 from the server.
-func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
+// IsNotFound reports whether err is a 404 from the server, or the error a
+// read of the registry's service in process returns where its request
+// would get that 404 (registry.CodeNotFound: the git sync reads so).
+func IsNotFound(err error) bool {
+	return StatusCode(err) == http.StatusNotFound || registry.CodeOf(err) == registry.CodeNotFound
+}
 
 // IsPreconditionFailed reports whether err is a 412 from the server.
 func IsPreconditionFailed(err error) bool { return StatusCode(err) == http.StatusPreconditionFailed }

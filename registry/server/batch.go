@@ -1,163 +1,88 @@
 package server
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
-	"github.com/udtc/udtc/internal/jsonscan"
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/service"
 )
 
 // batchConcurrency is how many writes of one batch run at a time. Writes
 // that run together share a commit (group commit, on SQLite), and their
-// schema checks share the checkSlots with every other request.
+// schema checks share the service's check slots with every other request.
 const batchConcurrency = 8
 
 // batch serves POST /planes/radius/{plane}/providers/System.Resources/batch
 // (api.BatchRequest): each write is served as the separate request it
-// describes, through the whole handler (path checks, authentication, the
-// sync guard, the route's checks and errors, one log line), with the
-// batch's headers; the writes run concurrently and independently, and the
-// answer lists what each request answered. A batch that is not a valid
-// document is refused whole with 400; a write the batch cannot describe as
-// a registration write of its plane gets its own 400 and the others run.
-func (s *Server) batch(w http.ResponseWriter, r *http.Request) {
+// describes (path checks, the route, the sync guard, the route's checks
+// and errors, one log line), with the batch's caller, by calling the
+// service; the writes run concurrently and independently, and the answer
+// lists what each request answered. A batch that is not a valid document
+// is refused whole with 400; a write the batch cannot describe as a
+// registration write of its plane gets its own 400 and the others run.
+func (s *Server) batch(w http.ResponseWriter, r *http.Request) error {
 	plane := r.PathValue("plane")
 	if err := registry.ValidatePlane(plane); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	body, err := s.readBody(w, r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
+	}
+	// A document of too many writes is refused before its writes are
+	// decoded: a 4 MiB body of {} elements would otherwise cost hundreds
+	// of MB of BatchWrites before it could be refused.
+	if n := batchLength(body); n > api.MaxBatchWrites {
+		return registry.Errorf(registry.CodeInvalid, "", "the batch has %d writes; at most %d are allowed", n, api.MaxBatchWrites)
 	}
 	var req api.BatchRequest
-	if !isObject(body) {
-		s.writeError(w, r, badRequest("the request body must be a JSON object"))
-		return
-	}
-	// The usual document is decoded in one walk (quickBatch, which stops
-	// past api.MaxBatchWrites writes). Anything else is counted before it
-	// is decoded: a 4 MiB body of {} elements would otherwise cost hundreds
-	// of MB of BatchWrites before it could be refused. Invalid JSON is left
-	// to decodeStrict, which reports it (encoding/json checks a whole value
-	// before it decodes any of it, so that costs no elements either).
-	valid := json.Valid(body)
-	fast, ok := api.BatchRequest{}, false
-	if valid {
-		fast, ok = quickBatch(body)
-	}
-	if valid && !ok {
-		if n := batchLength(body); n > api.MaxBatchWrites {
-			s.writeError(w, r, badRequest("the batch has %d writes; at most %d are allowed", n, api.MaxBatchWrites))
-			return
-		}
-	}
-	if ok {
-		req = fast
-	} else if err := decodeStrict(body, &req); err != nil {
-		s.writeError(w, r, badRequest("invalid request body: %v", err))
-		return
+	if err := service.DecodeBody(body, &req); err != nil {
+		return err
 	}
 	out := api.BatchResponse{Responses: make([]api.BatchResult, len(req.Requests))}
 	par.EachOn(batchConcurrency, len(req.Requests), func(i int) {
-		bw := req.Requests[i]
-		if p := batchWriteProblem(plane, bw); p != "" {
-			out.Responses[i] = api.BatchResult{Status: http.StatusBadRequest, Error: &api.ErrorDetail{
-				Code: api.CodeInvalidRequestContent, Target: fmt.Sprintf("requests[%d]", i), Message: p}}
-			return
-		}
-		// A panic that gets past recoverPanics (http.ErrAbortHandler,
-		// which it re-panics, or one in logRequests or batchWrite) would
-		// end the whole server from this goroutine: it is this write's
-		// 500 instead, as recoverPanics answers a request.
-		defer func() {
-			if v := recover(); v != nil {
-				err := fmt.Errorf("panic: %v", v)
-				s.log.ErrorContext(r.Context(), "request failed", "method", bw.Method, "path", bw.Path, "err", err)
-				status, detail := errorStatus(err)
-				out.Responses[i] = api.BatchResult{Status: status, Error: &detail}
-			}
-		}()
-		out.Responses[i] = s.batchWrite(r, bw)
+		out.Responses[i] = s.batchWrite(r, plane, i, req.Requests[i])
 	})
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
-// batchLength returns how many writes the batch document body, which must
-// be valid JSON, carries, without decoding any: the most elements of a
-// top-level member that encoding/json decodes into BatchRequest.Requests
-// (its key is "requests" in any case, escaped or not; with the key given
-// more than once, the last one is decoded, but each costs memory).
+// batchLength returns how many writes the batch document body carries
+// without decoding any: the most elements of a top-level member that
+// encoding/json decodes into api.BatchRequest.Requests (its key is
+// "requests" in any case, escaped or not; with the key given more than
+// once the last one is decoded, but each costs memory). It is 0 for a body
+// that is not valid JSON: decoding it reports why.
 func batchLength(body []byte) int {
-	n := 0
-	jsonscan.Members(body, func(key, value []byte) bool {
-		if !strings.EqualFold(jsonscan.Unquote(key), "requests") {
-			return true
-		}
-		elems := 0
-		jsonscan.Elements(value, func([]byte) bool { elems++; return true })
-		n = max(n, elems)
-		return true
-	})
-	return n
+	var doc struct {
+		Requests writeCount `json:"requests"`
+	}
+	_ = json.Unmarshal(body, &doc) // errors are decoding's to report
+	return doc.Requests.most
 }
 
-// quickBatch decodes the usual batch document, {"requests":[{"method":
-// ...,"path":...,"body":...},...]} with each key spelled so and given
-// once, method and path strings, without scanning the bodies with
-// encoding/json more than once (the caller's json.Valid, then
-// jsonscan.Members). body must be valid JSON. ok is false for anything else,
-// which decodeStrict decodes, with its errors, and for a document of more
-// than api.MaxBatchWrites writes (batchLength counts them); when ok, req is
-// what decodeStrict gives.
-func quickBatch(body []byte) (req api.BatchRequest, ok bool) {
-	seen := false
-	ok = jsonscan.Members(body, func(key, value []byte) bool {
-		if string(key) != "requests" || seen {
-			return false
-		}
-		seen = true
-		if string(value) == "null" {
-			return true
-		}
-		req.Requests = []api.BatchWrite{}
-		return jsonscan.Elements(value, func(elem []byte) bool {
-			if len(req.Requests) == api.MaxBatchWrites {
-				return false
-			}
-			var bw api.BatchWrite
-			var method, path, body bool
-			ok := jsonscan.Members(elem, func(k, v []byte) bool {
-				switch {
-				case string(k) == "method" && !method:
-					method = true
-					return v[0] == '"' && json.Unmarshal(v, &bw.Method) == nil
-				case string(k) == "path" && !path:
-					path = true
-					return v[0] == '"' && json.Unmarshal(v, &bw.Path) == nil
-				case string(k) == "body" && !body:
-					body = true
-					bw.Body = v
-					return true
-				}
-				return false
-			})
-			req.Requests = append(req.Requests, bw)
-			return ok
-		})
-	})
-	return req, ok
+// writeCount counts the elements of each JSON array decoded into it and
+// keeps the most; decoding each element into a skip allocates nothing.
+type writeCount struct{ most int }
+
+func (c *writeCount) UnmarshalJSON(b []byte) error {
+	var elems []skip // zero-size elements: no memory, whatever their number
+	_ = json.Unmarshal(b, &elems)
+	c.most = max(c.most, len(elems))
+	return nil
 }
+
+// skip decodes any JSON value into nothing.
+type skip struct{}
+
+func (*skip) UnmarshalJSON([]byte) error { return nil }
 
 // batchWriteProblem says why bw is not a write a batch of plane may carry
 // ("" when it is): a PUT with a body or a DELETE without one, of a path
@@ -188,91 +113,88 @@ func batchWriteProblem(plane string, bw api.BatchWrite) string {
 	return ""
 }
 
-// batchWrite serves one write of the batch r as a request of its own.
-func (s *Server) batchWrite(r *http.Request, bw api.BatchWrite) api.BatchResult {
-	var body io.Reader = http.NoBody
-	if len(bw.Body) > 0 {
-		body = &batchBody{Reader: bytes.NewReader(bw.Body), data: bw.Body}
+// batchWrite serves the i-th write of the batch r of plane as its own
+// request would be served, with its own log line, and returns its result.
+// A panic is this write's 500, as recoverPanics answers a request.
+func (s *Server) batchWrite(r *http.Request, plane string, i int, bw api.BatchWrite) (res api.BatchResult) {
+	if p := batchWriteProblem(plane, bw); p != "" {
+		return api.BatchResult{Status: http.StatusBadRequest, Error: &api.ErrorDetail{
+			Code: api.CodeInvalidRequestContent, Target: fmt.Sprintf("requests[%d]", i), Message: p}}
 	}
-	sub, err := http.NewRequestWithContext(context.WithValue(r.Context(), batchKey{}, true), bw.Method, bw.Path+"?api-version="+api.Version, body)
+	u, err := url.Parse(bw.Path + "?api-version=" + api.Version)
 	if err != nil {
 		return api.BatchResult{Status: http.StatusBadRequest, Error: &api.ErrorDetail{Code: api.CodeInvalidRequestContent,
 			Message: fmt.Sprintf("path %.200q: %v", bw.Path, err)}}
 	}
-	sub.ContentLength = int64(len(bw.Body))
-	// The batch's headers (the caller's credentials, the sync's mark),
-	// without those about the batch's own body or conditions.
-	sub.Header = r.Header.Clone()
-	for _, h := range []string{"If-Match", "If-None-Match", "Content-Encoding", "Content-Length", "Transfer-Encoding", "Expect"} {
-		sub.Header.Del(h)
+	start, bytes := time.Now(), 0
+	defer func() {
+		if v := recover(); v != nil {
+			status, detail := s.failure(r.Context(), bw.Method, u.Path, fmt.Errorf("panic: %v", v))
+			res, bytes = api.BatchResult{Status: status, Error: &detail}, errorBodySize(detail)
+		}
+		s.logRequest(r.Context(), bw.Method, u.Path, r.RemoteAddr, res.Status, bytes, start)
+	}()
+	status, etag, err := s.applyWrite(r, u, bw)
+	if err != nil {
+		status, detail := s.failure(r.Context(), bw.Method, u.Path, err)
+		bytes = errorBodySize(detail)
+		return api.BatchResult{Status: status, Error: &detail}
 	}
-	if bw.Body != nil {
-		sub.Header.Set("Content-Type", "application/json")
-	} else {
-		sub.Header.Del("Content-Type")
-	}
-	sub.RemoteAddr, sub.Host, sub.TLS = r.RemoteAddr, r.Host, r.TLS
-	rec := &batchRecorder{header: http.Header{}}
-	s.handler.ServeHTTP(rec, sub)
-	res := api.BatchResult{Status: rec.status}
-	if rec.status == 0 {
-		res.Status = http.StatusOK
-	}
-	if res.Status < 400 {
-		res.ETag = strings.Trim(rec.header.Get("ETag"), `"`)
-		return res
-	}
-	var env api.ErrorResponse
-	if err := json.Unmarshal(rec.body.Bytes(), &env); err != nil || env.Error.Code == "" {
-		env.Error = api.ErrorDetail{Code: http.StatusText(res.Status), Message: strings.TrimSpace(rec.body.String())}
-	}
-	res.Error = &env.Error
-	return res
+	return api.BatchResult{Status: status, ETag: etag}
 }
 
-// batchKey marks the context of a batch's write (batchWrite's).
-type batchKey struct{}
-
-// inBatch reports whether r is a write of a batch: its success is answered
-// with the status and ETag alone, so the handler need not encode a body
-// that batchRecorder would drop.
-func inBatch(r *http.Request) bool { return r.Context().Value(batchKey{}) != nil }
-
-// batchBody is the body of a batch's write: one JSON value of the batch
-// document, which was checked whole (valid JSON, within the body limit).
-// readBody takes data as it is instead of copying it, and decodeEnvelope
-// does not check its syntax again. A handler that wraps or replaces the
-// body reads it as any other.
-type batchBody struct {
-	*bytes.Reader
-	data []byte
+// errorBodySize is the size of the body that answers detail.
+func errorBodySize(detail api.ErrorDetail) int {
+	b, _ := service.Marshal(api.ErrorResponse{Error: detail})
+	return len(b) + 1
 }
 
-// Close implements io.ReadCloser.
-func (*batchBody) Close() error { return nil }
-
-// batchRecorder is the http.ResponseWriter of a batch's write: it keeps
-// the status and headers, and the body of a failure.
-type batchRecorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
+// applyWrite performs the write bw of the batch r at u (its path with the
+// registry's api-version) as the route of its path would: the path checks
+// of the middleware, the route, the sync guard, the registration's checks.
+// Its writes are never conditional.
+func (s *Server) applyWrite(r *http.Request, u *url.URL, bw api.BatchWrite) (status int, etag string, err error) {
+	if err := uncleanPath(u); err != nil {
+		return 0, "", err
+	}
+	normalize(u)
+	sub := (&http.Request{Method: bw.Method, URL: u, Host: r.Host, Header: http.Header{}}).WithContext(r.Context())
+	_, pattern := s.mux.Handler(sub)
+	kind, ok := s.writeKinds[pattern]
+	if !ok {
+		return 0, "", s.noRouteError(http.Header{}, sub)
+	}
+	value := pathValues(pattern, u.Path)
+	if err := s.guard(r, value("namespace")); err != nil {
+		return 0, "", err
+	}
+	id, err := idFromValues(value, kind, u.Path)
+	if err != nil {
+		return 0, "", err
+	}
+	if bw.Method == http.MethodDelete {
+		deleted, err := s.svc.DeleteRegistration(r.Context(), id, registry.Precondition{}, false)
+		if !deleted {
+			return http.StatusNoContent, "", err
+		}
+		return http.StatusOK, "", err
+	}
+	stored, created, err := s.putRegistration(r, id, registry.Precondition{}, bw.Body)
+	return createdStatus(created), stored.ETag, err
 }
 
-func (b *batchRecorder) Header() http.Header { return b.header }
-
-func (b *batchRecorder) WriteHeader(status int) {
-	if b.status == 0 {
-		b.status = status
+// pathValues returns the values of the wildcards of the mux pattern
+// ("PUT /planes/radius/{plane}/...") in path, which the pattern matched:
+// the path's segment at each wildcard's position.
+func pathValues(pattern, path string) func(name string) string {
+	_, pat, _ := strings.Cut(pattern, " ")
+	names, segs := strings.Split(pat, "/"), strings.Split(path, "/")
+	return func(name string) string {
+		for i, n := range names {
+			if n == "{"+name+"}" && i < len(segs) {
+				return segs[i]
+			}
+		}
+		return ""
 	}
-}
-
-func (b *batchRecorder) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	if b.status >= 400 {
-		b.body.Write(p)
-	}
-	return len(p), nil
 }

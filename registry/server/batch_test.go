@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -271,4 +273,69 @@ func TestBatchWritePanicIsItsOwn500(t *testing.T) {
 		t.Errorf("the other write: %+v", r)
 	}
 	f.must(200, "GET", buses+"/apiVersions/2025-02-01", "")
+}
+
+// logLines returns the "request" lines of a JSON log, in order.
+func logLines(t *testing.T, log *bytes.Buffer) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if m["msg"] == "request" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Each write of a batch is logged as its request would be: its method,
+// its path with the route's segments folded, its status, the caller; a
+// success encodes no body (bytes 0: the batch's result carries its ETag,
+// the one its request would answer), a failure the body its request
+// would answer.
+func TestBatchWritesAreLoggedAsTheirRequests(t *testing.T) {
+	var log bytes.Buffer
+	f := newFixture(t, server.Options{Tokens: []server.Token{{Name: "ci", Value: "s3cret"}},
+		Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	auth := "Authorization: Bearer s3cret"
+	f.must(201, "PUT", provider, `{"location":"global","properties":{}}`, "Content-Type: application/json", auth)
+	bad := `{"properties":{"schema":{},"extra":1}}`
+	res := f.batch(batchBody(t,
+		api.BatchWrite{Method: "PUT", Path: strings.Replace(buses, "resourceTypes", "RESOURCETYPES", 1), Body: json.RawMessage(`{"properties":{"description":"Buses."}}`)},
+		api.BatchWrite{Method: "PUT", Path: buses + "/apiVersions/2025-02-01", Body: json.RawMessage(bad)},
+	), auth)
+	if len(res.Responses) != 2 || res.Responses[0].Status != 201 || res.Responses[1].Status != 400 {
+		t.Fatalf("responses: %+v", res.Responses)
+	}
+	get := f.must(200, "GET", buses, "", auth)
+	if etag := strings.Trim(get.header.Get("ETag"), `"`); etag != res.Responses[0].ETag {
+		t.Errorf("the batch's ETag %q, GET's %q", res.Responses[0].ETag, etag)
+	}
+	alone := f.do("PUT", buses+"/apiVersions/2025-02-01", bad, "Content-Type: application/json", auth)
+	lines := logLines(t, &log)
+	byPath := map[string]map[string]any{}
+	for _, l := range lines {
+		if l["method"] == "PUT" {
+			byPath[l["path"].(string)] = l // the request alone comes last
+		}
+	}
+	ok := byPath[buses]
+	if ok == nil || ok["status"] != float64(201) || ok["bytes"] != float64(0) || ok["caller"] != "ci" {
+		t.Errorf("the successful write's line: %v (lines: %v)", ok, lines)
+	}
+	var failed []map[string]any
+	for _, l := range lines {
+		if l["path"] == buses+"/apiVersions/2025-02-01" {
+			failed = append(failed, l)
+		}
+	}
+	if len(failed) != 2 {
+		t.Fatalf("lines of the refused write, in the batch and alone: %v", failed)
+	}
+	if failed[0]["status"] != float64(400) || failed[0]["bytes"] != float64(len(alone.body)) || failed[0]["caller"] != "ci" {
+		t.Errorf("the refused write's line %v; its request alone answered %d bytes", failed[0], len(alone.body))
+	}
 }

@@ -16,34 +16,21 @@ import (
 // plane "local": HTML for browsers, the same data as JSON for
 // Accept: application/json. Every other path still falls to noRoute.
 func (s *Server) catalogRoutes() {
-	s.mux.HandleFunc("GET /{$}", s.catalogHome)
-	s.mux.HandleFunc("GET /types/{namespace}/{type}", s.catalogTypeDefault)
-	s.mux.HandleFunc("GET /types/{namespace}/{type}/{version}", s.catalogType)
-	s.mux.HandleFunc("GET /types/{namespace}/{type}/changes/{from}/{to}", s.catalogChanges)
-	s.mux.HandleFunc("GET "+catalog.AssetsDir+"{name}", s.catalogAsset)
+	s.mux.HandleFunc("GET /{$}", s.handle(s.catalogHome))
+	s.mux.HandleFunc("GET /types/{namespace}/{type}", s.handle(s.catalogTypeDefault))
+	s.mux.HandleFunc("GET /types/{namespace}/{type}/{version}", s.handle(s.catalogType))
+	s.mux.HandleFunc("GET /types/{namespace}/{type}/changes/{from}/{to}", s.handle(s.catalogChanges))
+	s.mux.HandleFunc("GET "+catalog.AssetsDir+"{name}", s.handle(s.catalogAsset))
 }
 
-// loadCatalog builds the catalog of the whole plane from the provider
-// summaries: one store query.
-func (s *Server) loadCatalog(r *http.Request) (*catalog.Catalog, error) {
-	return s.catalogOf(r, "")
-}
-
-// catalogOf builds the catalog of one namespace ("" for every one).
+// catalogOf builds the catalog of one namespace ("" for every one) from
+// the provider summaries: one store query.
 func (s *Server) catalogOf(r *http.Request, namespace string) (*catalog.Catalog, error) {
-	sums, err := s.store.Summaries(r.Context(), DefaultPlane, namespace)
+	sums, err := s.svc.Summaries(r.Context(), DefaultPlane, namespace)
 	if err != nil {
 		return nil, err
 	}
-	return catalog.New(summariesToWire(sums)), nil
-}
-
-func summariesToWire(sums []registry.ProviderSummary) []api.ProviderSummary {
-	wire := make([]api.ProviderSummary, len(sums))
-	for i, sum := range sums {
-		wire[i] = summaryToWire(sum)
-	}
-	return wire
+	return catalog.New(registry.WireSummaries(sums)), nil
 }
 
 // wantsJSON reports whether the request asks for a page's JSON twin: its
@@ -75,34 +62,43 @@ func pageHeaders(w http.ResponseWriter) {
 }
 
 // writePage answers with the page's JSON twin or its HTML.
-func (s *Server) writePage(w http.ResponseWriter, r *http.Request, data any, html func() ([]byte, error)) {
+func writePage(w http.ResponseWriter, r *http.Request, data any, html func() ([]byte, error)) error {
 	pageHeaders(w)
 	if wantsJSON(r) {
 		writeJSON(w, http.StatusOK, data)
-		return
+		return nil
 	}
 	b, err := html()
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
+	return nil
+}
+
+// missingPage is the error of a catalog page that does not exist: the
+// adapter (handle) answers it with pageNotFound.
+type missingPage struct{ msg string }
+
+func (e *missingPage) Error() string { return e.msg }
+
+func notFoundPage(format string, args ...any) error {
+	return &missingPage{msg: fmt.Sprintf(format, args...)}
 }
 
 // pageNotFound answers 404: the ARM error envelope for JSON, a page for
 // browsers.
-func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request, msg string) {
 	pageHeaders(w)
 	if wantsJSON(r) {
-		writeErrorBody(w, http.StatusNotFound, api.ErrorDetail{Code: api.CodeNotFound, Message: msg})
+		refuse(w, &registry.Error{Code: registry.CodeNotFound, Message: msg})
 		return
 	}
 	b, err := catalog.RenderNotFound(catalog.ServerLinks(), msg)
 	if err != nil {
-		s.writeError(w, r, err)
+		s.fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -110,90 +106,83 @@ func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request, format str
 	w.Write(b)
 }
 
-func (s *Server) catalogHome(w http.ResponseWriter, r *http.Request) {
-	c, err := s.loadCatalog(r)
+func (s *Server) catalogHome(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.catalogOf(r, "")
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	home := c.Home(r.URL.Query().Get("q"))
-	s.writePage(w, r, home, func() ([]byte, error) { return catalog.RenderHome(catalog.ServerLinks(), home) })
+	return writePage(w, r, home, func() ([]byte, error) { return catalog.RenderHome(catalog.ServerLinks(), home) })
 }
 
-// catalogTypeOf finds the type of the request's path, or answers 404. A
-// type's pages depend only on its namespace and the namespaces its
-// references name, so only their summaries are read, not the whole plane's
-// (on a 1,000-type catalog that is most of a page's time).
-func (s *Server) catalogTypeOf(w http.ResponseWriter, r *http.Request) (*catalog.Catalog, *catalog.Type, bool) {
+// catalogTypeOf finds the type of the request's path (a missingPage error
+// when it is not registered). A type's pages depend only on its namespace
+// and the namespaces its references name, so only their summaries are
+// read, not the whole plane's (on a 1,000-type catalog that is most of a
+// page's time).
+func (s *Server) catalogTypeOf(r *http.Request) (*catalog.Catalog, *catalog.Type, error) {
 	ns, name := r.PathValue("namespace"), api.UnescapeTypeName(r.PathValue("type"))
 	c, err := s.catalogOf(r, ns)
 	if errors.Is(err, registry.ErrNotFound) || errors.Is(err, registry.ErrInvalid) {
-		s.pageNotFound(w, r, "resource type %s/%s is not registered", ns, name)
-		return nil, nil, false
+		return nil, nil, notFoundPage("resource type %s/%s is not registered", ns, name)
 	}
 	if err != nil {
-		s.writeError(w, r, err)
-		return nil, nil, false
+		return nil, nil, err
 	}
 	t := c.Lookup(ns, name)
 	if t == nil {
-		s.pageNotFound(w, r, "resource type %s/%s is not registered", ns, name)
-		return nil, nil, false
+		return nil, nil, notFoundPage("resource type %s/%s is not registered", ns, name)
 	}
-	if refs := t.ReferencedNamespaces(); len(refs) > 0 {
-		sums, err := s.store.Summaries(r.Context(), DefaultPlane, t.Namespace)
+	refs := t.ReferencedNamespaces()
+	if len(refs) == 0 {
+		return c, t, nil
+	}
+	sums, err := s.svc.Summaries(r.Context(), DefaultPlane, t.Namespace)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, other := range refs {
+		more, err := s.svc.Summaries(r.Context(), DefaultPlane, other)
+		if errors.Is(err, registry.ErrNotFound) || errors.Is(err, registry.ErrInvalid) {
+			continue // not registered: the reference is shown without a link
+		}
 		if err != nil {
-			s.writeError(w, r, err)
-			return nil, nil, false
+			return nil, nil, err
 		}
-		for _, other := range refs {
-			more, err := s.store.Summaries(r.Context(), DefaultPlane, other)
-			if errors.Is(err, registry.ErrNotFound) || errors.Is(err, registry.ErrInvalid) {
-				continue // not registered: the reference is shown without a link
-			}
-			if err != nil {
-				s.writeError(w, r, err)
-				return nil, nil, false
-			}
-			sums = append(sums, more...)
-		}
-		c = catalog.New(summariesToWire(sums))
-		t = c.Lookup(ns, name)
+		sums = append(sums, more...)
 	}
-	return c, t, true
+	c = catalog.New(registry.WireSummaries(sums))
+	return c, c.Lookup(ns, name), nil
 }
 
 // catalogTypeDefault redirects to the page of the type's default (else
 // newest) API version.
-func (s *Server) catalogTypeDefault(w http.ResponseWriter, r *http.Request) {
-	_, t, ok := s.catalogTypeOf(w, r)
-	if !ok {
-		return
+func (s *Server) catalogTypeDefault(w http.ResponseWriter, r *http.Request) error {
+	_, t, err := s.catalogTypeOf(r)
+	if err != nil {
+		return err
 	}
 	if t.Page == "" {
-		s.pageNotFound(w, r, "resource type %s has no API versions", t.FullName)
-		return
+		return notFoundPage("resource type %s has no API versions", t.FullName)
 	}
 	http.Redirect(w, r, t.Page, http.StatusFound)
+	return nil
 }
 
-func (s *Server) catalogType(w http.ResponseWriter, r *http.Request) {
-	c, t, ok := s.catalogTypeOf(w, r)
-	if !ok {
-		return
+func (s *Server) catalogType(w http.ResponseWriter, r *http.Request) error {
+	c, t, err := s.catalogTypeOf(r)
+	if err != nil {
+		return err
 	}
 	v := r.PathValue("version")
 	page, ok := c.TypePage(t, v, catalog.Options{BicepReference: s.extensionRef})
 	if !ok {
-		s.pageNotFound(w, r, "resource type %s has no API version %s", t.FullName, v)
-		return
+		return notFoundPage("resource type %s has no API version %s", t.FullName, v)
 	}
-	var err error
 	if page.Resources, err = s.typeResources(r, t); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
-	s.writePage(w, r, page, func() ([]byte, error) { return catalog.RenderType(catalog.ServerLinks(), page) })
+	return writePage(w, r, page, func() ([]byte, error) { return catalog.RenderType(catalog.ServerLinks(), page) })
 }
 
 // catalogResourceLimit is the most resources a type page lists.
@@ -203,7 +192,7 @@ const catalogResourceLimit = 100
 // version. Stored properties hold no sensitive values (they are sealed
 // apart), so nothing here can show one.
 func (s *Server) typeResources(r *http.Request, t *catalog.Type) (*catalog.Resources, error) {
-	pg, err := s.store.ListInstances(r.Context(), registry.InstanceQuery{Plane: DefaultPlane, Namespace: t.Namespace, Type: t.Name},
+	pg, err := s.svc.ListResources(r.Context(), registry.InstanceQuery{Plane: DefaultPlane, Namespace: t.Namespace, Type: t.Name},
 		registry.ListOptions{Top: catalogResourceLimit})
 	if err != nil {
 		return nil, err
@@ -216,29 +205,27 @@ func (s *Server) typeResources(r *http.Request, t *catalog.Type) (*catalog.Resou
 	return out, nil
 }
 
-func (s *Server) catalogChanges(w http.ResponseWriter, r *http.Request) {
-	c, t, ok := s.catalogTypeOf(w, r)
-	if !ok {
-		return
+func (s *Server) catalogChanges(w http.ResponseWriter, r *http.Request) error {
+	c, t, err := s.catalogTypeOf(r)
+	if err != nil {
+		return err
 	}
 	from, to := r.PathValue("from"), r.PathValue("to")
 	ch, ok := c.Changes(t, from, to, catalog.Options{Compare: s.compareSchemas})
 	if !ok {
-		s.pageNotFound(w, r, "resource type %s does not have both API versions %s and %s", t.FullName, from, to)
-		return
+		return notFoundPage("resource type %s does not have both API versions %s and %s", t.FullName, from, to)
 	}
-	s.writePage(w, r, ch, func() ([]byte, error) { return catalog.RenderChanges(catalog.ServerLinks(), ch) })
+	return writePage(w, r, ch, func() ([]byte, error) { return catalog.RenderChanges(catalog.ServerLinks(), ch) })
 }
 
-func (s *Server) catalogAsset(w http.ResponseWriter, r *http.Request) {
+func (s *Server) catalogAsset(w http.ResponseWriter, r *http.Request) error {
 	b, typ, ok := catalog.Asset(r.PathValue("name"))
 	if !ok {
-		s.writeError(w, r, &httpError{status: http.StatusNotFound, code: api.CodeNotFound,
-			message: fmt.Sprintf("no asset %s", r.URL.Path)})
-		return
+		return registry.Errorf(registry.CodeNotFound, "", "no asset %s", r.URL.Path)
 	}
 	pageHeaders(w)
 	w.Header().Set("Content-Type", typ)
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(b)
+	return nil
 }

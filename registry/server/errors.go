@@ -9,52 +9,103 @@ import (
 	"github.com/udtc/udtc/registry/api"
 )
 
-// httpError is an error the server constructs with its status and ARM code.
-type httpError struct {
-	status  int
-	code    string
-	message string
-	target  string
-	details []api.ErrorDetail
+// errorCode is how an error code is answered: the status, the ARM error
+// code, and for errors that are not *registry.Error values (whose message
+// is their own) the message: fixed when say is set, else the error's text
+// followed by suffix.
+type errorCode struct {
+	status int
+	arm    string
+	say    string
+	suffix string
 }
 
-func (e *httpError) Error() string { return e.message }
+// errorCodes is the one table from the registry's error codes to HTTP
+// statuses and ARM error codes.
+var errorCodes = [...]errorCode{
+	registry.CodeInternal:               {status: http.StatusInternalServerError, arm: api.CodeInternal, say: "internal error; see the server log"},
+	registry.CodeInvalid:                {status: http.StatusBadRequest, arm: api.CodeInvalidRequestContent},
+	registry.CodeInvalidAPIVersion:      {status: http.StatusBadRequest, arm: api.CodeInvalidAPIVersion},
+	registry.CodeNotFound:               {status: http.StatusNotFound, arm: api.CodeNotFound},
+	registry.CodeNamespaceNotFound:      {status: http.StatusNotFound, arm: api.CodeNamespaceNotFound},
+	registry.CodeTypeNotFound:           {status: http.StatusNotFound, arm: api.CodeResourceTypeNotFound},
+	registry.CodeAPIVersionNotFound:     {status: http.StatusBadRequest, arm: api.CodeAPIVersionNotFound},
+	registry.CodeLocationNotRegistered:  {status: http.StatusBadRequest, arm: api.CodeLocationNotRegistered},
+	registry.CodeGroupNotFound:          {status: http.StatusNotFound, arm: api.CodeResourceGroupNotFound},
+	registry.CodeParentResourceNotFound: {status: http.StatusNotFound, arm: api.CodeParentNotFound},
+	registry.CodeInUse:                  {status: http.StatusConflict, arm: api.CodeConflict},
+	registry.CodeSyncManaged:            {status: http.StatusConflict, arm: api.CodeConflict},
+	registry.CodePrecondition:           {status: http.StatusPreconditionFailed, arm: api.CodePreconditionFailed},
+	registry.CodeConflict:               {status: http.StatusConflict, arm: api.CodeAnotherOperation, suffix: "; retry"},
+	registry.CodeUnavailable:            {status: http.StatusServiceUnavailable, arm: api.CodeServiceUnavailable, say: "the request was cancelled or timed out"},
+	registry.CodeMethodNotAllowed:       {status: http.StatusMethodNotAllowed, arm: api.CodeMethodNotAllowed},
+	registry.CodeUnsupportedMediaType:   {status: http.StatusUnsupportedMediaType, arm: api.CodeUnsupportedMediaType},
+	registry.CodeTooLarge:               {status: http.StatusRequestEntityTooLarge, arm: api.CodeRequestTooLarge},
+	registry.CodeHeadersTooLarge:        {status: http.StatusRequestHeaderFieldsTooLarge, arm: api.CodeHeadersTooLarge},
+	registry.CodeUnauthorized:           {status: http.StatusUnauthorized, arm: api.CodeUnauthorized},
+	registry.CodeBadGateway:             {status: http.StatusBadGateway, arm: api.CodeBadGateway},
+}
 
-// errorStatus is the one mapping from errors to statuses and ARM codes.
-func errorStatus(err error) (int, api.ErrorDetail) {
-	var he *httpError
+// errorResponse returns the status and ARM error of err.
+func errorResponse(err error) (int, api.ErrorDetail) {
+	code := registry.CodeOf(err)
+	if int(code) >= len(errorCodes) {
+		code = registry.CodeInternal
+	}
+	c := errorCodes[code]
+	d := api.ErrorDetail{Code: c.arm}
+	var e *registry.Error
 	switch {
-	case errors.As(err, &he):
-		return he.status, api.ErrorDetail{Code: he.code, Message: he.message, Target: he.target, Details: he.details}
-	case errors.Is(err, registry.ErrInvalid):
-		return http.StatusBadRequest, api.ErrorDetail{Code: api.CodeInvalidRequestContent, Message: err.Error()}
-	case errors.Is(err, registry.ErrGroupNotFound):
-		return http.StatusNotFound, api.ErrorDetail{Code: api.CodeResourceGroupNotFound, Message: err.Error()}
-	case errors.Is(err, registry.ErrParentResourceNotFound):
-		return http.StatusNotFound, api.ErrorDetail{Code: api.CodeParentNotFound, Message: err.Error()}
-	case errors.Is(err, registry.ErrInUse):
-		return http.StatusConflict, api.ErrorDetail{Code: api.CodeConflict, Message: err.Error()}
-	case errors.Is(err, registry.ErrNotFound), errors.Is(err, registry.ErrParentNotFound):
-		return http.StatusNotFound, api.ErrorDetail{Code: api.CodeNotFound, Message: err.Error()}
-	case errors.Is(err, registry.ErrPrecondition):
-		return http.StatusPreconditionFailed, api.ErrorDetail{Code: api.CodePreconditionFailed, Message: err.Error()}
-	case errors.Is(err, registry.ErrConflict):
-		return http.StatusConflict, api.ErrorDetail{Code: api.CodeAnotherOperation, Message: err.Error() + "; retry"}
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return http.StatusServiceUnavailable, api.ErrorDetail{Code: api.CodeServiceUnavailable, Message: "the request was cancelled or timed out"}
+	case errors.As(err, &e):
+		d.Message, d.Target, d.Details = e.Message, e.Target, e.Details
+	case c.say != "":
+		d.Message = c.say
+	default:
+		d.Message = err.Error() + c.suffix
 	}
-	return http.StatusInternalServerError, api.ErrorDetail{Code: api.CodeInternal, Message: "internal error; see the server log"}
+	return c.status, d
 }
 
-// writeError writes err as an ARM error envelope, logging internal errors.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	status, detail := errorStatus(err)
+// handlerFunc is a handler that returns its error instead of answering
+// it: handle's adapter answers it.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts h to net/http: the one place where a handler's error
+// becomes its response (fail; a catalog page's 404, pageNotFound).
+func (s *Server) handle(h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		err := h(w, r)
+		var page *missingPage
+		switch {
+		case err == nil:
+		case errors.As(err, &page):
+			s.pageNotFound(w, r, page.msg)
+		default:
+			s.fail(w, r, err)
+		}
+	}
+}
+
+// fail answers err with the ARM error envelope, logging the failures of
+// the server itself (5xx).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, detail := s.failure(r.Context(), r.Method, r.URL.Path, err)
+	writeJSON(w, status, api.ErrorResponse{Error: detail})
+}
+
+// failure returns the status and ARM error of err, the failure of the
+// request method path, and logs it when it is the server's own (5xx).
+func (s *Server) failure(ctx context.Context, method, path string, err error) (int, api.ErrorDetail) {
+	status, detail := errorResponse(err)
 	if status >= 500 {
-		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(ctx, "request failed", "method", method, "path", path, "err", err)
 	}
-	writeErrorBody(w, status, detail)
+	return status, detail
 }
 
-func writeErrorBody(w http.ResponseWriter, status int, detail api.ErrorDetail) {
+// refuse answers err with the ARM error envelope without logging it: the
+// refusals of the middleware and the forwarder, which log their own.
+func refuse(w http.ResponseWriter, err error) {
+	status, detail := errorResponse(err)
 	writeJSON(w, status, api.ErrorResponse{Error: detail})
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -55,10 +56,7 @@ func newForwarder(transport http.RoundTripper, log *slog.Logger) *forwarder {
 func (f *forwarder) forward(w http.ResponseWriter, r *http.Request, address string, body []byte) {
 	target, err := url.Parse(address)
 	if err != nil || api.AddressProblem(address) != "" {
-		writeErrorBody(w, http.StatusBadGateway, api.ErrorDetail{
-			Code:    api.CodeBadGateway,
-			Message: fmt.Sprintf("the provider's location address %q is not an absolute http(s) URL", address),
-		})
+		refuse(w, registry.Errorf(registry.CodeBadGateway, "", "the provider's location address %q is not an absolute http(s) URL", address))
 		return
 	}
 	proxy := &httputil.ReverseProxy{
@@ -86,7 +84,7 @@ func (f *forwarder) forward(w http.ResponseWriter, r *http.Request, address stri
 			if errors.Is(context.Cause(r.Context()), errForwardTimeout) {
 				msg = fmt.Sprintf("the resource provider at %s did not answer within %s", address, f.timeout)
 			}
-			writeErrorBody(w, http.StatusBadGateway, api.ErrorDetail{Code: api.CodeBadGateway, Message: msg})
+			refuse(w, &registry.Error{Code: registry.CodeBadGateway, Message: msg})
 		},
 	}
 	ctx, cancel := context.WithTimeoutCause(r.Context(), f.timeout, errForwardTimeout)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -63,16 +64,22 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		s.log.InfoContext(r.Context(), "request",
-			"method", r.Method,
-			"path", r.URL.Path,
-			"status", rec.status,
-			"bytes", rec.bytes,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000,
-			"remote", r.RemoteAddr,
-			"caller", callerFrom(r.Context()),
-		)
+		s.logRequest(r.Context(), r.Method, r.URL.Path, r.RemoteAddr, rec.status, rec.bytes, start)
 	})
+}
+
+// logRequest writes the log line of a request (or of a batch's write)
+// that started at start and was answered with status and bytes of body.
+func (s *Server) logRequest(ctx context.Context, method, path, remote string, status, bytes int, start time.Time) {
+	s.log.InfoContext(ctx, "request",
+		"method", method,
+		"path", path,
+		"status", status,
+		"bytes", bytes,
+		"duration_ms", float64(time.Since(start).Microseconds())/1000,
+		"remote", remote,
+		"caller", callerFrom(ctx),
+	)
 }
 
 // recoverPanics turns a handler panic into a 500 instead of a dropped
@@ -84,7 +91,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.writeError(w, r, fmt.Errorf("panic: %v", v))
+				s.fail(w, r, fmt.Errorf("panic: %v", v))
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -98,17 +105,27 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 // .../resourceTypes/.. would delete the provider).
 func rejectUncleanPaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		esc := r.URL.EscapedPath()
-		if p := api.PathProblem(esc); p != "" {
-			msg := fmt.Sprintf("the path %s %s", esc, p)
-			if strings.Contains(p, "escaped '/'") {
-				msg += " (child resource types are addressed with '_' in place of '/')"
-			}
-			writeErrorBody(w, http.StatusBadRequest, api.ErrorDetail{Code: api.CodeInvalidRequestContent, Message: msg})
+		if err := uncleanPath(r.URL); err != nil {
+			refuse(w, err)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// uncleanPath returns the refusal of a path the registry would have to
+// clean; nil for a clean one.
+func uncleanPath(u *url.URL) error {
+	esc := u.EscapedPath()
+	p := api.PathProblem(esc)
+	if p == "" {
+		return nil
+	}
+	msg := fmt.Sprintf("the path %s %s", esc, p)
+	if strings.Contains(p, "escaped '/'") {
+		msg += " (child resource types are addressed with '_' in place of '/')"
+	}
+	return &registry.Error{Code: registry.CodeInvalid, Message: msg}
 }
 
 // MaxHeaderBytes is the most request header bytes (names, values and the
@@ -132,8 +149,7 @@ func limitHeaders(next http.Handler) http.Handler {
 		}
 		if n > MaxHeaderBytes {
 			w.Header().Set("Connection", "close")
-			writeErrorBody(w, http.StatusRequestHeaderFieldsTooLarge, api.ErrorDetail{Code: api.CodeHeadersTooLarge,
-				Message: fmt.Sprintf("the request headers are %d bytes; the limit is %d", n, MaxHeaderBytes)})
+			refuse(w, registry.Errorf(registry.CodeHeadersTooLarge, "", "the request headers are %d bytes; the limit is %d", n, MaxHeaderBytes))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -145,40 +161,45 @@ func limitHeaders(next http.Handler) http.Handler {
 // they match in any case; names are left alone.
 func normalizePath(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		esc := r.URL.EscapedPath()
-		parts := strings.Split(esc, "/")
-		changed := false
-		fold := func(segments map[int][]string) {
-			for i, p := range parts {
-				for _, c := range segments[i] {
-					if p != c && strings.EqualFold(p, c) {
-						parts[i] = c
-						changed = true
-					}
+		normalize(r.URL)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// normalize folds the fixed route segments of u's path (normalizePath).
+func normalize(u *url.URL) {
+	esc := u.EscapedPath()
+	parts := strings.Split(esc, "/")
+	changed := false
+	fold := func(segments map[int][]string) {
+		for i, p := range parts {
+			for _, c := range segments[i] {
+				if p != c && strings.EqualFold(p, c) {
+					parts[i] = c
+					changed = true
 				}
 			}
 		}
-		fold(canonicalSegments)
-		switch {
-		case len(parts) > 6 && parts[4] == "providers":
-			// A namespace only when a path goes on after it: the summary
-			// of a provider named system.resources keeps its spelling.
-			fold(registrationNamespace)
-			if parts[5] == "System.Resources" { // else: a plane-wide list
-				fold(registrationSegments)
-			}
-		case len(parts) > 6 && parts[4] == "resourceGroups":
-			fold(groupSegments)
+	}
+	fold(canonicalSegments)
+	switch {
+	case len(parts) > 6 && parts[4] == "providers":
+		// A namespace only when a path goes on after it: the summary
+		// of a provider named system.resources keeps its spelling.
+		fold(registrationNamespace)
+		if parts[5] == "System.Resources" { // else: a plane-wide list
+			fold(registrationSegments)
 		}
-		if changed {
-			esc = strings.Join(parts, "/")
-			if p, err := url.PathUnescape(esc); err == nil {
-				r.URL.Path = p
-				r.URL.RawPath = esc
-			}
+	case len(parts) > 6 && parts[4] == "resourceGroups":
+		fold(groupSegments)
+	}
+	if changed {
+		esc = strings.Join(parts, "/")
+		if p, err := url.PathUnescape(esc); err == nil {
+			u.Path = p
+			u.RawPath = esc
 		}
-		next.ServeHTTP(w, r)
-	})
+	}
 }
 
 type callerKey struct{}
@@ -235,5 +256,5 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 
 func (s *Server) unauthorized(w http.ResponseWriter, r *http.Request, msg string) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="udtc"`)
-	writeErrorBody(w, http.StatusUnauthorized, api.ErrorDetail{Code: api.CodeUnauthorized, Message: msg})
+	refuse(w, &registry.Error{Code: registry.CodeUnauthorized, Message: msg})
 }

@@ -18,14 +18,15 @@ const (
 	planeResourcePattern = "/planes/radius/{plane}/providers/{namespace}/{type...}"
 )
 
-// routes is the route table: every route the registry serves.
+// routes is the route table: every route the registry serves. Handlers
+// return their errors to handle's adapter (errors.go).
 func (s *Server) routes() {
-	versioned := func(h http.HandlerFunc) http.HandlerFunc { return requireAPIVersion(true, h) }
-	optional := func(h http.HandlerFunc) http.HandlerFunc { return requireAPIVersion(false, h) }
+	versioned := func(h handlerFunc) http.HandlerFunc { return s.handle(requireAPIVersion(true, h)) }
+	optional := func(h handlerFunc) http.HandlerFunc { return s.handle(requireAPIVersion(false, h)) }
 
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
-	s.mux.HandleFunc("GET /sync/status", s.syncStatus) // sync.go
+	s.mux.HandleFunc("GET /sync/status", s.handle(s.syncStatus)) // sync.go
 
 	s.mux.HandleFunc("GET /planes/radius", versioned(s.list(registry.KindPlane)))
 	s.mux.HandleFunc("GET /planes/radius/{plane}", versioned(s.get(registry.KindPlane)))
@@ -44,10 +45,12 @@ func (s *Server) routes() {
 		s.mux.HandleFunc("GET "+r.item, versioned(s.get(r.kind)))
 		s.mux.HandleFunc("PUT "+r.item, versioned(s.syncGuard(s.put(r.kind))))
 		s.mux.HandleFunc("DELETE "+r.item, versioned(s.syncGuard(s.delete(r.kind))))
+		s.writeKinds["PUT "+r.item] = r.kind
+		s.writeKinds["DELETE "+r.item] = r.kind
 	}
 
-	// Registration writes sent together (batch.go); each is served by the
-	// routes above.
+	// Registration writes sent together (batch.go): each is served as by
+	// the routes above.
 	s.mux.HandleFunc("POST /planes/radius/{plane}/providers/System.Resources/batch", versioned(s.batch))
 
 	// Resource groups and the resources of the registered types
@@ -57,12 +60,12 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("PUT /planes/radius/{plane}/resourceGroups/{group}", versioned(s.putGroup))
 	s.mux.HandleFunc("DELETE /planes/radius/{plane}/resourceGroups/{group}", versioned(s.deleteGroup))
 	for _, m := range []string{"GET ", "PUT ", "DELETE ", "POST "} { // POST: {resource ID}/listSecrets
-		s.mux.HandleFunc(m+groupResourcePattern, s.resource)
+		s.mux.HandleFunc(m+groupResourcePattern, s.handle(s.resource))
 	}
 	// The plane-wide list has one segment more than a provider summary;
 	// System.Resources paths no registration route matched end up here and
 	// get noRoute's answer.
-	s.mux.HandleFunc("GET "+planeResourcePattern, s.planeResources)
+	s.mux.HandleFunc("GET "+planeResourcePattern, s.handle(s.planeResources))
 
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers", optional(s.summaries))
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{$}", optional(s.summaries))
@@ -70,7 +73,7 @@ func (s *Server) routes() {
 
 	s.catalogRoutes() // catalog.go: the HTML catalog at "/" and "/types/..."
 
-	s.mux.HandleFunc("/", s.noRoute)
+	s.mux.HandleFunc("/", s.handle(s.noRoute))
 }
 
 // canonicalSegments are the fixed route segments, by position in the path

@@ -1,8 +1,10 @@
 // Package server is the registry's HTTP API: one route table (routes.go),
 // handlers as methods, middleware composed in one place (middleware.go), and
 // one function mapping errors to statuses and the ARM error envelope
-// (errors.go). It serves the resources of registry.Store over the
-// UCP-compatible URL space under /planes/radius/{plane}.
+// (errors.go). It serves the registry's service (registry/service) over
+// the UCP-compatible URL space under /planes/radius/{plane}: a handler
+// decodes, calls the service, encodes, and returns its error to the one
+// adapter that answers it.
 package server
 
 import (
@@ -13,7 +15,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
 	"github.com/udtc/udtc/registry/secrets"
+	"github.com/udtc/udtc/registry/service"
 )
 
 // DefaultMaxBodyBytes is the request body limit unless Options says
@@ -29,6 +31,10 @@ const DefaultMaxBodyBytes = 4 << 20
 
 // DefaultPlane is the plane that exists from the start.
 const DefaultPlane = api.DefaultPlane
+
+// DefaultLocation is the location of a resource, resource group, plane or
+// provider whose body names none.
+const DefaultLocation = registry.DefaultLocation
 
 // Token is a bearer token the server accepts; Name identifies the caller in
 // systemData.
@@ -75,27 +81,25 @@ type Options struct {
 	ForwardTransport http.RoundTripper
 }
 
-// Server is the registry HTTP handler.
+// Server is the registry HTTP handler: it decodes requests, calls the
+// service (registry/service) and encodes its answers.
 type Server struct {
-	store          registry.Store
-	sealer         *secrets.Sealer
-	checkSchema    func(json.RawMessage) []api.Diagnostic
+	svc            *service.Service
 	compareSchemas catalog.CompareFunc
 	extensionRef   func(string) string
 	log            *slog.Logger
-	now            func() time.Time
 	tokens         []Token
 	authReads      bool
 	maxBody        int64
-	schemas        *schemaCache
 	cache          *respCache // respcache.go
-	types          typeCache  // typecache.go
 	fwd            *forwarder
-	checkSlots     chan struct{} // see validSchema
 	mux            *http.ServeMux
 	handler        http.Handler
 	ready          atomic.Bool
 	sync           Sync
+	// writeKinds are the kinds of the registration write routes, by
+	// pattern: the batch routes its writes with the mux (batch.go).
+	writeKinds map[string]registry.Kind
 }
 
 // New returns a server over opts.Store and makes sure the plane "local"
@@ -110,50 +114,38 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Secrets == nil {
 		return nil, errors.New("server: no secrets sealer (Options.Secrets)")
 	}
-	if err := checkSecretKey(ctx, opts.Store, opts.Secrets); err != nil {
-		return nil, err
+	svc, err := service.New(ctx, service.Options{Store: opts.Store, Secrets: opts.Secrets, CheckSchema: opts.CheckSchema, Now: opts.Now})
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
-		store:          opts.Store,
-		sealer:         opts.Secrets,
-		checkSchema:    opts.CheckSchema,
+		svc:            svc,
 		compareSchemas: opts.CompareSchemas,
 		extensionRef:   opts.ExtensionReference,
 		log:            opts.Logger,
-		now:            opts.Now,
 		tokens:         opts.Tokens,
 		authReads:      opts.AuthReads,
 		maxBody:        opts.MaxBodyBytes,
 		sync:           opts.Sync,
-		schemas:        newSchemaCache(),
-		cache:          newRespCache(opts.Store),
+		cache:          newRespCache(),
 		fwd:            newForwarder(opts.ForwardTransport, opts.Logger),
 		mux:            http.NewServeMux(),
-		checkSlots:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		writeKinds:     map[string]registry.Kind{},
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if s.now == nil {
-		s.now = time.Now
-	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
-	}
-	_, _, err := s.store.Put(ctx, registry.Write{
-		Resource: registry.Resource{ID: registry.PlaneID(DefaultPlane), Location: DefaultLocation, Properties: json.RawMessage(`{}`)},
-		If:       registry.Precondition{IfNoneMatch: []string{"*"}},
-		Now:      s.now(),
-	})
-	// ErrPrecondition: it exists; ErrConflict: another process sharing the
-	// store created it at the same moment.
-	if err != nil && !errors.Is(err, registry.ErrPrecondition) && !errors.Is(err, registry.ErrConflict) {
-		return nil, fmt.Errorf("server: create plane %q: %w", DefaultPlane, err)
 	}
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s, nil
 }
+
+// Service returns the service the server serves: the git sync reads and
+// writes through it directly.
+func (s *Server) Service() *service.Service { return s.svc }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }

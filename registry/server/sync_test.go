@@ -1,14 +1,18 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/server"
 )
 
@@ -114,5 +118,48 @@ func TestApplyRegistrations(t *testing.T) {
 		}
 		f.must(200, "GET", rp+"/Contoso.Tx/locations/global", "")
 		f.must(404, "GET", rp+"/Contoso.Tx/resourceTypes/others", "")
+	}
+}
+
+// The git sync reads through the service, in process: what it reads is
+// what its requests would get (the summary and the location list of a
+// provider), and a missing provider is client.IsNotFound, as its 404 is.
+func TestServiceReadsAreTheRequests(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.seed()
+	ctx := context.Background()
+	svc := f.srv.Service()
+	sum, err := svc.ProviderSummary(ctx, api.DefaultPlane, "contoso.platform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := f.must(200, "GET", "/planes/radius/local/providers/contoso.platform", "").body; !bytes.Equal(append(got, '\n'), want) {
+		t.Errorf("service summary\n%s\nGET\n%s", got, want)
+	}
+	locs, err := svc.Locations(ctx, api.DefaultPlane, "Contoso.Platform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list api.List[api.Location]
+	if err := json.Unmarshal(f.must(200, "GET", provider+"/locations", "").body, &list); err != nil {
+		t.Fatal(err)
+	}
+	for i := range locs {
+		locs[i].ETag = "" // the body carries none
+	}
+	if diff := cmp.Diff(list.Value, locs); diff != "" {
+		t.Errorf("service locations (-GET +service):\n%s", diff)
+	}
+	f.must(404, "GET", "/planes/radius/local/providers/Contoso.Missing", "")
+	if _, err := svc.ProviderSummary(ctx, api.DefaultPlane, "Contoso.Missing"); !client.IsNotFound(err) {
+		t.Errorf("summary of a missing provider: %v, want client.IsNotFound", err)
+	}
+	f.must(404, "GET", rp+"/Contoso.Missing/locations", "")
+	if _, err := svc.Locations(ctx, api.DefaultPlane, "Contoso.Missing"); !client.IsNotFound(err) {
+		t.Errorf("locations of a missing provider: %v, want client.IsNotFound", err)
 	}
 }

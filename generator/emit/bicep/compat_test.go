@@ -39,7 +39,7 @@ func TestCompat(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(dirs) == 0 {
-		t.Fatal("no golden/*/bicep directories: run go test -run TestGolden -update")
+		t.Fatal("no golden/*/bicep directories: run make golden")
 	}
 	corpus := filepath.Join(goldentest.Root(t), "..", "shared", "corpus")
 	if _, err := os.Stat(corpus); err == nil {

@@ -2,7 +2,6 @@ package registration_test
 
 import (
 	"encoding/json"
-	"flag"
 	"strings"
 	"testing"
 
@@ -10,20 +9,6 @@ import (
 	"github.com/udtc/udtc/internal/goldentest"
 	"github.com/udtc/udtc/registry/api"
 )
-
-var update = flag.Bool("update", false, "rewrite golden/<case>/registration")
-
-func TestGolden(t *testing.T) {
-	for _, name := range goldentest.ValidCases(t) {
-		t.Run(name, func(t *testing.T) {
-			files, _, err := registration.Emit(goldentest.Compile(t, name), registration.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			goldentest.Compare(t, name, "registration", files, *update)
-		})
-	}
-}
 
 func TestRegistrations(t *testing.T) {
 	cat := goldentest.Compile(t, "valid_child_types")

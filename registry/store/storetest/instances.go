@@ -118,6 +118,12 @@ func testGroups(t *testing.T, s registry.Store) {
 	if err != nil || created || g2.ID.Name != "My.Group" || g2.ETag == g.ETag || g2.System.CreatedBy != "alice" || g2.Tags != nil {
 		t.Errorf("update = %+v, %v, %v", g2, created, err)
 	}
+	testGroupPagesAndDeletes(t, s)
+}
+
+// testGroupPagesAndDeletes pages the groups of testGroups and deletes one.
+func testGroupPagesAndDeletes(t *testing.T, s registry.Store) {
+	ctx := context.Background()
 	for _, n := range []string{"c", "b", "A"} {
 		putGroup(t, s, n)
 	}
@@ -196,6 +202,14 @@ func testInstanceCasingAndUpdate(t *testing.T, s registry.Store) {
 	if sid, sealed, found, err := s.AnySecrets(ctx); err != nil || !found || sid.String() != want || string(sealed) != "sealed" {
 		t.Errorf("AnySecrets = %s %q %v %v, want %s \"sealed\"", sid, sealed, found, err, want)
 	}
+	testInstanceUpdate(t, s, id, in)
+}
+
+// testInstanceUpdate updates and deletes the resource id that
+// testInstanceCasingAndUpdate created as in.
+func testInstanceUpdate(t *testing.T, s registry.Store, id api.ResourceID, in registry.Instance) {
+	ctx := context.Background()
+	want := rgPrefix + "/widgets/My-W.1"
 	// An update keeps the creation casing and data; no secrets is NULL.
 	up, created, err := s.PutInstance(ctx, registry.InstanceWrite{Instance: registry.Instance{
 		ID: rid(t, rgPrefix+"/widgets/MY-W.1"), APIVersion: ver, Properties: json.RawMessage(`{"size":"M"}`),
@@ -206,7 +220,7 @@ func testInstanceCasingAndUpdate(t *testing.T, s registry.Store) {
 	if up.ID.String() != want || up.ETag == in.ETag || !up.System.CreatedAt.Equal(t0) || up.System.LastModifiedBy != "bob" || up.Secrets != nil || up.Tags != nil {
 		t.Errorf("update returned %+v", up)
 	}
-	got, _ = s.GetInstance(ctx, id)
+	got, _ := s.GetInstance(ctx, id)
 	if diff := cmp.Diff(up, got); diff != "" {
 		t.Errorf("GetInstance after update (-put +get):\n%s", diff)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // The lost-update race: many writers holding one ETag, spread over two
@@ -62,15 +63,42 @@ type guarded struct {
 }
 
 func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
-	ctx := context.Background()
 	seedTypes(t, a)
-	typ := registry.TypeID(plane, "Aa.Bb", "widgets")
-	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
-	group := registry.GroupID{Plane: plane, Name: "rg"}
 	res := rid(t, rgPrefix+"/widgets/w1")
 	if _, err := putInstance(a, res.String(), `{"n":"first"}`); err != nil {
 		t.Fatal(err)
 	}
+	for _, k := range guardedWrites(t, res) {
+		for round := range raceRounds {
+			ok := race(t, k.name, []registry.Store{a, b}, func(s registry.Store) (string, error) {
+				etag, _, err := k.read(s)
+				return etag, err
+			}, k.write)
+			if !ok {
+				return
+			}
+			// Every other writer's value differs from the winner's, so
+			// the stored value tells whose write is there.
+			_, got, err := k.read(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, err := k.read(a)
+			if err != nil || got != want {
+				t.Fatalf("%s round %d: the two stores read %q and %q (%v)", k.name, round, got, want, err)
+			}
+		}
+	}
+	raceDeleteAndUpdate(t, a, b)
+}
+
+// guardedWrites are the conditional writes of each kind that
+// testOneETagOneWinner races: of a type, an API version (alone and in a
+// batch), the resource group rg and the resource res.
+func guardedWrites(t *testing.T, res api.ResourceID) []guarded {
+	ctx := context.Background()
+	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
+	group := registry.GroupID{Plane: plane, Name: "rg"}
 	registration := func(id registry.ID, props func(i int) string) guarded {
 		return guarded{
 			name: id.Kind.String(),
@@ -85,8 +113,10 @@ func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
 			},
 		}
 	}
-	kinds := []guarded{
-		registration(typ, func(i int) string { return fmt.Sprintf(`{"defaultApiVersion":%q}`, fmt.Sprintf("2024-01-%02d", i+1)) }),
+	return []guarded{
+		registration(registry.TypeID(plane, "Aa.Bb", "widgets"), func(i int) string {
+			return fmt.Sprintf(`{"defaultApiVersion":%q}`, fmt.Sprintf("2024-01-%02d", i+1))
+		}),
 		registration(version, func(i int) string { return fmt.Sprintf(`{"schema":{"type":"object","description":"w%d"}}`, i) }),
 		{
 			name: "batch of one API version",
@@ -125,29 +155,12 @@ func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
 			},
 		},
 	}
-	for _, k := range kinds {
-		for round := range raceRounds {
-			ok := race(t, k.name, []registry.Store{a, b}, func(s registry.Store) (string, error) {
-				etag, _, err := k.read(s)
-				return etag, err
-			}, k.write)
-			if !ok {
-				return
-			}
-			// Every other writer's value differs from the winner's, so
-			// the stored value tells whose write is there.
-			_, got, err := k.read(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, want, err := k.read(a)
-			if err != nil || got != want {
-				t.Fatalf("%s round %d: the two stores read %q and %q (%v)", k.name, round, got, want, err)
-			}
-		}
-	}
+}
 
-	// Deletes under the same ETag race with updates: one of them wins.
+// raceDeleteAndUpdate races deletes under an ETag with updates under the
+// same ETag: one of them wins.
+func raceDeleteAndUpdate(t *testing.T, a, b registry.Store) {
+	ctx := context.Background()
 	for round := range raceRounds {
 		id := registry.LocationID(plane, "Aa.Bb", fmt.Sprintf("loc%d", round))
 		put(t, a, id, `{"address":"http://x"}`)

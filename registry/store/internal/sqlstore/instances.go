@@ -130,36 +130,21 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 		return registry.Group{}, false, fmt.Errorf("plane %s: %w", registry.PlaneID(g.ID.Plane), registry.ErrParentNotFound)
 	}
 	pk, nk := groupKey(g.ID)
-	var (
-		createdAt, createdBy string
-		stored               = registry.GroupID{Plane: plane.plane, Name: g.ID.Name}
-		etag, now            = newETag(), formatTime(w.Now)
-		exists               bool
-	)
-	err = casLoop(g.ID.String(), func() (bool, error) {
-		var (
-			rowID            int64
-			oldETag, oldName string
-		)
-		err := s.queryRow(ctx, tx, qGroupCurrent, pk, nk).
-			Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
-		exists = err == nil
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, g.ID, err)
-		}
-		if err := w.If.Check(exists, oldETag); err != nil {
-			return false, fmt.Errorf("%s: %w", g.ID, err)
-		}
-		if !exists {
-			createdAt, createdBy = now, w.Actor
+	stored := registry.GroupID{Plane: plane.plane, Name: g.ID.Name}
+	etag, now := newETag(), formatTime(w.Now)
+	row, err := s.upsert(ctx, tx, upsert{
+		what: g.ID.String(), current: qGroupCurrent, args: []any{pk, nk}, cond: w.If, now: now, actor: w.Actor,
+		insert: func() (bool, error) {
 			done, err := affected(s.exec(ctx, tx, qGroupInsert,
-				plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, createdAt, createdBy, now, w.Actor))
+				plane.id, pk, nk, stored.Plane, stored.Name, g.Location, tags, etag, now, w.Actor, now, w.Actor))
 			return done, s.groupWriteErr(g.ID, err)
-		}
-		stored.Name = oldName
-		done, err := affected(s.exec(ctx, tx, qGroupUpdate,
-			g.Location, tags, etag, now, w.Actor, rowID, guard(w.If, oldETag)))
-		return done, s.groupWriteErr(g.ID, err)
+		},
+		update: func(rowID int64, guard any, oldName string) (bool, error) {
+			stored.Name = oldName
+			done, err := affected(s.exec(ctx, tx, qGroupUpdate,
+				g.Location, tags, etag, now, w.Actor, rowID, guard))
+			return done, s.groupWriteErr(g.ID, err)
+		},
 	})
 	if err != nil {
 		return registry.Group{}, false, err
@@ -168,14 +153,14 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 		return registry.Group{}, false, s.groupWriteErr(g.ID, err)
 	}
 	out := registry.Group{ID: stored, Location: g.Location, Tags: g.Tags, ETag: etag,
-		System: registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}}
+		System: registry.SystemData{CreatedBy: row.createdBy, LastModifiedBy: w.Actor}}
 	if len(out.Tags) == 0 {
 		out.Tags = nil
 	}
-	if err := parseTimes(&out.System, createdAt, now, g.ID.String()); err != nil {
+	if err := parseTimes(&out.System, row.createdAt, now, g.ID.String()); err != nil {
 		return registry.Group{}, false, err
 	}
-	return out, !exists, nil
+	return out, !row.exists, nil
 }
 
 // groupWriteErr classifies a failed resource group write; nil stays nil.
@@ -308,16 +293,13 @@ func scanInstance(sc scanner) (registry.Instance, error) {
 	return in, parseTimes(&in.System, createdAt, modifiedAt, rid)
 }
 
-// PutInstance implements registry.ResourceStore.
+// PutInstance implements registry.ResourceStore. The ID and API version
+// are the caller's, as parsed and resolved (registry/service); the store
+// looks up the owners in the write's transaction, for their rows (the
+// foreign keys) and stored names.
 func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (registry.Instance, bool, error) {
 	in := w.Instance
 	id := in.ID
-	if _, err := api.ParseResourceID(id.String()); err != nil {
-		return registry.Instance{}, false, fmt.Errorf("%w: %v", registry.ErrInvalid, err)
-	}
-	if err := registry.ValidateAPIVersion(in.APIVersion); err != nil {
-		return registry.Instance{}, false, err
-	}
 	tags, err := encodeTags(in.Tags)
 	if err != nil {
 		return registry.Instance{}, false, err
@@ -339,42 +321,26 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 	if err != nil {
 		return registry.Instance{}, false, err
 	}
-	stored := o.stored
-	key := id.Key()
-	var (
-		createdAt, createdBy string
-		etag, now            = newETag(), formatTime(w.Now)
-		exists               bool
-	)
-	err = casLoop(id.String(), func() (bool, error) {
-		var (
-			rowID           int64
-			oldETag, oldRID string
-		)
-		err := s.queryRow(ctx, tx, qInstanceCurrent, key).
-			Scan(&rowID, &oldETag, &oldRID, &createdAt, &createdBy)
-		exists = err == nil
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
-		}
-		if err := w.If.Check(exists, oldETag); err != nil {
-			return false, fmt.Errorf("%s: %w", id, err)
-		}
-		if !exists {
-			createdAt, createdBy = now, w.Actor
+	stored, key := o.stored, id.Key()
+	etag, now := newETag(), formatTime(w.Now)
+	row, err := s.upsert(ctx, tx, upsert{
+		what: id.String(), current: qInstanceCurrent, args: []any{key}, cond: w.If, now: now, actor: w.Actor,
+		insert: func() (bool, error) {
 			done, err := affected(s.exec(ctx, tx, qInstanceInsert,
 				o.groupID, o.parentID, o.version.id, key, o.planeKey, strings.ToLower(id.Namespace), strings.ToLower(id.TypeName()), stored.String(),
-				in.APIVersion, in.Location, tags, props, secrets, etag, createdAt, createdBy, now, w.Actor))
+				in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, now, w.Actor))
 			return done, s.instanceWriteErr(ctx, id, o.vid, err)
-		}
-		old, err := api.ParseResourceID(oldRID)
-		if err != nil {
-			return false, fmt.Errorf("stored resource ID: %w", err)
-		}
-		stored.Names[len(stored.Names)-1] = old.Name() // keep the name as created
-		done, err := affected(s.exec(ctx, tx, qInstanceUpdate,
-			o.version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID, guard(w.If, oldETag)))
-		return done, s.instanceWriteErr(ctx, id, o.vid, err)
+		},
+		update: func(rowID int64, guard any, oldRID string) (bool, error) {
+			old, err := api.ParseResourceID(oldRID)
+			if err != nil {
+				return false, fmt.Errorf("stored resource ID: %w", err)
+			}
+			stored.Names[len(stored.Names)-1] = old.Name() // keep the name as created
+			done, err := affected(s.exec(ctx, tx, qInstanceUpdate,
+				o.version.id, in.APIVersion, in.Location, tags, props, secrets, etag, now, w.Actor, rowID, guard))
+			return done, s.instanceWriteErr(ctx, id, o.vid, err)
+		},
 	})
 	if err != nil {
 		return registry.Instance{}, false, err
@@ -383,20 +349,18 @@ func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (regi
 		return registry.Instance{}, false, s.instanceWriteErr(ctx, id, o.vid, err)
 	}
 	out := in
-	out.ID = stored
-	out.Properties = json.RawMessage(props)
+	out.ID, out.Properties, out.ETag = stored, json.RawMessage(props), etag
 	if len(out.Secrets) == 0 {
 		out.Secrets = nil
 	}
 	if len(out.Tags) == 0 {
 		out.Tags = nil
 	}
-	out.ETag = etag
-	out.System = registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}
-	if err := parseTimes(&out.System, createdAt, now, stored.String()); err != nil {
+	out.System = registry.SystemData{CreatedBy: row.createdBy, LastModifiedBy: w.Actor}
+	if err := parseTimes(&out.System, row.createdAt, now, stored.String()); err != nil {
 		return registry.Instance{}, false, err
 	}
-	return out, !exists, nil
+	return out, !row.exists, nil
 }
 
 // owners are the rows a resource belongs to, as PutInstance finds them.

@@ -365,20 +365,12 @@ func scanResource(sc scanner) (registry.Resource, error) {
 	if r.ID.Kind == registry.KindAPIVersion || r.ID.Kind == registry.KindLocation {
 		r.ID.Name = name
 	}
-	if tags != "" {
-		if err := json.Unmarshal([]byte(tags), &r.Tags); err != nil {
-			return r, fmt.Errorf("stored tags of %s: %w", r.ID, err)
-		}
+	var err error
+	if r.Tags, err = decodeTags(tags, r.ID.String()); err != nil {
+		return r, err
 	}
 	r.Properties = json.RawMessage(props)
-	var err error
-	if r.System.CreatedAt, err = time.Parse(time.RFC3339Nano, createdAt); err != nil {
-		return r, fmt.Errorf("stored created_at of %s: %w", r.ID, err)
-	}
-	if r.System.LastModifiedAt, err = time.Parse(time.RFC3339Nano, modifiedAt); err != nil {
-		return r, fmt.Errorf("stored modified_at of %s: %w", r.ID, err)
-	}
-	return r, nil
+	return r, parseTimes(&r.System, createdAt, modifiedAt, r.ID.String())
 }
 
 // Get implements registry.Store.
@@ -423,11 +415,6 @@ func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // Put implements registry.Store.
 func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, bool, error) {
-	r := w.Resource
-	id := r.ID
-	if err := id.Validate(); err != nil {
-		return registry.Resource{}, false, err
-	}
 	tx, we, err := s.beginWrite(ctx)
 	if err != nil {
 		return registry.Resource{}, false, err
@@ -438,7 +425,7 @@ func (s *Store) Put(ctx context.Context, w registry.Write) (registry.Resource, b
 		return registry.Resource{}, false, err
 	}
 	if err := we.commit(); err != nil {
-		return registry.Resource{}, false, s.writeErr(id, err)
+		return registry.Resource{}, false, s.writeErr(w.Resource.ID, err)
 	}
 	return out, created, nil
 }
@@ -450,16 +437,64 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	if err := id.Validate(); err != nil {
 		return registry.Resource{}, false, err
 	}
-	// Resolve the parent, taking its stored names.
-	var parentID, ownerID sql.NullInt64
-	stored := id
+	parentID, ownerID, stored, err := s.registrationOwners(ctx, tx, id)
+	if err != nil {
+		return registry.Resource{}, false, err
+	}
+	tags, err := encodeTags(r.Tags)
+	if err != nil {
+		return registry.Resource{}, false, err
+	}
+	props := string(r.Properties)
+	if props == "" {
+		props = "{}"
+	}
+	etag, now := newETag(), formatTime(w.Now)
+	row, err := s.upsert(ctx, tx, upsert{
+		what: id.String(), current: qCurrent, args: keyArgs(id), cond: w.If, now: now, actor: w.Actor,
+		insert: func() (bool, error) {
+			p, k, pr, t, n := keys(id)
+			done, err := affected(s.exec(ctx, tx, qInsert,
+				parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
+				r.Location, tags, props, etag, now, w.Actor, now, w.Actor))
+			return done, s.writeErr(id, err)
+		},
+		update: func(rowID int64, guard any, oldName string) (bool, error) {
+			stored = withLeaf(stored, oldName) // keep the stored casing of the leaf name
+			done, err := affected(s.exec(ctx, tx, qUpdate,
+				r.Location, tags, props, etag, now, w.Actor, rowID, guard))
+			return done, s.writeErr(id, err)
+		},
+	})
+	if err != nil {
+		return registry.Resource{}, false, err
+	}
+	out := r
+	out.ID = stored
+	out.Properties = json.RawMessage(props)
+	out.ETag = etag
+	out.System = registry.SystemData{CreatedBy: row.createdBy, LastModifiedBy: w.Actor}
+	out.System.CreatedAt, _ = time.Parse(time.RFC3339Nano, row.createdAt)
+	out.System.LastModifiedAt, _ = time.Parse(time.RFC3339Nano, now)
+	if len(out.Tags) == 0 {
+		out.Tags = nil
+	}
+	return out, !row.exists, nil
+}
+
+// registrationOwners looks up, in tx, the parent of the registration id
+// and, for a child type, its parent type, and returns their row IDs and
+// id in their stored names (a child type keeps its parent type's stored
+// casing as its prefix). It returns ErrParentNotFound when one is missing.
+func (s *Store) registrationOwners(ctx context.Context, tx *sql.Tx, id registry.ID) (parentID, ownerID sql.NullInt64, stored registry.ID, err error) {
+	stored = id
 	if pid, ok := id.Parent(); ok {
 		p, found, err := s.lookup(ctx, tx, pid)
 		if err != nil {
-			return registry.Resource{}, false, err
+			return parentID, ownerID, stored, err
 		}
 		if !found {
-			return registry.Resource{}, false, fmt.Errorf("%s %s: %w", pid.Kind, pid, registry.ErrParentNotFound)
+			return parentID, ownerID, stored, fmt.Errorf("%s %s: %w", pid.Kind, pid, registry.ErrParentNotFound)
 		}
 		parentID = sql.NullInt64{Int64: p.id, Valid: true}
 		stored.Plane = p.plane
@@ -473,85 +508,79 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	if tid, ok := id.ParentType(); ok {
 		p, found, err := s.lookup(ctx, tx, tid)
 		if err != nil {
-			return registry.Resource{}, false, err
+			return parentID, ownerID, stored, err
 		}
 		if !found {
-			return registry.Resource{}, false, fmt.Errorf("parent %s %s: %w", tid.Kind, tid, registry.ErrParentNotFound)
+			return parentID, ownerID, stored, fmt.Errorf("parent %s %s: %w", tid.Kind, tid, registry.ErrParentNotFound)
 		}
 		ownerID = sql.NullInt64{Int64: p.id, Valid: true}
-		// The child type keeps the parent type's stored casing as its prefix.
 		stored.Type = p.typ + id.Type[len(p.typ):]
 	}
+	return parentID, ownerID, stored, nil
+}
 
-	tags := ""
-	if len(r.Tags) > 0 {
-		b, err := json.Marshal(r.Tags)
-		if err != nil {
-			return registry.Resource{}, false, fmt.Errorf("%w: tags: %v", registry.ErrInvalid, err)
-		}
-		tags = string(b)
+// withLeaf returns id with its own name (ID.Leaf) replaced by name.
+func withLeaf(id registry.ID, name string) registry.ID {
+	switch id.Kind {
+	case registry.KindPlane:
+		id.Plane = name
+	case registry.KindProvider:
+		id.Provider = name
+	case registry.KindResourceType:
+		id.Type = name
+	default:
+		id.Name = name
 	}
-	props := string(r.Properties)
-	if props == "" {
-		props = "{}"
-	}
-	etag := newETag()
-	now := formatTime(w.Now)
-	var (
-		exists               bool
-		createdAt, createdBy string
-	)
-	err := casLoop(id.String(), func() (bool, error) {
+	return id
+}
+
+// upsert is one write of a row that may exist: current reads it (its id,
+// etag, stored name, created_at and created_by) with args; insert creates
+// it when it does not exist, update changes it (rowID) when it does,
+// under guard, the ETag the read returned when cond has one (see guard).
+// Each reports whether a row changed, and classifies its error.
+type upsert struct {
+	what       string // the row, for messages
+	current    string
+	args       []any
+	cond       registry.Precondition
+	now, actor string
+	insert     func() (bool, error)
+	update     func(rowID int64, guard any, oldName string) (bool, error)
+}
+
+// upserted is what an upsert found: whether the row existed, and its
+// creation data (now and the actor's when it did not).
+type upserted struct {
+	exists               bool
+	createdAt, createdBy string
+}
+
+// upsert performs u in tx as one compare-and-swap (casLoop): the
+// condition is checked against the row as read and is part of the write.
+func (s *Store) upsert(ctx context.Context, tx *sql.Tx, u upsert) (upserted, error) {
+	var row upserted
+	err := casLoop(u.what, func() (bool, error) {
 		var (
 			rowID            int64
 			oldETag, oldName string
 		)
-		err := s.queryRow(ctx, tx, qCurrent, keyArgs(id)...).
-			Scan(&rowID, &oldETag, &oldName, &createdAt, &createdBy)
-		exists = err == nil
+		err := s.queryRow(ctx, tx, u.current, u.args...).
+			Scan(&rowID, &oldETag, &oldName, &row.createdAt, &row.createdBy)
+		row.exists = err == nil
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
+			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, u.what, err)
 		}
-		if err := w.If.Check(exists, oldETag); err != nil {
-			return false, fmt.Errorf("%s: %w", id, err)
+		if err := u.cond.Check(row.exists, oldETag); err != nil {
+			return false, fmt.Errorf("%s: %w", u.what, err)
 		}
-		if !exists {
-			createdAt, createdBy = now, w.Actor
-			p, k, pr, t, n := keys(id)
-			done, err := affected(s.exec(ctx, tx, qInsert,
-				parentID, ownerID, k, p, pr, t, n, stored.Plane, stored.Provider, stored.Type, stored.Leaf(),
-				r.Location, tags, props, etag, createdAt, createdBy, now, w.Actor))
-			return done, s.writeErr(id, err)
+		if !row.exists {
+			row.createdAt, row.createdBy = u.now, u.actor
+			return u.insert()
 		}
-		// Keep the stored casing of the leaf name.
-		switch id.Kind {
-		case registry.KindPlane:
-			stored.Plane = oldName
-		case registry.KindProvider:
-			stored.Provider = oldName
-		case registry.KindResourceType:
-			stored.Type = oldName
-		default:
-			stored.Name = oldName
-		}
-		done, err := affected(s.exec(ctx, tx, qUpdate,
-			r.Location, tags, props, etag, now, w.Actor, rowID, guard(w.If, oldETag)))
-		return done, s.writeErr(id, err)
+		return u.update(rowID, guard(u.cond, oldETag), oldName)
 	})
-	if err != nil {
-		return registry.Resource{}, false, err
-	}
-	out := r
-	out.ID = stored
-	out.Properties = json.RawMessage(props)
-	out.ETag = etag
-	out.System = registry.SystemData{CreatedBy: createdBy, LastModifiedBy: w.Actor}
-	out.System.CreatedAt, _ = time.Parse(time.RFC3339Nano, createdAt)
-	out.System.LastModifiedAt, _ = time.Parse(time.RFC3339Nano, now)
-	if len(out.Tags) == 0 {
-		out.Tags = nil
-	}
-	return out, !exists, nil
+	return row, err
 }
 
 // writeErr classifies a failed registration write; nil stays nil.

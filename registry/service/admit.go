@@ -1,11 +1,10 @@
-package server
+package service
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 
@@ -26,8 +25,8 @@ type admitted struct {
 // (registry/admission: defaults applied, read-only properties dropped),
 // then the references to resources of types this plane serves, and splits
 // the admitted document into its public and secret parts. Every problem
-// is a detail of one 400 InvalidRequestContent.
-func (s *Server) admit(ctx context.Context, id api.ResourceID, verRow registry.Resource, props json.RawMessage) (admitted, error) {
+// is a detail of one CodeInvalid error.
+func (s *Service) admit(ctx context.Context, id api.ResourceID, verRow registry.Resource, props json.RawMessage) (admitted, error) {
 	schema, err := s.schemas.get(verRow)
 	if err != nil {
 		return admitted{}, err
@@ -48,11 +47,22 @@ func (s *Server) admit(ctx context.Context, id api.ResourceID, verRow registry.R
 	return admitted{doc: adm.Doc, public: adm.Public, sealed: s.sealSecrets(id, adm.Secrets)}, nil
 }
 
+func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
+	noun := "problems"
+	if len(details) == 1 {
+		noun = "problem"
+	}
+	return &registry.Error{Code: registry.CodeInvalid, Target: "properties",
+		Message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %d %s",
+			id.Name(), ver.Provider, ver.Type, ver.Name, len(details), noun),
+		Details: api.CapDetails(details)}
+}
+
 // sealSecrets encrypts the secret part of a document (nil when none) for
 // the secrets column, bound to the resource's ID (its Key, whatever the
 // request's casing): a sealed value copied to another resource's row does
 // not open.
-func (s *Server) sealSecrets(id api.ResourceID, secret json.RawMessage) []byte {
+func (s *Service) sealSecrets(id api.ResourceID, secret json.RawMessage) []byte {
 	if len(secret) == 0 {
 		return nil
 	}
@@ -60,60 +70,48 @@ func (s *Server) sealSecrets(id api.ResourceID, secret json.RawMessage) []byte {
 }
 
 // openSecrets returns the secret part of a stored resource ({} when it has
-// none). A value the server's key cannot open is an error that says why
+// none). A value the service's key cannot open is an error that says why
 // (another key, or tampered with) and names no content.
-func (s *Server) openSecrets(in registry.Instance) (json.RawMessage, error) {
+func (s *Service) openSecrets(in registry.Instance) (json.RawMessage, error) {
 	if len(in.Secrets) == 0 {
 		return json.RawMessage(`{}`), nil
 	}
 	plain, err := s.sealer.Open(in.Secrets, []byte(in.ID.Key()))
 	if errors.Is(err, secrets.ErrWrongKey) {
-		return nil, &httpError{status: http.StatusInternalServerError, code: api.CodeInternal,
-			message: fmt.Sprintf("the secrets of %s were sealed with another key than this server's (%v); restart the server with the key they were sealed with (udtc serve --secret-key-file)", in.ID, err)}
+		return nil, registry.Errorf(registry.CodeInternal, "",
+			"the secrets of %s were sealed with another key than this server's (%v); restart the server with the key they were sealed with (udtc serve --secret-key-file)", in.ID, err)
 	}
 	if err != nil {
-		return nil, &httpError{status: http.StatusInternalServerError, code: api.CodeInternal,
-			message: fmt.Sprintf("the stored secrets of %s cannot be opened: %v", in.ID, err)}
+		return nil, registry.Errorf(registry.CodeInternal, "", "the stored secrets of %s cannot be opened: %v", in.ID, err)
 	}
 	return plain, nil
 }
 
-// checkSecretKey opens one stored secret, if any, with sealer: a server
+// checkSecretKey opens one stored secret, if any, with sealer: a service
 // started with another key than the one the store's secrets were sealed
 // with refuses to start instead of failing every listSecrets later.
 func checkSecretKey(ctx context.Context, store registry.Store, sealer *secrets.Sealer) error {
 	id, sealed, found, err := store.AnySecrets(ctx)
 	if err != nil {
-		return fmt.Errorf("server: checking the secret key: %w", err)
+		return fmt.Errorf("checking the secret key: %w", err)
 	}
 	if !found {
 		return nil
 	}
 	if _, err := sealer.Open(sealed, []byte(id.Key())); err != nil {
 		if errors.Is(err, secrets.ErrWrongKey) {
-			return fmt.Errorf("server: the stored secrets (of %s, among others) were sealed with another key than the one given: %w; start with the key they were sealed with", id, err)
+			return fmt.Errorf("the stored secrets (of %s, among others) were sealed with another key than the one given: %w; start with the key they were sealed with", id, err)
 		}
-		return fmt.Errorf("server: the stored secrets of %s do not open with the key given: %w", id, err)
+		return fmt.Errorf("the stored secrets of %s do not open with the key given: %w", id, err)
 	}
 	return nil
-}
-
-func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
-	noun := "problems"
-	if len(details) == 1 {
-		noun = "problem"
-	}
-	return &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent, target: "properties",
-		message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %d %s",
-			id.Name(), ver.Provider, ver.Type, ver.Name, len(details), noun),
-		details: api.CapDetails(details)}
 }
 
 // checkReferences returns a detail for each reference to a resource that
 // does not exist, among the references to types registered in the plane
 // of id. References to other planes and to types this registry does not
 // serve were checked for form and type only (by Admit).
-func (s *Server) checkReferences(ctx context.Context, id api.ResourceID, refs []admission.Reference) ([]api.ErrorDetail, error) {
+func (s *Service) checkReferences(ctx context.Context, id api.ResourceID, refs []admission.Reference) ([]api.ErrorDetail, error) {
 	var details []api.ErrorDetail
 	served := map[string]bool{}
 	for _, ref := range refs {
@@ -123,19 +121,9 @@ func (s *Server) checkReferences(ctx context.Context, id api.ResourceID, refs []
 		key := strings.ToLower(ref.ID.Type())
 		ok, known := served[key]
 		if !known {
-			_, err := s.store.Get(ctx, registry.TypeID(id.Plane, ref.ID.Namespace, ref.ID.TypeName()))
-			if err != nil && !errors.Is(err, registry.ErrNotFound) {
+			var err error
+			if ok, err = s.storesResourcesOf(ctx, id.Plane, ref.ID.Namespace, ref.ID.TypeName()); err != nil {
 				return nil, err
-			}
-			ok = err == nil
-			if ok {
-				// A type served at an address: the registry does not
-				// store its resources, so it cannot tell whether one exists.
-				fwd, err := s.typeHasAddress(ctx, id.Plane, ref.ID.Namespace, ref.ID.TypeName())
-				if err != nil {
-					return nil, err
-				}
-				ok = !fwd
 			}
 			served[key] = ok
 		}
@@ -155,23 +143,23 @@ func (s *Server) checkReferences(ctx context.Context, id api.ResourceID, refs []
 	return details, nil
 }
 
-// typeHasAddress reports whether a location of namespace ns serves type
-// typ at an address (for any API version).
-func (s *Server) typeHasAddress(ctx context.Context, plane, ns, typ string) (bool, error) {
-	page, err := s.store.List(ctx, registry.ProviderID(plane, ns), registry.KindLocation, registry.ListOptions{Top: registry.MaxPageSize})
+// storesResourcesOf reports whether the registry stores the resources of
+// type typ of namespace ns: the type is registered, and no location serves
+// it at an address (the registry does not store the resources of a type
+// served at an address, so it cannot tell whether one exists).
+func (s *Service) storesResourcesOf(ctx context.Context, plane, ns, typ string) (bool, error) {
+	_, err := s.store.Get(ctx, registry.TypeID(plane, ns, typ))
+	if errors.Is(err, registry.ErrNotFound) {
+		return false, nil
+	}
 	if err != nil {
 		return false, err
 	}
-	for _, res := range page.Items {
-		var lp registry.LocationProperties
-		if err := json.Unmarshal(res.Properties, &lp); err != nil {
-			return false, fmt.Errorf("stored properties of %s: %w", res.ID, err)
-		}
-		if lt, ok := lookupFold(lp.ResourceTypes, typ); ok && (lt.Address != "" || lp.Address != "") {
-			return true, nil
-		}
-	}
-	return false, nil
+	forwarded := false
+	err = s.eachLocation(ctx, plane, ns, typ, func(_ string, lp registry.LocationProperties, lt registry.LocationType) {
+		forwarded = forwarded || lt.Address != "" || lp.Address != ""
+	})
+	return !forwarded, err
 }
 
 // schemaCache holds the compiled schema of each API version, keyed by the
@@ -199,7 +187,7 @@ func newSchemaCache() *schemaCache {
 
 // get returns the compiled schema of the API version row ver. A schema
 // that does not compile (registered without the checker) refuses every
-// PUT of that version with a 400 saying so.
+// PUT of that version with a CodeInvalid error saying so.
 func (c *schemaCache) get(ver registry.Resource) (*admission.Schema, error) {
 	key := ver.ID.Key()
 	c.mu.Lock()
@@ -220,9 +208,8 @@ func (c *schemaCache) get(ver registry.Resource) (*admission.Schema, error) {
 		c.mu.Unlock()
 	}
 	if e.err != nil {
-		return nil, &httpError{status: http.StatusBadRequest, code: api.CodeInvalidRequestContent,
-			message: fmt.Sprintf("the registered schema of %s/%s API version %s cannot be used to check resources (%v); register a corrected schema",
-				ver.ID.Provider, ver.ID.Type, ver.ID.Name, e.err)}
+		return nil, invalid("the registered schema of %s/%s API version %s cannot be used to check resources (%v); register a corrected schema",
+			ver.ID.Provider, ver.ID.Type, ver.ID.Name, e.err)
 	}
 	return e.schema, nil
 }

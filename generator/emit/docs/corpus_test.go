@@ -1,7 +1,6 @@
 package docs_test
 
 import (
-	"flag"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,22 +9,6 @@ import (
 	"github.com/udtc/udtc/generator/emit/docs"
 	"github.com/udtc/udtc/internal/goldentest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden/<case>/docs from the emitter's output")
-
-// TestGolden emits the docs of every valid fixture and compares them with
-// golden/<case>/docs; -update rewrites them.
-func TestGolden(t *testing.T) {
-	for _, name := range goldentest.ValidCases(t) {
-		t.Run(name, func(t *testing.T) {
-			files, diags, err := docs.Emit(goldentest.Compile(t, name), docs.Options{})
-			if err != nil || diags.HasErrors() {
-				t.Fatalf("Emit: %v %v", err, diags)
-			}
-			goldentest.Compare(t, name, "docs", files, *update)
-		})
-	}
-}
 
 // TestCorpus documents every real manifest of ../shared/corpus: one page
 // per namespace, each naming every type of its namespace.

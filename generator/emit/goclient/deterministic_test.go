@@ -1,7 +1,6 @@
 package goclient_test
 
 import (
-	"flag"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -12,30 +11,6 @@ import (
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/internal/goldentest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden/<case>/go from the emitter's output")
-
-// goldenModule is the module path of golden/go.mod.
-const goldenModule = "github.com/udtc/udtc/golden"
-
-// TestGolden emits every valid fixture and compares the files with
-// golden/<case>/go; -update rewrites that directory (and nothing else below
-// golden/<case>). CI builds, vets and tests the golden module
-// (cd golden && go vet ./... && go test ./...).
-func TestGolden(t *testing.T) {
-	for _, name := range goldentest.ValidCases(t) {
-		t.Run(name, func(t *testing.T) {
-			files, diags, err := goclient.Emit(goldentest.Compile(t, name), goclient.Options{ImportPrefix: goldenModule + "/" + name})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diags.HasErrors() {
-				t.Fatalf("Emit reported errors: %v", diags)
-			}
-			goldentest.Compare(t, name, "go", files, *update)
-		})
-	}
-}
 
 // TestDeterministic emits every valid fixture twice, the second time from a
 // catalog compiled with the manifest paths in reverse order.

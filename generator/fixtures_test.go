@@ -1,0 +1,65 @@
+package generator_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/internal/goldentest"
+)
+
+// fixtureCases lists the case directories under fixtures/, relative to the
+// repository root (the tests chdir there).
+func fixtureCases(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir("fixtures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for _, e := range entries {
+		// Pairs of old and new manifests are cases of `udtc breaking`
+		// (their golden.args), not one set of manifests.
+		if e.IsDir() && !strings.HasPrefix(e.Name(), goldentest.PairPrefix) {
+			cases = append(cases, e.Name())
+		}
+	}
+	if len(cases) < 60 {
+		t.Fatalf("only %d fixture cases; the suite promises at least 60", len(cases))
+	}
+	return cases
+}
+
+// TestDeterministic compiles all fixtures at once, several times and in
+// different argument orders: the diagnostics must be identical.
+func TestDeterministic(t *testing.T) {
+	t.Chdir("..")
+	cases := fixtureCases(t)
+	var paths []string
+	for _, c := range cases {
+		paths = append(paths, filepath.Join("fixtures", c))
+	}
+	_, first, err := generator.Compile(context.Background(), paths, generator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		p := slices.Clone(paths)
+		if i%2 == 0 {
+			slices.Reverse(p)
+		}
+		_, again, err := generator.Compile(context.Background(), p, generator.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(first, again); diff != "" {
+			t.Fatalf("run %d differs (-first +again):\n%s", i, diff)
+		}
+	}
+}
