@@ -4,9 +4,10 @@
 // library leaf, and its one conversion to kin-openapi (schema/kin); only
 // cmd imports urfave/cli; the generator's model is standard library only
 // but for the schema model and diagnostics; generator/source is the one
-// importer of go-git; the registry's domain, wire types and stores have no
-// HTTP; kin-openapi is reached through schema/kin (and admission, which
-// validates with it). tables_test.go keeps the subset's tables in schema.
+// importer of go-git, registry/oci the one of oras-go; the registry's
+// domain, wire types and stores have no HTTP; kin-openapi is reached
+// through schema/kin (and admission, which validates with it).
+// tables_test.go keeps the subset's tables in schema.
 package depcheck
 
 import (
@@ -75,6 +76,9 @@ func TestDependencyDirection(t *testing.T) {
 			}
 			if strings.HasPrefix(d, "github.com/getkin/kin-openapi/") && name != "schema/kin" && name != "registry/admission" {
 				t.Errorf("%s imports %s: schema/kin is the one conversion to kin-openapi (admission validates with it)", name, d)
+			}
+			if strings.HasPrefix(d, "oras.land/") && name != "registry/oci" {
+				t.Errorf("%s imports %s: registry/oci is the one importer of oras-go", name, d)
 			}
 		}
 		for _, d := range p.Deps {

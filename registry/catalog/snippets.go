@@ -18,6 +18,9 @@ type Snippets struct {
 	// BicepExtension is the extension name of the namespace (the
 	// `extension` line; `udtc gen --extension-name` can override it).
 	BicepExtension string `json:"bicepExtension"`
+	// BicepReference is where the extension is published
+	// (br:REGISTRY/REPOSITORY:TAG, for bicepconfig.json), when known.
+	BicepReference string `json:"bicepReference,omitempty"`
 	Bicep          string `json:"bicep"`
 	// JSON is the body of a PUT of a resource; Request names the request.
 	Request string `json:"request"`
@@ -153,6 +156,9 @@ func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opt
 		ext = naming.BicepExtension(t.Namespace)
 	}
 	s := Snippets{BicepExtension: ext, GoType: goNames}
+	if opts.BicepReference != nil {
+		s.BicepReference = opts.BicepReference(ext)
+	}
 
 	name := strings.TrimSuffix(strings.Repeat("example/", len(segs)), "/")
 	var b strings.Builder
