@@ -72,7 +72,8 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 	if !ok {
 		return nil
 	}
-	kw, extensions, poly := c.keywords(entries)
+	kw := make(map[string]*entry, len(entries))
+	extensions, poly := c.keywords(entries, kw)
 	if ref := kw["$ref"]; ref != nil {
 		return c.ref(n, path, ref, kw, extensions)
 	}
@@ -102,12 +103,12 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 	return s
 }
 
-// keywords sorts a schema mapping's entries: the keywords of the subset by
-// name, the x- extensions in order, and whether a polymorphic keyword (an
-// error, reported here, as are unknown keywords) was among them.
-func (c *schemaChecker) keywords(entries []entry) (kw map[string]*entry, extensions []*entry, poly bool) {
+// keywords sorts a schema mapping's entries: the keywords of the subset
+// into kw by name, the x- extensions in order, and whether a polymorphic
+// keyword (an error, reported here, as are unknown keywords) was among
+// them. (The caller makes kw, so that it need not outlive the node.)
+func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensions []*entry, poly bool) {
 	r := c.r
-	kw = make(map[string]*entry, len(entries))
 	for i := range entries {
 		e := &entries[i]
 		switch {
@@ -127,7 +128,7 @@ func (c *schemaChecker) keywords(entries []entry) (kw map[string]*entry, extensi
 			r.report(e.key, RuleUnknownKeyword, e.ptr(), hint, "unknown schema keyword %q", e.name)
 		}
 	}
-	return kw, extensions, poly
+	return extensions, poly
 }
 
 // dropInapplicable reports and drops the keywords that do not apply to s's
