@@ -124,8 +124,13 @@ func (p *parser) object() []member {
 		}
 		key, _ := t.(string)
 		start := p.valueStart(int(p.dec.InputOffset()))
-		obj, err := p.value()
-		if err != nil {
+		var obj []member
+		if start < len(p.raw) && p.raw[start] == '{' {
+			if _, err := p.dec.Token(); err != nil {
+				return ms
+			}
+			obj = p.object()
+		} else if err := p.dec.Decode(&skip{}); err != nil {
 			return ms
 		}
 		ms = append(ms, member{key: key, val: p.raw[start:p.dec.InputOffset()], obj: obj})
@@ -134,24 +139,11 @@ func (p *parser) object() []member {
 	return ms
 }
 
-// value reads one value and returns its members when it is an object.
-func (p *parser) value() ([]member, error) {
-	t, err := p.dec.Token()
-	switch {
-	case err != nil:
-		return nil, err
-	case t == json.Delim('{'):
-		return p.object(), nil
-	case t == json.Delim('['):
-		for p.dec.More() {
-			if _, err := p.value(); err != nil {
-				return nil, err
-			}
-		}
-		_, err = p.dec.Token()
-	}
-	return nil, err
-}
+// skip reads a value and keeps nothing of it: the parser needs only the
+// members of objects, and the decoder skips anything else at once.
+type skip struct{}
+
+func (*skip) UnmarshalJSON([]byte) error { return nil }
 
 // valueStart skips the space and the colon between a key ending at i and
 // its value.
