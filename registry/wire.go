@@ -22,7 +22,7 @@ func (r Resource) Wire() (api.Resource[any], error) {
 	out := r.wireEnvelope()
 	switch r.ID.Kind {
 	case KindPlane:
-		out.Properties = api.PlaneProperties{ProvisioningState: api.ProvisioningSucceeded}
+		out.Properties = api.PlaneProperties{ResourceProviders: map[string]string{}, ProvisioningState: api.ProvisioningSucceeded}
 	case KindProvider:
 		out.Properties = api.ResourceProviderProperties{ProvisioningState: api.ProvisioningSucceeded}
 	case KindResourceType:
@@ -31,7 +31,7 @@ func (r Resource) Wire() (api.Resource[any], error) {
 			return out, err
 		}
 		out.Properties = api.ResourceTypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description,
-			Capabilities: p.Capabilities, ProvisioningState: api.ProvisioningSucceeded}
+			Capabilities: p.Capabilities, Icon: p.Icon, IconHash: p.IconHash, ProvisioningState: api.ProvisioningSucceeded}
 	case KindAPIVersion:
 		var p APIVersionProperties
 		if err := decodeProps(r, &p); err != nil {
@@ -77,16 +77,14 @@ func (r Resource) wireLocation() (api.LocationProperties, error) {
 	if err := decodeProps(r, &p); err != nil {
 		return api.LocationProperties{}, err
 	}
-	lp := api.LocationProperties{Address: p.Address, ProvisioningState: api.ProvisioningSucceeded}
-	if len(p.ResourceTypes) > 0 {
-		lp.ResourceTypes = map[string]api.LocationResourceType{}
-		for t, lt := range p.ResourceTypes {
-			vs := map[string]api.LocationAPIVersion{}
-			for v := range lt.APIVersions {
-				vs[v] = api.LocationAPIVersion{}
-			}
-			lp.ResourceTypes[t] = api.LocationResourceType{Address: lt.Address, APIVersions: vs}
+	lp := api.LocationProperties{Address: p.Address, ResourceTypes: map[string]api.LocationResourceType{},
+		ProvisioningState: api.ProvisioningSucceeded}
+	for t, lt := range p.ResourceTypes {
+		vs := map[string]api.LocationAPIVersion{}
+		for v := range lt.APIVersions {
+			vs[v] = api.LocationAPIVersion{}
 		}
+		lp.ResourceTypes[t] = api.LocationResourceType{Address: lt.Address, APIVersions: vs}
 	}
 	return lp, nil
 }
@@ -131,6 +129,8 @@ func (sum ProviderSummary) Wire() api.ProviderSummary {
 			DefaultAPIVersion: t.DefaultAPIVersion,
 			Description:       t.Description,
 			Capabilities:      t.Capabilities,
+			Icon:              t.Icon,
+			IconHash:          t.IconHash,
 		}
 		for v, schema := range t.APIVersions {
 			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema}

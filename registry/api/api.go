@@ -53,9 +53,13 @@ type SystemData struct {
 	LastModifiedAt     string `json:"lastModifiedAt,omitempty"`
 }
 
-// PlaneProperties are the properties of a radius plane.
+// PlaneProperties are the properties of a radius plane. ResourceProviders
+// is UCP's map of provider namespaces to addresses: the registry keeps
+// none (a location's address routes a type's resources) and answers {},
+// as Radius's description of the API requires the field.
 type PlaneProperties struct {
-	ProvisioningState string `json:"provisioningState,omitempty"`
+	ResourceProviders map[string]string `json:"resourceProviders"`
+	ProvisioningState string            `json:"provisioningState,omitempty"`
 }
 
 // ResourceGroupProperties are the properties of a resource group.
@@ -68,11 +72,15 @@ type ResourceProviderProperties struct {
 	ProvisioningState string `json:"provisioningState,omitempty"`
 }
 
-// ResourceTypeProperties are the properties of a resource type.
+// ResourceTypeProperties are the properties of a resource type. Icon is an
+// SVG document (IconProblem says which); IconHash, read-only, is its
+// IconHash, the name it is served under at .../icons/{hash}.
 type ResourceTypeProperties struct {
 	DefaultAPIVersion string   `json:"defaultApiVersion,omitempty"`
 	Description       string   `json:"description,omitempty"`
 	Capabilities      []string `json:"capabilities,omitempty"`
+	Icon              string   `json:"icon,omitempty"`
+	IconHash          string   `json:"iconHash,omitempty"`
 	ProvisioningState string   `json:"provisioningState,omitempty"`
 }
 
@@ -94,16 +102,49 @@ func SchemaOrEmpty(schema json.RawMessage) json.RawMessage {
 }
 
 // LocationProperties are the properties of a resource provider location.
+// ResourceTypes is always encoded, {} when empty, as UCP answers it: Radius's
+// clients add to the map they read back and fail on an absent one.
 type LocationProperties struct {
 	Address           string                          `json:"address,omitempty"`
-	ResourceTypes     map[string]LocationResourceType `json:"resourceTypes,omitempty"`
+	ResourceTypes     map[string]LocationResourceType `json:"resourceTypes"`
 	ProvisioningState string                          `json:"provisioningState,omitempty"`
 }
 
-// LocationResourceType lists the API versions of a type served in a location.
+// MarshalJSON encodes p with ResourceTypes {} when it is nil.
+func (p LocationProperties) MarshalJSON() ([]byte, error) {
+	type plain LocationProperties
+	if p.ResourceTypes == nil {
+		p.ResourceTypes = map[string]LocationResourceType{}
+	}
+	return marshalPlain(plain(p))
+}
+
+// LocationResourceType lists the API versions of a type served in a
+// location. APIVersions is always encoded, {} when empty, as UCP does.
 type LocationResourceType struct {
 	Address     string                        `json:"address,omitempty"`
-	APIVersions map[string]LocationAPIVersion `json:"apiVersions,omitempty"`
+	APIVersions map[string]LocationAPIVersion `json:"apiVersions"`
+}
+
+// MarshalJSON encodes t with APIVersions {} when it is nil.
+func (t LocationResourceType) MarshalJSON() ([]byte, error) {
+	type plain LocationResourceType
+	if t.APIVersions == nil {
+		t.APIVersions = map[string]LocationAPIVersion{}
+	}
+	return marshalPlain(plain(t))
+}
+
+// marshalPlain encodes v as encoding/json does, without escaping HTML
+// characters (an address keeps its '&'), for the MarshalJSON methods.
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // LocationAPIVersion is empty for now (the seed reserves it).
@@ -144,11 +185,15 @@ type LocationSummary struct {
 
 // ResourceTypeSummary is a resource type in a provider summary, keyed by
 // its unescaped name ("contosoBuses/queues").
+// Icon is set only when the summary is asked for with includeIcons=true;
+// IconHash always when the type has an icon.
 type ResourceTypeSummary struct {
 	APIVersions       map[string]APIVersionSummary `json:"apiVersions"`
 	DefaultAPIVersion string                       `json:"defaultApiVersion,omitempty"`
 	Description       string                       `json:"description,omitempty"`
 	Capabilities      []string                     `json:"capabilities,omitempty"`
+	Icon              string                       `json:"icon,omitempty"`
+	IconHash          string                       `json:"iconHash,omitempty"`
 }
 
 // APIVersionSummary is an API version in a provider summary.

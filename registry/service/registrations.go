@@ -144,6 +144,28 @@ func (s *Service) ProviderSummary(ctx context.Context, plane, namespace string) 
 	return sums[0].Wire(), nil
 }
 
+// Icon returns the icon of the resource type id and its hash. It returns
+// an error of registry.CodeNotFound when the type does not exist or has no
+// icon, and a failure of the registry when the stored icon is not the one
+// its hash names.
+func (s *Service) Icon(ctx context.Context, id registry.ID) (icon, hash string, err error) {
+	res, err := s.store.Get(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	var p registry.TypeProperties
+	if err := json.Unmarshal(res.Properties, &p); err != nil {
+		return "", "", fmt.Errorf("stored properties of %s: %w", id, err)
+	}
+	switch {
+	case p.Icon == "":
+		return "", "", registry.Errorf(registry.CodeNotFound, id.String(), "resource type %s has no icon", id.Type)
+	case api.IconHash(p.Icon) != p.IconHash:
+		return "", "", fmt.Errorf("the stored icon of %s does not match its hash %s", id, p.IconHash)
+	}
+	return p.Icon, p.IconHash, nil
+}
+
 // Locations returns the wire bodies of the locations of provider
 // namespace of plane, every page of them.
 func (s *Service) Locations(ctx context.Context, plane, namespace string) ([]api.Location, error) {
@@ -212,7 +234,11 @@ func canonicalProperties(kind registry.Kind, props json.RawMessage) (any, error)
 		if err := decodeProperties(props, &p); err != nil {
 			return nil, err
 		}
-		tp := registry.TypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description, Capabilities: p.Capabilities}
+		// iconHash is read-only: the registry names the icon it stores.
+		tp := registry.TypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description, Capabilities: p.Capabilities, Icon: p.Icon}
+		if tp.Icon != "" {
+			tp.IconHash = api.IconHash(tp.Icon)
+		}
 		return tp, tp.Validate()
 	case registry.KindLocation:
 		var p api.LocationProperties
@@ -264,7 +290,7 @@ func (s *Service) validSchema(ctx context.Context, raw json.RawMessage) (json.Ra
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	diags := s.checkSchema(schema)
+	diags := s.checkSchema(ImplyObjectTypes(schema)) // typeless.go; stored as sent
 	<-s.checkSlots
 	var details []api.ErrorDetail
 	for _, d := range diags {
