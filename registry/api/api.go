@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Version is the only api-version the registry accepts.
@@ -287,6 +288,15 @@ type Diagnostic struct {
 
 // IsError reports whether the diagnostic is an error (not a warning).
 func (d Diagnostic) IsError() bool { return d.Severity != "warning" }
+
+// InProgress reports whether a response of status with error code and
+// message is UCP's refusal of a write to a resource whose previous write
+// is still running (409 Conflict "The target resource is in progress
+// state: ..."): the write may succeed once that operation ends, seconds
+// later, so clients retry it with a longer backoff than Retryable's.
+func InProgress(status int, code, message string) bool {
+	return status == 409 && code == CodeConflict && strings.HasPrefix(message, "The target resource is in progress state")
+}
 
 // Retryable reports whether a response of status with error code is worth
 // retrying: 429, any 5xx, and a 409 of a concurrent write
