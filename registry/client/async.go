@@ -81,10 +81,11 @@ var ErrOperationTimeout = errors.New("operation timed out")
 
 type progressKey struct{}
 
-// Progress is told of the writes of a call made with ctx that wait: the
-// state of the operation polled ("Accepted", "Updating", or "waiting for
-// another write" while a 409 in progress is retried) and how long the
-// write has run.
+// Progress is told of the writes of a call made with ctx that wait, after
+// each poll that found the write still running: the state of the
+// operation polled ("Accepted", "Updating", or "waiting for another
+// write" while a 409 in progress is retried) and how long the write has
+// run.
 type Progress func(state string, elapsed time.Duration)
 
 // WithProgress returns a context whose calls report their waits to p.
@@ -149,14 +150,31 @@ func (c *Client) settle(ctx context.Context, method, target string, start time.T
 		err = op.pollLocation(ctx, resp.Header.Get("Location"), firstWait(resp.Header, c.ops.Poll))
 	case method == http.MethodPut && !terminal(provisioningState(data)):
 		op.state = provisioningState(data)
-		return op.pollResource(ctx)
+		resp, data, err := op.pollResource(ctx)
+		return resp, data, op.timedOut(ctx, err)
 	default:
 		return resp, data, nil
 	}
 	if err != nil || method != http.MethodPut {
-		return resp, data, err
+		return resp, data, op.timedOut(ctx, err)
 	}
 	return c.do(ctx, http.MethodGet, target, nil, nil)
+}
+
+// timedOut returns err, or the timeout error when err is ctx's deadline
+// passing while the operation ran (the command's --timeout, say): the
+// write's failure then names the operation and its state.
+func (op *operation) timedOut(ctx context.Context, err error) error {
+	if err != nil && !errors.Is(err, ErrOperationTimeout) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return op.timeout()
+	}
+	return err
+}
+
+// timeout is the error of an operation still running at the deadline.
+func (op *operation) timeout() error {
+	return fmt.Errorf("registry: %s %s: operation %s still %s after %s: %w", op.method, op.target, op.url, op.state,
+		time.Since(op.start).Round(time.Second), ErrOperationTimeout)
 }
 
 // provisioningState returns properties.provisioningState of a body.
@@ -193,8 +211,7 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 func (op *operation) wait(ctx context.Context, d time.Duration) error {
 	left := time.Until(op.deadline)
 	if left <= 0 {
-		return fmt.Errorf("registry: %s %s: operation %s still %s after %s: %w", op.method, op.target, op.url, op.state,
-			op.c.ops.Timeout.Round(time.Second), ErrOperationTimeout)
+		return op.timeout()
 	}
 	t := time.NewTimer(min(d, left))
 	defer t.Stop()
@@ -254,7 +271,6 @@ func (op *operation) pollStatus(ctx context.Context, ref string, wait time.Durat
 			return fmt.Errorf("registry: the operation status at %s has no status: %.200s", u, data)
 		}
 		op.state = st.Status
-		progress(ctx, st.Status, op.start)
 		if failedState(st.Status) {
 			e := &OperationError{State: st.Status, URL: u}
 			if st.Error != nil {
@@ -265,6 +281,7 @@ func (op *operation) pollStatus(ctx context.Context, ref string, wait time.Durat
 		if terminal(st.Status) {
 			return nil
 		}
+		progress(ctx, st.Status, op.start)
 		wait = op.next(resp.Header, &interval)
 	}
 }
@@ -313,13 +330,13 @@ func (op *operation) pollResource(ctx context.Context) (*http.Response, []byte, 
 			return nil, nil, responseError(resp, data)
 		}
 		op.state = provisioningState(data)
-		progress(ctx, op.state, op.start)
 		if failedState(op.state) {
 			return nil, nil, &OperationError{State: op.state, URL: op.target}
 		}
 		if terminal(op.state) {
 			return resp, data, nil
 		}
+		progress(ctx, op.state, op.start)
 		interval = min(interval*2, op.c.ops.MaxPoll)
 	}
 }

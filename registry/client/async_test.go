@@ -87,7 +87,7 @@ func TestWritesWaitForOperations(t *testing.T) {
 	if p.Properties.ProvisioningState != "Succeeded" || fake.State(fakeRP+"/Contoso.Data") != "Succeeded" {
 		t.Errorf("PutProvider = %+v; the fake says %s", p, fake.State(fakeRP+"/Contoso.Data"))
 	}
-	if strings.Join(states, ",") != "Updating,Updating,Succeeded" {
+	if strings.Join(states, ",") != "Updating,Updating" {
 		t.Errorf("progress = %v", states)
 	}
 	if _, err := c.PutResourceType(ctx, "Contoso.Data", "buses", api.ResourceType{}); err != nil {
