@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -265,4 +266,34 @@ func mustStatus(t *testing.T, spec *ucpspec.Spec, status int, method, url, body 
 		t.Fatalf("%s %s = %d %s, want %d", method, url, code, b, status)
 	}
 	return code, h, b
+}
+
+// TestRadiusDocExample runs the requests of docs/radius.md as written, with
+// bash and curl, against a real udtc serve (the address replaced): each
+// must succeed, and the icon comes back by the hash the document computes.
+func TestRadiusDocExample(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed")
+	}
+	for _, tool := range []string{"curl", "sha256sum"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	block := docBlock(t, filepath.Join("..", "..", "docs", "radius.md"), "### Trying it without `rad`")
+	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	script := "set -euo pipefail\n" +
+		"curl() { command curl -sS --fail-with-body \"$@\"; echo; }\n" +
+		strings.ReplaceAll(block, "http://127.0.0.1:7443", base)
+	out, err := exec.Command(bash, "-c", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the documented commands failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{`"kind":"APIResourceList"`, "<svg xmlns='http://www.w3.org/2000/svg'", `"iconHash":`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output lacks %s:\n%s", want, out)
+		}
+	}
 }
