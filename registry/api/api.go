@@ -117,7 +117,7 @@ func (p LocationProperties) MarshalJSON() ([]byte, error) {
 	if p.ResourceTypes == nil {
 		p.ResourceTypes = map[string]LocationResourceType{}
 	}
-	return marshalPlain(plain(p))
+	return Marshal(plain(p))
 }
 
 // LocationResourceType lists the API versions of a type served in a
@@ -133,12 +133,13 @@ func (t LocationResourceType) MarshalJSON() ([]byte, error) {
 	if t.APIVersions == nil {
 		t.APIVersions = map[string]LocationAPIVersion{}
 	}
-	return marshalPlain(plain(t))
+	return Marshal(plain(t))
 }
 
-// marshalPlain encodes v as encoding/json does, without escaping HTML
-// characters (an address keeps its '&'), for the MarshalJSON methods.
-func marshalPlain(v any) ([]byte, error) {
+// Marshal encodes v as encoding/json does, without escaping HTML
+// characters, so that stored JSON (an address with its '&', a schema's
+// "<" in a pattern) is returned as it was stored.
+func Marshal(v any) (json.RawMessage, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
