@@ -22,7 +22,7 @@ func (r Resource) Wire() (api.Resource[any], error) {
 	out := r.wireEnvelope()
 	switch r.ID.Kind {
 	case KindPlane:
-		out.Properties = api.PlaneProperties{ResourceProviders: map[string]string{}, ProvisioningState: api.ProvisioningSucceeded}
+		out.Properties = api.PlaneProperties{ProvisioningState: api.ProvisioningSucceeded}
 	case KindProvider:
 		out.Properties = api.ResourceProviderProperties{ProvisioningState: api.ProvisioningSucceeded}
 	case KindResourceType:

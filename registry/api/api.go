@@ -63,6 +63,15 @@ type PlaneProperties struct {
 	ProvisioningState string            `json:"provisioningState,omitempty"`
 }
 
+// MarshalJSON encodes p with ResourceProviders {} when it is nil.
+func (p PlaneProperties) MarshalJSON() ([]byte, error) {
+	type plain PlaneProperties
+	if p.ResourceProviders == nil {
+		p.ResourceProviders = map[string]string{}
+	}
+	return Marshal(plain(p))
+}
+
 // ResourceGroupProperties are the properties of a resource group.
 type ResourceGroupProperties struct {
 	ProvisioningState string `json:"provisioningState,omitempty"`

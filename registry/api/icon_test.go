@@ -51,3 +51,22 @@ func TestIconHash(t *testing.T) {
 		t.Errorf("IconHash = %q, want %q", got, want)
 	}
 }
+
+// TestEmptyMapsEncoded: the maps Radius's clients write into after reading
+// them back are encoded {} when empty, never omitted or null.
+func TestEmptyMapsEncoded(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{LocationProperties{}, `{"resourceTypes":{}}`},
+		{LocationProperties{ResourceTypes: map[string]LocationResourceType{"a": {}}}, `{"resourceTypes":{"a":{"apiVersions":{}}}}`},
+		{PlaneProperties{}, `{"resourceProviders":{}}`},
+		{LocationProperties{Address: "http://x/?a=1&b=<2>"}, `{"address":"http://x/?a=1&b=<2>","resourceTypes":{}}`},
+	} {
+		got, err := Marshal(tc.v)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Marshal(%+v) = %s, %v; want %s", tc.v, got, err, tc.want)
+		}
+	}
+}
