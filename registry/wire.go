@@ -77,14 +77,15 @@ func (r Resource) wireLocation() (api.LocationProperties, error) {
 	if err := decodeProps(r, &p); err != nil {
 		return api.LocationProperties{}, err
 	}
-	lp := api.LocationProperties{Address: p.Address, ResourceTypes: map[string]api.LocationResourceType{},
+	// Addresses stored before credentials were refused never show them.
+	lp := api.LocationProperties{Address: api.RedactAddress(p.Address), ResourceTypes: map[string]api.LocationResourceType{},
 		ProvisioningState: api.ProvisioningSucceeded}
 	for t, lt := range p.ResourceTypes {
 		vs := map[string]api.LocationAPIVersion{}
 		for v := range lt.APIVersions {
 			vs[v] = api.LocationAPIVersion{}
 		}
-		lp.ResourceTypes[t] = api.LocationResourceType{Address: lt.Address, APIVersions: vs}
+		lp.ResourceTypes[t] = api.LocationResourceType{Address: api.RedactAddress(lt.Address), APIVersions: vs}
 	}
 	return lp, nil
 }
@@ -121,7 +122,7 @@ func (sum ProviderSummary) Wire() api.ProviderSummary {
 		ResourceTypes: make(map[string]api.ResourceTypeSummary, len(sum.ResourceTypes)),
 	}
 	for name, l := range sum.Locations {
-		out.Locations[name] = api.LocationSummary{Address: l.Address}
+		out.Locations[name] = api.LocationSummary{Address: api.RedactAddress(l.Address)}
 	}
 	for name, t := range sum.ResourceTypes {
 		ts := api.ResourceTypeSummary{

@@ -21,6 +21,7 @@ import (
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
+	"github.com/udtc/udtc/registry/egress"
 	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/service"
 )
@@ -59,6 +60,10 @@ type Options struct {
 	// of a type (udtc serve: the rules of `udtc breaking`). Nil means a
 	// structural comparison of the property tables.
 	CompareSchemas catalog.CompareFunc
+	// ExtensionReference returns the br: reference a Bicep extension is
+	// published at, shown on the catalog's type pages (udtc serve
+	// --extension-registry); nil shows none.
+	ExtensionReference func(extension string) string
 	// Logger receives one structured line per request; nil discards.
 	Logger *slog.Logger
 	// Now is the clock for systemData; nil means time.Now.
@@ -71,10 +76,9 @@ type Options struct {
 	MaxBodyBytes int64
 	// Sync, when set, is the git sync that owns some namespaces (sync.go).
 	Sync Sync
-	// ForwardTransport sends the resource requests that go to a
-	// location's address (forward.go); nil means a transport of its own
-	// that ignores $HTTP_PROXY.
-	ForwardTransport http.RoundTripper
+	// Forward configures forwarding to the locations' addresses
+	// (forward.go): where it may go, its limits.
+	Forward ForwardOptions
 }
 
 // Server is the registry HTTP handler: it decodes requests, calls the
@@ -82,6 +86,7 @@ type Options struct {
 type Server struct {
 	svc            *service.Service
 	compareSchemas catalog.CompareFunc
+	extensionRef   func(string) string
 	log            *slog.Logger
 	tokens         []Token
 	authReads      bool
@@ -109,20 +114,22 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Secrets == nil {
 		return nil, errors.New("server: no secrets sealer (Options.Secrets)")
 	}
-	svc, err := service.New(ctx, service.Options{Store: opts.Store, Secrets: opts.Secrets, CheckSchema: opts.CheckSchema, Now: opts.Now})
+	policy := egress.New(opts.Forward.Allow, opts.Forward.Listen)
+	svc, err := service.New(ctx, service.Options{Store: opts.Store, Secrets: opts.Secrets, CheckSchema: opts.CheckSchema, Now: opts.Now, Egress: policy})
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
 		svc:            svc,
 		compareSchemas: opts.CompareSchemas,
+		extensionRef:   opts.ExtensionReference,
 		log:            opts.Logger,
 		tokens:         opts.Tokens,
 		authReads:      opts.AuthReads,
 		maxBody:        opts.MaxBodyBytes,
 		sync:           opts.Sync,
 		cache:          newRespCache(),
-		fwd:            newForwarder(opts.ForwardTransport, opts.Logger),
+		fwd:            newForwarder(opts.Forward, policy, opts.Logger),
 		mux:            http.NewServeMux(),
 		writeKinds:     map[string]registry.Kind{},
 	}
@@ -143,6 +150,10 @@ func (s *Server) Service() *service.Service { return s.svc }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// ForwardRules describes where the server forwards to (egress.Policy.Rules),
+// for the start's log line.
+func (s *Server) ForwardRules() string { return s.fwd.policy.Rules() }
 
 // SetReady sets what /readyz reports.
 func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
