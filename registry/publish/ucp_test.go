@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,10 +102,8 @@ func TestPublishStopsAfterAFailedParent(t *testing.T) {
 		bad := registration("Contoso.Data", map[string][]api.APIVersion{"caches": {version("2025-01-01", obj)}}, "caches")
 		good := registration("Contoso.Other", map[string][]api.APIVersion{"things": {version("2025-01-01", obj)}}, "things")
 		p := ucpPlan(t, c, []api.Registration{bad, good}, false)
-		var waits []string
-		res := publish.Apply(ctx, c, p, publish.ApplyOptions{Waiting: func(ch publish.Change, state string, _ time.Duration) {
-			waits = append(waits, ch.Name()+" "+state)
-		}})
+		var waits atomic.Int32 // Waiting is called from the writes' goroutines
+		res := publish.Apply(ctx, c, p, publish.ApplyOptions{Waiting: func(publish.Change, string, time.Duration) { waits.Add(1) }})
 		var failed []string
 		for _, f := range res.Failed {
 			failed = append(failed, f.Change.Name())
@@ -127,7 +126,7 @@ func TestPublishStopsAfterAFailedParent(t *testing.T) {
 				t.Errorf("%s: %s was written after its type failed", state, r.Path)
 			}
 		}
-		if len(waits) == 0 {
+		if waits.Load() == 0 {
 			t.Errorf("%s: no write reported waiting", state)
 		}
 	}
