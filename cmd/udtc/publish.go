@@ -167,6 +167,7 @@ type publishFlags struct {
 	compileFlags
 	serverFlags
 	refused  []string // what a Radius UCP target cannot hold (publish.ForUCP)
+	target   string   // the server as the plan names it (serverFlags.targetName)
 	prune    bool
 	dryRun   bool
 	location string
@@ -260,8 +261,9 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitFail, err)
 	}
+	f.target = f.targetName(reg)
 	if f.output == "text" {
-		plan.WriteText(e.stdout, f.targetName(reg), f.plane, f.review.verbose)
+		plan.WriteText(e.stdout, f.target, f.plane, f.review.verbose)
 	}
 	if !f.review.allowBreaking || f.output == "text" {
 		if err := f.review.refuseBreaking(ctx, e, cat, plan); err != nil { // publishplan.go

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -74,7 +75,7 @@ func (f *publishFlags) save(rec *publishRecord, plan *publish.Plan) {
 		return
 	}
 	var text bytes.Buffer
-	plan.WriteText(&text, f.server, f.plane, f.review.verbose)
+	plan.WriteText(&text, cmp.Or(f.target, f.server), f.plane, f.review.verbose)
 	publish.SaveRecord(rec.path, rec.key(), plan, text.String(), string(rec.diagnostics))
 }
 

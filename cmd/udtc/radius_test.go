@@ -107,6 +107,11 @@ func TestPublishToRadius(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "0 writes") {
 		t.Errorf("second publish = %d\n%s\n%s", code, out, errOut)
 	}
+	// Again, replayed from the record when the cache allows: the same plan.
+	code, out, errOut = runCLI(t, "publish", "--server", fake.URL+api.BasePath, filepath.Join(dir, "data.yaml"))
+	if code != 0 || !strings.Contains(out, "Plan for Radius UCP at "+fake.URL+api.BasePath) {
+		t.Errorf("third publish = %d\n%s\n%s", code, out, errOut)
+	}
 	// udtc registry reads UCP too.
 	for _, args := range [][]string{{"list"}, {"show", "Contoso.Data/redisCaches"}} {
 		code, out, errOut := runCLI(t, append(append([]string{"registry"}, args...), "--server", fake.URL)...)
