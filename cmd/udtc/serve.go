@@ -62,6 +62,7 @@ func serveCommand(e *env) *cli.Command {
 			if c.Args().Len() > 0 {
 				return usageErrorf("serve takes no arguments")
 			}
+			f.sync.isSet = c.IsSet
 			return f.run(c.Context, e)
 		},
 	}
@@ -117,16 +118,18 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
 			MaxBodyBytes:   f.maxBody,
-			Sync:           asServerSync(syncer),
 		},
 		Start: func(ctx context.Context, srv *server.Server, baseURL, token string) error {
 			if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {
 				return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
 			}
-			if err := startSync(ctx, syncer, srv, baseURL, token); err != nil {
-				return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
-			}
+			startSync(ctx, syncer, srv)
 			return nil
+		},
+		Stopped: func() {
+			if syncer != nil {
+				syncer.Wait()
+			}
 		},
 		Ready: func(baseURL string) {
 			fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, store.Name)

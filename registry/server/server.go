@@ -69,8 +69,6 @@ type Options struct {
 	AuthReads bool
 	// MaxBodyBytes limits request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// Sync, when set, is the git sync that owns some namespaces (sync.go).
-	Sync Sync
 	// ForwardTransport sends the resource requests that go to a
 	// location's address (forward.go); nil means a transport of its own
 	// that ignores $HTTP_PROXY.
@@ -91,7 +89,6 @@ type Server struct {
 	mux            *http.ServeMux
 	handler        http.Handler
 	ready          atomic.Bool
-	sync           Sync
 	// writeKinds are the kinds of the registration write routes, by
 	// pattern: the batch routes its writes with the mux (batch.go).
 	writeKinds map[string]registry.Kind
@@ -120,7 +117,6 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		tokens:         opts.Tokens,
 		authReads:      opts.AuthReads,
 		maxBody:        opts.MaxBodyBytes,
-		sync:           opts.Sync,
 		cache:          newRespCache(),
 		fwd:            newForwarder(opts.ForwardTransport, opts.Logger),
 		mux:            http.NewServeMux(),

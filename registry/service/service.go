@@ -50,6 +50,7 @@ type Service struct {
 	types       typeCache
 	schemas     *schemaCache
 	checkSlots  chan struct{} // see validSchema
+	syncs       syncCache     // sync.go
 }
 
 // New returns the service over opts.Store and makes sure the plane
