@@ -72,7 +72,7 @@ type syncFixture struct {
 	srv     *server.Server
 	ts      *httptest.Server
 	reg     *client.Client
-	log     *lockedBuffer
+	log     *bytes.Buffer // Once runs on the test goroutine: no lock
 	clock   *fakeClock
 	commits int
 	// The writes and transactions of every syncer of the fixture.
@@ -81,24 +81,6 @@ type syncFixture struct {
 	batches [][]service.SyncWrite
 	syncer  *gitsync.Syncer  // the first syncer
 	sreg    gitsync.Registry // what it reads and writes
-}
-
-// lockedBuffer is a log every syncer of a fixture writes to.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // fakeClock is the syncers' clock: the lease's TTL passes when a test
@@ -145,7 +127,7 @@ func (c counted) CommitSync(ctx context.Context, sc service.SyncCommit) error {
 
 func newSyncFixture(t *testing.T) *syncFixture {
 	t.Helper()
-	f := &syncFixture{t: t, dir: t.TempDir(), log: &lockedBuffer{}, clock: &fakeClock{now: time.Unix(1800000000, 0)}}
+	f := &syncFixture{t: t, dir: t.TempDir(), log: &bytes.Buffer{}, clock: &fakeClock{now: time.Unix(1800000000, 0)}}
 	f.spec = f.dir
 	var err error
 	if f.repo, err = source.Init(f.dir); err != nil {
