@@ -22,10 +22,15 @@ type node struct {
 	maximum   string
 	def       string // literal YAML scalar, "" unset
 	maxItems  int    // -1: unset
-	props     []prop
-	required  []string
-	addl      *node // map value schema
-	items     *node
+	// The deep profile's constraints.
+	format      string
+	multipleOf  string // literal YAML number, "" unset
+	minItems    int    // -1: unset
+	uniqueItems bool
+	props       []prop
+	required    []string
+	addl        *node // map value schema
+	items       *node
 }
 
 type prop struct {
@@ -34,7 +39,7 @@ type prop struct {
 }
 
 func newNode(typ, desc string) *node {
-	return &node{typ: typ, desc: desc, minLength: -1, maxLength: -1, maxItems: -1}
+	return &node{typ: typ, desc: desc, minLength: -1, maxLength: -1, maxItems: -1, minItems: -1}
 }
 
 // write renders n as the YAML mapping body at the given indent.
@@ -59,6 +64,9 @@ func (n *node) write(b *bytes.Buffer, indent int) {
 	if n.pattern != "" {
 		line(b, indent, "pattern: "+quote(n.pattern))
 	}
+	if n.format != "" {
+		line(b, indent, "format: "+n.format)
+	}
 	if n.minLength >= 0 {
 		line(b, indent, "minLength: "+strconv.Itoa(n.minLength))
 	}
@@ -71,11 +79,20 @@ func (n *node) write(b *bytes.Buffer, indent int) {
 	if n.maximum != "" {
 		line(b, indent, "maximum: "+n.maximum)
 	}
+	if n.multipleOf != "" {
+		line(b, indent, "multipleOf: "+n.multipleOf)
+	}
 	if n.def != "" {
 		line(b, indent, "default: "+n.def)
 	}
+	if n.minItems >= 0 {
+		line(b, indent, "minItems: "+strconv.Itoa(n.minItems))
+	}
 	if n.maxItems >= 0 {
 		line(b, indent, "maxItems: "+strconv.Itoa(n.maxItems))
+	}
+	if n.uniqueItems {
+		line(b, indent, "uniqueItems: true")
 	}
 	if n.typ == "object" && n.addl == nil {
 		line(b, indent, "properties:")

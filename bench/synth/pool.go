@@ -18,8 +18,8 @@ type pool struct {
 	status    []*node
 }
 
-func newPool(r *rand.Rand) *pool {
-	g := &gen{r: r}
+func newPool(r *rand.Rand, deep bool) *pool {
+	g := &gen{r: r, deep: deep}
 	p := &pool{fragments: make([][]*node, len(fragmentNames))}
 	for fi, name := range fragmentNames {
 		for v := range fragmentVariants {
@@ -44,10 +44,11 @@ func (g *gen) object(desc string, k int, extra ...prop) *node {
 	n := newNode("object", desc)
 	for _, si := range pickScalars(g.r, k) {
 		s := scalars[si]
-		pn := s.build(g, s.name)
+		pn := g.scalar(s)
 		n.props = append(n.props, prop{s.name, pn})
-		// A default never applies to a required property (rule required-default).
-		if s.input && pn.def == "" && len(n.required) == 0 {
+		// A default never applies to a required property (rule
+		// required-default): only the deep profile asks for the warning.
+		if s.input && (pn.def == "" || g.deep && g.r.IntN(3) == 0) && len(n.required) == 0 {
 			n.required = []string{s.name}
 		}
 	}
@@ -78,6 +79,13 @@ func (g *gen) fragment(name string, kind int) *node {
 		n2, n3 := g.nestedName(), ""
 		n3 = g.nestedName(n2)
 		level3 := g.object(g.desc(n3), 2)
+		if g.deep {
+			// Two more levels below the third.
+			for range 2 {
+				name := g.nestedName(n3)
+				level3 = g.object(g.desc(name), 1+g.r.IntN(2), prop{name, level3})
+			}
+		}
 		level2 := g.object(g.desc(n2), 1+g.r.IntN(2), prop{n3, level3})
 		return g.object(desc, 1+g.r.IntN(2), prop{n2, level2})
 	case 1:

@@ -36,7 +36,24 @@ type Options struct {
 	Namespaces int
 	// Seed selects the catalog; equal seeds give byte-identical output.
 	Seed uint64
+	// Profile is the shape of the schemas: ProfileFlat (the default, "")
+	// or ProfileDeep.
+	Profile string
 }
+
+// The profiles. Flat is the catalog the targets were first stated for;
+// deep nests objects five levels instead of three, puts more constraints
+// on every property (multipleOf, formats, item counts, unique items) and
+// declares required properties with defaults, which the checker warns
+// about (rule required-default): a catalog that exercises the diagnostics
+// printer and the deeper walks.
+const (
+	ProfileFlat = "flat"
+	ProfileDeep = "deep"
+)
+
+// Profiles lists the profiles, the default first.
+var Profiles = []string{ProfileFlat, ProfileDeep}
 
 // MaxVersions bounds Options.Versions: later versions each add properties,
 // and the templates run out beyond it.
@@ -63,6 +80,9 @@ func (o Options) Validate() error {
 	} else if o.Types >= 1 && o.Namespaces > o.Types {
 		errs = append(errs, fmt.Errorf("namespaces (%d) must not exceed types (%d)", o.Namespaces, o.Types))
 	}
+	if o.Profile != "" && !slices.Contains(Profiles, o.Profile) {
+		errs = append(errs, fmt.Errorf("profile must be one of %s, got %q", strings.Join(Profiles, ", "), o.Profile))
+	}
 	return errors.Join(errs...)
 }
 
@@ -72,7 +92,8 @@ func Generate(o Options) ([]File, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	pool := newPool(rand.New(rand.NewPCG(o.Seed, 0)))
+	deep := o.Profile == ProfileDeep
+	pool := newPool(rand.New(rand.NewPCG(o.Seed, 0)), deep)
 	names := namespaceNames(rand.New(rand.NewPCG(o.Seed, 1)), o.Namespaces)
 	var files []File
 	for i, ns := range names {
@@ -80,7 +101,7 @@ func Generate(o Options) ([]File, error) {
 		if i < o.Types%o.Namespaces {
 			count++
 		}
-		g := &gen{r: rand.New(rand.NewPCG(o.Seed, uint64(i)+2)), pool: pool, versions: o.Versions}
+		g := &gen{r: rand.New(rand.NewPCG(o.Seed, uint64(i)+2)), pool: pool, versions: o.Versions, deep: deep}
 		files = append(files, g.namespace(ns, count)...)
 	}
 	sortFiles(files)
@@ -112,6 +133,7 @@ type gen struct {
 	r        *rand.Rand
 	pool     *pool
 	versions int
+	deep     bool // ProfileDeep
 }
 
 // typeSpec is one resource type before rendering.
@@ -179,9 +201,9 @@ func (g *gen) resourceType(ns, name, parent string) *typeSpec {
 	t.required = []string{"environment"}
 	for _, si := range scalarIdx[:nScalars] {
 		s := scalars[si]
-		pn := s.build(g, s.name)
+		pn := g.scalar(s)
 		base = append(base, prop{s.name, pn})
-		if s.input && len(t.required) < 3 && g.r.IntN(5) == 0 && pn.def == "" {
+		if s.input && len(t.required) < 3 && g.r.IntN(5) == 0 && (pn.def == "" || g.deep) {
 			t.required = append(t.required, s.name)
 		}
 	}
@@ -196,7 +218,7 @@ func (g *gen) resourceType(ns, name, parent string) *typeSpec {
 		s := scalars[scalarIdx[nScalars+k]]
 		fi := fragIdx[nFrags+k]
 		t.props = append(t.props, []prop{
-			{s.name, s.build(g, s.name)},
+			{s.name, g.scalar(s)},
 			{fragmentNames[fi], g.pool.pick(g.r, fi)},
 		})
 	}

@@ -301,3 +301,31 @@ func TestVersionsExtendEarlierOnes(t *testing.T) {
 		}
 	}
 }
+
+func TestProfiles(t *testing.T) {
+	o := Options{Types: 30, Versions: 2, Namespaces: 2, Seed: 5}
+	flat := mustGenerate(t, o)
+	o.Profile = ProfileFlat
+	if named := mustGenerate(t, o); !slices.EqualFunc(flat, named, func(a, b File) bool { return a.Path == b.Path && bytes.Equal(a.Data, b.Data) }) {
+		t.Error(`Profile "flat" differs from the default profile`)
+	}
+	o.Profile = ProfileDeep
+	deep := mustGenerate(t, o)
+	var flatSize, deepSize int
+	for _, f := range flat {
+		flatSize += len(f.Data)
+	}
+	for _, f := range deep {
+		deepSize += len(f.Data)
+		if !bytes.Contains(f.Data, []byte("multipleOf:")) && !bytes.Contains(f.Data, []byte("maxItems:")) {
+			t.Errorf("%s: no deep-profile constraint", f.Path)
+		}
+	}
+	if deepSize <= flatSize {
+		t.Errorf("deep catalog %d bytes, flat %d: want deeper schemas", deepSize, flatSize)
+	}
+	o.Profile = "wide"
+	if _, err := Generate(o); err == nil || !strings.Contains(err.Error(), "profile") {
+		t.Errorf("unknown profile: err = %v", err)
+	}
+}

@@ -241,3 +241,44 @@ func boolean(g *gen, name string) *node {
 func pickScalars(r *rand.Rand, k int) []int {
 	return r.Perm(len(scalars))[:k]
 }
+
+// scalar builds a property from template s; in the deep profile with more
+// constraints than the template gives.
+func (g *gen) scalar(s scalar) *node {
+	n := s.build(g, s.name)
+	if g.deep {
+		g.constrain(n)
+	}
+	return n
+}
+
+// constrain adds the deep profile's constraints to a freshly built node,
+// keeping it valid: every default still satisfies them.
+func (g *gen) constrain(n *node) {
+	switch n.typ {
+	case "string":
+		if n.maxLength < 0 && len(n.enum) == 0 {
+			n.maxLength = 64 + 64*g.r.IntN(8)
+		}
+		if n.pattern == "" && len(n.enum) == 0 && n.def == "" && g.r.IntN(3) == 0 {
+			n.format = formats[g.r.IntN(len(formats))]
+		}
+	case "integer":
+		if n.def == "" && n.minimum == "1" {
+			n.multipleOf = "1"
+		}
+	case "number":
+		if n.def == "" {
+			n.multipleOf = "0.01"
+		}
+	case "array":
+		n.minItems = 0
+		if n.maxItems < 0 {
+			n.maxItems = 100
+		}
+		n.uniqueItems = n.items != nil && n.items.typ == "string"
+	}
+}
+
+// formats are the string formats the deep profile uses.
+var formats = []string{"uri", "uuid", "date-time", "email"}

@@ -46,3 +46,34 @@ func TestCatalogCompiles(t *testing.T) {
 		t.Errorf("compiled %d providers and %d types, want %d and %d", len(cat.Providers), types, o.Namespaces, o.Types)
 	}
 }
+
+// TestDeepProfileCompiles: the deep profile's catalog is valid and its
+// only diagnostics are the required-default warnings it asks for.
+func TestDeepProfileCompiles(t *testing.T) {
+	o := Options{Types: 40, Versions: 2, Namespaces: 3, Seed: 11, Profile: ProfileDeep}
+	dir := t.TempDir()
+	for _, f := range mustGenerate(t, o) {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat, diags, err := generator.Compile(context.Background(), []string{dir}, generator.Options{})
+	if err != nil || cat == nil {
+		t.Fatalf("Compile: %v (catalog %v)", err, cat != nil)
+	}
+	warnings := 0
+	for _, d := range diags {
+		if d.Rule != "required-default" {
+			t.Errorf("unexpected diagnostic: %+v", d)
+			continue
+		}
+		warnings++
+	}
+	if warnings == 0 {
+		t.Error("no required-default warning: the deep profile is to exercise the diagnostics")
+	}
+}

@@ -50,6 +50,7 @@ func commands(env *env) []*cli.Command {
 		genCommand(env),
 		initCommand(env),
 		publishCommand(env),
+		publishExtensionCommand(env),
 		registryCommand(env),
 		schemaCommand(env),
 		serveCommand(env),

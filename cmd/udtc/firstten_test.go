@@ -156,6 +156,12 @@ func TestInit(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, stderr)
 	}
+	// Both ways to wire the extension into bicepconfig.json: the file names
+	// the local archive, the output the registry's br: reference.
+	if !strings.Contains(stderr, "udtc publish-extension --target 'br:myregistry.azurecr.io/bicep/{namespace}'") ||
+		!strings.Contains(stderr, `"contosodata": "br:myregistry.azurecr.io/bicep/contosodata:0.0.1"`) {
+		t.Errorf("init does not show the registry way:\n%s", stderr)
+	}
 	man, err := os.ReadFile(filepath.Join(dir, "manifests", "postgresDatabases.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,8 @@ var examples = map[string][]string{
 	"completion bash": {"source <(udtc completion bash)"},
 	"completion zsh":  {"udtc completion zsh > \"${fpath[1]}/_udtc\""},
 	"completion fish": {"udtc completion fish > ~/.config/fish/completions/udtc.fish"},
+
+	"publish-extension": {"udtc publish-extension manifests --target 'br:myregistry.azurecr.io/bicep/{namespace}' --dry-run", "udtc publish-extension out/bicep/contosodata.tgz --target br:localhost:5000/bicep/contosodata:1.0.0", "printf '%s\\n' \"$PASSWORD\" | udtc publish-extension manifests --target 'br:myregistry.azurecr.io/bicep/{namespace}' --username ci --password-stdin"},
 }
 
 // decorate walks the command tree: it appends each command's examples to its

@@ -10,8 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/project"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/oci"
 )
 
 // initFlags are the flags of `udtc init`.
@@ -30,6 +32,8 @@ func initCommand(e *env) *cli.Command {
 			"  manifests/TYPE.yaml            a commented starter manifest (with the editor schema line)\n" +
 			"  udtc.yaml                      the project file: inputs manifests/, output out/\n" +
 			"  bicepconfig.json               pointing at the Bicep extension `udtc gen manifests --out out` writes\n" +
+			"                                 (init also prints the other way: the br: reference of the extension\n" +
+			"                                 pushed to an OCI registry with `udtc publish-extension`)\n" +
 			"  .github/workflows/udtc.yaml    a CI workflow: check, gen --check, and breaking on pull requests\n" +
 			"It refuses to overwrite any existing file (and then writes nothing).",
 		Flags: []cli.Flag{
@@ -87,5 +91,24 @@ func (f *initFlags) run(c *cli.Context, e *env) error {
 		fmt.Fprintf(e.stderr, "wrote %s\n", p)
 	}
 	fmt.Fprintf(e.stderr, "next: cd %s && udtc check && udtc gen\n", dir)
+	fmt.Fprint(e.stderr, registryWay(bicep.DefaultExtensionName(f.namespace)))
 	return nil
+}
+
+// exampleTarget is the registry target init's hint shows.
+const exampleTarget = "br:myregistry.azurecr.io/bicep/" + oci.Placeholder
+
+// registryWay tells the other way to wire the extension ext into
+// bicepconfig.json: published to an OCI registry, named by its br:
+// reference.
+func registryWay(ext string) string {
+	ref := exampleTarget
+	if t, err := oci.ParseTarget(exampleTarget); err == nil {
+		if r, err := t.For(ext, bicep.DefaultVersion); err == nil {
+			ref = r.String()
+		}
+	}
+	return fmt.Sprintf("bicepconfig.json names the local archive ./out/bicep/%s.tgz; to share the extension, push it to an OCI registry\n"+
+		"  udtc publish-extension --target '%s'\n"+
+		"and name it in bicepconfig.json instead: \"%s\": \"%s\" (docs/bicep.md)\n", ext, exampleTarget, ext, ref)
 }

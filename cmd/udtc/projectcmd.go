@@ -69,11 +69,20 @@ func (f *genFlags) fromProject(c *cli.Context) {
 	if !c.IsSet("go-import-prefix") && p.File.Go.ImportPrefix != "" {
 		f.goImportPrefix = p.File.Go.ImportPrefix
 	}
+	bicepFromProject(c, p, &f.extensionName, &f.extensionVersion)
+}
+
+// bicepFromProject fills --extension-name and --extension-version from
+// udtc.yaml where no flag set them (gen, publish-extension).
+func bicepFromProject(c *cli.Context, p *project.Project, name, version *string) {
+	if p == nil {
+		return
+	}
 	if !c.IsSet("extension-name") && p.File.Bicep.ExtensionName != "" {
-		f.extensionName = p.File.Bicep.ExtensionName
+		*name = p.File.Bicep.ExtensionName
 	}
 	if !c.IsSet("extension-version") && p.File.Bicep.ExtensionVersion != "" {
-		f.extensionVersion = p.File.Bicep.ExtensionVersion
+		*version = p.File.Bicep.ExtensionVersion
 	}
 }
 

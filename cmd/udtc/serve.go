@@ -12,7 +12,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/internal/gctune"
+	"github.com/udtc/udtc/registry/oci"
 	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/serve"
 	"github.com/udtc/udtc/registry/server"
@@ -36,6 +38,7 @@ type serveFlags struct {
 	logFormat string
 	maxBody   int64
 	secretKey string
+	extReg    string
 	sync      syncFlags // sync.go
 }
 
@@ -57,6 +60,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
 			&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
 			&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
+			&cli.StringFlag{Name: "extension-registry", Usage: "show on the catalog's pages the br: reference of each Bicep extension, published to `REGISTRY/PATH[:TAG]` (udtc publish-extension --target 'br:REGISTRY/PATH/{namespace}[:TAG]'; the tag defaults to " + bicep.DefaultVersion + ")", Destination: &f.extReg},
 		}, f.sync.flags()...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -77,6 +81,10 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	}
 	if serve.IsPostgres(f.store) && f.secretKey == "" {
 		return usageErrorf("a postgres store needs --secret-key-file FILE (the key that encrypts sensitive values, the same for every server sharing the database); create one with: (umask 077; openssl rand -hex 32 > FILE)")
+	}
+	extensionRef, err := extensionReference(f.extReg)
+	if err != nil {
+		return err
 	}
 	tokens, err := readTokens(f.tokenFile)
 	if err != nil {
@@ -118,6 +126,8 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
 			MaxBodyBytes:   f.maxBody,
+			// The catalog's br: references (--extension-registry).
+			ExtensionReference: extensionRef,
 		},
 		Start: func(ctx context.Context, srv *server.Server, baseURL, token string) error {
 			if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {
@@ -140,6 +150,26 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		return fail(exitFail, err)
 	}
 	return err
+}
+
+// extensionReference is the br: reference of each extension published
+// under --extension-registry REGISTRY/PATH[:TAG], as publish-extension's
+// target br:REGISTRY/PATH/{namespace}[:TAG] names it; nil without the flag.
+func extensionReference(registryPath string) (func(string) string, error) {
+	if registryPath == "" {
+		return nil, nil
+	}
+	t, err := oci.ParseRegistryPath(registryPath)
+	if err != nil {
+		return nil, usageErrorf("--extension-registry %v", err)
+	}
+	return func(extension string) string {
+		r, err := t.For(extension, bicep.DefaultVersion)
+		if err != nil {
+			return "" // a name that makes no repository: no reference
+		}
+		return r.String()
+	}, nil
 }
 
 // readTokens reads a token file (serve.ParseTokens); "" has none.

@@ -42,7 +42,9 @@ func Discover(path string) (*Repo, error) {
 	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
 		start = filepath.Dir(abs)
 	}
-	r, err := git.PlainOpenWithOptions(start, &git.PlainOpenOptions{DetectDotGit: true})
+	// EnableDotGitCommonDir: a linked worktree (git worktree add) keeps its
+	// refs and objects in the main repository's .git.
+	r, err := git.PlainOpenWithOptions(start, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotRepository)
 	}

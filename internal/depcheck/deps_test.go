@@ -1,7 +1,8 @@
 // Package depcheck enforces the dependency direction of the house style:
 // cmd → generator, registry; generator may use registry/api; registry never
 // imports generator; only cmd imports urfave/cli; the model is standard
-// library only; generator/source is the one importer of go-git; the registry's domain, wire types and stores have no HTTP.
+// library only; generator/source is the one importer of go-git, registry/oci
+// the one of oras-go; the registry's domain, wire types and stores have no HTTP.
 package depcheck
 
 import (
@@ -47,6 +48,9 @@ func TestDependencyDirection(t *testing.T) {
 		for _, d := range p.Imports {
 			if strings.HasPrefix(d, "github.com/go-git/") && name != "generator/source" {
 				t.Errorf("%s imports %s: generator/source is the one importer of go-git", name, d)
+			}
+			if strings.HasPrefix(d, "oras.land/") && name != "registry/oci" {
+				t.Errorf("%s imports %s: registry/oci is the one importer of oras-go", name, d)
 			}
 		}
 		for _, d := range p.Deps {

@@ -59,6 +59,34 @@ func TestPropertiesKeepSourceOrderAndEveryConstraint(t *testing.T) {
 	}
 }
 
+// TestBicepReference: the snippets name the extension's br: reference
+// when Options.BicepReference gives one, for the snippet's extension name.
+func TestBicepReference(t *testing.T) {
+	c := testCatalog()
+	t0 := c.Lookup("Contoso.Bus", "contosoBuses")
+	ref := func(ext string) string { return "br:r.example.com/bicep/" + ext + ":1.0.0" }
+	for _, c2 := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, ""},
+		{Options{BicepReference: ref}, "br:r.example.com/bicep/contosobus:1.0.0"},
+		{Options{BicepReference: ref, BicepExtension: "all"}, "br:r.example.com/bicep/all:1.0.0"},
+	} {
+		p, _ := c.TypePage(t0, "2025-01-01", c2.opts)
+		if p.Snippets.BicepReference != c2.want {
+			t.Errorf("BicepReference %q, want %q", p.Snippets.BicepReference, c2.want)
+		}
+		b, err := RenderType(ServerLinks(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "br:") != (c2.want != "") || !strings.Contains(string(b), c2.want) {
+			t.Errorf("the page and the reference %q disagree", c2.want)
+		}
+	}
+}
+
 func TestGoNamesFollowTheClientsCollisionOrder(t *testing.T) {
 	c := testCatalog()
 	// Model order is byte order: contosoBus, contosoBuses, contosoBuses/queues.

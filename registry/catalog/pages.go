@@ -94,6 +94,9 @@ type Options struct {
 	// BicepExtension is the --extension-name of the Bicep snippets; ""
 	// means each namespace's default extension name.
 	BicepExtension string
+	// BicepReference returns the br: reference an extension is published
+	// at (`udtc serve --extension-registry`), or ""; nil means none is known.
+	BicepReference func(extension string) string
 	// Compare judges the changes between two API versions (Changes); nil
 	// means a structural comparison.
 	Compare CompareFunc

@@ -17,6 +17,9 @@ type Snippets struct {
 	// BicepExtension is the extension name of the namespace (the
 	// `extension` line; `udtc gen --extension-name` can override it).
 	BicepExtension string `json:"bicepExtension"`
+	// BicepReference is where the extension is published
+	// (br:REGISTRY/REPOSITORY:TAG, for bicepconfig.json), when known.
+	BicepReference string `json:"bicepReference,omitempty"`
 	Bicep          string `json:"bicep"`
 	// JSON is the body of a PUT of a resource; Request names the request.
 	Request string `json:"request"`
@@ -150,6 +153,9 @@ func snippets(t *Type, v string, root node, goNames naming.GoType, opts Options)
 		ext = naming.BicepExtension(t.Namespace)
 	}
 	s := Snippets{BicepExtension: ext, GoType: goNames}
+	if opts.BicepReference != nil {
+		s.BicepReference = opts.BicepReference(ext)
+	}
 
 	name := strings.TrimSuffix(strings.Repeat("example/", len(segs)), "/")
 	var b strings.Builder

@@ -59,6 +59,10 @@ type Options struct {
 	// of a type (udtc serve: the rules of `udtc breaking`). Nil means a
 	// structural comparison of the property tables.
 	CompareSchemas catalog.CompareFunc
+	// ExtensionReference returns the br: reference a Bicep extension is
+	// published at, shown on the catalog's type pages (udtc serve
+	// --extension-registry); nil shows none.
+	ExtensionReference func(extension string) string
 	// Logger receives one structured line per request; nil discards.
 	Logger *slog.Logger
 	// Now is the clock for systemData; nil means time.Now.
@@ -80,6 +84,7 @@ type Options struct {
 type Server struct {
 	svc            *service.Service
 	compareSchemas catalog.CompareFunc
+	extensionRef   func(string) string
 	log            *slog.Logger
 	tokens         []Token
 	authReads      bool
@@ -113,6 +118,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s := &Server{
 		svc:            svc,
 		compareSchemas: opts.CompareSchemas,
+		extensionRef:   opts.ExtensionReference,
 		log:            opts.Logger,
 		tokens:         opts.Tokens,
 		authReads:      opts.AuthReads,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/udtc/udtc/bench/synth"
 )
@@ -21,6 +22,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Versions, "versions", 2, fmt.Sprintf("API versions per type (1..%d)", synth.MaxVersions))
 	fs.IntVar(&o.Namespaces, "namespaces", 10, "resource provider namespaces")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed; equal seeds give identical catalogs")
+	fs.StringVar(&o.Profile, "profile", synth.ProfileFlat, "schema shape: "+strings.Join(synth.Profiles, " or ")+" (deeper nesting, more constraints, required-default warnings)")
 	out := fs.String("out", "", "output directory (required); must be absent or empty unless -force")
 	force := fs.Bool("force", false, "remove the output directory first")
 	if err := fs.Parse(args); err != nil {

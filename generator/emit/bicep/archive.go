@@ -13,17 +13,33 @@ import (
 var archiveTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Archive returns the extension package `bicep publish-extension index.json
-// --target <name>.tgz` writes: a gzipped tar with one entry, types.tgz,
-// itself a gzipped tar of index.json and types.json. Entries are regular
-// files with bare names, in sorted order, with fixed metadata.
+// --target <name>.tgz` writes: a gzipped tar with one entry, types.tgz
+// (TypesArchive). Entries are regular files with bare names, in sorted
+// order, with fixed metadata.
 func Archive(indexJSON, typesJSON []byte) ([]byte, error) {
-	inner, err := tgz(gzip.DefaultCompression, []entry{{"index.json", indexJSON}, {"types.json", typesJSON}})
+	types, err := TypesArchive(indexJSON, typesJSON)
 	if err != nil {
 		return nil, err
 	}
-	// types.tgz is compressed already: store it.
-	return tgz(gzip.NoCompression, []entry{{"types.tgz", inner}})
+	return packageArchive(types)
 }
+
+// TypesArchive returns types.tgz, the types archive of an extension: a
+// gzipped tar of index.json and types.json. It is the one entry of the
+// package Archive writes and, byte for byte, the one layer of the
+// extension's registry artifact (`udtc publish-extension`).
+func TypesArchive(indexJSON, typesJSON []byte) ([]byte, error) {
+	return tgz(gzip.DefaultCompression, []entry{{"index.json", indexJSON}, {"types.json", typesJSON}})
+}
+
+// packageArchive wraps a types archive into the extension package.
+func packageArchive(types []byte) ([]byte, error) {
+	// types.tgz is compressed already: store it.
+	return tgz(gzip.NoCompression, []entry{{typesEntry, types}})
+}
+
+// typesEntry is the name of the types archive in an extension package.
+const typesEntry = "types.tgz"
 
 type entry struct {
 	name string

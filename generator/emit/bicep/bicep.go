@@ -38,6 +38,14 @@ type Options struct {
 	ExtensionVersion string
 }
 
+// version is the extension version the options give.
+func (o Options) version() string {
+	if o.ExtensionVersion == "" {
+		return DefaultVersion
+	}
+	return o.ExtensionVersion
+}
+
 // Rule ids of the diagnostics Emit reports.
 const (
 	RuleExtensionName     = "bicep-extension-name"
@@ -161,10 +169,7 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 	if diags.HasErrors() {
 		return diags.Sorted(), nil
 	}
-	version := opts.ExtensionVersion
-	if version == "" {
-		version = DefaultVersion
-	}
+	version := opts.version()
 	err := emit.Each(len(exts), func(i int) ([]emit.File, error) {
 		files, err := emitExtension(exts[i], version)
 		if err != nil {

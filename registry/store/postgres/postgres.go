@@ -51,6 +51,7 @@ var dialect = sqlstore.Dialect{
 	// other databases of the cluster, which only costs cache misses.
 	GenerationQuery: `SELECT pg_current_snapshot()::text`,
 	LockRows:        " FOR UPDATE",
+	MaxWriters:      MaxWriters,
 	LockMigrations:  `SELECT pg_advisory_xact_lock(74430001)`,
 	IsForeignKeyViolation: func(err error) bool {
 		return pgCode(err) == "23503"
@@ -63,6 +64,14 @@ var dialect = sqlstore.Dialect{
 	},
 }
 
+// The connections of one process: at most MaxWriters hold a write
+// transaction, the rest serve reads. Three replicas stay under
+// PostgreSQL's default max_connections (100).
+const (
+	maxConns   = 24
+	MaxWriters = 8
+)
+
 // Open connects to the database at dsn (a libpq keyword string or a
 // postgres:// URL) and applies pending migrations. Concurrent Opens on one
 // database apply them once.
@@ -71,7 +80,12 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	db.SetMaxOpenConns(16)
+	// Every connection is a PostgreSQL backend process: keep them open
+	// (database/sql keeps 2 idle by default, and opening a backend per
+	// request was the tail of every load), and leave room for reads
+	// beside the bounded writers.
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("postgres: connect: %w", err)

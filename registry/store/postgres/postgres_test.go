@@ -65,3 +65,52 @@ func TestConcurrentOpensMigrateOnce(t *testing.T) {
 		t.Errorf("OrphanCount = %d, %v", n, err)
 	}
 }
+
+// TestPoolBoundsWritersAndKeepsConnections: however many writers queue on
+// one hot row, at most MaxWriters of them hold a connection (the rest of
+// the pool stays free for reads), and the connections stay open afterwards
+// instead of being closed down to database/sql's two idle ones.
+func TestPoolBoundsWritersAndKeepsConnections(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, pg.NewDatabase(t))
+	defer s.Close()
+	if _, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: registry.PlaneID("local")}}); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		wg      sync.WaitGroup
+		stop    = make(chan struct{})
+		maxUsed int
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				maxUsed = max(maxUsed, s.DB().Stats().InUse)
+			}
+		}
+	}()
+	var writers sync.WaitGroup
+	for range 32 {
+		writers.Go(func() {
+			for range 10 {
+				if _, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: registry.ProviderID("local", "Hot.Row")}}); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	writers.Wait()
+	close(stop)
+	wg.Wait()
+	if maxUsed > postgres.MaxWriters {
+		t.Errorf("%d connections in use by writers at once, want at most %d", maxUsed, postgres.MaxWriters)
+	}
+	if idle := s.DB().Stats().Idle; idle < postgres.MaxWriters {
+		t.Errorf("%d idle connections after the writers, want the %d they used kept open", idle, postgres.MaxWriters)
+	}
+}

@@ -74,6 +74,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(8)
+	// Keep them all: a new connection costs its pragmas and a new
+	// preparation of every cached statement (database/sql keeps 2 idle
+	// by default).
+	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)

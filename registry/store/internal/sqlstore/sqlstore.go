@@ -57,6 +57,13 @@ type Dialect struct {
 	// connection (SQLite's PRAGMA data_version).
 	GenerationQuery         string
 	GenerationPerConnection bool
+	// MaxWriters bounds the write transactions of this process that hold
+	// a connection at once (0: no bound, or SerializeWrites). Writers past
+	// it wait in Go, not holding a pool connection while they wait for a
+	// row lock, so reads keep connections of their own: without it, 16
+	// writers of one hot row held the whole pool while they queued on its
+	// lock and every GET waited behind them.
+	MaxWriters int
 }
 
 // Store is a registry.Store over database/sql.
@@ -75,6 +82,9 @@ type Store struct {
 	genMu   sync.Mutex
 	genConn *sql.Conn
 	genStmt *sql.Stmt
+	// writers holds a token per write transaction under way when the
+	// dialect bounds them (MaxWriters); nil otherwise.
+	writers chan struct{}
 }
 
 var _ registry.Store = (*Store)(nil)
@@ -88,6 +98,8 @@ func Open(ctx context.Context, db *sql.DB, d Dialect) (*Store, error) {
 	}
 	if d.SerializeWrites {
 		s.startCommitter()
+	} else if d.MaxWriters > 0 {
+		s.writers = make(chan struct{}, d.MaxWriters)
 	}
 	for _, q := range txStatements {
 		if _, err := s.prepared(ctx, q); err != nil {
@@ -245,17 +257,27 @@ func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any)
 }
 
 // beginWrite starts a write transaction, first waiting (as long as ctx
-// allows) for its turn when the dialect serialises writes. Finish it with
-// the writeEnd: commit, and a deferred end.
+// allows) for its turn when the dialect serialises or bounds writes.
+// Finish it with the writeEnd: commit, and a deferred end.
 func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, *writeEnd, error) {
 	if s.queue != nil {
 		return s.enqueue(ctx)
 	}
+	release := func() {}
+	if s.writers != nil {
+		select {
+		case s.writers <- struct{}{}:
+			release = func() { <-s.writers }
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("%s: begin: %w", s.d.Name, ctx.Err())
+		}
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
+		release()
 		return nil, nil, fmt.Errorf("%s: begin: %w", s.d.Name, err)
 	}
-	return tx, &writeEnd{tx: tx, done: func() {}}, nil
+	return tx, &writeEnd{tx: tx, done: release}, nil
 }
 
 func (s *Store) q(query string) string {

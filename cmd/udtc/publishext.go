@@ -1,0 +1,286 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/internal/buildinfo"
+	"github.com/udtc/udtc/registry/oci"
+)
+
+// publishExtFlags are the flags of `udtc publish-extension`.
+type publishExtFlags struct {
+	compileFlags
+	targets          cli.StringSlice
+	extensionName    string
+	extensionVersion string
+	dryRun           bool
+	force            bool
+	plainHTTP        bool
+	username         string
+	passwordStdin    bool
+	timeout          time.Duration
+}
+
+func publishExtensionCommand(e *env) *cli.Command {
+	f := &publishExtFlags{}
+	return &cli.Command{
+		Name:      "publish-extension",
+		Usage:     "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry",
+		ArgsUsage: "PATH...",
+		Description: "Compiles the manifests in PATH (default: udtc.yaml's inputs) as udtc gen does, or reads the\n" +
+			"extension packages (bicep/NAME.tgz) udtc gen wrote, and pushes each extension to its --target as\n" +
+			"the artifact Bicep restores from bicepconfig.json (\"NAME\": \"br:REGISTRY/REPOSITORY:TAG\").\n" +
+			"With several namespaces (several extensions) give either one --target with " + oci.Placeholder + " in its\n" +
+			"repository, replaced by each extension's name (br:myregistry.azurecr.io/bicep/" + oci.Placeholder + "),\n" +
+			"or one --target NAMESPACE=br:... per namespace. Without :TAG the tag is the extension version.\n" +
+			"A tag that already holds the same extension is left as it is (\"unchanged\"); one that holds other\n" +
+			"content is refused unless --force. The manifest's creation time is $SOURCE_DATE_EPOCH or the time of\n" +
+			"the last commit that changed the inputs, so the same inputs give the same digest.\n" +
+			"Credentials: the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths and\n" +
+			"credential helpers), or --username with the password on stdin (--password-stdin). Loopback\n" +
+			"registries (localhost, 127.0.0.1, ::1) are spoken to over plain HTTP, others over HTTPS unless\n" +
+			"--plain-http. Exit 1 when a push is refused, with the registry's reason.",
+		Flags: append(f.flags(),
+			&cli.StringSliceFlag{Name: "target", Usage: "where to push: `TARGET` is [NAMESPACE=]br:REGISTRY/REPOSITORY[:TAG], with " + oci.Placeholder + " in REPOSITORY for every namespace (repeatable)", Destination: &f.targets},
+			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one extension of this name (as udtc gen)", Destination: &f.extensionName},
+			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "extension version (as udtc gen); the tag when --target gives none", Destination: &f.extensionVersion},
+			&cli.BoolFlag{Name: "dry-run", Usage: "push nothing: print each reference with the digests and sizes of its manifest, config and layer", Destination: &f.dryRun},
+			&cli.BoolFlag{Name: "force", Usage: "replace a tag that holds other content", Destination: &f.force},
+			&cli.BoolFlag{Name: "plain-http", Usage: "speak plain HTTP to every registry (loopback ones always are)", Destination: &f.plainHTTP},
+			&cli.StringFlag{Name: "username", Usage: "registry user name (with --password-stdin) instead of the docker config", Destination: &f.username},
+			&cli.BoolFlag{Name: "password-stdin", Usage: "read the password for --username from stdin", Destination: &f.passwordStdin},
+			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
+		),
+		Action: func(c *cli.Context) error { return f.run(c, e) },
+	}
+}
+
+func (f *publishExtFlags) validate() error {
+	if err := f.compileFlags.validate(); err != nil {
+		return err
+	}
+	if len(f.targets.Value()) == 0 {
+		return usageErrorf("give --target br:REGISTRY/REPOSITORY[:TAG] (with %s for several namespaces)", oci.Placeholder)
+	}
+	if f.extensionName != "" {
+		if p := bicep.ExtensionNameProblem(f.extensionName); p != "" {
+			return usageErrorf("--extension-name %q %s", f.extensionName, p)
+		}
+	}
+	if strings.TrimSpace(f.extensionVersion) == "" {
+		return usageErrorf("--extension-version must not be empty (default %s)", bicep.DefaultVersion)
+	}
+	if (f.username != "") != f.passwordStdin {
+		return usageErrorf("--username and --password-stdin go together (the password is read from stdin)")
+	}
+	return nil
+}
+
+func (f *publishExtFlags) run(c *cli.Context, e *env) error {
+	if err := f.loadProject(); err != nil {
+		return err
+	}
+	bicepFromProject(c, f.proj, &f.extensionName, &f.extensionVersion)
+	if err := f.validate(); err != nil {
+		return err
+	}
+	var targets []oci.Target
+	for _, s := range f.targets.Value() {
+		t, err := oci.ParseTarget(s)
+		if err != nil {
+			return usageErrorf("--target %v", err)
+		}
+		targets = append(targets, t)
+	}
+	paths := c.Args().Slice()
+	if len(paths) == 0 {
+		var err error
+		if paths, err = f.inputs(""); err != nil {
+			return err
+		}
+	}
+	pkgs, err := f.packages(c, e, paths)
+	if err != nil {
+		return err
+	}
+	exts := make([]oci.Extension, len(pkgs))
+	for i, p := range pkgs {
+		exts[i] = oci.Extension{Name: p.Name, Version: p.Version, Namespaces: p.Namespaces}
+	}
+	refs, err := oci.Assign(targets, exts)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	created, err := createdTime(e, paths)
+	if err != nil {
+		return err
+	}
+	arts := make([]*oci.Artifact, len(pkgs))
+	for i, p := range pkgs {
+		if arts[i], err = oci.NewExtension(p.Types, created); err != nil {
+			return fail(exitFail, fmt.Errorf("extension %s: %w", p.Name, err))
+		}
+	}
+	if f.dryRun {
+		return printDryRun(e.stdout, pkgs, refs, arts)
+	}
+	return f.push(c.Context, e, pkgs, refs, arts)
+}
+
+// packages are the extensions to publish: those the manifests among paths
+// compile to (as udtc gen makes them) and those of the .tgz packages among
+// them: the packages first, in the order given.
+func (f *publishExtFlags) packages(c *cli.Context, e *env, paths []string) ([]bicep.Package, error) {
+	var manifests []string
+	var pkgs []bicep.Package
+	for _, p := range paths {
+		if !strings.HasSuffix(p, ".tgz") {
+			manifests = append(manifests, p)
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fail(exitUsage, err)
+		}
+		pkg, err := bicep.ReadArchive(data)
+		if err != nil {
+			return nil, fail(exitFail, fmt.Errorf("%s: %w", p, err))
+		}
+		pkgs = append(pkgs, pkg)
+	}
+	if len(manifests) > 0 {
+		cat, err := f.compile(c, e, manifests, false)
+		if err != nil {
+			return nil, err
+		}
+		more, diags, err := bicep.Packages(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion})
+		if diags = f.severities(diags); len(diags) > 0 {
+			if perr := printDiagnostics(e, f.format, diags); perr != nil {
+				return nil, fail(exitUsage, perr)
+			}
+		}
+		if err != nil || diags.HasErrors() {
+			return nil, fail(exitFail, err)
+		}
+		pkgs = append(pkgs, more...)
+	}
+	seen := map[string]bool{}
+	for _, p := range pkgs {
+		if seen[p.Name] {
+			return nil, usageErrorf("two inputs give the extension %s: publish them separately", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	if len(pkgs) == 0 {
+		return nil, fail(exitFail, fmt.Errorf("%s: no resource types, so no extension to publish", strings.Join(paths, ", ")))
+	}
+	return pkgs, nil
+}
+
+// createdTime is the manifests' creation time: $SOURCE_DATE_EPOCH, else
+// the time of the last commit that changed the inputs, else none (zero).
+func createdTime(e *env, paths []string) (time.Time, error) {
+	if v, ok := os.LookupEnv("SOURCE_DATE_EPOCH"); ok && v != "" {
+		sec, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || sec < 0 {
+			return time.Time{}, usageErrorf("SOURCE_DATE_EPOCH=%q is not a count of seconds since 1970", v)
+		}
+		return time.Unix(sec, 0).UTC(), nil
+	}
+	t, ok, err := source.LastChange(paths...)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: %v\n", err)
+		return time.Time{}, nil
+	}
+	if !ok {
+		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: the inputs are not committed to git (set SOURCE_DATE_EPOCH for one)\n")
+	}
+	return t, nil
+}
+
+func printDryRun(w io.Writer, pkgs []bicep.Package, refs []oci.Reference, arts []*oci.Artifact) error {
+	for i, a := range arts {
+		fmt.Fprintf(w, "would push %s (%s)\n", refs[i], strings.Join(pkgs[i].Namespaces, ", "))
+		for _, b := range []struct {
+			name string
+			blob oci.Blob
+		}{{"manifest", a.Manifest}, {"config", a.Config}, {"layer", a.Layer}} {
+			d := b.blob.Descriptor
+			fmt.Fprintf(w, "  %-8s %s %7d bytes  %s\n", b.name, d.Digest, d.Size, d.MediaType)
+		}
+	}
+	return nil
+}
+
+// push pushes every artifact and stops at the first failure.
+func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package, refs []oci.Reference, arts []*oci.Artifact) error {
+	password := ""
+	if f.passwordStdin {
+		b, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return fail(exitUsage, fmt.Errorf("--password-stdin: %w", err))
+		}
+		if password = strings.TrimRight(string(b), "\r\n"); password == "" {
+			return usageErrorf("--password-stdin: stdin is empty")
+		}
+	}
+	client, err := oci.NewClient(oci.Options{
+		Username: f.username, Password: password, DockerConfig: dockerConfigPath(),
+		PlainHTTP: f.plainHTTP, Force: f.force, UserAgent: "udtc/" + buildinfo.Read().Version,
+	})
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	for i, a := range arts {
+		res, err := client.Push(ctx, refs[i], a)
+		if err != nil {
+			return fail(exitFail, err)
+		}
+		fmt.Fprintf(e.stdout, "%s %s %s\n", res.Status, refs[i], res.Digest)
+	}
+	fmt.Fprintln(e.stderr, "bicepconfig.json:")
+	fmt.Fprint(e.stderr, bicepConfigExtensions(pkgs, refs))
+	return nil
+}
+
+// bicepConfigExtensions is the "extensions" member of bicepconfig.json
+// naming each pushed extension.
+func bicepConfigExtensions(pkgs []bicep.Package, refs []oci.Reference) string {
+	var b strings.Builder
+	b.WriteString("  \"extensions\": {\n")
+	for i, p := range pkgs {
+		sep := ","
+		if i == len(pkgs)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "    %q: %q%s\n", p.Name, refs[i].String(), sep)
+	}
+	b.WriteString("  }\n")
+	return b.String()
+}
+
+// dockerConfigPath is the docker config file: $DOCKER_CONFIG/config.json,
+// else ~/.docker/config.json.
+func dockerConfigPath() string {
+	if d := os.Getenv("DOCKER_CONFIG"); d != "" {
+		return filepath.Join(d, "config.json")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(".docker", "config.json")
+	}
+	return filepath.Join(home, ".docker", "config.json")
+}

@@ -1,0 +1,166 @@
+package bicep
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/par"
+)
+
+// Package is one extension as Bicep publishes it: what a registry artifact
+// of the extension carries (`udtc publish-extension`).
+type Package struct {
+	// Name is the extension name (settings.name of index.json) and Version
+	// its version (settings.version).
+	Name    string
+	Version string
+	// Namespaces are the resource provider namespaces the extension holds,
+	// sorted.
+	Namespaces []string
+	// Types is types.tgz (TypesArchive): byte for byte the entry of the
+	// package `udtc gen` writes as bicep/<Name>.tgz.
+	Types []byte
+}
+
+// Packages builds, from a checked catalog, the package of every extension
+// Emit writes with the same options, in the same order. Its types archives
+// are those of Emit's bicep/<name>.tgz: both go through build and
+// TypesArchive. With error diagnostics it returns no packages. The error is
+// non-nil only for a bug.
+func Packages(cat *model.Catalog, opts Options) ([]Package, diag.List, error) {
+	exts, diags := Extensions(cat, opts.ExtensionName)
+	if diags.HasErrors() {
+		return nil, diags.Sorted(), nil
+	}
+	version := opts.version()
+	pkgs := make([]Package, len(exts))
+	err := par.EachErr(len(exts), func(i int) error {
+		ext := exts[i]
+		b := build(ext)
+		types, err := TypesArchive(b.IndexJSON(ext.Name, version), b.TypesJSON())
+		if err != nil {
+			return fmt.Errorf("extension %s: %w", ext.Name, err)
+		}
+		namespaces := make([]string, len(ext.Providers))
+		for j, p := range ext.Providers {
+			namespaces[j] = p.Namespace
+		}
+		slices.Sort(namespaces)
+		pkgs[i] = Package{Name: ext.Name, Version: version, Namespaces: namespaces, Types: types}
+		return nil
+	})
+	if err != nil {
+		return nil, diags.Sorted(), err
+	}
+	return pkgs, diags.Sorted(), nil
+}
+
+// maxArchiveBytes bounds what ReadArchive unpacks (all entries together),
+// so a hostile archive cannot exhaust memory.
+const maxArchiveBytes = 1 << 30
+
+// ReadArchive reads an extension package: the <name>.tgz `udtc gen` writes
+// (Archive) or `bicep publish-extension --target FILE.tgz` does. It returns
+// the package with its types archive as stored and the name, version and
+// namespaces its index.json gives. An archive that is not such a package,
+// or one that also holds Bicep's local-deploy binaries (which udtc does not
+// publish), is an error saying why.
+func ReadArchive(data []byte) (Package, error) {
+	outer, err := unpack(data)
+	if err != nil {
+		return Package{}, fmt.Errorf("not a Bicep extension package (a gzipped tar): %w", err)
+	}
+	var types []byte
+	for _, e := range outer {
+		if e.name != typesEntry {
+			return Package{}, fmt.Errorf("the package holds %s besides %s: only packages of types (what udtc gen writes) can be published", e.name, typesEntry)
+		}
+		types = e.data
+	}
+	if types == nil {
+		return Package{}, fmt.Errorf("not a Bicep extension package: no %s entry", typesEntry)
+	}
+	inner, err := unpack(types)
+	if err != nil {
+		return Package{}, fmt.Errorf("%s: %w", typesEntry, err)
+	}
+	var index []byte
+	for _, e := range inner {
+		if e.name == "index.json" {
+			index = e.data
+		}
+	}
+	if index == nil {
+		return Package{}, fmt.Errorf("%s has no index.json", typesEntry)
+	}
+	p, err := readIndex(index)
+	if err != nil {
+		return Package{}, fmt.Errorf("%s: index.json: %w", typesEntry, err)
+	}
+	p.Types = types
+	return p, nil
+}
+
+// readIndex reads the extension's name, version and namespaces from
+// index.json: settings.name, settings.version and the namespaces of the
+// resource keys ("Namespace/type@version").
+func readIndex(data []byte) (Package, error) {
+	var idx struct {
+		Resources map[string]json.RawMessage `json:"resources"`
+		Settings  *struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"settings"`
+	}
+	if err := json.Unmarshal(data, &idx); err != nil {
+		return Package{}, err
+	}
+	if idx.Settings == nil || idx.Settings.Name == "" || idx.Settings.Version == "" {
+		return Package{}, errors.New("no settings.name and settings.version: the extension has no name to publish it under")
+	}
+	var namespaces []string
+	for key := range idx.Resources {
+		ns, _, _ := strings.Cut(key, "/")
+		if !slices.Contains(namespaces, ns) {
+			namespaces = append(namespaces, ns)
+		}
+	}
+	slices.Sort(namespaces)
+	return Package{Name: idx.Settings.Name, Version: idx.Settings.Version, Namespaces: namespaces}, nil
+}
+
+// unpack returns the regular files of a gzipped tar, in archive order.
+func unpack(data []byte) ([]entry, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	tr := tar.NewReader(io.LimitReader(zr, maxArchiveBytes))
+	var out []entry
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", h.Name, err)
+		}
+		out = append(out, entry{name: h.Name, data: b})
+	}
+}
