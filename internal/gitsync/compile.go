@@ -57,12 +57,12 @@ func (l Limits) check(fsys fs.FS, dir string, inputs []generator.Input) *api.Dia
 	if !over {
 		return nil
 	}
-	what := fmt.Sprintf("%d manifest files", len(inputs))
+	what := fmt.Sprintf("%s holds %d manifest files", dir, len(inputs))
 	if len(inputs) <= l.MaxFiles {
-		what = fmt.Sprintf("more than %d bytes of manifests", l.MaxBytes)
+		what = fmt.Sprintf("the manifest files under %s hold more than %d bytes", dir, l.MaxBytes)
 	}
 	return &api.Diagnostic{File: dir, Severity: "error", Rule: "sync-limits",
-		Message: fmt.Sprintf("%s holds %s: the sync compiles at most %d files and %d bytes of one commit (--sync-max-files, --sync-max-bytes)", dir, what, l.MaxFiles, l.MaxBytes)}
+		Message: fmt.Sprintf("%s: the sync compiles at most %d files and %d bytes of one commit (--sync-max-files, --sync-max-bytes)", what, l.MaxFiles, l.MaxBytes)}
 }
 
 // compile compiles the manifests of snap under Config.Dir and returns

@@ -72,6 +72,9 @@ func (l *leaser) acquire(ctx context.Context, reg Registry, initial api.SyncStat
 			l.lost(cur.Holder)
 		}
 		if cur.Holder != l.seen.Holder || cur.Version != l.seen.Version {
+			if cur.Holder != l.seen.Holder {
+				l.log.Info("sync lease held by another server: standing by", "repository", l.repo, "holder", cur.Holder)
+			}
 			l.seen, l.seenAt = cur, l.now()
 			return rec, false, nil
 		}

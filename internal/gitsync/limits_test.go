@@ -25,8 +25,8 @@ func TestSyncLimits(t *testing.T) {
 		files  int
 		want   string
 	}{
-		{"bytes", gitsync.Limits{MaxBytes: 1 << 20}, 40, "more than 1048576 bytes of manifests"},
-		{"files", gitsync.Limits{MaxFiles: 30}, 40, "41 manifest files"},
+		{"bytes", gitsync.Limits{MaxBytes: 1 << 20}, 40, "hold more than 1048576 bytes"},
+		{"files", gitsync.Limits{MaxFiles: 30}, 40, "manifests holds 41 manifest files"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newSyncFixture(t)
