@@ -29,6 +29,7 @@ check:
 	$(GO) test ./generator/manifest -run '^$$' -fuzz FuzzLoadJSON -fuzztime $(FUZZTIME)
 	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime $(FUZZTIME)
 	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime $(FUZZTIME)
+	$(GO) test ./registry/egress -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
 # Rewrite every golden file after an intended output change, and review the
 # diff: golden/<case>/ from udtc's own commands on fixtures/<case>/ (the
@@ -45,6 +46,7 @@ fuzz:
 	$(GO) test ./generator/manifest -run '^$$' -fuzz FuzzLoadJSON -fuzztime 5m
 	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime 5m
 	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime 5m
+	$(GO) test ./registry/egress -run '^$$' -fuzz FuzzParse -fuzztime 5m
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -101,6 +101,9 @@ const (
 	CodeHeadersTooLarge
 	CodeUnauthorized
 	CodeBadGateway
+	// CodeLoopDetected: a forwarded request would come back to a registry
+	// (it carries the hop header, or the address is the server's own).
+	CodeLoopDetected
 )
 
 // Error is an error with its code, its message as the caller sees it, the

@@ -77,13 +77,13 @@ func (p TypeProperties) Validate() error {
 func (p LocationProperties) Validate() error {
 	if p.Address != "" {
 		if msg := api.AddressProblem(p.Address); msg != "" {
-			return fmt.Errorf("%w: properties.address %.200q %s", ErrInvalid, p.Address, msg)
+			return fmt.Errorf("%w: properties.address %.200q %s", ErrInvalid, api.RedactAddress(p.Address), msg)
 		}
 	}
 	for t, lt := range p.ResourceTypes {
 		if lt.Address != "" {
 			if msg := api.AddressProblem(lt.Address); msg != "" {
-				return fmt.Errorf("%w: properties.resourceTypes.%s.address %.200q %s", ErrInvalid, t, lt.Address, msg)
+				return fmt.Errorf("%w: properties.resourceTypes.%s.address %.200q %s", ErrInvalid, t, api.RedactAddress(lt.Address), msg)
 			}
 		}
 		if err := ValidateTypeName(t); err != nil {

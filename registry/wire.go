@@ -77,7 +77,8 @@ func (r Resource) wireLocation() (api.LocationProperties, error) {
 	if err := decodeProps(r, &p); err != nil {
 		return api.LocationProperties{}, err
 	}
-	lp := api.LocationProperties{Address: p.Address, ProvisioningState: api.ProvisioningSucceeded}
+	// Addresses stored before credentials were refused never show them.
+	lp := api.LocationProperties{Address: api.RedactAddress(p.Address), ProvisioningState: api.ProvisioningSucceeded}
 	if len(p.ResourceTypes) > 0 {
 		lp.ResourceTypes = map[string]api.LocationResourceType{}
 		for t, lt := range p.ResourceTypes {
@@ -85,7 +86,7 @@ func (r Resource) wireLocation() (api.LocationProperties, error) {
 			for v := range lt.APIVersions {
 				vs[v] = api.LocationAPIVersion{}
 			}
-			lp.ResourceTypes[t] = api.LocationResourceType{Address: lt.Address, APIVersions: vs}
+			lp.ResourceTypes[t] = api.LocationResourceType{Address: api.RedactAddress(lt.Address), APIVersions: vs}
 		}
 	}
 	return lp, nil
@@ -123,7 +124,7 @@ func (sum ProviderSummary) Wire() api.ProviderSummary {
 		ResourceTypes: make(map[string]api.ResourceTypeSummary, len(sum.ResourceTypes)),
 	}
 	for name, l := range sum.Locations {
-		out.Locations[name] = api.LocationSummary{Address: l.Address}
+		out.Locations[name] = api.LocationSummary{Address: api.RedactAddress(l.Address)}
 	}
 	for name, t := range sum.ResourceTypes {
 		ts := api.ResourceTypeSummary{

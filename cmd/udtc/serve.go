@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -39,7 +40,8 @@ type serveFlags struct {
 	maxBody   int64
 	secretKey string
 	extReg    string
-	sync      syncFlags // sync.go
+	sync      syncFlags    // sync.go
+	forward   forwardFlags // forward.go
 }
 
 func serveCommand(e *env) *cli.Command {
@@ -61,7 +63,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
 			&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
 			&cli.StringFlag{Name: "extension-registry", Usage: "show on the catalog's pages the br: reference of each Bicep extension, published to `REGISTRY/PATH[:TAG]` (udtc publish-extension --target 'br:REGISTRY/PATH/{namespace}[:TAG]'; the tag defaults to " + bicep.DefaultVersion + ")", Destination: &f.extReg},
-		}, f.sync.flags()...),
+		}, append(f.sync.flags(), f.forward.flags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usageErrorf("serve takes no arguments")
@@ -86,6 +88,10 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	forward, err := f.forward.options()
+	if err != nil {
+		return err
+	}
 	tokens, err := readTokens(f.tokenFile)
 	if err != nil {
 		return err
@@ -97,12 +103,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if !loopback && len(tokens) == 0 && !f.insecure {
 		return usageErrorf("refusing to listen on non-loopback address %s without --token-file (pass --insecure to allow it)", f.addr)
 	}
-	var logger *slog.Logger
-	if f.logFormat == "text" {
-		logger = slog.New(slog.NewTextHandler(e.stderr, nil))
-	} else {
-		logger = slog.New(slog.NewJSONHandler(e.stderr, nil))
-	}
+	logger := newLogger(f.logFormat, e.stderr)
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
 		return err
@@ -126,6 +127,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
 			MaxBodyBytes:   f.maxBody,
+			Forward:        forward,
 			// The catalog's br: references (--extension-registry).
 			ExtensionReference: extensionRef,
 		},
@@ -136,11 +138,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 			startSync(ctx, syncer, srv)
 			return nil
 		},
-		Stopped: func() {
-			if syncer != nil {
-				syncer.Wait()
-			}
-		},
+		Stopped: func() { stopSync(syncer) },
 		Ready: func(baseURL string) {
 			fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, store.Name)
 		},
@@ -150,6 +148,14 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		return fail(exitFail, err)
 	}
 	return err
+}
+
+// newLogger is the server's logger: JSON lines, or text with format "text".
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, nil))
+	}
+	return slog.New(slog.NewJSONHandler(w, nil))
 }
 
 // extensionReference is the br: reference of each extension published

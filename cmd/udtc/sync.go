@@ -88,3 +88,11 @@ func startSync(ctx context.Context, syncer *gitsync.Syncer, srv *server.Server) 
 		syncer.Start(ctx, gitsync.ServiceRegistry{Service: srv.Service()})
 	}
 }
+
+// stopSync waits for syncer, once its context ended, to release its lease
+// (serve.Config.Stopped); it does nothing for a nil syncer.
+func stopSync(syncer *gitsync.Syncer) {
+	if syncer != nil {
+		syncer.Wait()
+	}
+}

@@ -59,6 +59,12 @@ type Violation struct {
 // Root is the target of the document itself.
 const Root = "properties"
 
+// HiddenKey is the segment a target has in place of a key that GET does not
+// show: a key of a map, or an undeclared property, inside an
+// x-radius-sensitive value (GET shows the whole value as null), so that no
+// response names it: "properties.keys.*".
+const HiddenKey = "*"
+
 // Admit validates a PUT's `properties` document (raw JSON; empty or null
 // means {}), drops the read-only properties the client sent (at every
 // depth), applies schema defaults to absent optional properties at every
@@ -192,6 +198,23 @@ func (a *admitter) pushKey(key string) int {
 	return n
 }
 
+// pushHiddenKey appends the segment of key, HiddenKey when hidden, and
+// returns the length to restore.
+func (a *admitter) pushHiddenKey(key string, hidden bool) int {
+	n := len(a.path)
+	a.path = appendKeyOrHidden(a.path, key, hidden)
+	return n
+}
+
+// appendKeyOrHidden appends key's segment, or HiddenKey's when hidden (a
+// key GET does not show).
+func appendKeyOrHidden(path []byte, key string, hidden bool) []byte {
+	if hidden {
+		return append(append(path, '.'), HiddenKey...)
+	}
+	return appendKey(path, key)
+}
+
 func (a *admitter) pushIndex(i int) int {
 	n := len(a.path)
 	a.path = appendIndex(a.path, i)
@@ -317,7 +340,7 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 			if a.full {
 				break
 			}
-			mark := a.pushKey(k)
+			mark := a.pushHiddenKey(k, sensitive)
 			m[k] = a.walk(n.values, m[k], sensitive)
 			a.path = a.path[:mark]
 		}
@@ -411,7 +434,7 @@ func (a *admitter) object(n *node, m map[string]any, sensitive bool) {
 			return
 		}
 		p := n.props[k]
-		mark := a.pushKey(k)
+		mark := a.pushHiddenKey(k, sensitive && p == nil)
 		switch {
 		case p == nil:
 			a.report(CodeUnknownProperty, "is not a property of this object%s", known(n.names))

@@ -12,6 +12,9 @@ type Reference struct {
 	Target string         // "properties.database"
 	ID     api.ResourceID // the parsed value
 	Types  []string       // the allowed full type names; nil for a generic reference ("*")
+	// Sensitive is set when the value is x-radius-sensitive (or inside a
+	// sensitive value): a message about it must not repeat ID.
+	Sensitive bool
 }
 
 // References lists the reference-valued properties of an admitted document,
@@ -32,7 +35,7 @@ func (s *Schema) References(admitted json.RawMessage) []Reference {
 // references is References of the decoded admitted document.
 func (s *Schema) references(doc any) []Reference {
 	r := &refWalker{path: []byte(Root)}
-	r.walk(s.root, doc)
+	r.walk(s.root, doc, false)
 	return r.out
 }
 
@@ -41,7 +44,11 @@ type refWalker struct {
 	out  []Reference
 }
 
-func (r *refWalker) walk(n *node, v any) {
+// walk collects the references in v; sensitive is true inside an
+// x-radius-sensitive value, where map keys are HiddenKey in targets (as in
+// Admit's violations).
+func (r *refWalker) walk(n *node, v any, sensitive bool) {
+	sensitive = sensitive || n.sensitive
 	switch n.kind {
 	case kindString:
 		str, ok := v.(string)
@@ -52,14 +59,14 @@ func (r *refWalker) walk(n *node, v any) {
 		if err != nil {
 			return
 		}
-		r.out = append(r.out, Reference{Target: string(r.path), ID: id, Types: n.refTypes})
+		r.out = append(r.out, Reference{Target: string(r.path), ID: id, Types: n.refTypes, Sensitive: sensitive})
 	case kindObject:
 		m, _ := v.(map[string]any)
 		for _, k := range sortedKeys(m) {
 			if p := n.props[k]; p != nil {
 				mark := len(r.path)
 				r.path = appendKey(r.path, k)
-				r.walk(p, m[k])
+				r.walk(p, m[k], sensitive)
 				r.path = r.path[:mark]
 			}
 		}
@@ -67,8 +74,8 @@ func (r *refWalker) walk(n *node, v any) {
 		m, _ := v.(map[string]any)
 		for _, k := range sortedKeys(m) {
 			mark := len(r.path)
-			r.path = appendKey(r.path, k)
-			r.walk(n.values, m[k])
+			r.path = appendKeyOrHidden(r.path, k, sensitive)
+			r.walk(n.values, m[k], sensitive)
 			r.path = r.path[:mark]
 		}
 	case kindArray:
@@ -76,7 +83,7 @@ func (r *refWalker) walk(n *node, v any) {
 		for i, e := range list {
 			mark := len(r.path)
 			r.path = appendIndex(r.path, i)
-			r.walk(n.items, e)
+			r.walk(n.items, e, sensitive)
 			r.path = r.path[:mark]
 		}
 	}

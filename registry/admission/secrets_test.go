@@ -114,6 +114,47 @@ func TestSensitiveNeverInMessages(t *testing.T) {
 	}
 }
 
+// TestSensitiveKeysNeverInTargets: GET shows a sensitive map (or object)
+// as null, so no violation or reference target names a key inside it: the
+// key is HiddenKey. Keys of a map whose values only are sensitive are
+// shown by GET and named.
+func TestSensitiveKeysNeverInTargets(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{
+		"keys":{"type":"object","x-radius-sensitive":true,"additionalProperties":{"type":"string"}},
+		"conn":{"type":"object","x-radius-sensitive":true,"properties":{"port":{"type":"integer"}}},
+		"vault":{"type":"object","x-radius-sensitive":true,"additionalProperties":{"type":"object","properties":{"ref":{"type":"string","x-resource-type":"*"},"n":{"type":"integer"}}}},
+		"plain":{"type":"object","additionalProperties":{"type":"string","x-radius-sensitive":true}}}}`)
+	_, vs := s.Admit(json.RawMessage(`{"keys":{"prod-db-password":5,"a.b":true},"conn":{"port":"x","prod-extra":1},"vault":{"prod-vault":{"n":"x"}},"plain":{"shown-key":3}}`))
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Target+" "+v.Code)
+	}
+	want := []string{
+		"properties.conn.port InvalidType",
+		"properties.conn.* UnknownProperty",
+		"properties.keys.* InvalidType",
+		"properties.keys.* InvalidType",
+		"properties.plain.shown-key InvalidType",
+		"properties.vault.*.n InvalidType",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+	for _, v := range vs {
+		if strings.Contains(v.Target+v.Message, "prod-") {
+			t.Errorf("violation %+v names a key GET hides", v)
+		}
+	}
+	const rg = "/planes/radius/local/resourceGroups/rg/providers/"
+	refs := s.References(json.RawMessage(`{"vault":{"prod-vault":{"ref":"` + rg + `A.B/c/d"}}}`))
+	if len(refs) != 1 || refs[0].Target != "properties.vault.*.ref" || !refs[0].Sensitive {
+		t.Errorf("references = %+v, want one sensitive at properties.vault.*.ref", refs)
+	}
+	if segs, err := admission.ParseTarget("properties.vault.*.ref"); err != nil || len(segs) != 3 || segs[1] != admission.HiddenKey {
+		t.Errorf("ParseTarget of a hidden key = %v, %v", segs, err)
+	}
+}
+
 func TestReferences(t *testing.T) {
 	s := mustCompile(t, `{"type":"object","properties":{
 		"db":{"type":"string","x-resource-type":"Contoso.Data/postgresDatabases"},

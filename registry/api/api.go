@@ -189,6 +189,9 @@ const (
 	CodeParentNotFound        = "ParentResourceNotFound"
 	CodeResourceGroupNotFound = "ResourceGroupNotFound"
 	CodeBadGateway            = "BadGateway"
+	// CodeLoopDetected is the code of a 508: a forwarded request came back
+	// to a registry, which does not forward it again.
+	CodeLoopDetected = "LoopDetected"
 	// CodeReferenceNotFound is the code of the details of a 400 whose
 	// property names a resource (of a type this registry serves) that does
 	// not exist.
@@ -244,10 +247,13 @@ type Diagnostic struct {
 func (d Diagnostic) IsError() bool { return d.Severity != "warning" }
 
 // Retryable reports whether a response of status with error code is worth
-// retrying: 429, any 5xx, and a 409 of a concurrent write
-// (CodeAnotherOperation), never another 409.
+// retrying: 429, any 5xx but a 508 (a forwarding loop, which a retry
+// meets again), and a 409 of a concurrent write (CodeAnotherOperation),
+// never another 409.
 func Retryable(status int, code string) bool {
 	switch {
+	case status == 508: // Loop Detected
+		return false
 	case status == 409: // Conflict (net/http's constants would import net/http here)
 		return code == CodeAnotherOperation
 	case status == 429, status >= 500: // Too Many Requests, server errors

@@ -18,7 +18,8 @@ import (
 const DefaultPlane = "local"
 
 // AddressProblem explains why addr is not an absolute http or https URL with
-// a host (a location's address, a --server or --address flag).
+// a host and without credentials (a location's address, a --server or
+// --address flag). Its explanation does not repeat addr.
 func AddressProblem(addr string) string {
 	if addr == "" {
 		return "is empty"
@@ -36,7 +37,32 @@ func AddressProblem(addr string) string {
 	if u.Host == "" {
 		return "has no host"
 	}
+	if u.User != nil {
+		return "holds credentials (user:password@); an address must not, since registrations are readable by anyone who may read the registry"
+	}
 	return ""
+}
+
+// RedactAddress returns addr with the credentials of its authority
+// ("user:password@") replaced by "xxxxx@", for answers, messages and logs;
+// an address without credentials is returned as it is. It does not need
+// addr to parse, so that a stored value written before credentials were
+// refused is never shown either.
+func RedactAddress(addr string) string {
+	_, rest, ok := strings.Cut(addr, "://")
+	if !ok {
+		return addr
+	}
+	start := len(addr) - len(rest)
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndexByte(rest[:end], '@')
+	if at < 0 {
+		return addr
+	}
+	return addr[:start] + "xxxxx" + rest[at:]
 }
 
 // EscapeTypeName turns a type name into its URL segment form:

@@ -22,10 +22,33 @@ func TestAddressProblem(t *testing.T) {
 		"http://[::1]:80":            true,
 		"http://ex.com/%zz":          false,
 		"mailto:someone@example.com": false,
+		"http://user:pass@ex.com":    false,
+		"https://token@ex.com/base":  false,
+		"http://ex.com/a@b":          true,
 	} {
 		if got := AddressProblem(addr) == ""; got != ok {
 			t.Errorf("AddressProblem(%q) = %q, want ok=%v", addr, AddressProblem(addr), ok)
 		}
+	}
+}
+
+func TestRedactAddress(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://user:pass@ex.com:8080/base": "http://xxxxx@ex.com:8080/base",
+		"https://tok@ex.com":                "https://xxxxx@ex.com",
+		"http://a@b:c@ex.com?x=@":           "http://xxxxx@ex.com?x=@",
+		"http://u:p a ss@ex.com/":           "http://xxxxx@ex.com/",
+		"http://ex.com/a@b":                 "http://ex.com/a@b",
+		"http://ex.com#@":                   "http://ex.com#@",
+		"not a url@all":                     "not a url@all",
+		"":                                  "",
+	} {
+		if got := RedactAddress(in); got != want {
+			t.Errorf("RedactAddress(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if p := AddressProblem("http://user:hunter2@ex.com"); strings.Contains(p, "hunter2") {
+		t.Errorf("AddressProblem repeats the password: %s", p)
 	}
 }
 

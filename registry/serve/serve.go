@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -163,6 +164,11 @@ func Run(ctx context.Context, cfg Config) error {
 	defer store.Close()
 	opts := cfg.Server
 	opts.Store = store
+	if opts.Forward.Listen == nil {
+		if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
+			opts.Forward.Listen = []netip.AddrPort{ap} // never forwarded to, and the default of --forward-allow
+		}
+	}
 	if opts.Secrets, err = cfg.Sealer(); err != nil {
 		return err
 	}
@@ -185,7 +191,7 @@ func Run(ctx context.Context, cfg Config) error {
 		shutdown(httpSrv, logger)
 		return err
 	}
-	logger.Info("listening", "url", baseURL, "store", cfg.Store.Name, "auth", len(opts.Tokens) > 0)
+	logger.Info("listening", "url", baseURL, "store", cfg.Store.Name, "auth", len(opts.Tokens) > 0, "forward_allow", srv.ForwardRules())
 	cfg.Ready(baseURL)
 	srv.SetReady(true)
 	select {

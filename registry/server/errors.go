@@ -44,6 +44,7 @@ var errorCodes = [...]errorCode{
 	registry.CodeHeadersTooLarge:        {status: http.StatusRequestHeaderFieldsTooLarge, arm: api.CodeHeadersTooLarge},
 	registry.CodeUnauthorized:           {status: http.StatusUnauthorized, arm: api.CodeUnauthorized},
 	registry.CodeBadGateway:             {status: http.StatusBadGateway, arm: api.CodeBadGateway},
+	registry.CodeLoopDetected:           {status: http.StatusLoopDetected, arm: api.CodeLoopDetected},
 }
 
 // errorResponse returns the status and ARM error of err.

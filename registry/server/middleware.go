@@ -55,11 +55,14 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// logRequests writes one structured log line per request.
+// logRequests writes one structured log line per request. The caller
+// is known only once authenticate ran further in: it fills the slot
+// logRequests puts in the request's context.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
+		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, new(string)))
 		next.ServeHTTP(rec, r)
 		if rec.status == 0 {
 			rec.status = http.StatusOK
@@ -70,7 +73,13 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 
 // logRequest writes the log line of a request (or of a batch's write)
 // that started at start and was answered with status and bytes of body.
+// Its caller is the token's name, or "anonymous" for a request without a
+// valid token.
 func (s *Server) logRequest(ctx context.Context, method, path, remote string, status, bytes int, start time.Time) {
+	caller := callerFrom(ctx)
+	if caller == "" {
+		caller = "anonymous"
+	}
 	s.log.InfoContext(ctx, "request",
 		"method", method,
 		"path", path,
@@ -78,7 +87,7 @@ func (s *Server) logRequest(ctx context.Context, method, path, remote string, st
 		"bytes", bytes,
 		"duration_ms", float64(time.Since(start).Microseconds())/1000,
 		"remote", remote,
-		"caller", callerFrom(ctx),
+		"caller", caller,
 	)
 }
 
@@ -202,12 +211,27 @@ func normalize(u *url.URL) {
 	}
 }
 
+// callerKey holds a *string: the authenticated caller's name, set by
+// authenticate in the slot logRequests made.
 type callerKey struct{}
 
 // callerFrom returns the authenticated caller's name, "" without auth.
 func callerFrom(ctx context.Context) string {
-	s, _ := ctx.Value(callerKey{}).(string)
-	return s
+	if p, _ := ctx.Value(callerKey{}).(*string); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// withCaller records caller as the request's caller: in the slot of
+// logRequests when there is one (its log line names the caller), else in
+// a new one.
+func withCaller(r *http.Request, caller string) *http.Request {
+	if p, _ := r.Context().Value(callerKey{}).(*string); p != nil {
+		*p = caller
+		return r
+	}
+	return r.WithContext(context.WithValue(r.Context(), callerKey{}, &caller))
 }
 
 // authenticate requires a bearer token on writes (and reads when
@@ -248,7 +272,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		if caller != "" {
-			r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller))
+			r = withCaller(r, caller)
 		}
 		next.ServeHTTP(w, r)
 	})

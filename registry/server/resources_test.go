@@ -306,21 +306,21 @@ func TestUnregisterWithResources(t *testing.T) {
 // registerTypes registers provider Contoso.Apps with the given types (API
 // version 2024-08-01, schemas as given) served in location global, and
 // creates group rg.
-func (f *fixture) registerTypes(schemas map[string]string) {
+func (f *fixture) registerTypes(schemas map[string]string, headers ...string) {
 	f.t.Helper()
 	p := "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Apps"
-	f.must(201, "PUT", p, `{}`)
+	f.must(201, "PUT", p, `{}`, headers...)
 	var served []string
 	for typ, schema := range schemas {
 		t := p + "/resourceTypes/" + strings.ReplaceAll(typ, "/", "_")
-		if f.do("GET", t, "").status == 404 {
-			f.must(201, "PUT", t, `{}`)
+		if f.do("GET", t, "", headers...).status == 404 {
+			f.must(201, "PUT", t, `{}`, headers...)
 		}
-		f.must(201, "PUT", t+"/apiVersions/2024-08-01", `{"properties":{"schema":`+schema+`}}`)
+		f.must(201, "PUT", t+"/apiVersions/2024-08-01", `{"properties":{"schema":`+schema+`}}`, headers...)
 		served = append(served, `"`+typ+`":{"apiVersions":{"2024-08-01":{}}}`)
 	}
-	f.must(201, "PUT", p+"/locations/global", `{"properties":{"resourceTypes":{`+strings.Join(served, ",")+`}}}`)
-	f.must(201, "PUT", rg, `{}`)
+	f.must(201, "PUT", p+"/locations/global", `{"properties":{"resourceTypes":{`+strings.Join(served, ",")+`}}}`, headers...)
+	f.must(201, "PUT", rg, `{}`, headers...)
 }
 
 const appsSchema = `{
@@ -487,6 +487,32 @@ func TestSecretsStoredApart(t *testing.T) {
 }
 
 func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
+
+// TestErrorsHideWhatGetHides: GET shows a sensitive map as null, so a
+// refused PUT names none of its keys (the target has "*" in their place)
+// and a sensitive reference to a missing resource does not repeat it.
+func TestErrorsHideWhatGetHides(t *testing.T) {
+	f := newFixture(t, server.Options{})
+	f.registerTypes(map[string]string{"vaults": `{"type":"object","properties":{
+		"keys":{"type":"object","x-radius-sensitive":true,"additionalProperties":{"type":"string"}},
+		"peer":{"type":"string","x-radius-sensitive":true,"x-resource-type":"Contoso.Apps/vaults"},
+		"labels":{"type":"object","additionalProperties":{"type":"string"}}}}`})
+	vault := rg + "/providers/Contoso.Apps/vaults"
+	r := f.do("PUT", vault+"/v1"+typeVer, `{"properties":{"keys":{"prod-db-password":5},"labels":{"team-label":1}}}`)
+	if r.status != 400 || strings.Contains(string(r.body), "prod-db-password") ||
+		!strings.Contains(string(r.body), `"target":"properties.keys.*"`) || !strings.Contains(string(r.body), `"target":"properties.labels.team-label"`) {
+		t.Errorf("PUT with a bad value in a sensitive map = %d %s, want 400 with target properties.keys.* and the labels' key named", r.status, r.body)
+	}
+	f.must(201, "PUT", vault+"/v1"+typeVer, `{"properties":{"keys":{"prod-db-password":"x"}}}`)
+	if p := f.must(200, "GET", vault+"/v1"+typeVer, "").json(t)["properties"].(map[string]any); p["keys"] != nil {
+		t.Errorf("GET shows keys = %v, want null", p["keys"])
+	}
+	missing := vault + "/secret-peer-name"
+	r = f.do("PUT", vault+"/v2"+typeVer, `{"properties":{"peer":"`+missing+`"}}`)
+	if r.status != 400 || strings.Contains(string(r.body), "secret-peer-name") || !strings.Contains(string(r.body), api.CodeReferenceNotFound) {
+		t.Errorf("PUT with a sensitive reference to a missing resource = %d %s, want 400 ReferenceNotFound without the ID", r.status, r.body)
+	}
+}
 
 // TestSecretKeyMismatch: a server whose key does not open the stored
 // secrets refuses to start; one that started before they were written

@@ -21,6 +21,7 @@ import (
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
+	"github.com/udtc/udtc/registry/egress"
 	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/service"
 )
@@ -73,10 +74,9 @@ type Options struct {
 	AuthReads bool
 	// MaxBodyBytes limits request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// ForwardTransport sends the resource requests that go to a
-	// location's address (forward.go); nil means a transport of its own
-	// that ignores $HTTP_PROXY.
-	ForwardTransport http.RoundTripper
+	// Forward configures forwarding to the locations' addresses
+	// (forward.go): where it may go, its limits.
+	Forward ForwardOptions
 }
 
 // Server is the registry HTTP handler: it decodes requests, calls the
@@ -111,7 +111,8 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Secrets == nil {
 		return nil, errors.New("server: no secrets sealer (Options.Secrets)")
 	}
-	svc, err := service.New(ctx, service.Options{Store: opts.Store, Secrets: opts.Secrets, CheckSchema: opts.CheckSchema, Now: opts.Now})
+	policy := egress.New(opts.Forward.Allow, opts.Forward.Listen)
+	svc, err := service.New(ctx, service.Options{Store: opts.Store, Secrets: opts.Secrets, CheckSchema: opts.CheckSchema, Now: opts.Now, Egress: policy})
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -124,7 +125,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		authReads:      opts.AuthReads,
 		maxBody:        opts.MaxBodyBytes,
 		cache:          newRespCache(),
-		fwd:            newForwarder(opts.ForwardTransport, opts.Logger),
+		fwd:            newForwarder(opts.Forward, policy, opts.Logger),
 		mux:            http.NewServeMux(),
 		writeKinds:     map[string]registry.Kind{},
 	}
@@ -145,6 +146,10 @@ func (s *Server) Service() *service.Service { return s.svc }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// ForwardRules describes where the server forwards to (egress.Policy.Rules),
+// for the start's log line.
+func (s *Server) ForwardRules() string { return s.fwd.policy.Rules() }
 
 // SetReady sets what /readyz reports.
 func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -65,11 +66,17 @@ func newFixture(t *testing.T, opts server.Options) *fixture {
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return clock }
 	}
+	ts := httptest.NewUnstartedServer(nil)
+	if opts.Forward.Listen == nil { // the server knows where it listens, as udtc serve's does
+		opts.Forward.Listen = []netip.AddrPort{netip.MustParseAddrPort(ts.Listener.Addr().String())}
+	}
 	srv, err := server.New(context.Background(), opts)
 	if err != nil {
+		ts.Close()
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
+	ts.Config.Handler = srv
+	ts.Start()
 	t.Cleanup(ts.Close)
 	return &fixture{t: t, url: ts.URL, srv: srv}
 }
@@ -722,6 +729,36 @@ func TestPanicIsAnErrorResponse(t *testing.T) {
 	}
 	if !sawPanic || !sawGet {
 		t.Errorf("request log lacks the PUT 500 or the GET 200:\n%s", logs.String())
+	}
+}
+
+// TestRequestLogNamesTheCaller: the log line of every request names who
+// made it: the token's name, or "anonymous" without a valid token. Reads
+// of secrets (listSecrets) are audited that way too.
+func TestRequestLogNamesTheCaller(t *testing.T) {
+	var log bytes.Buffer
+	f := newFixture(t, server.Options{Tokens: []server.Token{{Name: "ci", Value: "s3cret"}, {Name: "ops", Value: "other"}},
+		Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	ci, ops := "Authorization: Bearer s3cret", "Authorization: Bearer other"
+	f.registerTypes(map[string]string{"apps": appsSchema, "databases": `{"type":"object","properties":{}}`}, ci)
+	f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`, ci)
+	log.Reset()
+	f.must(200, "POST", appsPath+"/a1/listSecrets"+typeVer, "", ops)
+	f.must(200, "GET", appsPath+"/a1"+typeVer, "")
+	f.must(200, "GET", appsPath+"/a1"+typeVer, "", ci)
+	f.must(401, "DELETE", appsPath+"/a1"+typeVer, "", "Authorization: Bearer wrong")
+	var got []string
+	for _, l := range logLines(t, &log) {
+		got = append(got, fmt.Sprintf("%s %s %v %v", l["method"], l["path"], l["status"], l["caller"]))
+	}
+	want := []string{
+		"POST " + appsPath + "/a1/listSecrets 200 ops",
+		"GET " + appsPath + "/a1 200 anonymous",
+		"GET " + appsPath + "/a1 200 ci",
+		"DELETE " + appsPath + "/a1 401 anonymous",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("request log (-want +got):\n%s", diff)
 	}
 }
 

@@ -132,8 +132,11 @@ func (s *Service) checkReferences(ctx context.Context, id api.ResourceID, refs [
 		}
 		_, err := s.store.GetInstance(ctx, ref.ID)
 		if errors.Is(err, registry.ErrNotFound) {
-			details = append(details, api.ErrorDetail{Code: api.CodeReferenceNotFound, Target: ref.Target,
-				Message: fmt.Sprintf("refers to %s, which does not exist", ref.ID)})
+			msg := fmt.Sprintf("refers to %s, which does not exist", ref.ID)
+			if ref.Sensitive { // GET shows it as null: never repeat it
+				msg = "refers to a resource that does not exist"
+			}
+			details = append(details, api.ErrorDetail{Code: api.CodeReferenceNotFound, Target: ref.Target, Message: msg})
 			continue
 		}
 		if err != nil {

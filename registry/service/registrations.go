@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/udtc/udtc/registry"
@@ -201,6 +204,11 @@ func (s *Service) registration(ctx context.Context, id registry.ID, env Envelope
 	if err != nil {
 		return res, err
 	}
+	if lp, ok := canon.(registry.LocationProperties); ok {
+		if err := s.checkAddresses(lp); err != nil {
+			return res, err
+		}
+	}
 	if id.Kind == registry.KindPlane || id.Kind == registry.KindProvider {
 		if res.Location == "" {
 			res.Location = registry.DefaultLocation
@@ -245,6 +253,35 @@ func canonicalProperties(kind registry.Kind, props json.RawMessage) (any, error)
 	// A plane: UCP clients may send plane properties this registry does
 	// not use (e.g. resourceProviders); they are accepted and not stored.
 	return struct{}{}, nil
+}
+
+// checkAddresses refuses a location whose addresses the egress policy
+// refuses by name (--forward-allow; the server's own address): a request
+// of its types could never be forwarded. Names that only their resolved
+// addresses can decide are checked again when forwarding.
+func (s *Service) checkAddresses(lp registry.LocationProperties) error {
+	check := func(field, addr string) error {
+		if addr == "" {
+			return nil
+		}
+		u, err := url.Parse(addr)
+		if err != nil { // Validate checked the form
+			return invalid("%s is not a URL", field)
+		}
+		if err := s.egress.CheckURL(u); err != nil {
+			return registry.Errorf(registry.CodeInvalid, field, "%s is refused: %v", field, err)
+		}
+		return nil
+	}
+	if err := check("properties.address", lp.Address); err != nil {
+		return err
+	}
+	for _, t := range slices.Sorted(maps.Keys(lp.ResourceTypes)) {
+		if err := check("properties.resourceTypes."+t+".address", lp.ResourceTypes[t].Address); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // validSchema compacts and checks an API version schema and returns the

@@ -23,6 +23,7 @@ import (
 
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/egress"
 	"github.com/udtc/udtc/registry/secrets"
 )
 
@@ -38,6 +39,10 @@ type Options struct {
 	CheckSchema func(schema json.RawMessage) []api.Diagnostic
 	// Now is the clock of the writes' systemData; nil means time.Now.
 	Now func() time.Time
+	// Egress is where forwarded requests may go: a location whose address
+	// it refuses by name (egress.Policy.CheckURL) is not registered. Nil
+	// means egress.New(nil, nil): loopback only.
+	Egress *egress.Policy
 }
 
 // Service is the registry's service layer; it is safe for concurrent use.
@@ -51,6 +56,7 @@ type Service struct {
 	schemas     *schemaCache
 	checkSlots  chan struct{} // see validSchema
 	syncs       syncCache     // sync.go
+	egress      *egress.Policy
 }
 
 // New returns the service over opts.Store and makes sure the plane
@@ -74,6 +80,10 @@ func New(ctx context.Context, opts Options) (*Service, error) {
 		now:         opts.Now,
 		schemas:     newSchemaCache(),
 		checkSlots:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		egress:      opts.Egress,
+	}
+	if s.egress == nil {
+		s.egress = egress.New(nil, nil)
 	}
 	if g, ok := opts.Store.(registry.Generations); ok {
 		s.gens = &generations{gens: g}
