@@ -187,7 +187,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := map[string]string{"status": "ready"}
-	if sync := s.syncReadiness(); sync != "" {
+	if sync := s.syncReadiness(r.Context()); sync != "" {
 		body["sync"] = sync
 	}
 	writeJSON(w, http.StatusOK, body)

@@ -87,11 +87,21 @@ func (s *Service) ApplyRegistrations(ctx context.Context, actor string, writes [
 	if !ok {
 		return fmt.Errorf("the store cannot apply writes in one transaction: %w", errors.ErrUnsupported)
 	}
+	ops, err := s.syncOps(ctx, actor, writes)
+	if err != nil {
+		return err
+	}
+	return b.ApplyBatch(ctx, ops)
+}
+
+// syncOps checks the writes of ApplyRegistrations and returns them as the
+// store's batch.
+func (s *Service) syncOps(ctx context.Context, actor string, writes []SyncWrite) ([]registry.BatchOp, error) {
 	now := s.stamp()
 	ops := make([]registry.BatchOp, len(writes))
 	for i, w := range writes {
 		if err := w.ID.Validate(); err != nil {
-			return err
+			return nil, err
 		}
 		if w.Body == nil {
 			ops[i] = registry.BatchOp{Delete: w.ID}
@@ -99,11 +109,11 @@ func (s *Service) ApplyRegistrations(ctx context.Context, actor string, writes [
 		}
 		res, err := s.syncRegistration(ctx, w)
 		if err != nil {
-			return fmt.Errorf("PUT %s: %w", w.ID, withDetails(err))
+			return nil, fmt.Errorf("PUT %s: %w", w.ID, withDetails(err))
 		}
 		ops[i] = registry.BatchOp{Put: &registry.Write{Resource: res, Now: now, Actor: actor}}
 	}
-	return b.ApplyBatch(ctx, ops)
+	return ops, nil
 }
 
 // syncRegistration checks the body of a PUT of ApplyRegistrations.
