@@ -31,11 +31,14 @@ type SystemData struct {
 	LastModifiedBy string
 }
 
-// TypeProperties are a resource type's stored properties.
+// TypeProperties are a resource type's stored properties. Icon is the SVG
+// document as sent; IconHash its api.IconHash, computed when it is stored.
 type TypeProperties struct {
 	DefaultAPIVersion string   `json:"defaultApiVersion,omitempty"`
 	Description       string   `json:"description,omitempty"`
 	Capabilities      []string `json:"capabilities,omitempty"`
+	Icon              string   `json:"icon,omitempty"`
+	IconHash          string   `json:"iconHash,omitempty"`
 }
 
 // APIVersionProperties are an API version's stored properties. Schema is
@@ -68,6 +71,11 @@ func (p TypeProperties) Validate() error {
 		q := probs[0]
 		return fmt.Errorf("%w: properties.capabilities[%d] %.80q %s (capabilities are PascalCase names, like SupportsRecipes, each listed once)",
 			ErrInvalid, q.Index, p.Capabilities[q.Index], q.Problem)
+	}
+	if p.Icon != "" {
+		if msg := api.IconProblem(p.Icon); msg != "" {
+			return &Error{Code: CodeInvalid, Target: "properties.icon", Message: "invalid icon: " + msg}
+		}
 	}
 	return nil
 }
@@ -115,6 +123,7 @@ type TypeSummary struct {
 	DefaultAPIVersion string
 	Description       string
 	Capabilities      []string
+	Icon, IconHash    string
 }
 
 // BuildSummaries assembles provider summaries from the providers, types, API
@@ -149,6 +158,8 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 			DefaultAPIVersion: props.DefaultAPIVersion,
 			Description:       props.Description,
 			Capabilities:      props.Capabilities,
+			Icon:              props.Icon,
+			IconHash:          props.IconHash,
 		}
 		typeNames[strings.ToLower(r.ID.Provider)+"\x00"+strings.ToLower(r.ID.Type)] = r.ID.Type
 	}

@@ -31,7 +31,7 @@ func (r Resource) Wire() (api.Resource[any], error) {
 			return out, err
 		}
 		out.Properties = api.ResourceTypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description,
-			Capabilities: p.Capabilities, ProvisioningState: api.ProvisioningSucceeded}
+			Capabilities: p.Capabilities, Icon: p.Icon, IconHash: p.IconHash, ProvisioningState: api.ProvisioningSucceeded}
 	case KindAPIVersion:
 		var p APIVersionProperties
 		if err := decodeProps(r, &p); err != nil {
@@ -78,16 +78,14 @@ func (r Resource) wireLocation() (api.LocationProperties, error) {
 		return api.LocationProperties{}, err
 	}
 	// Addresses stored before credentials were refused never show them.
-	lp := api.LocationProperties{Address: api.RedactAddress(p.Address), ProvisioningState: api.ProvisioningSucceeded}
-	if len(p.ResourceTypes) > 0 {
-		lp.ResourceTypes = map[string]api.LocationResourceType{}
-		for t, lt := range p.ResourceTypes {
-			vs := map[string]api.LocationAPIVersion{}
-			for v := range lt.APIVersions {
-				vs[v] = api.LocationAPIVersion{}
-			}
-			lp.ResourceTypes[t] = api.LocationResourceType{Address: api.RedactAddress(lt.Address), APIVersions: vs}
+	lp := api.LocationProperties{Address: api.RedactAddress(p.Address), ResourceTypes: map[string]api.LocationResourceType{},
+		ProvisioningState: api.ProvisioningSucceeded}
+	for t, lt := range p.ResourceTypes {
+		vs := map[string]api.LocationAPIVersion{}
+		for v := range lt.APIVersions {
+			vs[v] = api.LocationAPIVersion{}
 		}
+		lp.ResourceTypes[t] = api.LocationResourceType{Address: api.RedactAddress(lt.Address), APIVersions: vs}
 	}
 	return lp, nil
 }
@@ -132,6 +130,8 @@ func (sum ProviderSummary) Wire() api.ProviderSummary {
 			DefaultAPIVersion: t.DefaultAPIVersion,
 			Description:       t.Description,
 			Capabilities:      t.Capabilities,
+			Icon:              t.Icon,
+			IconHash:          t.IconHash,
 		}
 		for v, schema := range t.APIVersions {
 			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema}

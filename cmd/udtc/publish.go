@@ -58,7 +58,11 @@ func (f *serverFlags) client() (*client.Client, error) {
 	if p := api.AddressProblem(f.server); p != "" {
 		return nil, usageErrorf("--server must be an http(s) URL like %s, not %q: it %s", DefaultServer, f.server, p)
 	}
-	opts := []client.Option{client.WithPlane(f.plane)}
+	// A write waits for a server's asynchronous operation (Radius's UCP)
+	// up to 3 minutes, within --timeout.
+	ops := client.DefaultOperations
+	ops.Timeout = min(ops.Timeout, f.timeout)
+	opts := []client.Option{client.WithPlane(f.plane), client.WithOperations(ops)}
 	if f.tokenFile != "" {
 		tok, err := readTokenFile("--token-file", f.tokenFile)
 		if err != nil {
@@ -113,8 +117,16 @@ func (f *serverFlags) dial(parent context.Context) (*client.Client, context.Cont
 	return reg, ctx, cancel, nil
 }
 
+// ping finds out what the server is (client.Detect: udtc serve or
+// Radius's UCP) and checks that the plane exists.
 func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
-	_, err := reg.GetPlane(ctx, f.plane)
+	var err error
+	if reg.Target().Flavor == client.FlavorUnknown {
+		_, err = reg.Detect(ctx)
+	}
+	if err == nil {
+		_, err = reg.GetPlane(ctx, f.plane)
+	}
 	switch {
 	case err == nil:
 		return nil
@@ -131,6 +143,15 @@ func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
 	return fail(exitFail, err)
 }
 
+// targetName names the server in plans and messages: its URL for udtc
+// serve, "Radius UCP at URL" for UCP.
+func (f *serverFlags) targetName(reg *client.Client) string {
+	if t := reg.Target(); t.Flavor == client.FlavorUCP {
+		return t.String()
+	}
+	return f.server
+}
+
 // rootCause returns the innermost wrapped error, for short messages.
 func rootCause(err error) error {
 	for {
@@ -145,6 +166,8 @@ func rootCause(err error) error {
 type publishFlags struct {
 	compileFlags
 	serverFlags
+	refused  []string // what a Radius UCP target cannot hold (publish.ForUCP)
+	target   string   // the server as the plan names it (serverFlags.targetName)
 	prune    bool
 	dryRun   bool
 	location string
@@ -185,6 +208,9 @@ type publishReport struct {
 	Summary map[string]int    `json:"summary"`
 	Applied []publish.Change  `json:"applied"`
 	Failed  []failedChangeDoc `json:"failed"`
+	// Refused lists what a Radius UCP target cannot hold, one problem a
+	// line; those namespaces are not published.
+	Refused []string `json:"refused,omitempty"`
 }
 
 type failedChangeDoc struct {
@@ -222,18 +248,39 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	}
 	defer cancel()
 	want := registration.Registrations(cat, registration.Options{Location: f.location, Address: f.address})
+	refusedNamespaces := 0
+	if reg.Target().Flavor == client.FlavorUCP {
+		all := len(want)
+		want, f.refused = publish.ForUCP(want)
+		refusedNamespaces = all - len(want)
+		for _, line := range f.refused {
+			fmt.Fprintln(e.stderr, "udtc publish: "+line)
+		}
+	}
 	plan, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
 	if err != nil {
 		return fail(exitFail, err)
 	}
+	f.target = f.targetName(reg)
 	if f.output == "text" {
-		plan.WriteText(e.stdout, f.server, f.plane, f.review.verbose)
+		plan.WriteText(e.stdout, f.target, f.plane, f.review.verbose)
 	}
 	if !f.review.allowBreaking || f.output == "text" {
 		if err := f.review.refuseBreaking(ctx, e, cat, plan); err != nil { // publishplan.go
 			return err
 		}
 	}
+	err = f.finish(ctx, e, reg, plan, rec)
+	if err == nil && refusedNamespaces > 0 {
+		err = fail(exitFail, fmt.Errorf("%s not published: %s cannot hold what the lines above name",
+			plural(refusedNamespaces, "namespace"), reg.Target()))
+	}
+	return err
+}
+
+// finish ends a publish whose plan is made: a dry run, nothing to write,
+// or the writes.
+func (f *publishFlags) finish(ctx context.Context, e *env, reg *client.Client, plan *publish.Plan, rec *publishRecord) error {
 	if f.dryRun || plan.Writes() == 0 {
 		return f.noWrites(e, plan, rec)
 	}
@@ -246,7 +293,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 // newReport starts the --output json document of plan.
 func (f *publishFlags) newReport(plan *publish.Plan) publishReport {
 	report := publishReport{Server: f.server, Plane: f.plane, DryRun: f.dryRun, Plan: plan.Changes,
-		Summary: map[string]int{}, Applied: []publish.Change{}, Failed: []failedChangeDoc{}}
+		Summary: map[string]int{}, Applied: []publish.Change{}, Failed: []failedChangeDoc{}, Refused: f.refused}
 	for _, a := range []publish.Action{publish.Create, publish.Update, publish.Unchanged, publish.Delete} {
 		report.Summary[string(a)] = plan.Count(a)
 	}
@@ -273,7 +320,11 @@ func (f *publishFlags) noWrites(e *env, plan *publish.Plan, rec *publishRecord) 
 // apply applies plan and reports what it did.
 func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, plan *publish.Plan, rec *publishRecord) error {
 	progress := progressPrinter(e, plan.Writes())
-	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Batch: true, Progress: progress})
+	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{
+		Batch:    reg.Target().Flavor != client.FlavorUCP, // UCP takes no batches
+		Progress: progress,
+		Waiting:  waitingPrinter(e),
+	})
 	// A 401 or 403 stops Apply (auth.go): one line says why, not one per write.
 	var authErr error
 	for _, fl := range res.Failed {
@@ -322,6 +373,31 @@ func progressPrinter(e *env, total int) func(done, total int) {
 		if done == total {
 			fmt.Fprintln(e.stderr)
 		}
+	}
+}
+
+// Waits worth a line: a write still waiting after waitingFirst, then every
+// waitingEvery.
+const (
+	waitingFirst = 2 * time.Second
+	waitingEvery = 10 * time.Second
+)
+
+// waitingPrinter prints, on stderr, the writes that wait for a server's
+// asynchronous operation (or for another write of the same resource)
+// longer than waitingFirst, then every waitingEvery.
+func waitingPrinter(e *env) func(c publish.Change, state string, elapsed time.Duration) {
+	var mu sync.Mutex
+	printed := map[string]time.Duration{}
+	return func(c publish.Change, state string, elapsed time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		last, seen := printed[c.Name()]
+		if elapsed < waitingFirst || (seen && elapsed-last < waitingEvery) {
+			return
+		}
+		printed[c.Name()] = elapsed
+		fmt.Fprintf(e.stderr, "  waiting: %s %s (%s)\n", c.Name(), state, elapsed.Round(time.Second))
 	}
 }
 

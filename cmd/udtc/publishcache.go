@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -67,13 +68,14 @@ func (f *publishFlags) replay(c *cli.Context, e *env, reg *client.Client, rec *p
 	return true, nil
 }
 
-// save records plan, a plan of zero writes, when the run may record.
+// save records plan, a plan of zero writes, when the run may record and
+// published everything.
 func (f *publishFlags) save(rec *publishRecord, plan *publish.Plan) {
-	if !rec.recording {
+	if !rec.recording || len(f.refused) > 0 { // a replay would not say what was refused
 		return
 	}
 	var text bytes.Buffer
-	plan.WriteText(&text, f.server, f.plane, f.review.verbose)
+	plan.WriteText(&text, cmp.Or(f.target, f.server), f.plane, f.review.verbose)
 	publish.SaveRecord(rec.path, rec.key(), plan, text.String(), string(rec.diagnostics))
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
+	"github.com/udtc/udtc/registry/service"
 )
 
 // maxCachedPatterns bounds the compiled patterns a server keeps.
@@ -24,8 +25,9 @@ const maxCachedPatterns = 4096
 func newPatterns() *check.Patterns { return &check.Patterns{Max: maxCachedPatterns} }
 
 // newSchemaCheck returns serve's check of an API version schema PUT to the
-// registry: the checker `udtc check` uses, so the registry accepts exactly
-// what a manifest may declare. Paths are JSON pointers into the schema;
+// registry: the checker `udtc check` uses, so the registry accepts what a
+// manifest may declare (the service first reads an object schema without
+// a type as Radius does: service.ImplyObjectTypes). Paths are JSON pointers into the schema;
 // lines and columns point into the request's schema text. Compiled
 // patterns are kept in patterns.
 func newSchemaCheck(patterns *check.Patterns) func(json.RawMessage) []api.Diagnostic {
@@ -64,8 +66,10 @@ func newCompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
 	}
 }
 
+// schemaModel checks a stored schema as the registry read it at PUT
+// (service.ImplyObjectTypes) and returns its model.
 func schemaModel(what string, schema json.RawMessage, patterns *check.Patterns) (*model.Schema, error) {
-	s, diags := check.Schema("schema", schema, patterns)
+	s, diags := check.Schema("schema", service.ImplyObjectTypes(schema), patterns)
 	if s != nil {
 		return s, nil
 	}

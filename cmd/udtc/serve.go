@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -67,6 +68,7 @@ func serveCommand(e *env) *cli.Command {
 			if c.Args().Len() > 0 {
 				return usageErrorf("serve takes no arguments")
 			}
+			f.sync.isSet = c.IsSet
 			return f.run(c.Context, e)
 		},
 	}
@@ -101,12 +103,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if !loopback && len(tokens) == 0 && !f.insecure {
 		return usageErrorf("refusing to listen on non-loopback address %s without --token-file (pass --insecure to allow it)", f.addr)
 	}
-	var logger *slog.Logger
-	if f.logFormat == "text" {
-		logger = slog.New(slog.NewTextHandler(e.stderr, nil))
-	} else {
-		logger = slog.New(slog.NewJSONHandler(e.stderr, nil))
-	}
+	logger := newLogger(f.logFormat, e.stderr)
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
 		return err
@@ -130,7 +127,6 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
 			MaxBodyBytes:   f.maxBody,
-			Sync:           asServerSync(syncer),
 			Forward:        forward,
 			// The catalog's br: references (--extension-registry).
 			ExtensionReference: extensionRef,
@@ -139,11 +135,10 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 			if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {
 				return fail(exitFail, fmt.Errorf("bootstrap %s: %w", f.bootstrap, err))
 			}
-			if err := startSync(ctx, syncer, srv, baseURL, token); err != nil {
-				return fail(exitFail, fmt.Errorf("sync %s: %w", f.sync.repo, err))
-			}
+			startSync(ctx, syncer, srv)
 			return nil
 		},
+		Stopped: func() { stopSync(syncer) },
 		Ready: func(baseURL string) {
 			fmt.Fprintf(e.stdout, "udtc serve: listening on %s (store %s)\n", baseURL, store.Name)
 		},
@@ -153,6 +148,14 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		return fail(exitFail, err)
 	}
 	return err
+}
+
+// newLogger is the server's logger: JSON lines, or text with format "text".
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, nil))
+	}
+	return slog.New(slog.NewJSONHandler(w, nil))
 }
 
 // extensionReference is the br: reference of each extension published

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
-	"net/http"
 	"path"
 	"path/filepath"
 	"time"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/udtc/udtc/generator/source"
 	"github.com/udtc/udtc/internal/gitsync"
-	"github.com/udtc/udtc/registry/client"
-	"github.com/udtc/udtc/registry/serve"
 	"github.com/udtc/udtc/registry/server"
 )
 
@@ -25,32 +22,41 @@ type syncFlags struct {
 	dir       string
 	interval  time.Duration
 	tokenFile string
-	stateFile string
+	heal      bool
+	maxFiles  int
+	maxBytes  int64
+	// isSet reports whether a flag was given (the command's context).
+	isSet func(name string) bool
 }
 
 func (f *syncFlags) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "sync", Usage: "follow the git repository at `REPO` (a local path or a URL): its manifests are the source of truth of the namespaces they declare", Destination: &f.repo},
+		&cli.StringFlag{Name: "sync", Usage: "follow the git repository at `REPO` (a local path or a URL; give HTTPS credentials with --sync-token-file): its manifests are the source of truth of the namespaces they declare", Destination: &f.repo},
 		&cli.StringFlag{Name: "sync-ref", Usage: "branch, tag or commit to follow (default: the repository's HEAD branch)", Destination: &f.ref},
 		&cli.StringFlag{Name: "sync-dir", Value: ".", Usage: "directory of the manifests in the repository", Destination: &f.dir},
-		&cli.DurationFlag{Name: "sync-interval", Value: 30 * time.Second, Usage: "how often to look for a new commit", Destination: &f.interval},
+		&cli.DurationFlag{Name: "sync-interval", Value: 30 * time.Second, Usage: "how often to look for a new commit and compare the registry with the applied one", Destination: &f.interval},
 		&cli.StringFlag{Name: "sync-token-file", Usage: "`FILE` holding a token for HTTPS access to the repository", Destination: &f.tokenFile},
-		&cli.StringFlag{Name: "sync-state", Usage: "`FILE` remembering the last applied commit across restarts (default: next to the default SQLite store)", Destination: &f.stateFile},
+		&cli.BoolFlag{Name: "sync-heal", Value: true, Usage: "write the applied commit back when the registry drifted from it (--sync-heal=false only reports drift)", Destination: &f.heal},
+		&cli.IntFlag{Name: "sync-max-files", Value: gitsync.DefaultMaxFiles, Usage: "refuse a commit with more manifest files than `N` under --sync-dir", Destination: &f.maxFiles},
+		&cli.Int64Flag{Name: "sync-max-bytes", Value: gitsync.DefaultMaxBytes, Usage: "refuse a commit whose manifest files under --sync-dir hold more than `N` bytes in all", Destination: &f.maxBytes},
 	}
 }
 
 // newSyncer validates the flags and returns the syncer, or nil without --sync.
 func (f *syncFlags) newSyncer(logger *slog.Logger) (*gitsync.Syncer, error) {
 	if f.repo == "" {
-		for name, set := range map[string]bool{"--sync-ref": f.ref != "", "--sync-token-file": f.tokenFile != "", "--sync-state": f.stateFile != ""} {
-			if set {
-				return nil, usageErrorf("%s needs --sync", name)
+		for _, name := range []string{"sync-ref", "sync-dir", "sync-interval", "sync-token-file", "sync-heal", "sync-max-files", "sync-max-bytes"} {
+			if f.isSet != nil && f.isSet(name) {
+				return nil, usageErrorf("--%s needs --sync", name)
 			}
 		}
 		return nil, nil
 	}
 	if f.interval < time.Second {
 		return nil, usageErrorf("--sync-interval must be at least 1s, not %s", f.interval)
+	}
+	if f.maxFiles < 1 || f.maxBytes < 1 {
+		return nil, usageErrorf("--sync-max-files and --sync-max-bytes must be positive")
 	}
 	dir := path.Clean(filepath.ToSlash(f.dir))
 	if !fs.ValidPath(dir) {
@@ -67,50 +73,26 @@ func (f *syncFlags) newSyncer(logger *slog.Logger) (*gitsync.Syncer, error) {
 	if err != nil {
 		return nil, usageErrorf("--sync: %v", err)
 	}
-	state := f.stateFile
-	if state == "" {
-		p, err := serve.DefaultStorePath()
-		if err != nil {
-			return nil, usageErrorf("--sync: give --sync-state, since %v", err)
-		}
-		state = filepath.Join(filepath.Dir(p), gitsync.StateFileName(f.repo, f.ref, dir))
-	}
-	s, err := gitsync.New(gitsync.Config{Remote: remote, Repository: f.repo, Ref: f.ref, Dir: dir, Interval: f.interval, StatePath: state, Log: logger})
+	s, err := gitsync.New(gitsync.Config{Remote: remote, Ref: f.ref, Dir: dir, Interval: f.interval, Heal: f.heal,
+		Limits: gitsync.Limits{MaxFiles: f.maxFiles, MaxBytes: f.maxBytes}, Log: logger})
 	if err != nil {
 		return nil, fail(exitFail, err)
 	}
 	return s, nil
 }
 
-// startSync makes syncer keep srv in step with its repository, reading
-// through srv's HTTP API at baseURL (with token) and writing through
-// srv.ApplyRegistrations; it does nothing for a nil syncer.
-func startSync(ctx context.Context, syncer *gitsync.Syncer, srv *server.Server, baseURL, token string) error {
-	if syncer == nil {
-		return nil
+// startSync makes syncer keep srv's store in step with its repository,
+// through srv's service; it does nothing for a nil syncer.
+func startSync(ctx context.Context, syncer *gitsync.Syncer, srv *server.Server) {
+	if syncer != nil {
+		syncer.Start(ctx, gitsync.ServiceRegistry{Service: srv.Service()})
 	}
-	reg, err := syncClient(syncer, baseURL, token, nil)
-	if err != nil {
-		return err
-	}
-	syncer.Start(ctx, gitsync.Loopback{Client: reg, ApplyRegistrations: srv.ApplyRegistrations})
-	return nil
 }
 
-// syncClient is the client syncer reads through: the registry at baseURL,
-// with its token and the syncer's transport over next.
-func syncClient(syncer *gitsync.Syncer, baseURL, token string, next http.RoundTripper) (*client.Client, error) {
-	opts := []client.Option{client.WithHTTPClient(&http.Client{Transport: syncer.Transport(next)})}
-	if token != "" {
-		opts = append(opts, client.WithToken(token))
+// stopSync waits for syncer, once its context ended, to release its lease
+// (serve.Config.Stopped); it does nothing for a nil syncer.
+func stopSync(syncer *gitsync.Syncer) {
+	if syncer != nil {
+		syncer.Wait()
 	}
-	return client.New(baseURL, opts...)
-}
-
-// asServerSync is s as the server's Sync, or nil (not a nil *gitsync.Syncer).
-func asServerSync(s *gitsync.Syncer) server.Sync {
-	if s == nil {
-		return nil
-	}
-	return s
 }

@@ -148,3 +148,62 @@ func TestRemoteOverHTTP(t *testing.T) {
 		t.Error("a missing directory opened")
 	}
 }
+
+// Credentials in an HTTP(S) URL authenticate the clone but are never shown:
+// not by String, not in the errors of a clone they do not open.
+func TestRemoteURLCredentials(t *testing.T) {
+	dir := t.TempDir()
+	r, err := source.Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := commit(t, r, "main", "one", source.File{Path: "m/a.yaml", Data: []byte("a: 1\n")})
+	var requests atomic.Int64
+	ts := smartHTTP(t, dir, "s3cret-token", &requests)
+	ctx := context.Background()
+	withCreds := strings.Replace(ts.URL, "http://", "http://ci:s3cret-token@", 1) + "/types.git"
+	rem, err := source.OpenRemote(withCreds, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rem.String(), ts.URL+"/types.git"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	if err := rem.Fetch(ctx); err != nil {
+		t.Fatalf("clone with the URL's credentials: %v", err)
+	}
+	if s, err := rem.Resolve("main"); err != nil || s.Hash() != first {
+		t.Fatalf("main = %v, %v", s, err)
+	}
+	wrong, err := source.OpenRemote(strings.Replace(withCreds, "s3cret-token", "wr0ng-pass", 1), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = wrong.Fetch(ctx)
+	if err == nil || strings.Contains(err.Error(), "wr0ng-pass") || !strings.Contains(err.Error(), ts.URL) {
+		t.Errorf("a clone with wrong credentials: %v; want an error naming the URL without its password", err)
+	}
+	if _, err := source.OpenRemote(withCreds, "tok"); err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("credentials in the URL and a token: %v; want an error without the password", err)
+	}
+	if _, err := source.OpenRemote("https://u:p4ss@/", ""); err != nil && strings.Contains(err.Error(), "p4ss") {
+		t.Errorf("an invalid URL's error shows its password: %v", err)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for spec, want := range map[string]string{
+		"https://user:token@git.example/org/types.git": "https://git.example/org/types.git",
+		"https://token@git.example/types.git":          "https://git.example/types.git",
+		"https://git.example/types.git":                "https://git.example/types.git",
+		"ssh://git@git.example:2222/types.git":         "ssh://git.example:2222/types.git",
+		"git@github.com:org/types.git":                 "github.com:org/types.git",
+		"https://us%er:p%zz@git.example/x":             "https://git.example/x", // not a valid URL
+		"./platform-types":                             "./platform-types",
+		"/srv/git/types@2":                             "/srv/git/types@2",
+	} {
+		if got := source.RedactURL(spec); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -145,4 +144,4 @@ func (s *Snapshot) Hash() string { return s.Commit.Hash.String() }
 
 // FS returns the commit's tree as a read-only file system: regular files and
 // directories; symbolic links and submodules are absent.
-func (s *Snapshot) FS() *TreeFS { return &TreeFS{root: s.tree, mu: &sync.Mutex{}} }
+func (s *Snapshot) FS() *TreeFS { return newTreeFS(s.tree) }

@@ -1,6 +1,7 @@
 package source_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -214,5 +215,40 @@ func TestTreeFSConcurrent(t *testing.T) {
 	}
 	if st, err := fs.Stat(fsys, files[10].Path); err != nil || st.Size() != 11 {
 		t.Errorf("Stat keeps the real size: %v %v", st, err)
+	}
+}
+
+// A tree whose paths all name one blob reads it once, however many of
+// them are opened; each path reads its whole contents.
+func TestTreeFSReadsEachBlobOnce(t *testing.T) {
+	dir := t.TempDir()
+	r, err := source.Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := []byte(strings.Repeat("namespace: A.B\n", 1000))
+	var files []source.File
+	for i := range 50 {
+		files = append(files, source.File{Path: fmt.Sprintf("m/f%02d.yaml", i), Data: big})
+	}
+	files = append(files, source.File{Path: "m/other.yaml", Data: []byte("x: 1\n")})
+	commit(t, r, "main", "one blob, many paths", files...)
+	s, err := r.Resolve("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := s.FS()
+	for _, f := range files {
+		st, err := fs.Stat(fsys, f.Path)
+		if err != nil || st.Size() != int64(len(f.Data)) {
+			t.Fatalf("Stat(%s) = %v, %v", f.Path, st, err)
+		}
+		b, err := fs.ReadFile(fsys, f.Path)
+		if err != nil || !bytes.Equal(b, f.Data) {
+			t.Fatalf("ReadFile(%s): %d bytes, %v", f.Path, len(b), err)
+		}
+	}
+	if n := source.BlobReads(fsys); n != 2 {
+		t.Errorf("%d blob reads for 51 paths naming 2 blobs, want 2", n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -23,12 +24,47 @@ const DefaultReadLimit = 16 << 20
 // for concurrent use (go-git's trees and object storage are not: every
 // access is serialised, and a file's contents are read when it is opened).
 // Modification times are the zero time.
+//
+// Each blob is looked up and read once per TreeFS, however many paths
+// name it: a tree whose files all point at one large blob costs one read
+// of it (Stat needs only its size, which is looked up once too).
 type TreeFS struct {
 	root *object.Tree
 	// ReadLimit is the most bytes Open reads of one file; a longer file
 	// reads as its first ReadLimit bytes (Stat reports the real size).
 	ReadLimit int64
 	mu        *sync.Mutex
+	blobs     map[plumbing.Hash]*blob // guarded by mu; shared with sub-trees
+	reads     int                     // blobs read, for tests; guarded by mu
+}
+
+// blob is what a TreeFS knows of one blob: its size, and its contents
+// once a file naming it was opened (up to ReadLimit).
+type blob struct {
+	file  *object.File
+	size  int64
+	data  []byte
+	limit int64 // the ReadLimit data was read with; 0: not read yet
+}
+
+// newTreeFS returns the TreeFS of root, with a cache of its own.
+func newTreeFS(root *object.Tree) *TreeFS {
+	return &TreeFS{root: root, mu: &sync.Mutex{}, blobs: map[plumbing.Hash]*blob{}}
+}
+
+// blob returns the cache entry of e's blob, looking its size up the first
+// time; mu is held.
+func (t *TreeFS) blob(e *object.TreeEntry) (*blob, error) {
+	if b, ok := t.blobs[e.Hash]; ok {
+		return b, nil
+	}
+	f, err := t.root.TreeEntryFile(e)
+	if err != nil {
+		return nil, err
+	}
+	b := &blob{file: f, size: f.Size}
+	t.blobs[e.Hash] = b
+	return b, nil
 }
 
 var (
@@ -68,8 +104,8 @@ func (t *TreeFS) info(name string, e *object.TreeEntry) (*fileInfo, error) {
 		return fi, nil
 	}
 	fi.dir = false
-	if f, err := t.root.TreeEntryFile(e); err == nil {
-		fi.size = f.Size
+	if b, err := t.blob(e); err == nil {
+		fi.size = b.size
 	}
 	fi.exec = e.Mode == filemode.Executable
 	return fi, nil
@@ -94,24 +130,40 @@ func (t *TreeFS) Open(name string) (fs.File, error) {
 		}
 		return &dirFile{info: fi, entries: entries}, nil
 	}
-	f, err := t.root.File(name)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	rc, err := f.Reader()
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	defer rc.Close()
-	limit := t.ReadLimit
-	if limit <= 0 {
-		limit = DefaultReadLimit
-	}
-	data, err := io.ReadAll(io.LimitReader(rc, limit))
+	data, err := t.read(e)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
 	return &blobFile{info: fi, r: bytes.NewReader(data)}, nil
+}
+
+// read returns the contents of e's blob (at most ReadLimit bytes), read
+// the first time a file naming it is opened (and again only if ReadLimit
+// changed); mu is held.
+func (t *TreeFS) read(e *object.TreeEntry) ([]byte, error) {
+	b, err := t.blob(e)
+	if err != nil {
+		return nil, err
+	}
+	limit := t.ReadLimit
+	if limit <= 0 {
+		limit = DefaultReadLimit
+	}
+	if b.limit == limit {
+		return b.data, nil
+	}
+	rc, err := b.file.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, limit))
+	if err != nil {
+		return nil, err
+	}
+	b.data, b.limit = data, limit
+	t.reads++
+	return data, nil
 }
 
 // ReadDir implements fs.ReadDirFS: entries sorted by name.
@@ -135,7 +187,7 @@ func (t *TreeFS) readDir(name string) ([]fs.DirEntry, error) {
 			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 		}
 	}
-	sub := &TreeFS{root: dir, mu: t.mu}
+	sub := &TreeFS{root: dir, mu: t.mu, blobs: t.blobs}
 	var out []fs.DirEntry
 	for i := range dir.Entries {
 		ent := &dir.Entries[i]

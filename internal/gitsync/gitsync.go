@@ -1,218 +1,136 @@
 // Package gitsync makes a registry follow a git repository (`udtc serve
 // --sync`): on each new commit of a ref it compiles the manifests under a
-// directory and, when they have no errors, publishes them like `udtc
-// publish --prune`, namespace by namespace, each namespace in one
-// transaction, and prunes the namespaces an earlier commit declared and
-// this one does not. A commit with errors is refused: the last applied one
-// stays in force. The last applied commit and the namespaces it manages
-// survive a restart in a state file.
+// directory and, when they have no errors and stay within the sync's
+// limits, publishes them like `udtc publish --prune`, namespace by
+// namespace, each namespace in one transaction, and prunes the namespaces
+// an earlier commit declared and this one does not. A commit with errors
+// is refused: the last applied one stays in force. Every interval it also
+// compares the registry with the applied commit, reports what drifted and,
+// unless told not to, writes the commit back.
+//
+// Its state is kept in the registry's store (registry.SyncStore): the
+// managed namespaces, the last applied commit, the status, and the lease
+// that makes one process at a time sync when several servers share the
+// store (lease.go). Every server sharing the store refuses writes to the
+// managed namespaces and answers /sync/status from it (registry/service),
+// whether it syncs or not.
 //
 // It compiles with the generator and plans with registry/publish, so it
-// lives outside registry/. What it needs of the registry is Registry; the
-// server guards the namespaces it manages through server.Sync, which a
-// Syncer implements.
+// lives outside registry/. What it needs of the registry is Registry,
+// which ServiceRegistry implements with the registry's service, in
+// process.
 package gitsync
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
 	"log/slog"
-	"net/http"
-	"os"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/udtc/udtc/generator"
-	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/source"
-	"github.com/udtc/udtc/internal/atomicfile"
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
 
 // Config says what a Syncer follows.
 type Config struct {
-	// Remote is the repository; Repository names it as the user gave it
-	// (in the status, in errors and in the state file).
-	Remote     *source.Remote
-	Repository string
+	// Remote is the repository; its String (a URL without credentials)
+	// names it in the status, in messages and as the author of the sync's
+	// writes.
+	Remote *source.Remote
 	// Ref is the branch, tag or commit to follow; "" follows the
 	// repository's HEAD branch.
 	Ref string
 	// Dir is the slash-separated directory of the manifests (fs.ValidPath).
 	Dir      string
 	Interval time.Duration
-	// StatePath is the state file (StateFileName names the default one).
-	StatePath string
-	Log       *slog.Logger
-	// Now is time.Now unless set (tests).
+	// Heal writes the applied commit back when the registry drifted from
+	// it; without Heal drift is only reported.
+	Heal bool
+	// Limits bound the manifests of a commit; a zero field is its default.
+	Limits Limits
+	// Holder identifies this process in the sync lease; "" is HolderID().
+	Holder string
+	Log    *slog.Logger
+	// Now is time.Now unless set (tests). The lease compares its readings
+	// with each other only, never with another process's clock.
 	Now func() time.Time
 }
 
-// Syncer follows a repository; it implements server.Sync. Its methods are
-// safe for concurrent use.
-type Syncer struct {
-	cfg    Config
-	secret string
+// LeaseIntervals is how many intervals the sync lease lasts: another
+// server takes the sync over once the holder has not renewed it for that
+// long (the holder renews it every interval).
+const LeaseIntervals = 3
 
-	mu      sync.Mutex
-	status  api.SyncStatus
-	managed map[string]string // lower-cased namespace → namespace
-	refused string            // the commit last refused
+// Syncer follows a repository. Once and Start's loop are not safe for
+// concurrent use: one goroutine syncs.
+type Syncer struct {
+	cfg   Config
+	repo  string // cfg.Remote.String(): never with credentials
+	lease leaser
+	// applied is the last applied commit as this process compiled it, so
+	// comparing the registry with it every interval compiles it once.
+	applied *compiled
+	// stopped is closed when Start's loop ended.
+	stopped chan struct{}
 }
 
-// New returns the Syncer of cfg, resuming from its state file when there
-// is one. A damaged state file, or one of another repository or
-// directory, is an error.
+// compiled is a commit's registrations.
+type compiled struct {
+	commit string
+	regs   []api.Registration
+}
+
+// New returns the Syncer of cfg. Nothing is read or written until Once.
 func New(cfg Config) (*Syncer, error) {
+	if cfg.Remote == nil {
+		return nil, errors.New("gitsync: no repository")
+	}
+	if cfg.Interval <= 0 {
+		return nil, errors.New("gitsync: the interval must be positive")
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	secret := make([]byte, 32)
-	if _, err := rand.Read(secret); err != nil {
-		return nil, err
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Syncer{cfg: cfg, secret: hex.EncodeToString(secret),
-		status: api.SyncStatus{Repository: cfg.Repository, Ref: cfg.Ref, Dir: cfg.Dir, State: "pending", Namespaces: []string{}}}
-	if err := s.loadState(); err != nil {
-		return nil, err
+	if cfg.Holder == "" {
+		cfg.Holder = HolderID()
 	}
-	return s, nil
+	cfg.Limits = cfg.Limits.orDefaults()
+	return &Syncer{cfg: cfg, repo: cfg.Remote.String(), stopped: make(chan struct{}),
+		lease: leaser{holder: cfg.Holder, ttl: LeaseIntervals * cfg.Interval, now: cfg.Now, log: cfg.Log, repo: cfg.Remote.String()}}, nil
 }
 
-// StateFileName is the base name of the default state file of a sync of
-// repository at ref and dir: one per repository, ref and directory.
-func StateFileName(repository, ref, dir string) string {
-	sum := sha256.Sum256([]byte(repository + "\x00" + ref + "\x00" + dir))
-	return "sync-" + hex.EncodeToString(sum[:6]) + ".json"
-}
+// Holder identifies this process in the sync lease.
+func (s *Syncer) Holder() string { return s.cfg.Holder }
 
-// state is what survives a restart (the state file).
-type state struct {
-	Repository        string    `json:"repository"`
-	Ref               string    `json:"ref"`
-	Dir               string    `json:"dir"`
-	LastAppliedCommit string    `json:"lastAppliedCommit"`
-	LastAppliedAt     time.Time `json:"lastAppliedAt"`
-	Namespaces        []string  `json:"namespaces"`
-}
-
-func (s *Syncer) loadState() error {
-	s.managed = map[string]string{}
-	b, err := os.ReadFile(s.cfg.StatePath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading the sync state: %w", err)
-	}
-	var st state
-	if err := json.Unmarshal(b, &st); err != nil {
-		return fmt.Errorf("the sync state %s is damaged (%v): remove it to sync from scratch", s.cfg.StatePath, err)
-	}
-	if st.Repository != s.cfg.Repository || st.Dir != s.cfg.Dir {
-		return fmt.Errorf("the sync state %s belongs to %s (dir %s): give another --sync-state", s.cfg.StatePath, st.Repository, st.Dir)
-	}
-	s.status.LastAppliedCommit, s.status.LastAppliedAt = st.LastAppliedCommit, st.LastAppliedAt
-	for _, ns := range st.Namespaces {
-		s.managed[strings.ToLower(ns)] = ns
-	}
-	s.status.Namespaces = s.namespaces()
-	return nil
-}
-
-func (s *Syncer) saveState() error {
-	st := state{Repository: s.cfg.Repository, Ref: s.cfg.Ref, Dir: s.cfg.Dir, LastAppliedCommit: s.status.LastAppliedCommit,
-		LastAppliedAt: s.status.LastAppliedAt, Namespaces: s.namespaces()}
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(s.cfg.StatePath, append(b, '\n'), 0o644)
-}
-
-func (s *Syncer) namespaces() []string {
-	out := make([]string, 0, len(s.managed))
-	for _, ns := range s.managed {
-		out = append(out, ns)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Repository implements server.Sync.
-func (s *Syncer) Repository() string { return s.cfg.Repository }
-
-// Manages implements server.Sync.
-func (s *Syncer) Manages(namespace string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.managed[strings.ToLower(namespace)]
-	return ok
-}
-
-// secretHeader carries the syncer's per-process secret on its own
-// requests (Transport), so the guard lets them through (IsSyncWriter).
-const secretHeader = "Udtc-Sync-Secret"
-
-// IsSyncWriter implements server.Sync: r carries the syncer's secret.
-func (s *Syncer) IsSyncWriter(r *http.Request) bool {
-	got := r.Header.Get(secretHeader)
-	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.secret)) == 1
-}
-
-// Transport sends requests through next (http.DefaultTransport when nil)
-// with the syncer's secret, for a client of the server it syncs.
-func (s *Syncer) Transport(next http.RoundTripper) http.RoundTripper {
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	return secretTransport{header: s.secret, next: next}
-}
-
-type secretTransport struct {
-	header string
-	next   http.RoundTripper
-}
-
-func (t secretTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set(secretHeader, t.header)
-	return t.next.RoundTrip(r)
-}
-
-// Status implements server.Sync.
-func (s *Syncer) Status() api.SyncStatus {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.status
-	st.Namespaces = slices.Clone(st.Namespaces)
-	return st
-}
-
-// Start syncs once, so a started server already holds the repository's
-// state, then every interval until ctx is done, into reg.
+// Start syncs once, so a started server that holds the lease already
+// holds the repository's state, then every interval until ctx is done,
+// into reg; then it releases the lease, so another server takes the sync
+// over at its next interval.
 func (s *Syncer) Start(ctx context.Context, reg Registry) {
 	s.Once(ctx, reg)
 	go s.run(ctx, reg)
 }
 
+// Wait waits until the loop Start started ended (its context ended and
+// the lease was released).
+func (s *Syncer) Wait() { <-s.stopped }
+
 // run syncs every interval until ctx is done.
 func (s *Syncer) run(ctx context.Context, reg Registry) {
+	defer close(s.stopped)
 	t := time.NewTicker(s.cfg.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			s.Release(rctx, reg)
+			cancel()
 			return
 		case <-t.C:
 			s.Once(ctx, reg)
@@ -220,52 +138,94 @@ func (s *Syncer) run(ctx context.Context, reg Registry) {
 	}
 }
 
-// Once looks at the newest commit of the ref and applies it to reg when it
-// is new and has no errors. It never returns an error: the outcome is in
-// Status.
+// Once takes or renews the sync lease and, holding it, looks at the newest
+// commit of the ref: it applies a new commit without errors, and compares
+// the registry with the applied one. It never returns an error: the
+// outcome is in the stored status (and the log). Without the lease it
+// does nothing but watch the holder's.
 func (s *Syncer) Once(ctx context.Context, reg Registry) {
-	commit, err := s.step(ctx, reg)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.status.CheckedAt = s.cfg.Now().UTC()
+	rec, held, err := s.lease.acquire(ctx, reg, s.pending())
 	if err != nil {
-		s.status.State, s.status.Error = "failed", err.Error()
-		s.cfg.Log.Error("sync failed", "repository", s.cfg.Repository, "commit", commit, "err", err)
+		s.cfg.Log.Error("sync lease", "repository", s.repo, "err", err)
 		return
 	}
-	s.status.Error = ""
+	if !held {
+		return
+	}
+	st, err := s.check(ctx, reg, rec)
+	if err == nil {
+		err = reg.CommitSync(ctx, syncCommit(s.lease.held, "", nil, nil, nil, &st))
+	}
+	switch {
+	case errors.Is(err, registry.ErrNotHolder):
+		s.lease.lost("")
+	case err != nil:
+		s.cfg.Log.Error("sync could not record its status", "repository", s.repo, "err", err)
+	}
 }
 
-func (s *Syncer) step(ctx context.Context, reg Registry) (string, error) {
+// Release gives the sync lease up, if this process holds it, so another
+// server takes the sync over at its next interval instead of after the
+// lease's TTL. Start's loop releases it when its context ends.
+func (s *Syncer) Release(ctx context.Context, reg Registry) { s.lease.release(ctx, reg) }
+
+// pending is the status of a sync that checked nothing yet.
+func (s *Syncer) pending() api.SyncStatus {
+	return api.SyncStatus{Repository: s.repo, Ref: s.cfg.Ref, Dir: s.cfg.Dir, State: "pending", Heal: s.cfg.Heal}
+}
+
+// check syncs under the lease and returns the status to record. Its
+// error is the lease lost (registry.ErrNotHolder): nothing more may be
+// written.
+func (s *Syncer) check(ctx context.Context, reg Registry, rec registry.SyncRecord) (api.SyncStatus, error) {
+	st := rec.Status
+	if st.Repository != s.repo || st.Dir != s.cfg.Dir {
+		// Another repository or directory than the store followed: its
+		// namespaces no longer declared are pruned as those of a commit.
+		s.cfg.Log.Warn("sync follows another repository than the store did", "was", st.Repository, "dir", st.Dir, "now", s.repo, "nowDir", s.cfg.Dir)
+		st.LastAppliedCommit, st.LastAppliedAt, st.Refused, st.Drift = "", time.Time{}, nil, nil
+		s.applied = nil
+	}
+	st.Repository, st.Dir, st.Heal, st.Error, st.CheckedAt = s.repo, s.cfg.Dir, s.cfg.Heal, "", s.cfg.Now().UTC()
 	snap, ref, err := s.resolve(ctx)
 	if err != nil {
-		return "", err
+		st.State, st.Error = "failed", err.Error()
+		s.cfg.Log.Error("sync failed", "repository", s.repo, "err", err)
+		return st, nil
 	}
 	commit := snap.Hash()
-	s.mu.Lock()
-	s.status.Ref, s.status.LastSeenCommit = ref, commit
-	same := commit == s.status.LastAppliedCommit
-	refused := commit == s.refused
-	s.mu.Unlock()
-	if same {
-		s.setState("synced")
-		return commit, nil
+	st.Ref, st.LastSeenCommit = ref, commit
+	if st.Refused != nil && st.Refused.Commit != commit {
+		st.Refused = nil // a newer commit replaces the refused one
 	}
-	if refused {
-		return commit, nil // still refused: its diagnostics stay in Status
+	if commit != st.LastAppliedCommit && st.Refused == nil {
+		regs, refusal := s.compile(ctx, snap)
+		if refusal == nil {
+			return s.applyCommit(ctx, reg, rec, st, commit, regs)
+		}
+		st.Refused = refusal
+		s.cfg.Log.Warn("sync refused a commit", "repository", s.repo, "commit", commit, "errors", len(refusal.Diagnostics))
 	}
-	cat, diags, err := generator.CompileFS(ctx, snap.FS(), []string{s.cfg.Dir}, generator.Options{})
-	if err != nil || diags.HasErrors() {
-		s.refuse(commit, err, diags)
-		return commit, nil
+	return s.compare(ctx, reg, rec, st)
+}
+
+// applyCommit applies commit's registrations and returns the status.
+func (s *Syncer) applyCommit(ctx context.Context, reg Registry, rec registry.SyncRecord, st api.SyncStatus, commit string, regs []api.Registration) (api.SyncStatus, error) {
+	res, err := s.reconcile(ctx, reg, regs, rec.Status.Namespaces, true)
+	if errors.Is(err, registry.ErrNotHolder) {
+		return st, err
 	}
-	regs := registration.Registrations(cat, registration.Options{})
-	gone := s.manage(regs)
-	writes, err := s.applyAll(ctx, reg, regs, gone)
 	if err != nil {
-		return commit, err // retried at the next interval: LastAppliedCommit is unchanged
+		// Retried at the next interval: LastAppliedCommit is unchanged.
+		st.State, st.Error = "failed", err.Error()
+		s.cfg.Log.Error("sync failed", "repository", s.repo, "commit", commit, "err", err)
+		return st, nil
 	}
-	return commit, s.applied(commit, gone, writes)
+	s.applied = &compiled{commit: commit, regs: regs}
+	st.LastAppliedCommit, st.LastAppliedAt = commit, s.cfg.Now().UTC()
+	st.State, st.Refused, st.Drift = "synced", nil, nil
+	s.cfg.Log.Info("sync applied a commit", "repository", s.repo, "commit", commit, "writes", res.writes, "pruned", res.pruned)
+	return st, nil
 }
 
 // resolve fetches the repository and returns the ref's commit and the ref
@@ -286,71 +246,15 @@ func (s *Syncer) resolve(ctx context.Context) (*source.Snapshot, string, error) 
 	return snap, ref, err
 }
 
-// refuse records commit as refused, with the error diagnostics of its
-// compile (err: the directory is missing at this commit, or unreadable; a
-// refusal, not a failure to retry).
-func (s *Syncer) refuse(commit string, err error, diags diag.List) {
-	var out []api.Diagnostic
-	if err != nil {
-		out = append(out, api.Diagnostic{File: s.cfg.Dir, Severity: "error", Rule: "sync-dir", Message: err.Error()})
-	}
-	for _, d := range diags {
-		if d.Severity == diag.Error {
-			out = append(out, registration.Diagnostic(d))
-		}
-	}
-	s.mu.Lock()
-	s.refused = commit
-	s.status.State = "refused"
-	s.status.Refused = &api.SyncRefusal{Commit: commit, Diagnostics: out}
-	s.mu.Unlock()
-	s.cfg.Log.Warn("sync refused a commit with errors", "repository", s.cfg.Repository, "commit", commit, "errors", len(out))
-}
+// Actor is the author (systemData.lastModifiedBy) of the writes of a sync
+// of repository, as the sync names it (without credentials).
+func Actor(repository string) string { return "git-sync " + repository }
 
-// manage adds the namespaces of regs to the managed ones: managed from now
-// on are the namespaces of this commit and the earlier ones, until the
-// pruned ones are gone. It returns those no longer declared, sorted.
-func (s *Syncer) manage(regs []api.Registration) (gone []string) {
-	declared := map[string]string{}
-	for _, w := range regs {
-		declared[strings.ToLower(w.Namespace)] = w.Namespace
+// lowerSet returns the lower-cased members of names.
+func lowerSet(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[strings.ToLower(n)] = true
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k, ns := range declared {
-		s.managed[k] = ns
-	}
-	for k, ns := range s.managed {
-		if _, ok := declared[k]; !ok {
-			gone = append(gone, ns)
-		}
-	}
-	s.status.Namespaces = s.namespaces()
-	slices.Sort(gone)
-	return gone
-}
-
-// applied records commit as applied, with gone pruned, in Status and in
-// the state file.
-func (s *Syncer) applied(commit string, gone []string, writes int) error {
-	s.mu.Lock()
-	for _, ns := range gone {
-		delete(s.managed, strings.ToLower(ns))
-	}
-	s.status.LastAppliedCommit, s.status.LastAppliedAt = commit, s.cfg.Now().UTC()
-	s.status.Namespaces = s.namespaces()
-	s.status.State, s.status.Refused, s.refused = "synced", nil, ""
-	err := s.saveState()
-	s.mu.Unlock()
-	s.cfg.Log.Info("sync applied a commit", "repository", s.cfg.Repository, "commit", commit, "writes", writes, "pruned", gone)
-	if err != nil {
-		return fmt.Errorf("applied, but saving the sync state failed: %w", err)
-	}
-	return nil
-}
-
-func (s *Syncer) setState(state string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.status.State, s.status.Refused = state, nil
+	return out
 }

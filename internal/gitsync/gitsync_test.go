@@ -11,22 +11,23 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/udtc/udtc/internal/gitsync"
-	"github.com/udtc/udtc/registry/secrets"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/internal/gitsync"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/server"
+	"github.com/udtc/udtc/registry/service"
 	"github.com/udtc/udtc/registry/store/sqlite"
 )
 
@@ -59,56 +60,79 @@ types:
             host: {type: string}
 `
 
-// countWrites counts the PUT and DELETE requests it sends (and the
-// fixture adds the syncer's transactional writes).
-type countWrites struct{ n atomic.Int64 }
-
-func (c *countWrites) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method == http.MethodPut || r.Method == http.MethodDelete {
-		c.n.Add(1)
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
-
+// syncFixture is a registry (a server over an SQLite store) and a
+// repository to sync it from; syncers (newSyncer) sync the store through
+// the server's service, as udtc serve does.
 type syncFixture struct {
 	t       *testing.T
 	repo    *source.Repo
-	dir     string
-	state   string
+	dir     string // the repository
+	spec    string // what --sync names: dir unless set
+	store   registry.Store
 	srv     *server.Server
 	ts      *httptest.Server
-	syncer  *gitsync.Syncer
-	sreg    gitsync.Registry // what the syncer reads and writes
-	writes  *countWrites
 	reg     *client.Client
+	log     *bytes.Buffer // Once runs on the test goroutine: no lock
+	clock   *fakeClock
 	commits int
-	batches [][]gitsync.Write // the syncer's transactions
+	// The writes and transactions of every syncer of the fixture.
+	writes  atomic.Int64
+	mu      sync.Mutex
+	batches [][]service.SyncWrite
+	syncer  *gitsync.Syncer  // the first syncer
+	sreg    gitsync.Registry // what it reads and writes
 }
 
-// once runs one sync.
+// fakeClock is the syncers' clock: the lease's TTL passes when a test
+// says so.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// once runs one sync of the first syncer.
 func (f *syncFixture) once(ctx context.Context) { f.syncer.Once(ctx, f.sreg) }
 
-// counted is the syncer's registry with its transactions counted (and
-// kept in the fixture's batches).
+// counted is a syncer's registry with its transactions counted (and kept
+// in the fixture's batches).
 type counted struct {
 	gitsync.Registry
 	f *syncFixture
+	// commits counts this syncer's transactions.
+	commits *atomic.Int64
 }
 
-func (c counted) Apply(ctx context.Context, actor string, writes []gitsync.Write) error {
-	c.f.writes.n.Add(int64(len(writes)))
-	c.f.batches = append(c.f.batches, writes)
-	return c.Registry.Apply(ctx, actor, writes)
+func (c counted) CommitSync(ctx context.Context, sc service.SyncCommit) error {
+	c.commits.Add(1)
+	if len(sc.Writes) > 0 {
+		c.f.writes.Add(int64(len(sc.Writes)))
+		c.f.mu.Lock()
+		c.f.batches = append(c.f.batches, sc.Writes)
+		c.f.mu.Unlock()
+	}
+	return c.Registry.CommitSync(ctx, sc)
 }
 
 func newSyncFixture(t *testing.T) *syncFixture {
 	t.Helper()
-	f := &syncFixture{t: t, dir: t.TempDir()}
+	f := &syncFixture{t: t, dir: t.TempDir(), log: &bytes.Buffer{}, clock: &fakeClock{now: time.Unix(1800000000, 0)}}
+	f.spec = f.dir
 	var err error
 	if f.repo, err = source.Init(f.dir); err != nil {
 		t.Fatal(err)
 	}
-	f.state = filepath.Join(t.TempDir(), "state.json")
 	return f
 }
 
@@ -128,9 +152,9 @@ func (f *syncFixture) commit(files map[string]string) string {
 	return h
 }
 
-// start starts a registry (a fresh server over the same store file) that
-// syncs the repository, as a restart of udtc serve would.
-func (f *syncFixture) start(storePath string) {
+// start starts a registry (a fresh server over the store file) with a
+// syncer of the repository, as a start of udtc serve would.
+func (f *syncFixture) start(storePath string, cfg gitsync.Config) {
 	f.t.Helper()
 	ctx := context.Background()
 	if f.ts != nil {
@@ -141,34 +165,35 @@ func (f *syncFixture) start(storePath string) {
 		f.t.Fatal(err)
 	}
 	f.t.Cleanup(func() { store.Close() })
-	remote, err := source.OpenRemote(f.dir, "")
+	srv, err := server.New(ctx, server.Options{Store: store, Secrets: testSealer(f.t), CheckSchema: checkSchema})
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	sy, err := gitsync.New(gitsync.Config{Remote: remote, Repository: f.dir, Dir: "manifests", Interval: time.Hour, StatePath: f.state,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	f.writes = &countWrites{}
-	srv, err := server.New(ctx, server.Options{Store: store, Secrets: testSealer(f.t), CheckSchema: checkSchema, Sync: sy})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	f.srv, f.syncer = srv, sy
+	f.store, f.srv = store, srv
 	f.ts = httptest.NewServer(srv)
 	f.t.Cleanup(f.ts.Close)
-	// The syncer writes through the server's store, not over HTTP: count
-	// those writes too (and fail one batch on demand).
-	reads, err := client.New(f.ts.URL, client.WithHTTPClient(&http.Client{Transport: sy.Transport(f.writes)}))
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	f.sreg = counted{gitsync.Loopback{Client: reads, ApplyRegistrations: srv.ApplyRegistrations}, f}
 	if f.reg, err = client.New(f.ts.URL); err != nil {
 		f.t.Fatal(err)
 	}
 	srv.SetReady(true)
+	f.syncer, f.sreg = f.newSyncer(cfg)
+}
+
+// newSyncer returns another syncer of the repository (another udtc serve
+// --sync on the store), with cfg's Heal and Limits, and its registry.
+func (f *syncFixture) newSyncer(cfg gitsync.Config) (*gitsync.Syncer, gitsync.Registry) {
+	f.t.Helper()
+	remote, err := source.OpenRemote(f.spec, "")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	cfg.Remote, cfg.Dir, cfg.Interval, cfg.Now = remote, "manifests", time.Minute, f.clock.Now
+	cfg.Log = slog.New(slog.NewTextHandler(f.log, nil))
+	sy, err := gitsync.New(cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return sy, counted{gitsync.ServiceRegistry{Service: f.srv.Service()}, f, &atomic.Int64{}}
 }
 
 func (f *syncFixture) status() api.SyncStatus {
@@ -217,16 +242,14 @@ func TestSync(t *testing.T) {
 	f := newSyncFixture(t)
 	storePath := filepath.Join(t.TempDir(), "registry.db")
 	good := f.commit(map[string]string{"data.yaml": syncData, "net.yaml": syncNet})
-	f.start(storePath)
-	if st := f.status(); st.State != "pending" || st.LastAppliedCommit != "" {
-		t.Fatalf("before the first sync: %+v", st)
-	}
+	f.start(storePath, gitsync.Config{Heal: true})
+	f.getJSON("/sync/status", http.StatusNotFound, &struct{}{}) // nothing synced the store yet
 
 	// 1. A good commit is applied.
 	f.once(ctx)
 	st := f.status()
 	if st.State != "synced" || st.LastAppliedCommit != good || st.LastSeenCommit != good || st.Ref != "main" ||
-		strings.Join(st.Namespaces, ",") != "Contoso.Data,Contoso.Net" || st.Repository != f.dir {
+		strings.Join(st.Namespaces, ",") != "Contoso.Data,Contoso.Net" || st.Repository != f.dir || st.Holder != f.syncer.Holder() || !st.Heal {
 		t.Fatalf("after a good commit: %+v", st)
 	}
 	if got := strings.Join(f.types("Contoso.Data"), ","); got != "caches,databases" {
@@ -264,10 +287,10 @@ func TestSync(t *testing.T) {
 	if !strings.Contains(ready["sync"], "refused commit "+bad[:12]) || !strings.Contains(ready["sync"], "serving "+good[:12]) {
 		t.Errorf("/readyz: %v", ready)
 	}
-	writes := f.writes.n.Load()
+	writes := f.writes.Load()
 	f.once(ctx) // the same bad commit again: nothing written, still refused
-	if f.writes.n.Load() != writes || f.status().State != "refused" {
-		t.Errorf("a refused commit is looked at again: %d writes, %+v", f.writes.n.Load()-writes, f.status())
+	if f.writes.Load() != writes || f.status().State != "refused" {
+		t.Errorf("a refused commit is looked at again: %d writes, %+v", f.writes.Load()-writes, f.status())
 	}
 
 	// 3. A revert is applied.
@@ -301,21 +324,24 @@ func TestSync(t *testing.T) {
 		t.Errorf("another namespace was touched: %s", got)
 	}
 
-	// 5. A restart resumes from the last applied commit: the guard holds at
-	// once, and the unchanged commit writes nothing.
-	f.start(storePath)
+	// 5. A restart resumes from the store: the guard holds at once, the
+	// released lease is taken at once, and the unchanged commit writes
+	// nothing.
+	f.syncer.Release(ctx, f.sreg)
+	f.writes.Store(0)
+	f.start(storePath, gitsync.Config{Heal: true})
 	st = f.status()
-	if st.LastAppliedCommit != pruned || strings.Join(st.Namespaces, ",") != "Contoso.Data" {
+	if st.LastAppliedCommit != pruned || strings.Join(st.Namespaces, ",") != "Contoso.Data" || st.Holder != "" {
 		t.Fatalf("after a restart: %+v", st)
 	}
 	if _, err := f.reg.PutResourceType(ctx, "Contoso.Data", "queues", api.ResourceType{}); client.StatusCode(err) != http.StatusConflict {
 		t.Errorf("PUT after a restart, before a sync: %v", err)
 	}
 	f.once(ctx)
-	if st := f.status(); st.State != "synced" || st.LastAppliedCommit != pruned {
+	if st := f.status(); st.State != "synced" || st.LastAppliedCommit != pruned || st.Holder != f.syncer.Holder() {
 		t.Errorf("after a restart and a sync: %+v", st)
 	}
-	if n := f.writes.n.Load(); n != 0 {
+	if n := f.writes.Load(); n != 0 {
 		t.Errorf("the restart wrote %d times for an applied commit", n)
 	}
 }
@@ -368,7 +394,7 @@ func TestSyncNamespaceAllOrNothing(t *testing.T) {
 	ctx := context.Background()
 	f := newSyncFixture(t)
 	good := f.commit(map[string]string{"data.yaml": syncData, "net.yaml": syncNet})
-	f.start(filepath.Join(t.TempDir(), "registry.db"))
+	f.start(filepath.Join(t.TempDir(), "registry.db"), gitsync.Config{Heal: true})
 	f.once(ctx)
 	if st := f.status(); st.State != "synced" || st.LastAppliedCommit != good {
 		t.Fatalf("after a good commit: %+v", st)
@@ -376,7 +402,7 @@ func TestSyncNamespaceAllOrNothing(t *testing.T) {
 	if len(f.batches) != 2 {
 		t.Fatalf("the first sync made %d transactions, want one per namespace (2)", len(f.batches))
 	}
-	if n := f.writes.n.Load(); n != int64(len(f.batches[0])+len(f.batches[1])) {
+	if n := f.writes.Load(); n != int64(len(f.batches[0])+len(f.batches[1])) {
 		t.Errorf("%d writes in all, but only %d in the transactions: some went over HTTP", n, len(f.batches[0])+len(f.batches[1]))
 	}
 	f.put("/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{"location":"global"}`)
@@ -400,7 +426,7 @@ func TestSyncNamespaceAllOrNothing(t *testing.T) {
 	}
 	// The failed transaction wrote databases' new version before the
 	// refused delete: the rollback is what keeps it out.
-	var failed []gitsync.Write
+	var failed []service.SyncWrite
 	for _, b := range f.batches {
 		if strings.EqualFold(b[0].ID.Provider, "Contoso.Data") {
 			failed = b

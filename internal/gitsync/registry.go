@@ -4,112 +4,159 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/publish"
-	"github.com/udtc/udtc/registry/server"
+	"github.com/udtc/udtc/registry/service"
 )
 
 // Registry is what a Syncer needs of the registry it keeps in step with
 // the repository: the current registrations, as publish's planner reads
-// them, and the writes of one namespace applied in one transaction.
-// Loopback implements it for a syncer inside `udtc serve`.
+// them; the sync's state in the store; and the writes of one namespace in
+// one transaction under the sync lease. ServiceRegistry implements it.
 type Registry interface {
 	// ProviderSummary and ListLocations read a namespace (publish.Reader:
 	// one that does not exist is an error client.IsNotFound reports).
 	publish.Reader
-	// Apply performs writes, all of one namespace, in order and in one
-	// transaction: all or none. actor is their author.
-	Apply(ctx context.Context, actor string, writes []Write) error
+	// SyncRecord, TakeSyncLease and CommitSync are the store's sync state
+	// (registry.SyncStore), CommitSync with the writes' checks of
+	// service.Service.CommitSync.
+	SyncRecord(ctx context.Context) (registry.SyncRecord, error)
+	TakeSyncLease(ctx context.Context, from int64, next registry.SyncLease, status api.SyncStatus) (registry.SyncLease, error)
+	CommitSync(ctx context.Context, c service.SyncCommit) error
 }
 
-// Write is one write of a namespace's transaction: a PUT of Body (the wire
-// body a client would send: api.ResourceProvider, api.ResourceType,
-// api.APIVersion or api.Location) at ID, or a DELETE of ID when Body is
-// nil.
-type Write struct {
-	ID   registry.ID
-	Body any
-}
-
-// Loopback is the Registry of a syncer that runs in the process of the
-// server it syncs: reads go to the server's HTTP API through Client
-// (whose transport is the syncer's, Syncer.Transport), writes to
-// ApplyRegistrations (server.Server's) in one transaction of its store.
-type Loopback struct {
-	Client             *client.Client
-	ApplyRegistrations func(ctx context.Context, actor string, writes []server.RegistrationWrite) error
+// ServiceRegistry is the Registry of a syncer inside `udtc serve`: the
+// registry's service, in process (server.Server.Service), on plane
+// api.DefaultPlane. The sync guard of the server's routes does not apply
+// to it.
+type ServiceRegistry struct {
+	*service.Service
 }
 
 // ProviderSummary implements Registry.
-func (l Loopback) ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error) {
-	return l.Client.ProviderSummary(ctx, namespace)
+func (r ServiceRegistry) ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error) {
+	return r.Service.ProviderSummary(ctx, api.DefaultPlane, namespace)
 }
 
 // ListLocations implements Registry.
-func (l Loopback) ListLocations(ctx context.Context, namespace string) ([]api.Location, error) {
-	return l.Client.ListLocations(ctx, namespace)
+func (r ServiceRegistry) ListLocations(ctx context.Context, namespace string) ([]api.Location, error) {
+	return r.Service.Locations(ctx, api.DefaultPlane, namespace)
 }
 
-// Apply implements Registry.
-func (l Loopback) Apply(ctx context.Context, actor string, writes []Write) error {
-	ws := make([]server.RegistrationWrite, len(writes))
-	for i, w := range writes {
-		ws[i] = server.RegistrationWrite{ID: w.ID, Body: w.Body}
-	}
-	return l.ApplyRegistrations(ctx, actor, ws)
+// syncCommit is a transaction of the sync under lease.
+func syncCommit(lease registry.SyncLease, actor string, writes []service.SyncWrite, claim, release []string, st *api.SyncStatus) service.SyncCommit {
+	return service.SyncCommit{Fence: lease, Actor: actor, Writes: writes, Claim: claim, Release: release, Status: st}
 }
 
-// applyAll publishes regs and prunes the namespaces gone, each namespace
-// in one transaction; it returns the number of writes.
-func (s *Syncer) applyAll(ctx context.Context, reg Registry, regs []api.Registration, gone []string) (int, error) {
-	var errs []error
-	writes := 0
+// reconciled is what reconcile found and did.
+type reconciled struct {
+	// changes are the writes the registry needed to hold the commit,
+	// namespace by namespace.
+	changes []publish.Change
+	writes  int
+	pruned  []string
+}
+
+// reconcile makes the registry hold regs, the registrations of a commit:
+// with write, each namespace that differs is written (and claimed) in one
+// transaction, and the managed namespaces regs no longer declares are
+// pruned (and released); without, it only finds what differs. A failure of
+// a namespace leaves it as it was and the others go on; the failures are
+// joined. An error wrapping registry.ErrNotHolder means the lease was
+// lost: nothing more was written.
+func (s *Syncer) reconcile(ctx context.Context, reg Registry, regs []api.Registration, managed []string, write bool) (reconciled, error) {
+	var (
+		res     reconciled
+		errs    []error
+		owned   = lowerSet(managed)
+		present = map[string]bool{}
+	)
 	for _, w := range regs {
-		n, err := s.apply(ctx, reg, w)
-		writes += n
+		present[strings.ToLower(w.Namespace)] = true
+		plan, err := publish.MakePlan(ctx, reg, []api.Registration{w}, publish.Options{Prune: true})
+		if err == nil {
+			res.changes = append(res.changes, writesOf(plan)...)
+			switch mine := owned[strings.ToLower(w.Namespace)]; {
+			case write && (plan.Writes() > 0 || !mine):
+				var n int
+				n, err = s.applyPlan(ctx, reg, w.Namespace, plan, false)
+				res.writes += n
+			case !mine:
+				// Declared by the commit, so managed, written or not.
+				err = reg.CommitSync(ctx, syncCommit(s.lease.held, "", nil, []string{w.Namespace}, nil, nil))
+			}
+		}
+		if errors.Is(err, registry.ErrNotHolder) {
+			return res, err
+		}
 		errs = append(errs, err)
 	}
-	for _, ns := range gone {
-		n, err := s.prune(ctx, reg, ns)
-		writes += n
+	for _, ns := range managed {
+		if present[strings.ToLower(ns)] {
+			continue
+		}
+		n, changes, err := s.prune(ctx, reg, ns, write)
+		res.changes = append(res.changes, changes...)
+		res.writes += n
+		if errors.Is(err, registry.ErrNotHolder) {
+			return res, err
+		}
+		if err == nil && write {
+			res.pruned = append(res.pruned, ns)
+		}
 		errs = append(errs, err)
 	}
-	return writes, errors.Join(errs...)
+	return res, errors.Join(errs...)
 }
 
-// apply publishes one namespace like `publish --prune`, in one
-// transaction: the plan is made with the publish planner, and its writes
-// are applied all at once, so a write that fails leaves the namespace as
-// it was.
-func (s *Syncer) apply(ctx context.Context, reg Registry, w api.Registration) (int, error) {
-	plan, err := publish.MakePlan(ctx, reg, []api.Registration{w}, publish.Options{Prune: true})
+// writesOf returns the changes of plan that write.
+func writesOf(plan *publish.Plan) []publish.Change {
+	var out []publish.Change
+	for _, c := range plan.Changes {
+		if c.IsWrite() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// prune finds, and with write removes, a managed namespace no longer
+// declared, in one transaction that releases it: its types, API versions
+// and locations (the planner's prune of an empty registration), then the
+// provider itself.
+func (s *Syncer) prune(ctx context.Context, reg Registry, ns string, write bool) (int, []publish.Change, error) {
+	_, err := reg.ProviderSummary(ctx, ns)
+	if client.IsNotFound(err) {
+		if !write {
+			return 0, nil, nil
+		}
+		// Gone already: only release it.
+		return 0, nil, reg.CommitSync(ctx, syncCommit(s.lease.held, "", nil, nil, []string{ns}, nil))
+	}
 	if err != nil {
-		return 0, err
-	}
-	return s.applyPlan(ctx, reg, w.Namespace, plan, false)
-}
-
-// prune removes a namespace no longer declared, in one transaction: its
-// types, API versions and locations (the planner's prune of an empty
-// registration), then the provider itself.
-func (s *Syncer) prune(ctx context.Context, reg Registry, ns string) (int, error) {
-	if _, err := reg.ProviderSummary(ctx, ns); client.IsNotFound(err) {
-		return 0, nil
+		return 0, nil, err
 	}
 	plan, err := publish.MakePlan(ctx, reg, []api.Registration{{Namespace: ns}}, publish.Options{Prune: true})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return s.applyPlan(ctx, reg, ns, plan, true)
+	changes := append(writesOf(plan), publish.Change{Action: publish.Delete, Kind: publish.KindProvider, Namespace: ns})
+	if !write {
+		return 0, changes, nil
+	}
+	n, err := s.applyPlan(ctx, reg, ns, plan, true)
+	return n, changes, err
 }
 
-// applyPlan applies the plan's writes (and, with dropProvider, the delete
-// of the provider ns) in one transaction.
-func (s *Syncer) applyPlan(ctx context.Context, reg Registry, ns string, plan *publish.Plan, dropProvider bool) (int, error) {
+// applyPlan applies the plan's writes of namespace ns (and, with prune,
+// the delete of the provider ns) in one transaction under the lease,
+// which claims ns (with prune: releases it).
+func (s *Syncer) applyPlan(ctx context.Context, reg Registry, ns string, plan *publish.Plan, prune bool) (int, error) {
 	rec := &recorder{Reader: reg, plane: api.DefaultPlane}
 	// One write at a time, in plan order (parents before children).
 	res := publish.Apply(ctx, rec, plan, publish.ApplyOptions{Concurrency: 1})
@@ -120,13 +167,16 @@ func (s *Syncer) applyPlan(ctx context.Context, reg Registry, ns string, plan *p
 	if err := errors.Join(errs...); err != nil {
 		return 0, err
 	}
-	if dropProvider {
-		rec.writes = append(rec.writes, Write{ID: registry.ProviderID(rec.plane, ns)})
+	claim, release := []string{ns}, []string(nil)
+	if prune {
+		rec.writes = append(rec.writes, service.SyncWrite{ID: registry.ProviderID(rec.plane, ns)})
+		claim, release = nil, claim
 	}
-	if len(rec.writes) == 0 {
-		return 0, nil
+	err := reg.CommitSync(ctx, syncCommit(s.lease.held, Actor(s.repo), rec.writes, claim, release, nil))
+	if errors.Is(err, registry.ErrNotHolder) {
+		return 0, err
 	}
-	if err := reg.Apply(ctx, "git-sync "+s.cfg.Repository, rec.writes); err != nil {
+	if err != nil {
 		return 0, fmt.Errorf("namespace %s (nothing of it applied): %w", ns, err)
 	}
 	return len(rec.writes), nil
@@ -139,13 +189,13 @@ type recorder struct {
 	publish.Reader
 	plane  string
 	mu     sync.Mutex
-	writes []Write
+	writes []service.SyncWrite
 }
 
 func (r *recorder) add(id registry.ID, body any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.writes = append(r.writes, Write{ID: id, Body: body})
+	r.writes = append(r.writes, service.SyncWrite{ID: id, Body: body})
 }
 
 func (r *recorder) PutProvider(_ context.Context, ns string, body api.ResourceProvider, _ ...client.Condition) (api.ResourceProvider, error) {

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Version is the only api-version the registry accepts.
@@ -53,9 +54,22 @@ type SystemData struct {
 	LastModifiedAt     string `json:"lastModifiedAt,omitempty"`
 }
 
-// PlaneProperties are the properties of a radius plane.
+// PlaneProperties are the properties of a radius plane. ResourceProviders
+// is UCP's map of provider namespaces to addresses: the registry keeps
+// none (a location's address routes a type's resources) and answers {},
+// as Radius's description of the API requires the field.
 type PlaneProperties struct {
-	ProvisioningState string `json:"provisioningState,omitempty"`
+	ResourceProviders map[string]string `json:"resourceProviders"`
+	ProvisioningState string            `json:"provisioningState,omitempty"`
+}
+
+// MarshalJSON encodes p with ResourceProviders {} when it is nil.
+func (p PlaneProperties) MarshalJSON() ([]byte, error) {
+	type plain PlaneProperties
+	if p.ResourceProviders == nil {
+		p.ResourceProviders = map[string]string{}
+	}
+	return Marshal(plain(p))
 }
 
 // ResourceGroupProperties are the properties of a resource group.
@@ -68,11 +82,15 @@ type ResourceProviderProperties struct {
 	ProvisioningState string `json:"provisioningState,omitempty"`
 }
 
-// ResourceTypeProperties are the properties of a resource type.
+// ResourceTypeProperties are the properties of a resource type. Icon is an
+// SVG document (IconProblem says which); IconHash, read-only, is its
+// IconHash, the name it is served under at .../icons/{hash}.
 type ResourceTypeProperties struct {
 	DefaultAPIVersion string   `json:"defaultApiVersion,omitempty"`
 	Description       string   `json:"description,omitempty"`
 	Capabilities      []string `json:"capabilities,omitempty"`
+	Icon              string   `json:"icon,omitempty"`
+	IconHash          string   `json:"iconHash,omitempty"`
 	ProvisioningState string   `json:"provisioningState,omitempty"`
 }
 
@@ -94,16 +112,50 @@ func SchemaOrEmpty(schema json.RawMessage) json.RawMessage {
 }
 
 // LocationProperties are the properties of a resource provider location.
+// ResourceTypes is always encoded, {} when empty, as UCP answers it: Radius's
+// clients add to the map they read back and fail on an absent one.
 type LocationProperties struct {
 	Address           string                          `json:"address,omitempty"`
-	ResourceTypes     map[string]LocationResourceType `json:"resourceTypes,omitempty"`
+	ResourceTypes     map[string]LocationResourceType `json:"resourceTypes"`
 	ProvisioningState string                          `json:"provisioningState,omitempty"`
 }
 
-// LocationResourceType lists the API versions of a type served in a location.
+// MarshalJSON encodes p with ResourceTypes {} when it is nil.
+func (p LocationProperties) MarshalJSON() ([]byte, error) {
+	type plain LocationProperties
+	if p.ResourceTypes == nil {
+		p.ResourceTypes = map[string]LocationResourceType{}
+	}
+	return Marshal(plain(p))
+}
+
+// LocationResourceType lists the API versions of a type served in a
+// location. APIVersions is always encoded, {} when empty, as UCP does.
 type LocationResourceType struct {
 	Address     string                        `json:"address,omitempty"`
-	APIVersions map[string]LocationAPIVersion `json:"apiVersions,omitempty"`
+	APIVersions map[string]LocationAPIVersion `json:"apiVersions"`
+}
+
+// MarshalJSON encodes t with APIVersions {} when it is nil.
+func (t LocationResourceType) MarshalJSON() ([]byte, error) {
+	type plain LocationResourceType
+	if t.APIVersions == nil {
+		t.APIVersions = map[string]LocationAPIVersion{}
+	}
+	return Marshal(plain(t))
+}
+
+// Marshal encodes v as encoding/json does, without escaping HTML
+// characters, so that stored JSON (an address with its '&', a schema's
+// "<" in a pattern) is returned as it was stored.
+func Marshal(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // LocationAPIVersion is empty for now (the seed reserves it).
@@ -144,11 +196,15 @@ type LocationSummary struct {
 
 // ResourceTypeSummary is a resource type in a provider summary, keyed by
 // its unescaped name ("contosoBuses/queues").
+// Icon is set only when the summary is asked for with includeIcons=true;
+// IconHash always when the type has an icon.
 type ResourceTypeSummary struct {
 	APIVersions       map[string]APIVersionSummary `json:"apiVersions"`
 	DefaultAPIVersion string                       `json:"defaultApiVersion,omitempty"`
 	Description       string                       `json:"description,omitempty"`
 	Capabilities      []string                     `json:"capabilities,omitempty"`
+	Icon              string                       `json:"icon,omitempty"`
+	IconHash          string                       `json:"iconHash,omitempty"`
 }
 
 // APIVersionSummary is an API version in a provider summary.
@@ -245,6 +301,15 @@ type Diagnostic struct {
 
 // IsError reports whether the diagnostic is an error (not a warning).
 func (d Diagnostic) IsError() bool { return d.Severity != "warning" }
+
+// InProgress reports whether a response of status with error code and
+// message is UCP's refusal of a write to a resource whose previous write
+// is still running (409 Conflict "The target resource is in progress
+// state: ..."): the write may succeed once that operation ends, seconds
+// later, so clients retry it with a longer backoff than Retryable's.
+func InProgress(status int, code, message string) bool {
+	return status == 409 && code == CodeConflict && strings.HasPrefix(message, "The target resource is in progress state")
+}
 
 // Retryable reports whether a response of status with error code is worth
 // retrying: 429, any 5xx but a 508 (a forwarding loop, which a retry

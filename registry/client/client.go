@@ -1,8 +1,13 @@
 // Package client is a typed Go client for the registry's HTTP API: every
 // registration resource (Get/Put/Delete/List), planes, provider summaries,
-// resource groups and the resources of the registered types. It retries connection errors, 429, 5xx
-// and the 409 of a concurrent write (api.Retryable) with bounded exponential backoff, honours ctx, sends a bearer token when given one, and
-// returns *Error carrying the ARM error code and HTTP status.
+// resource groups and the resources of the registered types, of udtc serve
+// or of Radius's UCP (Detect tells which). It retries connection errors,
+// 429, 5xx and the 409 of a concurrent write (api.Retryable) with bounded
+// exponential backoff and UCP's 409 of a write in progress
+// (api.InProgress) for longer, waits for the asynchronous operations of
+// UCP's writes (async.go), honours ctx, sends a bearer token when given
+// one (to the server's origin only), and returns *Error carrying the ARM
+// error code and HTTP status.
 package client
 
 import (
@@ -15,7 +20,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +36,8 @@ type Client struct {
 	maxAttempts int
 	baseDelay   time.Duration
 	maxDelay    time.Duration
+	ops         Operations // async.go
+	target      Target     // detect.go
 }
 
 // Option configures a Client.
@@ -75,7 +81,8 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client: base URL %q: %w", baseURL, err)
 	}
-	c := &Client{base: u, hc: defaultHTTP, plane: api.DefaultPlane, maxAttempts: 5, baseDelay: 100 * time.Millisecond, maxDelay: 3 * time.Second}
+	c := &Client{base: u, hc: defaultHTTP, plane: api.DefaultPlane, maxAttempts: 5, baseDelay: 100 * time.Millisecond, maxDelay: 3 * time.Second,
+		ops: DefaultOperations, target: Target{URL: u.String()}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -142,68 +149,52 @@ func IfNoneMatch() Condition { return func(h http.Header) { h.Set("If-None-Match
 
 // do sends a request with retries and returns the final response with its
 // body read. target is a path (with ?api-version added here unless it has a
-// query) or an absolute URL.
+// query) or an absolute URL. A 409 in progress (api.InProgress) is retried
+// for up to the Operations' Timeout, the other retryable answers
+// (api.Retryable) and connection errors up to the client's attempts.
 func (c *Client) do(ctx context.Context, method, target string, body []byte, conds []Condition) (*http.Response, []byte, error) {
-	var u string
-	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
-		u = target
-	} else {
-		ref := *c.base
-		path, query, ok := strings.Cut(target, "?")
-		if !ok {
-			query = "api-version=" + api.Version
-		}
-		ref.Path = c.base.Path + path
-		ref.RawPath = ""
-		ref.RawQuery = query
-		u = ref.String()
-	}
+	u := c.url(target)
+	start := time.Now()
 	var lastErr error
-	for attempt := 1; ; attempt++ {
-		var rd io.Reader
-		if body != nil {
-			rd = bytes.NewReader(body)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, u, rd)
-		if err != nil {
-			return nil, nil, fmt.Errorf("registry: %w", err)
-		}
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		req.Header.Set("Accept", "application/json")
-		if c.token != "" {
-			req.Header.Set("Authorization", "Bearer "+c.token)
-		}
-		for _, cond := range conds {
-			cond(req.Header)
-		}
-		resp, err := c.hc.Do(req)
-		var data []byte
-		if err == nil {
-			data, err = io.ReadAll(resp.Body)
-			resp.Body.Close()
-		}
+	busyWait := c.ops.Busy
+	for attempt := 1; ; {
+		resp, data, err := c.send(ctx, method, u, body, conds)
 		if ctx.Err() != nil {
 			return nil, nil, fmt.Errorf("registry: %s %s: %w", method, u, ctx.Err())
 		}
 		var wait time.Duration
+		counted := true // one of the attempts; a write in progress is not
 		switch {
 		case err != nil:
-			lastErr = fmt.Errorf("registry: %s %s: %w", method, u, err)
+			lastErr = err
+		case inProgress(resp, data):
+			counted = false
+			lastErr = responseError(resp, data)
+			if time.Since(start) >= c.ops.Timeout {
+				return nil, nil, fmt.Errorf("%w (still in progress after %s)", lastErr, c.ops.Timeout.Round(time.Second))
+			}
+			wait = busyWait
+			if d, ok := retryAfter(resp.Header); ok && d > 0 {
+				wait = d
+			}
+			busyWait = min(busyWait*2, c.ops.MaxBusy)
+			progress(ctx, "waiting for another write", start)
 		case retryable(resp, data):
 			lastErr = responseError(resp, data)
-			if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
-				wait = min(time.Duration(s)*time.Second, c.maxDelay)
+			if d, ok := retryAfter(resp.Header); ok && d > 0 {
+				wait = min(d, c.maxDelay)
 			}
 		default:
 			return resp, data, nil
 		}
-		if attempt >= c.maxAttempts {
-			return nil, nil, lastErr
-		}
-		if wait == 0 {
-			wait = c.backoff(attempt)
+		if counted {
+			if attempt >= c.maxAttempts {
+				return nil, nil, lastErr
+			}
+			if wait == 0 {
+				wait = c.backoff(attempt)
+			}
+			attempt++
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -213,6 +204,57 @@ func (c *Client) do(ctx context.Context, method, target string, body []byte, con
 		case <-t.C:
 		}
 	}
+}
+
+// url returns the URL of a request target: an absolute URL as it is, a
+// path under the client's base with ?api-version unless it has a query.
+func (c *Client) url(target string) string {
+	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
+		return target
+	}
+	ref := *c.base
+	path, query, ok := strings.Cut(target, "?")
+	if !ok {
+		query = "api-version=" + api.Version
+	}
+	ref.Path = c.base.Path + path
+	ref.RawPath = ""
+	ref.RawQuery = query
+	return ref.String()
+}
+
+// send sends one request to u and returns its answer with the body read.
+// The token goes only to the base's origin: a URL the server gave (an
+// operation to poll, a nextLink) may name another host.
+func (c *Client) send(ctx context.Context, method, u string, body []byte, conds []Condition) (*http.Response, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("registry: %w", err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.token != "" && req.URL.Scheme == c.base.Scheme && req.URL.Host == c.base.Host {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	for _, cond := range conds {
+		cond(req.Header)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("registry: %s %s: %w", method, u, err)
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("registry: %s %s: %w", method, u, err)
+	}
+	return resp, data, nil
 }
 
 // backoff returns the wait before retry n (1-based): exponential with
@@ -238,6 +280,17 @@ func retryable(resp *http.Response, data []byte) bool {
 	var env api.ErrorResponse
 	_ = json.Unmarshal(data, &env) // no envelope: no code
 	return api.Retryable(resp.StatusCode, env.Error.Code)
+}
+
+// inProgress reports whether a response is UCP's 409 of a write in
+// progress (api.InProgress).
+func inProgress(resp *http.Response, data []byte) bool {
+	if resp.StatusCode != http.StatusConflict {
+		return false
+	}
+	var env api.ErrorResponse
+	_ = json.Unmarshal(data, &env)
+	return api.InProgress(resp.StatusCode, env.Error.Code, env.Error.Message)
 }
 
 func responseError(resp *http.Response, data []byte) error {
@@ -288,7 +341,11 @@ func putResource[P any](ctx context.Context, c *Client, t target, body api.Resou
 	if err != nil {
 		return api.Resource[P]{}, fmt.Errorf("registry: encoding %s: %w", path, err)
 	}
+	start := time.Now()
 	resp, data, err := c.do(ctx, http.MethodPut, path, b, conds)
+	if err == nil {
+		resp, data, err = c.settle(ctx, http.MethodPut, path, start, resp, data)
+	}
 	if err != nil {
 		return api.Resource[P]{}, err
 	}
@@ -306,7 +363,11 @@ func (c *Client) deleteResource(ctx context.Context, t target, conds []Condition
 	if t.err != nil {
 		return false, t.err
 	}
+	start := time.Now()
 	resp, data, err := c.do(ctx, http.MethodDelete, t.path, nil, conds)
+	if err == nil {
+		resp, data, err = c.settle(ctx, http.MethodDelete, t.path, start, resp, data)
+	}
 	if err != nil {
 		return false, err
 	}
@@ -343,6 +404,25 @@ func listAll[T any](ctx context.Context, c *Client, t target) ([]T, error) {
 		}
 		out = append(out, page.Value...)
 		target = page.NextLink
+	}
+	return out, nil
+}
+
+// listWithin lists the registrations at t that are t's children: UCP's
+// lists of a provider's types or locations, or of a type's API versions,
+// hold those of the whole plane (ids tell them apart, compared
+// case-insensitively as UCP spells them as asked).
+func listWithin[P any](ctx context.Context, c *Client, t target) ([]api.Resource[P], error) {
+	all, err := listAll[api.Resource[P]](ctx, c, t)
+	if err != nil {
+		return nil, err
+	}
+	parent := strings.ToLower(t.path) + "/"
+	out := all[:0]
+	for _, r := range all {
+		if strings.HasPrefix(strings.ToLower(r.ID), parent) {
+			out = append(out, r)
+		}
 	}
 	return out, nil
 }
@@ -392,7 +472,7 @@ func (c *Client) providerTarget(ns string) target {
 	if t.err != nil {
 		return t
 	}
-	return checked(t.path+"/providers/System.Resources/resourceProviders/"+seg(ns),
+	return checked(t.path+"/providers/System.Resources/resourceproviders/"+seg(ns),
 		nameProblem("resource provider namespace", ns, api.NamespaceProblem(ns)))
 }
 
@@ -401,7 +481,7 @@ func (c *Client) typeTarget(ns, typ string) target {
 	if t.err != nil {
 		return t
 	}
-	return checked(t.path+"/resourceTypes/"+seg(api.EscapeTypeName(typ)),
+	return checked(t.path+"/resourcetypes/"+seg(api.EscapeTypeName(typ)),
 		nameProblem("resource type name", typ, api.TypeNameProblem(typ)))
 }
 
@@ -410,7 +490,7 @@ func (c *Client) versionTarget(ns, typ, version string) target {
 	if t.err != nil {
 		return t
 	}
-	return checked(t.path+"/apiVersions/"+seg(version), nameProblem("API version", version, api.APIVersionProblem(version)))
+	return checked(t.path+"/apiversions/"+seg(version), nameProblem("API version", version, api.APIVersionProblem(version)))
 }
 
 func (c *Client) locationTarget(ns, location string) target {
@@ -458,10 +538,13 @@ func (c *Client) DeleteProvider(ctx context.Context, namespace string, conds ...
 
 // ListProviders lists the plane's resource providers.
 func (c *Client) ListProviders(ctx context.Context) ([]api.ResourceProvider, error) {
-	return listAll[api.ResourceProvider](ctx, c, planeTarget(c.plane).join("/providers/System.Resources/resourceProviders"))
+	return listAll[api.ResourceProvider](ctx, c, planeTarget(c.plane).join("/providers/System.Resources/resourceproviders"))
 }
 
 // Resource types. Child types are named with "/" ("contosoBuses/queues").
+// Paths spell their fixed segments as Radius's description of the API
+// does (resourceproviders, resourcetypes, apiversions): UCP matches them
+// case-sensitively, udtc serve in any case.
 
 // GetResourceType returns a resource type.
 func (c *Client) GetResourceType(ctx context.Context, namespace, typ string) (api.ResourceType, error) {
@@ -481,7 +564,7 @@ func (c *Client) DeleteResourceType(ctx context.Context, namespace, typ string, 
 
 // ListResourceTypes lists a provider's resource types.
 func (c *Client) ListResourceTypes(ctx context.Context, namespace string) ([]api.ResourceType, error) {
-	return listAll[api.ResourceType](ctx, c, c.providerTarget(namespace).join("/resourceTypes"))
+	return listWithin[api.ResourceTypeProperties](ctx, c, c.providerTarget(namespace).join("/resourcetypes"))
 }
 
 // API versions.
@@ -505,7 +588,7 @@ func (c *Client) DeleteAPIVersion(ctx context.Context, namespace, typ, version s
 
 // ListAPIVersions lists a resource type's API versions, by name.
 func (c *Client) ListAPIVersions(ctx context.Context, namespace, typ string) ([]api.APIVersion, error) {
-	return listAll[api.APIVersion](ctx, c, c.typeTarget(namespace, typ).join("/apiVersions"))
+	return listWithin[api.APIVersionProperties](ctx, c, c.typeTarget(namespace, typ).join("/apiversions"))
 }
 
 // Locations.
@@ -527,7 +610,7 @@ func (c *Client) DeleteLocation(ctx context.Context, namespace, location string,
 
 // ListLocations lists a provider's locations.
 func (c *Client) ListLocations(ctx context.Context, namespace string) ([]api.Location, error) {
-	return listAll[api.Location](ctx, c, c.providerTarget(namespace).join("/locations"))
+	return listWithin[api.LocationProperties](ctx, c, c.providerTarget(namespace).join("/locations"))
 }
 
 // Summaries.
@@ -549,7 +632,7 @@ func (c *Client) ProviderSummaries(ctx context.Context) ([]api.ProviderSummary, 
 	return l.Value, err
 }
 
-// ProviderSummary returns one provider's summary.
+// ProviderSummary returns one provider's summary, with its types' icons.
 func (c *Client) ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error) {
 	t := checked("/planes/radius/"+seg(c.plane)+"/providers/"+seg(namespace),
 		nameProblem("plane name", c.plane, api.SegmentProblem(c.plane)),
@@ -557,7 +640,7 @@ func (c *Client) ProviderSummary(ctx context.Context, namespace string) (api.Pro
 	if t.err != nil {
 		return api.ProviderSummary{}, t.err
 	}
-	resp, data, err := c.do(ctx, http.MethodGet, t.path, nil, nil)
+	resp, data, err := c.do(ctx, http.MethodGet, t.path+"?api-version="+api.Version+"&includeIcons=true", nil, nil)
 	if err != nil {
 		return api.ProviderSummary{}, err
 	}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry/client"
@@ -41,7 +43,19 @@ type ApplyOptions struct {
 	// Progress, when set, is called after each write with the count done
 	// and the total; calls may come from several goroutines.
 	Progress func(done, total int)
+	// Waiting, when set, is told of each write that waits: for the
+	// registry's asynchronous operation (Radius's UCP), with its state
+	// ("Accepted", "Updating"), or for another write of the same resource
+	// to finish; elapsed is how long the write has run. Calls may come
+	// from several goroutines.
+	Waiting func(c Change, state string, elapsed time.Duration)
 }
+
+// ErrDependencyFailed is wrapped by the failure of a change that was not
+// written because a write it depends on failed: a type's provider or
+// parent type, an API version's type, a location's provider or the types
+// and versions it serves, a type delete's version deletes.
+var ErrDependencyFailed = errors.New("a write it depends on failed")
 
 // Batcher is a registry that takes many writes in one request
 // (*client.Client; see ApplyOptions.Batch).
@@ -59,12 +73,14 @@ const (
 )
 
 // Apply performs the plan's writes phase by phase (a phase's writes run
-// concurrently; the next phase starts when it is done), so parents exist
-// before their children. A failed write does not stop the others; it is
-// reported in Result.Failed. Apply stops early when ctx is done, and after a
-// 401 or 403 (every other write would fail the same way): the writes not
-// sent are reported as failed with that cause. With opts.Batch, each
-// phase's writes go in batches.
+// concurrently; the next phase starts when they are done, asynchronous
+// operations included), so parents exist before their children. A failed
+// write does not stop the others, but the writes that depend on it are
+// not sent (ErrDependencyFailed); both are reported in Result.Failed.
+// Apply stops early when ctx is done, and after a 401 or 403 (every other
+// write would fail the same way): the writes not sent are reported as
+// failed with that cause. With opts.Batch, each phase's writes go in
+// batches.
 func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result {
 	conc := opts.Concurrency
 	if conc <= 0 {
@@ -105,7 +121,7 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 				opts.Progress(int(n), total)
 			}
 		}
-		phaseWrites := writes[start:end]
+		phaseWrites := blocked(p, writes[start:end], errs, attempted, finish)
 		if batching {
 			var unsent []int
 			unsent, batching = applyBatches(ctx, batcher, p, phaseWrites, attempted, finish)
@@ -114,7 +130,12 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 		par.EachOn(conc, len(phaseWrites), func(k int) {
 			i := phaseWrites[k]
 			attempted[i] = true
-			finish(i, applyOne(ctx, reg, p.Changes[i]))
+			c := p.Changes[i]
+			wctx := ctx
+			if opts.Waiting != nil {
+				wctx = client.WithProgress(ctx, func(state string, elapsed time.Duration) { opts.Waiting(c, state, elapsed) })
+			}
+			finish(i, applyOne(wctx, reg, c))
 		})
 		start = end
 	}
@@ -131,6 +152,87 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 		}
 	}
 	return res
+}
+
+// blocked marks as failed, without sending them, the writes (indexes into
+// p.Changes) whose prerequisites failed in an earlier phase (errs), and
+// returns the others.
+func blocked(p *Plan, writes []int, errs []error, attempted []bool, finish func(int, error)) []int {
+	failed := map[string]string{} // resource key → name of the failed write
+	for i, err := range errs {
+		if c := p.Changes[i]; err != nil {
+			failed[c.key()] = c.Name()
+			if c.Action == Delete && c.Kind == KindAPIVersion {
+				failed[versionDeletesKey(c.Namespace, c.Type)] = c.Name()
+			}
+		}
+	}
+	var out []int
+	for _, i := range writes {
+		dep := ""
+		for _, k := range p.Changes[i].prerequisites() {
+			if name, ok := failed[k]; ok {
+				dep = name
+				break
+			}
+		}
+		if dep == "" {
+			out = append(out, i)
+			continue
+		}
+		attempted[i] = true
+		finish(i, fmt.Errorf("not written: %s failed: %w", dep, ErrDependencyFailed))
+	}
+	return out
+}
+
+// key identifies the resource a change writes (case-insensitively).
+func (c Change) key() string {
+	return strings.ToLower(fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%s", c.Kind, c.Namespace, c.Type, c.Version, c.Location))
+}
+
+// prerequisites returns the keys of the resources whose writes c needs to
+// have succeeded.
+func (c Change) prerequisites() []string {
+	at := func(kind Kind, typ, version string) string {
+		return Change{Kind: kind, Namespace: c.Namespace, Type: typ, Version: version}.key()
+	}
+	var out []string
+	switch {
+	case c.Action == Delete && c.Kind == KindType:
+		out = append(out, versionDeletesKey(c.Namespace, c.Type))
+	case c.Action == Delete:
+	case c.Kind == KindType:
+		out = append(out, at(KindProvider, "", ""))
+		if parent, _, ok := cutLast(c.Type, "/"); ok {
+			out = append(out, at(KindType, parent, ""))
+		}
+	case c.Kind == KindAPIVersion:
+		out = append(out, at(KindProvider, "", ""), at(KindType, c.Type, ""))
+	case c.Kind == KindLocation:
+		out = append(out, at(KindProvider, "", ""))
+		for t, lt := range c.location.Properties.ResourceTypes {
+			out = append(out, at(KindType, t, ""))
+			for v := range lt.APIVersions {
+				out = append(out, at(KindAPIVersion, t, v))
+			}
+		}
+	}
+	return out
+}
+
+// versionDeletesKey stands for the deletes of the API versions of a type:
+// the type's delete needs them all to have succeeded.
+func versionDeletesKey(namespace, typ string) string {
+	return strings.ToLower("versions deleted\x00" + namespace + "\x00" + typ)
+}
+
+// cutLast cuts s around the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }
 
 func applyOne(ctx context.Context, reg Registry, c Change) error {

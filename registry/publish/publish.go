@@ -341,6 +341,11 @@ func planTypes(have api.ProviderSummary, want []api.RegisteredType, opts Options
 			add(Change{Action: Create, Kind: KindType, Type: name, rtype: &t})
 		} else {
 			diff := typeDiff(ht, t.Properties)
+			if t.Properties.Icon == "" {
+				// Manifests declare no icons: an update keeps the one the
+				// type has (rad resource-type create --icon).
+				t.Properties.Icon = ht.Icon
+			}
 			add(Change{Action: updateIf(diff), Kind: KindType, Type: name, Diff: diff, rtype: &t})
 		}
 		wantVersions := planVersions(ht, name, rt.APIVersions, add)

@@ -141,6 +141,10 @@ type Config struct {
 	Start func(ctx context.Context, srv *server.Server, baseURL, token string) error
 	// Ready is told the server's URL once it reports ready.
 	Ready func(baseURL string)
+	// Stopped, when set, runs once the server stopped serving after its
+	// context ended, before the store closes: it waits for what Start
+	// started to end (the git sync releasing its lease).
+	Stopped func()
 }
 
 // Run serves cfg until ctx is done, then lets requests in flight finish
@@ -194,7 +198,11 @@ func Run(ctx context.Context, cfg Config) error {
 	case <-ctx.Done():
 		logger.Info("shutting down", "reason", context.Cause(ctx))
 		srv.SetReady(false)
-		return shutdown(httpSrv, logger)
+		err := shutdown(httpSrv, logger)
+		if cfg.Stopped != nil {
+			cfg.Stopped()
+		}
+		return err
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -117,6 +117,9 @@ func batchWriteProblem(plane string, bw api.BatchWrite) string {
 // request would be served, with its own log line, and returns its result.
 // A panic is this write's 500, as recoverPanics answers a request.
 func (s *Server) batchWrite(r *http.Request, plane string, i int, bw api.BatchWrite) (res api.BatchResult) {
+	if rest, ok := strings.CutPrefix(bw.Path, api.BasePath+"/"); ok { // as a request under the base path
+		bw.Path = "/" + rest
+	}
 	if p := batchWriteProblem(plane, bw); p != "" {
 		return api.BatchResult{Status: http.StatusBadRequest, Error: &api.ErrorDetail{
 			Code: api.CodeInvalidRequestContent, Target: fmt.Sprintf("requests[%d]", i), Message: p}}

@@ -120,7 +120,8 @@ func (s *Server) summaries(w http.ResponseWriter, r *http.Request) error {
 	if err := registry.ValidatePlane(plane); err != nil {
 		return err
 	}
-	at, served := s.serveCached(w, r, r.URL.Path)
+	key, icons := summaryKey(r)
+	at, served := s.serveCached(w, r, key)
 	if served {
 		return nil
 	}
@@ -128,7 +129,13 @@ func (s *Server) summaries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.writeCacheable(w, r.URL.Path, at, "", api.ProviderSummaryList{Value: registry.WireSummaries(sums)})
+	list := api.ProviderSummaryList{Value: registry.WireSummaries(sums)}
+	if !icons {
+		for i, sum := range list.Value {
+			list.Value[i] = withoutIcons(sum)
+		}
+	}
+	s.writeCacheable(w, key, at, "", list)
 	return nil
 }
 
@@ -140,7 +147,8 @@ func (s *Server) summary(w http.ResponseWriter, r *http.Request) error {
 	if err := registry.ValidateNamespace(ns); err != nil {
 		return err
 	}
-	at, served := s.serveCached(w, r, r.URL.Path)
+	key, icons := summaryKey(r)
+	at, served := s.serveCached(w, r, key)
 	if served {
 		return nil
 	}
@@ -148,8 +156,20 @@ func (s *Server) summary(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.writeCacheable(w, r.URL.Path, at, "", sum)
+	if !icons {
+		sum = withoutIcons(sum)
+	}
+	s.writeCacheable(w, key, at, "", sum)
 	return nil
+}
+
+// summaryKey returns the response cache key of a summary request and
+// whether it asks for the types' icons (includeIcons).
+func summaryKey(r *http.Request) (key string, icons bool) {
+	if includeIcons(r) {
+		return r.URL.Path + "?includeIcons", true
+	}
+	return r.URL.Path, false
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -167,7 +187,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := map[string]string{"status": "ready"}
-	if sync := s.syncReadiness(); sync != "" {
+	if sync := s.syncReadiness(r.Context()); sync != "" {
 		body["sync"] = sync
 	}
 	writeJSON(w, http.StatusOK, body)

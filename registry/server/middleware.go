@@ -17,9 +17,11 @@ import (
 // middleware composes every middleware, outermost first, in one place.
 func (s *Server) middleware(h http.Handler) http.Handler {
 	chain := []func(http.Handler) http.Handler{
+		markResponses, // ucp.go
 		s.logRequests,
 		s.recoverPanics,
 		limitHeaders,
+		basePath, // ucp.go
 		rejectUncleanPaths,
 		normalizePath,
 		s.authenticate,

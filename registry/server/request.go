@@ -101,7 +101,8 @@ func nextLink(r *http.Request, top int, after string) string {
 		q.Set("$top", strconv.Itoa(top))
 	}
 	q.Set("$skipToken", base64.RawURLEncoding.EncodeToString([]byte(after)))
-	u := url.URL{Scheme: scheme, Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
+	orig := requestURL(r) // with the base path the request came with (ucp.go)
+	u := url.URL{Scheme: scheme, Host: r.Host, Path: orig.Path, RawPath: orig.RawPath, RawQuery: q.Encode()}
 	return u.String()
 }
 

@@ -49,6 +49,9 @@ func (s *Server) routes() {
 		s.writeKinds["DELETE "+r.item] = r.kind
 	}
 
+	// Resource type icons (ucp.go): any api-version, or none, as UCP.
+	s.mux.HandleFunc("GET "+rpPrefix+"/{namespace}/resourceTypes/{type}/icons/{hash}", s.handle(s.icon))
+
 	// Registration writes sent together (batch.go): each is served as by
 	// the routes above.
 	s.mux.HandleFunc("POST /planes/radius/{plane}/providers/System.Resources/batch", versioned(s.batch))
@@ -90,7 +93,7 @@ var (
 	registrationSegments  = map[int][]string{
 		6:  {"resourceProviders"},
 		8:  {"resourceTypes", "locations"},
-		10: {"apiVersions"},
+		10: {"apiVersions", "icons"},
 	}
 	groupSegments = map[int][]string{
 		6: {"providers"},

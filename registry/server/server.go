@@ -74,8 +74,6 @@ type Options struct {
 	AuthReads bool
 	// MaxBodyBytes limits request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// Sync, when set, is the git sync that owns some namespaces (sync.go).
-	Sync Sync
 	// Forward configures forwarding to the locations' addresses
 	// (forward.go): where it may go, its limits.
 	Forward ForwardOptions
@@ -96,7 +94,6 @@ type Server struct {
 	mux            *http.ServeMux
 	handler        http.Handler
 	ready          atomic.Bool
-	sync           Sync
 	// writeKinds are the kinds of the registration write routes, by
 	// pattern: the batch routes its writes with the mux (batch.go).
 	writeKinds map[string]registry.Kind
@@ -127,7 +124,6 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		tokens:         opts.Tokens,
 		authReads:      opts.AuthReads,
 		maxBody:        opts.MaxBodyBytes,
-		sync:           opts.Sync,
 		cache:          newRespCache(),
 		fwd:            newForwarder(opts.Forward, policy, opts.Logger),
 		mux:            http.NewServeMux(),

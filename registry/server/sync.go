@@ -6,42 +6,18 @@ import (
 	"net/http"
 
 	"github.com/udtc/udtc/registry"
-	"github.com/udtc/udtc/registry/api"
-	"github.com/udtc/udtc/registry/service"
 )
 
-// Sync is what the server needs of a git sync (`udtc serve --sync`), which
-// makes a repository the source of truth of some namespaces.
-type Sync interface {
-	// Repository names the followed repository in errors.
-	Repository() string
-	// Manages reports whether the sync owns the namespace (any case).
-	Manages(namespace string) bool
-	// IsSyncWriter reports whether a request was sent by the sync itself.
-	IsSyncWriter(r *http.Request) bool
-	// Status is the body of GET /sync/status.
-	Status() api.SyncStatus
-}
-
-// RegistrationWrite is one write of ApplyRegistrations (see
-// service.SyncWrite).
-type RegistrationWrite = service.SyncWrite
-
-// ApplyRegistrations is the service's ApplyRegistrations: writes of
-// registrations in one transaction of the store, all or none (see
-// service.Service.ApplyRegistrations). The sync guard does not apply (the
-// caller is the sync).
-func (s *Server) ApplyRegistrations(ctx context.Context, actor string, writes []RegistrationWrite) error {
-	return s.svc.ApplyRegistrations(ctx, actor, writes)
-}
+// The git sync (`udtc serve --sync`) keeps its state in the store
+// (registry/service's SyncGuard and SyncStatus): every server sharing the
+// store, syncing or not, refuses writes to the namespaces it manages and
+// answers /sync/status. The sync itself writes through the service, never
+// through these routes.
 
 // syncGuard refuses writes of registrations (PUT and DELETE of providers,
-// types, API versions, locations) in namespaces the sync manages, unless the
-// sync sends them: 409 naming the repository.
+// types, API versions, locations) in namespaces a git sync manages: 409
+// naming the repository.
 func (s *Server) syncGuard(h handlerFunc) handlerFunc {
-	if s.sync == nil {
-		return h
-	}
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := s.guard(r, r.PathValue("namespace")); err != nil {
 			return err
@@ -53,35 +29,40 @@ func (s *Server) syncGuard(h handlerFunc) handlerFunc {
 // guard returns the sync guard's refusal of a write of r to namespace ns,
 // nil when it may be written.
 func (s *Server) guard(r *http.Request, ns string) error {
-	if s.sync == nil || !s.sync.Manages(ns) || s.sync.IsSyncWriter(r) {
-		return nil
-	}
-	return registry.Errorf(registry.CodeSyncManaged, ns,
-		"namespace %s is managed by git sync from %s: change it there (the repository is the source of truth)", ns, s.sync.Repository())
+	return s.svc.SyncGuard(r.Context(), ns)
 }
 
-// syncStatus serves GET /sync/status; 404 when the server does not sync.
+// syncStatus serves GET /sync/status; 404 when no server ever synced the
+// store.
 func (s *Server) syncStatus(w http.ResponseWriter, r *http.Request) error {
-	if s.sync == nil {
-		return registry.Errorf(registry.CodeNotFound, "", "this server does not follow a git repository (udtc serve --sync)")
+	st, ok, err := s.svc.SyncStatus(r.Context())
+	if err != nil {
+		return err
 	}
-	writeJSON(w, http.StatusOK, s.sync.Status())
+	if !ok {
+		return registry.Errorf(registry.CodeNotFound, "", "this registry does not follow a git repository (udtc serve --sync)")
+	}
+	writeJSON(w, http.StatusOK, st)
 	return nil
 }
 
 // syncReadiness is what /readyz says about the sync: "" when there is no
-// sync or nothing to report. A refused commit does not make the server
-// unready: the last applied commit stays in force and is served.
-func (s *Server) syncReadiness() string {
-	if s.sync == nil {
-		return ""
-	}
-	st := s.sync.Status()
+// sync or nothing to report. A refused commit or drift does not make the
+// server unready: the last applied commit stays in force and is served.
+func (s *Server) syncReadiness(ctx context.Context) string {
+	st, ok, err := s.svc.SyncStatus(ctx)
 	switch {
+	case err != nil:
+		s.log.ErrorContext(ctx, "reading the sync state failed", "err", err)
+		return "unknown (reading the sync state failed)"
+	case !ok:
+		return ""
 	case st.Refused != nil:
 		return fmt.Sprintf("refused commit %s of %s (%d diagnostics, see /sync/status); serving %s", short(st.Refused.Commit), st.Repository, len(st.Refused.Diagnostics), orNone(short(st.LastAppliedCommit)))
 	case st.State == "failed":
 		return "failed: " + st.Error
+	case st.State == "drifted" && st.Drift != nil:
+		return fmt.Sprintf("drifted: %d registrations differ from commit %s (see /sync/status)", len(st.Drift.Changes), short(st.Drift.Commit))
 	}
 	return st.State
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -14,54 +14,100 @@ import (
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/server"
+	"github.com/udtc/udtc/registry/service"
 )
 
-// fakeSync manages Contoso.Git; requests with "X-Test-Sync: yes" are its own.
-type fakeSync struct{ status api.SyncStatus }
+const syncRepo = "https://git.example/types.git"
 
-func (fakeSync) Repository() string                { return "https://git.example/types.git" }
-func (fakeSync) Manages(ns string) bool            { return strings.EqualFold(ns, "Contoso.Git") }
-func (fakeSync) IsSyncWriter(r *http.Request) bool { return r.Header.Get("X-Test-Sync") == "yes" }
-func (s *fakeSync) Status() api.SyncStatus         { return s.status }
+// recordSync records, through the service of srv, a sync of syncRepo that
+// manages namespaces, with status st (its repository set), as the server
+// that syncs would; it returns the lease.
+func recordSync(t *testing.T, srv *server.Server, st api.SyncStatus, namespaces ...string) registry.SyncLease {
+	t.Helper()
+	ctx := context.Background()
+	svc := srv.Service()
+	st.Repository = syncRepo
+	l, err := svc.TakeSyncLease(ctx, 0, registry.SyncLease{Holder: "h1", TTL: time.Minute}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.CommitSync(ctx, service.SyncCommit{Fence: l, Claim: namespaces, Status: &st}); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
 
-func TestSyncHooks(t *testing.T) {
-	sync := &fakeSync{status: api.SyncStatus{Repository: "https://git.example/types.git", State: "synced", Namespaces: []string{"Contoso.Git"}}}
-	f := newFixture(t, server.Options{Sync: sync})
+// setSyncStatus records st (its repository set) under l.
+func setSyncStatus(t *testing.T, srv *server.Server, l registry.SyncLease, st api.SyncStatus) {
+	t.Helper()
+	st.Repository = syncRepo
+	if err := srv.Service().CommitSync(context.Background(), service.SyncCommit{Fence: l, Status: &st}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The sync's state is in the store: every server sharing it refuses
+// writes to the managed namespaces and answers /sync/status, whether it
+// syncs or not; the sync itself writes through the service.
+func TestSyncGuardAndStatus(t *testing.T) {
+	store := newStore(t)
+	f := newFixture(t, server.Options{Store: store})
 	f.srv.SetReady(true)
+	// Before any sync, nothing is guarded and there is no status.
+	f.must(404, "GET", "!/sync/status", "")
+	f.must(201, "PUT", rp+"/Contoso.Git", `{"properties":{}}`, "Content-Type: application/json")
+	if r := f.must(200, "GET", "!/readyz", ""); strings.Contains(string(r.body), "sync") {
+		t.Errorf("/readyz without a sync: %s", r.body)
+	}
 
-	// Other writers get 409 naming the repository, in any case of the namespace.
-	for _, p := range []string{rp + "/Contoso.Git", rp + "/contoso.git/resourceTypes/things", rp + "/Contoso.Git/locations/global"} {
-		r := f.must(409, "PUT", p, `{"properties":{}}`, "Content-Type: application/json")
-		if !strings.Contains(string(r.body), "https://git.example/types.git") || !strings.Contains(string(r.body), `"code":"Conflict"`) {
-			t.Errorf("PUT %s: %s", p, r.body)
+	l := recordSync(t, f.srv, api.SyncStatus{State: "synced", LastAppliedCommit: "1111111111111111111111111111111111111111"}, "Contoso.Git")
+	other := newFixture(t, server.Options{Store: store}) // another server on the same store
+	other.srv.SetReady(true)
+	for _, g := range []*fixture{f, other} {
+		// Other writers get 409 naming the repository, in any case of the namespace.
+		for _, p := range []string{rp + "/Contoso.Git", rp + "/contoso.git/resourceTypes/things", rp + "/Contoso.Git/locations/global"} {
+			r := g.must(409, "PUT", p, `{"properties":{}}`, "Content-Type: application/json")
+			if !strings.Contains(string(r.body), syncRepo) || !strings.Contains(string(r.body), `"code":"Conflict"`) {
+				t.Errorf("PUT %s: %s", p, r.body)
+			}
+			g.must(409, "DELETE", p, "")
 		}
-		f.must(409, "DELETE", p, "")
+		// Other namespaces may be written; reads are not guarded.
+		g.must(200, "GET", rp+"/Contoso.Git", "")
+		var st api.SyncStatus
+		if err := json.Unmarshal(g.must(200, "GET", "!/sync/status", "").body, &st); err != nil || st.State != "synced" || st.Repository != syncRepo ||
+			st.Holder != "h1" || strings.Join(st.Namespaces, ",") != "Contoso.Git" {
+			t.Errorf("/sync/status: %+v %v", st, err)
+		}
+		if r := g.must(200, "GET", "!/readyz", ""); !strings.Contains(string(r.body), `"sync":"synced"`) {
+			t.Errorf("/readyz: %s", r.body)
+		}
 	}
-	// The sync itself, and other namespaces, may write.
-	f.must(201, "PUT", rp+"/Contoso.Git", `{"properties":{}}`, "Content-Type: application/json", "X-Test-Sync: yes")
 	f.must(201, "PUT", rp+"/Contoso.Other", `{"properties":{}}`, "Content-Type: application/json")
-	// Reads are not guarded.
-	f.must(200, "GET", rp+"/Contoso.Git", "")
+	// The sync writes through the service, under its lease.
+	err := f.srv.Service().CommitSync(context.Background(), service.SyncCommit{Fence: l, Actor: "git-sync test",
+		Writes: []service.SyncWrite{{ID: registry.TypeID("local", "Contoso.Git", "things"), Body: api.ResourceType{}}}})
+	if err != nil {
+		t.Fatalf("the sync's own write: %v", err)
+	}
+	other.must(200, "GET", rp+"/Contoso.Git/resourceTypes/things", "")
 
-	var st api.SyncStatus
-	if err := json.Unmarshal(f.must(200, "GET", "!/sync/status", "").body, &st); err != nil || st.State != "synced" || st.Repository != sync.Repository() {
-		t.Errorf("/sync/status: %+v %v", st, err)
-	}
-	if r := f.must(200, "GET", "!/readyz", ""); !strings.Contains(string(r.body), `"sync":"synced"`) {
-		t.Errorf("/readyz: %s", r.body)
-	}
-	sync.status.State = "refused"
-	sync.status.LastAppliedCommit = "1111111111111111111111111111111111111111"
-	sync.status.Refused = &api.SyncRefusal{Commit: "2222222222222222222222222222222222222222", Diagnostics: []api.Diagnostic{{Rule: "type-invalid"}}}
-	r := f.must(200, "GET", "!/readyz", "")
-	if !strings.Contains(string(r.body), "refused commit 222222222222 of https://git.example/types.git (1 diagnostics, see /sync/status); serving 111111111111") {
+	setSyncStatus(t, f.srv, l, api.SyncStatus{State: "refused", LastAppliedCommit: "1111111111111111111111111111111111111111",
+		Refused: &api.SyncRefusal{Commit: "2222222222222222222222222222222222222222", Diagnostics: []api.Diagnostic{{Rule: "type-invalid"}}}})
+	r := other.must(200, "GET", "!/readyz", "")
+	if !strings.Contains(string(r.body), "refused commit 222222222222 of "+syncRepo+" (1 diagnostics, see /sync/status); serving 111111111111") {
 		t.Errorf("/readyz with a refused commit: %s", r.body)
 	}
-
-	// Without a sync there is no status and nothing is guarded.
-	plain := newFixture(t, server.Options{})
-	plain.must(404, "GET", "!/sync/status", "")
-	plain.must(201, "PUT", rp+"/Contoso.Git", `{"properties":{}}`, "Content-Type: application/json")
+	setSyncStatus(t, f.srv, l, api.SyncStatus{State: "drifted", Drift: &api.SyncDrift{Commit: "1111111111111111111111111111111111111111",
+		Changes: []api.SyncDriftChange{{Drift: "missing", Kind: api.KindResourceType, Namespace: "Contoso.Git", Type: "things"}}}})
+	if r := other.must(200, "GET", "!/readyz", ""); !strings.Contains(string(r.body), "drifted: 1 registrations differ from commit 111111111111") {
+		t.Errorf("/readyz with drift: %s", r.body)
+	}
+	// Released namespaces are free again, on every server.
+	if err := f.srv.Service().CommitSync(context.Background(), service.SyncCommit{Fence: l, Release: []string{"contoso.GIT"}}); err != nil {
+		t.Fatal(err)
+	}
+	other.must(200, "PUT", rp+"/Contoso.Git", `{"properties":{}}`, "Content-Type: application/json")
 }
 
 func TestApplyRegistrations(t *testing.T) {
@@ -74,13 +120,13 @@ func TestApplyRegistrations(t *testing.T) {
 	}
 	f := newFixture(t, server.Options{CheckSchema: checkSchema})
 	typeID := registry.TypeID("local", "Contoso.Tx", "things")
-	ok := []server.RegistrationWrite{
+	ok := []service.SyncWrite{
 		{ID: registry.ProviderID("local", "Contoso.Tx"), Body: api.ResourceProvider{}},
 		{ID: typeID, Body: api.ResourceType{Properties: api.ResourceTypeProperties{Description: "first"}}},
 		{ID: registry.APIVersionID("local", "Contoso.Tx", "things", "2025-01-01"), Body: api.APIVersion{Properties: api.APIVersionProperties{Schema: json.RawMessage(`{"type":"object"}`)}}},
 		{ID: registry.LocationID("local", "Contoso.Tx", "global"), Body: api.Location{Properties: api.LocationProperties{Address: "http://127.0.0.1:1"}}},
 	}
-	if err := f.srv.ApplyRegistrations(ctx, "git-sync test", ok); err != nil {
+	if err := f.srv.Service().ApplyRegistrations(ctx, "git-sync test", ok); err != nil {
 		t.Fatalf("ApplyRegistrations: %v", err)
 	}
 	thing := f.must(200, "GET", rp+"/Contoso.Tx/resourceTypes/things", "").json(t)
@@ -91,20 +137,20 @@ func TestApplyRegistrations(t *testing.T) {
 	f.must(200, "GET", rp+"/Contoso.Tx/locations/global", "")
 	before := f.must(200, "GET", rp+"/Contoso.Tx/resourceTypes/things", "").body
 
-	changeThing := server.RegistrationWrite{ID: typeID, Body: api.ResourceType{Properties: api.ResourceTypeProperties{Description: "second"}}}
+	changeThing := service.SyncWrite{ID: typeID, Body: api.ResourceType{Properties: api.ResourceTypeProperties{Description: "second"}}}
 	for _, tc := range []struct {
 		name string
-		last server.RegistrationWrite
+		last service.SyncWrite
 		want string
 	}{
 		// Refused by the server's checks, before the store is asked.
-		{"invalid schema", server.RegistrationWrite{ID: registry.APIVersionID("local", "Contoso.Tx", "things", "2025-02-01"),
+		{"invalid schema", service.SyncWrite{ID: registry.APIVersionID("local", "Contoso.Tx", "things", "2025-02-01"),
 			Body: api.APIVersion{Properties: api.APIVersionProperties{Schema: json.RawMessage(`{"type":"string"}`)}}}, "/type: the top-level schema must be an object"},
 		// Refused by the store, after the other writes of the batch.
-		{"parent missing", server.RegistrationWrite{ID: registry.APIVersionID("local", "Contoso.Tx", "absent", "2025-02-01"),
+		{"parent missing", service.SyncWrite{ID: registry.APIVersionID("local", "Contoso.Tx", "absent", "2025-02-01"),
 			Body: api.APIVersion{Properties: api.APIVersionProperties{Schema: json.RawMessage(`{}`)}}}, "parent not found"},
 	} {
-		err := f.srv.ApplyRegistrations(ctx, "git-sync test", []server.RegistrationWrite{
+		err := f.srv.Service().ApplyRegistrations(ctx, "git-sync test", []service.SyncWrite{
 			changeThing,
 			{ID: registry.LocationID("local", "Contoso.Tx", "global")},
 			{ID: registry.TypeID("local", "Contoso.Tx", "others"), Body: api.ResourceType{}},

@@ -163,13 +163,5 @@ func invalid(format string, args ...any) error {
 }
 
 // Marshal encodes v without HTML escaping, so that stored JSON is returned
-// as it was stored.
-func Marshal(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
+// as it was stored (api.Marshal).
+func Marshal(v any) (json.RawMessage, error) { return api.Marshal(v) }

@@ -87,11 +87,21 @@ func (s *Service) ApplyRegistrations(ctx context.Context, actor string, writes [
 	if !ok {
 		return fmt.Errorf("the store cannot apply writes in one transaction: %w", errors.ErrUnsupported)
 	}
+	ops, err := s.syncOps(ctx, actor, writes)
+	if err != nil {
+		return err
+	}
+	return b.ApplyBatch(ctx, ops)
+}
+
+// syncOps checks the writes of ApplyRegistrations and returns them as the
+// store's batch.
+func (s *Service) syncOps(ctx context.Context, actor string, writes []SyncWrite) ([]registry.BatchOp, error) {
 	now := s.stamp()
 	ops := make([]registry.BatchOp, len(writes))
 	for i, w := range writes {
 		if err := w.ID.Validate(); err != nil {
-			return err
+			return nil, err
 		}
 		if w.Body == nil {
 			ops[i] = registry.BatchOp{Delete: w.ID}
@@ -99,11 +109,11 @@ func (s *Service) ApplyRegistrations(ctx context.Context, actor string, writes [
 		}
 		res, err := s.syncRegistration(ctx, w)
 		if err != nil {
-			return fmt.Errorf("PUT %s: %w", w.ID, withDetails(err))
+			return nil, fmt.Errorf("PUT %s: %w", w.ID, withDetails(err))
 		}
 		ops[i] = registry.BatchOp{Put: &registry.Write{Resource: res, Now: now, Actor: actor}}
 	}
-	return b.ApplyBatch(ctx, ops)
+	return ops, nil
 }
 
 // syncRegistration checks the body of a PUT of ApplyRegistrations.
@@ -145,6 +155,28 @@ func (s *Service) ProviderSummary(ctx context.Context, plane, namespace string) 
 		return api.ProviderSummary{}, err
 	}
 	return sums[0].Wire(), nil
+}
+
+// Icon returns the icon of the resource type id and its hash. It returns
+// an error of registry.CodeNotFound when the type does not exist or has no
+// icon, and a failure of the registry when the stored icon is not the one
+// its hash names.
+func (s *Service) Icon(ctx context.Context, id registry.ID) (icon, hash string, err error) {
+	res, err := s.store.Get(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	var p registry.TypeProperties
+	if err := json.Unmarshal(res.Properties, &p); err != nil {
+		return "", "", fmt.Errorf("stored properties of %s: %w", id, err)
+	}
+	switch {
+	case p.Icon == "":
+		return "", "", registry.Errorf(registry.CodeNotFound, id.String(), "resource type %s has no icon", id.Type)
+	case api.IconHash(p.Icon) != p.IconHash:
+		return "", "", fmt.Errorf("the stored icon of %s does not match its hash %s", id, p.IconHash)
+	}
+	return p.Icon, p.IconHash, nil
 }
 
 // Locations returns the wire bodies of the locations of provider
@@ -220,7 +252,11 @@ func canonicalProperties(kind registry.Kind, props json.RawMessage) (any, error)
 		if err := decodeProperties(props, &p); err != nil {
 			return nil, err
 		}
-		tp := registry.TypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description, Capabilities: p.Capabilities}
+		// iconHash is read-only: the registry names the icon it stores.
+		tp := registry.TypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description, Capabilities: p.Capabilities, Icon: p.Icon}
+		if tp.Icon != "" {
+			tp.IconHash = api.IconHash(tp.Icon)
+		}
 		return tp, tp.Validate()
 	case registry.KindLocation:
 		var p api.LocationProperties
@@ -301,7 +337,7 @@ func (s *Service) validSchema(ctx context.Context, raw json.RawMessage) (json.Ra
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	diags := s.checkSchema(schema)
+	diags := s.checkSchema(ImplyObjectTypes(schema)) // typeless.go; stored as sent
 	<-s.checkSlots
 	var details []api.ErrorDetail
 	for _, d := range diags {

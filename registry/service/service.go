@@ -55,6 +55,7 @@ type Service struct {
 	types       typeCache
 	schemas     *schemaCache
 	checkSlots  chan struct{} // see validSchema
+	syncs       syncCache     // sync.go
 	egress      *egress.Policy
 }
 

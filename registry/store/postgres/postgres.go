@@ -42,6 +42,7 @@ var dialect = sqlstore.Dialect{
 		sqlstore.Schema("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`),
 		sqlstore.ProviderIndex,
 		sqlstore.ResourceTables("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`, "BYTEA"),
+		sqlstore.SyncTables(`COLLATE "C"`),
 	},
 	DollarParams: true,
 	// The current snapshot (xmin:xmax:in-progress xids) decides which

@@ -32,6 +32,7 @@ var dialect = sqlstore.Dialect{
 		sqlstore.Schema("INTEGER PRIMARY KEY", "INTEGER", ""),
 		sqlstore.ProviderIndex,
 		sqlstore.ResourceTables("INTEGER PRIMARY KEY", "INTEGER", "", "BLOB"),
+		sqlstore.SyncTables(""),
 	},
 	SerializeWrites: true,
 	// data_version changes on a connection when another connection, of

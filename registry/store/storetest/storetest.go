@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -58,10 +59,11 @@ func Run(t *testing.T, newDatabase func(t *testing.T) Opener) {
 	}
 	tests = append(tests, instanceTests...)
 	tests = append(tests, batchTests...)
+	tests = append(tests, syncTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
 	}
-	for _, tc := range sharedTests {
+	for _, tc := range slices.Concat(sharedTests, syncSharedTests) {
 		t.Run(tc.name, func(t *testing.T) {
 			open := newDatabase(t)
 			a, b := open(t), open(t)

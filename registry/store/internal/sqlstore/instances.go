@@ -601,7 +601,20 @@ func (s *Store) ApplyBatch(ctx context.Context, ops []registry.BatchOp) error {
 		return err
 	}
 	defer we.end()
+	if err := s.applyOps(ctx, tx, ops); err != nil {
+		return err
+	}
+	if err := we.commit(); err != nil {
+		return fmt.Errorf("%s: commit a batch of %d writes: %w", s.d.Name, len(ops), err)
+	}
+	return nil
+}
+
+// applyOps performs the ops of a batch in tx, which the caller commits; a
+// failed op is returned as a *registry.BatchError.
+func (s *Store) applyOps(ctx context.Context, tx *sql.Tx, ops []registry.BatchOp) error {
 	for i, op := range ops {
+		var err error
 		if op.Put != nil {
 			_, _, err = s.putIn(ctx, tx, *op.Put)
 		} else {
@@ -610,9 +623,6 @@ func (s *Store) ApplyBatch(ctx context.Context, ops []registry.BatchOp) error {
 		if err != nil {
 			return &registry.BatchError{Index: i, Op: op, Err: err}
 		}
-	}
-	if err := we.commit(); err != nil {
-		return fmt.Errorf("%s: commit a batch of %d writes: %w", s.d.Name, len(ops), err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -209,7 +210,7 @@ func (s *Store) inTx(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
 
 // txStatements are the statements used inside write transactions; Open
 // prepares them so that a transaction never needs a second connection.
-var txStatements = append([]string{qLookup, qCurrent, qUpdate, qInsert, qDeleteLookup, qDelete}, instanceTxStatements...)
+var txStatements = slices.Concat([]string{qLookup, qCurrent, qUpdate, qInsert, qDeleteLookup, qDelete}, instanceTxStatements, syncTxStatements)
 
 // Statements run inside write transactions.
 const (

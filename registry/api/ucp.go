@@ -1,0 +1,87 @@
+package api
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Radius's UCP, the control plane whose registration API the registry
+// speaks: where its clients send requests, and how a client tells udtc
+// serve from UCP itself.
+
+// BasePath is the prefix under which UCP serves its API, and under which
+// Radius's clients (rad, whose workspace names the server's root in
+// overrides.ucp) send every request. udtc serve answers with and without
+// it.
+const BasePath = "/apis/api.ucp.dev/v1alpha3"
+
+// VersionHeader is the response header by which udtc serve names itself
+// and its version on every response. A server that does not send it is
+// taken for Radius's UCP.
+const VersionHeader = "X-Udtc-Version"
+
+// DiscoveryDocument is what GET BasePath answers: UCP's Kubernetes API
+// discovery document, which rad reads to know that Radius is installed.
+type DiscoveryDocument struct {
+	APIVersion   string     `json:"apiVersion"`
+	GroupVersion string     `json:"groupVersion"`
+	Kind         string     `json:"kind"`
+	Resources    []struct{} `json:"resources"`
+}
+
+// Discovery returns the discovery document of BasePath.
+func Discovery() DiscoveryDocument {
+	return DiscoveryDocument{APIVersion: "v1alpha3", GroupVersion: "api.ucp.dev/v1alpha3", Kind: "APIResourceList", Resources: []struct{}{}}
+}
+
+// UCP's name patterns, from Radius's description of its API (the path
+// parameters of the registrations), which UCP enforces on every request:
+// narrower than the registry's own rules (names.go).
+var (
+	UCPNamespacePattern = regexp.MustCompile(`^([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))\.([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))?$`)
+	UCPTypePattern      = regexp.MustCompile(`^([A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9]))$`)
+	UCPLocationPattern  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
+)
+
+// UCPCapabilities are the resource type capabilities UCP accepts; it
+// refuses a type with any other.
+var UCPCapabilities = []string{"ManualResourceProvisioning"}
+
+// UCPProblems lists, one line each, what of reg Radius's UCP cannot hold:
+// child types, capabilities it does not know, names its patterns refuse,
+// and per-type addresses of a location (which UCP drops). Publishing any
+// part of such a namespace to UCP would leave it half written.
+func UCPProblems(reg Registration) []string {
+	var out []string
+	if !UCPNamespacePattern.MatchString(reg.Namespace) {
+		out = append(out, fmt.Sprintf("namespace %s: UCP needs each of its two segments to be at least two characters", reg.Namespace))
+	}
+	for _, rt := range reg.Types {
+		name := rt.Type.Name
+		switch {
+		case strings.Contains(name, "/"):
+			out = append(out, fmt.Sprintf("child resource type %s (UCP has no child types)", name))
+		case !UCPTypePattern.MatchString(name):
+			out = append(out, fmt.Sprintf("resource type %s (UCP needs a type name of at least two characters)", name))
+		}
+		for _, c := range rt.Type.Properties.Capabilities {
+			if !slices.Contains(UCPCapabilities, c) {
+				out = append(out, fmt.Sprintf("capability %s of %s (UCP knows only %s)", c, name, strings.Join(UCPCapabilities, ", ")))
+			}
+		}
+	}
+	for _, l := range reg.Locations {
+		if !UCPLocationPattern.MatchString(l.Name) {
+			out = append(out, fmt.Sprintf("location %s (UCP location names are letters and digits)", l.Name))
+		}
+		for _, t := range slices.Sorted(maps.Keys(l.Properties.ResourceTypes)) {
+			if l.Properties.ResourceTypes[t].Address != "" {
+				out = append(out, fmt.Sprintf("address of %s in location %s (UCP keeps one address per location and would drop it)", t, l.Name))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package service
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestImplyObjectTypes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		// rad's schema: {} merged with its base properties.
+		{`{"properties":{"environment":{"type":"string"}},"required":["environment"]}`,
+			`{"type":"object","properties":{"environment":{"type":"string"}},"required":["environment"]}`},
+		// At any depth: properties, additionalProperties, items.
+		{`{"type":"object","properties":{"a":{"properties":{"b":{"type":"string"}}},"m":{"additionalProperties":{"properties":{}}},"l":{"type":"array","items":{"properties":{}}}}}`,
+			`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}},"m":{"type":"object","additionalProperties":{"type":"object","properties":{}}},"l":{"type":"array","items":{"type":"object","properties":{}}}}}`},
+		// A property named "properties" is a name, not a keyword.
+		{`{"type":"object","properties":{"properties":{"type":"string"}}}`, ``},
+		// Not schema positions: examples, defaults, enums keep their text.
+		{`{"type":"object","properties":{"x":{"type":"object","default":{"properties":{}},"example":{"additionalProperties":1}}}}`, ``},
+		// Typed nodes and nodes with only items are left alone.
+		{`{"type":"string"}`, ``},
+		{`{"items":{"type":"string"}}`, ``},
+		{`{}`, ``},
+		// Numbers, escapes and white space are kept.
+		{"{ \"properties\" : {\"n\":{\"type\":\"number\",\"maximum\":1.50e3,\"description\":\"\\u00e9\"}} }",
+			"{\"type\":\"object\", \"properties\" : {\"n\":{\"type\":\"number\",\"maximum\":1.50e3,\"description\":\"\\u00e9\"}} }"},
+		// Not JSON: returned as it is, for the checker to refuse.
+		{`{"properties":`, ``},
+	} {
+		want := tc.want
+		if want == "" {
+			want = tc.in
+		}
+		got := string(ImplyObjectTypes(json.RawMessage(tc.in)))
+		if got != want {
+			t.Errorf("ImplyObjectTypes(%s)\n got %s\nwant %s", tc.in, got, want)
+		}
+		if tc.want != "" && !json.Valid([]byte(got)) {
+			t.Errorf("ImplyObjectTypes(%s) is not JSON: %s", tc.in, got)
+		}
+	}
+}
