@@ -155,10 +155,10 @@ func limits(s *schema.Schema) []string {
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	if s.Minimum != nil {
-		add("%s %s", map[bool]string{false: ">=", true: ">"}[s.ExclusiveMinimum], number(s.Minimum))
+		add("%s %s", comparison(">", s.ExclusiveMinimum), number(s.Minimum))
 	}
 	if s.Maximum != nil {
-		add("%s %s", map[bool]string{false: "<=", true: "<"}[s.ExclusiveMaximum], number(s.Maximum))
+		add("%s %s", comparison("<", s.ExclusiveMaximum), number(s.Maximum))
 	}
 	if s.MultipleOf != nil {
 		add("multiple of %s", number(s.MultipleOf))
@@ -190,4 +190,12 @@ func limits(s *schema.Schema) []string {
 		add("format: %s", s.Format)
 	}
 	return out
+}
+
+// comparison is op for an exclusive bound, op= for an inclusive one.
+func comparison(op string, exclusive bool) string {
+	if exclusive {
+		return op
+	}
+	return op + "="
 }
