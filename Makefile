@@ -9,6 +9,20 @@ FUZZTIME    ?= 15s
 
 .PHONY: build test check run fmt golden fuzz clean
 
+# The fuzz targets, PACKAGE:FUNCTION: make check runs each for FUZZTIME,
+# make fuzz for five minutes.
+FUZZ_TARGETS = ./generator:FuzzCheck ./generator/manifest:FuzzLoadJSON ./schema:FuzzDecode \
+	./registry/admission:FuzzAdmit ./registry/server:FuzzResourcePut ./registry/server:FuzzBatch \
+	./registry/egress:FuzzParse
+
+# fuzz-all runs every fuzz target for $(1).
+define fuzz-all
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(1)"; \
+		$(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(1); \
+	done
+endef
+
 build:
 	$(GO) build -o $(BIN) ./cmd/udtc
 
@@ -25,11 +39,7 @@ check:
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test -race ./...
 	cd golden && $(GO) vet ./... && $(GO) test ./...
-	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME)
-	$(GO) test ./generator/manifest -run '^$$' -fuzz FuzzLoadJSON -fuzztime $(FUZZTIME)
-	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime $(FUZZTIME)
-	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime $(FUZZTIME)
-	$(GO) test ./registry/egress -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(call fuzz-all,$(FUZZTIME))
 
 # Rewrite every golden file after an intended output change, and review the
 # diff: golden/<case>/ from udtc's own commands on fixtures/<case>/ (the
@@ -42,11 +52,7 @@ run: build
 	./scripts/demo.sh
 
 fuzz:
-	$(GO) test ./generator -run '^$$' -fuzz FuzzCheck -fuzztime 5m
-	$(GO) test ./generator/manifest -run '^$$' -fuzz FuzzLoadJSON -fuzztime 5m
-	$(GO) test ./registry/admission -run '^$$' -fuzz FuzzAdmit -fuzztime 5m
-	$(GO) test ./registry/server -run '^$$' -fuzz FuzzResourcePut -fuzztime 5m
-	$(GO) test ./registry/egress -run '^$$' -fuzz FuzzParse -fuzztime 5m
+	$(call fuzz-all,5m)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
