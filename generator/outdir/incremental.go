@@ -137,14 +137,16 @@ func (r *Run) ownersKnown() bool {
 	return true
 }
 
-// Incremental reports whether the run redoes only some namespaces.
-func (r *Run) Incremental() bool { return r.dirty != nil }
+// Incremental reports whether the run redoes only some namespaces. The
+// query methods (Compiles, Keeps, Previous) treat a nil Run as a run of
+// everything.
+func (r *Run) Incremental() bool { return r != nil && r.dirty != nil }
 
 // Compiles reports whether the run compiles the input at path: every
 // input for a run of everything, else the new and changed ones and those
 // of the namespaces to redo (generator.Options.Only).
 func (r *Run) Compiles(path string) bool {
-	return r.dirty == nil || r.changed[path] || r.dirty[r.prev.Inputs[path].Namespace]
+	return !r.Incremental() || r.changed[path] || r.dirty[r.prev.Inputs[path].Namespace]
 }
 
 // Accept records the compiled catalog of the run. For an incremental run
@@ -255,7 +257,7 @@ func (r *Run) owner(p string) string {
 // target it runs but did not produce: a file of a namespace it did not
 // redo, or of none (Options.Keep). A run of everything keeps nothing.
 func (r *Run) Keeps(target, p string) bool {
-	if r.dirty == nil {
+	if !r.Incremental() {
 		return false
 	}
 	ns := r.owner(p)
@@ -266,7 +268,7 @@ func (r *Run) Keeps(target, p string) bool {
 // left it when the run is incremental, else nil: the site merges the
 // namespaces it redoes into the home page of the last run.
 func (r *Run) Previous(p string) []byte {
-	if r.dirty == nil {
+	if !r.Incremental() {
 		return nil
 	}
 	b, _ := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(p)))
