@@ -16,6 +16,7 @@ import (
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // schemaKeywords are the keywords of the supported subset, from the wire struct.
@@ -396,9 +397,14 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 		if !ok {
 			return
 		}
-		if _, err := r.pattern(p); err != nil {
+		re, err := r.pattern(p)
+		if err != nil {
 			r.report(e.value, RulePattern, e.ptr(), "patterns are ECMA-262 regular expressions", "pattern does not compile: %v", err)
 			return
+		}
+		if re.Backtracks() {
+			r.report(e.value, RulePatternBacktracking, e.ptr(), "write it without lookaround and backreferences (docs/schema-subset.md lists what runs in linear time)",
+				"pattern needs the backtracking engine: the registry matches it under a time budget per request and refuses values it cannot match in time")
 		}
 		if lookaround.MatchString(p) {
 			r.report(e.value, RulePatternBicep, e.ptr(), "the registry and generated Go code still check it where they can",
@@ -669,7 +675,11 @@ func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 			if err != nil {
 				return ""
 			}
-			if ok, err := re.MatchString(v.Str); err == nil && !ok {
+			ok, err := c.r.match(re, v.Str)
+			if err != nil {
+				return fmt.Sprintf("cannot be matched against pattern %s: %v (%s per schema)", s.Pattern, err, pattern.DefaultBudget)
+			}
+			if !ok {
 				return fmt.Sprintf("does not match pattern %s", s.Pattern)
 			}
 		}
