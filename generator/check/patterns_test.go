@@ -83,3 +83,35 @@ func TestPatternBacktrackingWarning(t *testing.T) {
 		}
 	}
 }
+
+// An x- keyword one typo from a known extension gets a did-you-mean (it
+// would otherwise store a secret in clear); others stay open extensions.
+func TestNearExtensionSuggests(t *testing.T) {
+	for key, want := range map[string]string{
+		"x-radius-sensitve":  "x-radius-sensitive",
+		"x-radius-sensitiv":  "x-radius-sensitive",
+		"x-resource-types":   "x-resource-type",
+		"x-radius-sensitive": "",
+		"x-ms-secret":        "",
+		"x-contoso-owner":    "",
+	} {
+		val := any(true)
+		if strings.HasPrefix(key, "x-resource") {
+			val = "Contoso.Data/things"
+		}
+		raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string", key: val}}})
+		_, diags := Schema("s.json", raw, nil)
+		got := ""
+		for _, d := range diags {
+			if d.Rule == RuleUnknownKeyword && d.Path == "/properties/a/"+key {
+				got = strings.TrimSuffix(strings.TrimPrefix(d.Hint, "did you mean `"), "`?")
+			}
+		}
+		if got != want {
+			t.Errorf("%s: suggested %q, want %q: %v", key, got, want, diags)
+		}
+		if diags.HasErrors() {
+			t.Errorf("%s: an open extension is an error: %v", key, diags)
+		}
+	}
+}

@@ -121,6 +121,7 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 				"`%s` is not supported: schemas may not use polymorphism", e.name)
 		case schema.IsExtension(e.name):
 			extensions = append(extensions, e)
+			c.nearExtension(e)
 		default:
 			hint := "it is ignored"
 			if s := suggest(e.name, schemaKeywords); s != "" {
@@ -130,6 +131,21 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 		}
 	}
 	return extensions, poly
+}
+
+// nearExtension warns on an x- keyword one typo away from a known one
+// (`x-radius-sensitve`): open extensions are allowed, but this one most
+// likely meant the known keyword, whose meaning (a secret sealed at rest)
+// it silently lacks.
+func (c *schemaChecker) nearExtension(e *entry) {
+	known := schema.KnownExtensions()
+	if slices.Contains(known, e.name) {
+		return
+	}
+	if s := suggest(e.name, known); s != "" {
+		c.r.report(e.key, RuleUnknownKeyword, e.ptr(), fmt.Sprintf("did you mean `%s`?", s),
+			"unknown extension %q is kept as an open extension, without the meaning of `%s`", e.name, s)
+	}
 }
 
 // dropInapplicable reports and drops the keywords that do not apply to s's
