@@ -74,3 +74,21 @@ func TestBacktrackingBudgetPerDocument(t *testing.T) {
 		t.Fatalf("a matching value after a spent document: %+v", vs)
 	}
 }
+
+// BenchmarkAdmitHostilePatterns is the load probe of a 1,000-string PUT
+// against an exponential pattern: on RE2 (^(a+)+$) it costs microseconds
+// per value; with a lookahead it is bounded by one PatternBudget per
+// document.
+func BenchmarkAdmitHostilePatterns(b *testing.B) {
+	doc := json.RawMessage(manyStrings(1000, strings.Repeat("a", 30)+"!"))
+	for _, p := range []string{`^(a+)+$`, `^(?=a)(a+)+$`} {
+		s := mustCompile(b, `{"type":"object","properties":{"names":{"type":"array","items":{"type":"string","pattern":"`+p+`"}}}}`)
+		b.Run(p, func(b *testing.B) {
+			for b.Loop() {
+				if _, vs := s.Admit(doc); len(vs) != 1000 {
+					b.Fatalf("%d violations, want 1000", len(vs))
+				}
+			}
+		})
+	}
+}
