@@ -35,18 +35,24 @@ func put(t *testing.T, base, path, body string) (int, []byte) {
 	return resp.StatusCode, b
 }
 
-// TestServeSchemaJSONEscapes: schemas in request bodies are read as JSON,
-// so escapes other encoders produce by default are accepted: a surrogate
-// pair (Python's json.dumps) and an escaped slash (PHP's json_encode).
-func TestServeSchemaJSONEscapes(t *testing.T) {
-	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
-	defer stop()
+// putTestType registers schemaTestType's provider and the type.
+func putTestType(t *testing.T, base string) {
+	t.Helper()
 	if code, b := put(t, base, schemaTestType[:strings.LastIndex(schemaTestType, "/resourceTypes")], `{}`); code != 201 {
 		t.Fatalf("PUT provider = %d %s", code, b)
 	}
 	if code, b := put(t, base, schemaTestType, `{}`); code != 201 {
 		t.Fatalf("PUT type = %d %s", code, b)
 	}
+}
+
+// TestServeSchemaJSONEscapes: schemas in request bodies are read as JSON,
+// so escapes other encoders produce by default are accepted: a surrogate
+// pair (Python's json.dumps) and an escaped slash (PHP's json_encode).
+func TestServeSchemaJSONEscapes(t *testing.T) {
+	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	putTestType(t, base)
 	for i, schema := range []string{
 		`{"type":"object","properties":{"size":{"type":"string","description":"\ud83d\ude00 big"}}}`,
 		`{"type":"object","properties":{"url":{"type":"string","description":"see http:\/\/example.com\/a\/b"}}}`,
@@ -142,12 +148,7 @@ func TestServeHugeSchemaErrorsAreBounded(t *testing.T) {
 func TestServeSchemaPatternDefaults(t *testing.T) {
 	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
 	defer stop()
-	if code, b := put(t, base, schemaTestType[:strings.LastIndex(schemaTestType, "/resourceTypes")], `{}`); code != 201 {
-		t.Fatalf("PUT provider = %d %s", code, b)
-	}
-	if code, b := put(t, base, schemaTestType, `{}`); code != 201 {
-		t.Fatalf("PUT type = %d %s", code, b)
-	}
+	putTestType(t, base)
 	evil := strings.Repeat("a", 40) + "!"
 	for v, pattern := range map[string]string{"2025-01-01": `^(a+)+$`, "2025-02-01": `^(?=a)(a+)+$`} {
 		props := map[string]any{}
