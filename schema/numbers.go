@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"math"
@@ -84,15 +85,15 @@ func leadingDigits(s string) (digits, rest string) {
 	return s[:i], s[i:]
 }
 
-// cmp compares d with e: -1, 0 or +1.
-func (d decimal) cmp(e decimal) int {
+// compare compares d with e: -1, 0 or +1.
+func (d decimal) compare(e decimal) int {
 	switch {
 	case d.sign() != e.sign():
-		return compareInts(d.sign(), e.sign())
+		return cmp.Compare(d.sign(), e.sign())
 	case d.digits == "":
 		return 0 // both zero
 	}
-	c := compareInts(d.exp, e.exp)
+	c := cmp.Compare(d.exp, e.exp)
 	if c == 0 {
 		// Same magnitude: the digit strings compare as the fractions
 		// 0.d1d2… do (no trailing zeros, so a prefix is the smaller).
@@ -114,16 +115,6 @@ func (d decimal) sign() int64 {
 	return 1
 }
 
-func compareInts(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // CompareNumbers compares two JSON numbers exactly: -1 when a < b, 0 when
 // they are equal (1, 1.0 and 1e0 are), +1 when a > b. ok is false when
 // either is not a JSON number or has an exponent beyond ±999999999.
@@ -133,7 +124,7 @@ func CompareNumbers(a, b json.Number) (c int, ok bool) {
 	if !okA || !okB {
 		return 0, false
 	}
-	return da.cmp(db), true
+	return da.compare(db), true
 }
 
 // Errors of ParseWhole.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/server"
 )
@@ -22,16 +23,22 @@ func TestIntegersStoredPlain(t *testing.T) {
 	for _, st := range stores {
 		t.Run(st.name, func(t *testing.T) {
 			s := st.open(t)
-			defer s.Close()
-			srv, err := server.New(context.Background(), server.Options{Store: s, Secrets: testSealer(t)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			integerScenario(t, httpc{t, ts.URL})
+			t.Cleanup(func() { s.Close() }) // after the server's own cleanup
+			integerScenario(t, serveStore(t, s))
 		})
 	}
+}
+
+// serveStore serves a registry on s, on 127.0.0.1, until the test ends.
+func serveStore(t *testing.T, s registry.Store) httpc {
+	t.Helper()
+	srv, err := server.New(context.Background(), server.Options{Store: s, Secrets: testSealer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return httpc{t, ts.URL}
 }
 
 func integerScenario(t *testing.T, h httpc) {
