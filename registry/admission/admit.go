@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -443,7 +442,7 @@ func valueKind(v any) string {
 	case bool:
 		return "a boolean"
 	case json.Number:
-		if f, err := v.Float64(); err == nil && f == math.Trunc(f) {
+		if _, err := schema.ParseWhole(v); err == nil || errors.Is(err, schema.ErrRange) {
 			return "an integer"
 		}
 		return "a number"
