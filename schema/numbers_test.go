@@ -100,6 +100,18 @@ func TestBoundsAreExact(t *testing.T) {
 	}
 }
 
+func TestNumberInEnum(t *testing.T) {
+	s := &schema.Schema{Kind: schema.Number, Enum: []schema.Value{{Kind: schema.Number, Num: "2.5"}, {Kind: schema.Integer, Num: "3"}}}
+	for x, want := range map[string]bool{"2.5": true, "2.50": true, "25e-1": true, "3.0": true, "2.5000000000000000001": false, "4": false} {
+		if got := schema.NumberInEnum(s, json.Number(x)); got != want {
+			t.Errorf("NumberInEnum(%s) = %t, want %t", x, got, want)
+		}
+	}
+	if !schema.NumberInEnum(&schema.Schema{Kind: schema.Number}, "1") {
+		t.Error("a number is outside an absent enum")
+	}
+}
+
 func TestIntegerWidth(t *testing.T) {
 	for format, want := range map[string][2]int64{
 		"int32": {math.MinInt32, math.MaxInt32}, "int64": {math.MinInt64, math.MaxInt64},

@@ -80,3 +80,18 @@ func AboveMaximum(s *Schema, x json.Number) bool {
 	c, ok := CompareNumbers(x, *s.Maximum)
 	return ok && (c > 0 || s.ExclusiveMaximum && c == 0)
 }
+
+// NumberInEnum reports whether the number x equals one of s's enum
+// values, exactly (2.5000000000000000001 is not 2.5; 2.50 is); true when s
+// has no enum.
+func NumberInEnum(s *Schema, x json.Number) bool {
+	if len(s.Enum) == 0 {
+		return true
+	}
+	for _, e := range s.Enum {
+		if c, ok := CompareNumbers(x, e.Num); ok && c == 0 {
+			return true
+		}
+	}
+	return false
+}

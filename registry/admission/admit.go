@@ -391,9 +391,9 @@ func (a *admitter) typeOK(n *node, v any) bool {
 	return ok
 }
 
-// number checks x against n's kind, integer width and bounds, exactly
-// (schema.ParseWhole, schema.BelowMinimum, schema.AboveMaximum: never
-// through float64), and returns the number to store: an integer in plain
+// number checks x against n's kind, integer width, enum and bounds,
+// exactly (schema.ParseWhole, schema.NumberInEnum, schema.BelowMinimum,
+// schema.AboveMaximum: never through float64), and returns the number to store: an integer in plain
 // integer form, so that 1e2, 1.0 and 100.000 are stored as 100 and every
 // stored integer decodes into the Go client's int32 or int64. ok is false
 // when x is not a number of n's kind (then nothing else is checked).
@@ -417,6 +417,9 @@ func (a *admitter) number(n *node, x json.Number) (json.Number, bool) {
 			return x, false
 		}
 		x = json.Number(strconv.FormatInt(i, 10))
+	}
+	if !schema.NumberInEnum(n.numeric, x) {
+		a.report(CodeInvalidEnum, "must be one of %s", enumText(n.enum))
 	}
 	switch b := n.numeric; {
 	case schema.BelowMinimum(b, x) && b.ExclusiveMinimum:

@@ -65,6 +65,26 @@ func TestNumbersExact(t *testing.T) {
 	}
 }
 
+// TestNumberEnumExact: a number is in an enum when it equals a member
+// exactly, however it is written.
+func TestNumberEnumExact(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{"i":{"type":"integer","enum":[1,2]},"n":{"type":"number","enum":[2.5,3]}}}`)
+	for doc, want := range map[string][]string{
+		`{"i":1.0,"n":2.50}`:          nil,
+		`{"i":2e0,"n":3.0}`:           nil,
+		`{"n":25e-1}`:                 nil,
+		`{"n":2.5000000000000000001}`: {"properties.n InvalidEnum"},
+		`{"n":2.9999999999999999999}`: {"properties.n InvalidEnum"},
+		`{"i":3}`:                     {"properties.i InvalidEnum"},
+		`{"i":1.0000000000000000001}`: {"properties.i InvalidType"},
+	} {
+		_, vs := s.Admit(json.RawMessage(doc))
+		if diff := cmp.Diff(want, codes(vs)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", doc, diff)
+		}
+	}
+}
+
 // TestNumberMessages: the messages say what is expected, with the bound as
 // the schema writes it.
 func TestNumberMessages(t *testing.T) {

@@ -178,9 +178,6 @@ func compile(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) *nod
 	}
 	n.children(s, patterns)
 	n.kin = n.local(s)
-	if n.kin != nil {
-		n.enum = n.kin.Enum
-	}
 	return n
 }
 
@@ -205,13 +202,17 @@ func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*regexp2.R
 // local is the part of s's keywords kin-openapi checks on a node's value
 // alone (enum, validated string formats, item and property counts), or
 // nil when there is none: not what lies below, nor the lengths and the
-// pattern (checked here, in characters and as ECMA-262), nor the bounds
-// and integer widths (checked here, exactly, not as float64), nor
-// multipleOf (schema.MultipleOf, the subset's rule), nor annotations.
+// pattern (checked here, in characters and as ECMA-262), nor a number's
+// enum, bounds and integer width (checked here, exactly, not as float64),
+// nor multipleOf (schema.MultipleOf, the subset's rule), nor annotations.
+// It keeps the enum, for messages, in n.enum.
 func (n *node) local(s *schema.Schema) *openapi3.Schema {
 	all := kin.Keywords(s)
+	n.enum = all.Enum
 	k := &openapi3.Schema{Type: all.Type, Nullable: all.Nullable, ReadOnly: all.ReadOnly, Enum: all.Enum, Format: n.format.Name}
 	switch s.Kind {
+	case schema.Integer, schema.Number:
+		k.Enum = nil // compared exactly (schema.NumberInEnum), not as float64
 	case schema.Array:
 		k.UniqueItems, k.MinItems, k.MaxItems = all.UniqueItems, all.MinItems, all.MaxItems
 	case schema.Object, schema.Map:
