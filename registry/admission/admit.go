@@ -393,10 +393,11 @@ func (a *admitter) typeOK(n *node, v any) bool {
 
 // number checks x against n's kind, integer width, enum and bounds,
 // exactly (schema.ParseWhole, schema.NumberInEnum, schema.BelowMinimum,
-// schema.AboveMaximum: never through float64), and returns the number to store: an integer in plain
-// integer form, so that 1e2, 1.0 and 100.000 are stored as 100 and every
-// stored integer decodes into the Go client's int32 or int64. ok is false
-// when x is not a number of n's kind (then nothing else is checked).
+// schema.AboveMaximum: never through float64), and returns the number to
+// store: an integer in plain integer form, so that 1e2, 1.0 and 100.000
+// are stored as 100 and every stored integer decodes into the Go client's
+// int32 or int64. ok is false when x is not a number of n's kind (then
+// nothing else is checked).
 func (a *admitter) number(n *node, x json.Number) (json.Number, bool) {
 	if !schema.Finite(x) {
 		a.report(CodeOutOfRange, "is too large, or too close to 0, to be represented as a number")
