@@ -284,7 +284,7 @@ func TestValidateLocal(t *testing.T) {
 		want string
 	}{
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview", good}, 2, "give --manifests PATH"},
-		{[]string{"validate", "Contoso.Data/postgresDatabases", good, "-m", "examples"}, 2, "NAMESPACE/TYPE@VERSION"},
+		{[]string{"validate", "Contoso.Data/postgresDatabases.size", good, "-m", "examples"}, 2, "NAMESPACE/TYPE[@VERSION] (a type, no property path)"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview"}, 2, "at least one FILE"},
 		{[]string{"validate", "Contoso.Data/nope@2025-01-01-preview", good, "-m", "examples"}, 1, "type Contoso.Data/nope is not declared"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2020-01-01", good, "-m", "examples"}, 1, `has no API version "2020-01-01" (versions: 2025-01-01-preview, 2025-06-01)`},

@@ -42,20 +42,35 @@ func (s *Service) admit(ctx context.Context, id api.ResourceID, verRow registry.
 	if details, err := s.checkReferences(ctx, id, adm.References); err != nil {
 		return admitted{}, err
 	} else if len(details) > 0 {
-		return admitted{}, invalidContent(id, verRow.ID, details)
+		return admitted{}, missingReferences(id, verRow.ID, details)
 	}
 	return admitted{doc: adm.Doc, public: adm.Public, sealed: s.sealSecrets(id, adm.Secrets)}, nil
 }
 
 func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
-	noun := "problems"
-	if len(details) == 1 {
-		noun = "problem"
-	}
 	return &registry.Error{Code: registry.CodeInvalid, Target: "properties",
-		Message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %d %s",
-			id.Name(), ver.Provider, ver.Type, ver.Name, len(details), noun),
+		Message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %s",
+			id.Name(), ver.Provider, ver.Type, ver.Name, count(len(details), "problem")),
 		Details: api.CapDetails(details)}
+}
+
+// missingReferences is the error of properties that match the schema but
+// refer to resources that do not exist (details of code
+// api.CodeReferenceNotFound): the same 400 as invalidContent, worded apart,
+// since the schema matched.
+func missingReferences(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
+	return &registry.Error{Code: registry.CodeInvalid, Target: "properties",
+		Message: fmt.Sprintf("the properties of %s match the schema of %s/%s API version %s, but refer to resources that do not exist: %s",
+			id.Name(), ver.Provider, ver.Type, ver.Name, count(len(details), "reference")),
+		Details: api.CapDetails(details)}
+}
+
+// count is "1 problem" or "n problems".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // sealSecrets encrypts the secret part of a document (nil when none) for
