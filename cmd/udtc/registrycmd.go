@@ -2,10 +2,7 @@ package main
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -59,16 +56,7 @@ func registryList(c *cli.Context, e *env, f *serverFlags) error {
 		fmt.Fprintf(e.stdout, "No resource types are registered in plane %s of %s (udtc publish registers manifests).\n", f.plane, f.server)
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TYPE\tNAMESPACE\tAPI VERSIONS\tDEFAULT")
-	for _, s := range sortedSummaries(sums) {
-		for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
-			t := s.ResourceTypes[name]
-			fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", s.Name, name, s.Name,
-				strings.Join(t.Versions(), ", "), t.DefaultAPIVersion)
-		}
-	}
-	return tw.Flush()
+	return explain.WriteList(e.stdout, sums)
 }
 
 // registryShow is `udtc registry show`.
@@ -100,10 +88,4 @@ func registryShow(c *cli.Context, e *env, f *serverFlags) error {
 		return writeJSON(e.stdout, s)
 	}
 	return explain.WriteSummary(e.stdout, s, typ != "")
-}
-
-func sortedSummaries(s []api.ProviderSummary) []api.ProviderSummary {
-	out := slices.Clone(s)
-	slices.SortFunc(out, func(a, b api.ProviderSummary) int { return strings.Compare(a.Name, b.Name) })
-	return out
 }

@@ -134,3 +134,18 @@ func slicesIndex(lines []string, word string) int {
 	}
 	return -1
 }
+
+func TestWriteList(t *testing.T) {
+	other := api.ProviderSummary{Name: "Acme.Net", ResourceTypes: map[string]api.ResourceTypeSummary{"vnets": {
+		DefaultAPIVersion: "2025-02-01", APIVersions: map[string]api.APIVersionSummary{"2025-02-01": {}, "2024-01-01": {}}}}}
+	var b strings.Builder
+	if err := WriteList(&b, []api.ProviderSummary{pgSummary(), other}); err != nil {
+		t.Fatal(err)
+	}
+	want := "TYPE                                NAMESPACE       API VERSIONS            DEFAULT\n" +
+		"Acme.Net/vnets                      Acme.Net        2024-01-01, 2025-02-01  2025-02-01\n" +
+		"MyCompany.Data/postgreSqlDatabases  MyCompany.Data  2025-01-01              2025-01-01\n"
+	if b.String() != want {
+		t.Errorf("WriteList:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

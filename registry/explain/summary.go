@@ -56,6 +56,26 @@ func WriteSummary(w io.Writer, s api.ProviderSummary, schemas bool) error {
 	return writeTrimmed(w, b.Bytes())
 }
 
+// WriteList writes the types of the namespaces sums as `udtc registry
+// list` does: a table of TYPE, NAMESPACE, API VERSIONS and DEFAULT, sorted
+// by namespace and type.
+func WriteList(w io.Writer, sums []api.ProviderSummary) error {
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	row(tw, "", "TYPE", "NAMESPACE", "API VERSIONS", "DEFAULT")
+	sorted := slices.SortedFunc(slices.Values(sums), func(a, b api.ProviderSummary) int { return strings.Compare(a.Name, b.Name) })
+	for _, s := range sorted {
+		for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
+			t := s.ResourceTypes[name]
+			row(tw, "", s.Name+"/"+name, s.Name, strings.Join(t.Versions(), ", "), t.DefaultAPIVersion)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeTrimmed(w, b.Bytes())
+}
+
 // row writes one line of cells, the first after indent. A line of several
 // cells ends every cell in a tab, so that a column stays one tabwriter
 // block across lines whose last cells are empty (the padding this leaves
