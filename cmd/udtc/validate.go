@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 )
@@ -107,10 +108,5 @@ func validateFile(schema *admission.Schema, ref api.TypeRef, file string, data [
 	return docs, diags
 }
 
-// plural returns "1 document" or "n documents".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// plural returns "1 document" or "n documents" (naming.Count).
+func plural(n int, noun string) string { return naming.Count(n, noun) }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
@@ -50,7 +51,7 @@ func (s *Service) admit(ctx context.Context, id api.ResourceID, verRow registry.
 func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
 	return &registry.Error{Code: registry.CodeInvalid, Target: "properties",
 		Message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %s",
-			id.Name(), ver.Provider, ver.Type, ver.Name, count(len(details), "problem")),
+			id.Name(), ver.Provider, ver.Type, ver.Name, naming.Count(len(details), "problem")),
 		Details: api.CapDetails(details)}
 }
 
@@ -61,16 +62,8 @@ func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetai
 func missingReferences(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
 	return &registry.Error{Code: registry.CodeInvalid, Target: "properties",
 		Message: fmt.Sprintf("the properties of %s match the schema of %s/%s API version %s, but refer to resources that do not exist: %s",
-			id.Name(), ver.Provider, ver.Type, ver.Name, count(len(details), "reference")),
+			id.Name(), ver.Provider, ver.Type, ver.Name, naming.Count(len(details), "reference")),
 		Details: api.CapDetails(details)}
-}
-
-// count is "1 problem" or "n problems".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // sealSecrets encrypts the secret part of a document (nil when none) for
