@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // schemaKeywords are the keywords of the supported subset, from the wire struct.
@@ -120,6 +122,7 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 				"`%s` is not supported: schemas may not use polymorphism", e.name)
 		case schema.IsExtension(e.name):
 			extensions = append(extensions, e)
+			c.nearExtension(e)
 		default:
 			hint := "it is ignored"
 			if s := suggest(e.name, schemaKeywords); s != "" {
@@ -129,6 +132,21 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 		}
 	}
 	return extensions, poly
+}
+
+// nearExtension warns on an x- keyword one typo away from a known one
+// (`x-radius-sensitve`): open extensions are allowed, but this one most
+// likely meant the known keyword, whose meaning (a secret sealed at rest)
+// it silently lacks.
+func (c *schemaChecker) nearExtension(e *entry) {
+	known := schema.KnownExtensions()
+	if slices.Contains(known, e.name) {
+		return
+	}
+	if s := suggest(e.name, known); s != "" {
+		c.r.report(e.key, RuleUnknownKeyword, e.ptr(), fmt.Sprintf("did you mean `%s`?", s),
+			"unknown extension %q is kept as an open extension, without the meaning of `%s`", e.name, s)
+	}
 }
 
 // dropInapplicable reports and drops the keywords that do not apply to s's
@@ -375,13 +393,14 @@ func (c *schemaChecker) num(e *entry, whole bool) *json.Number {
 		return nil
 	}
 	if whole {
-		f, _ := strconv.ParseFloat(text, 64)
-		if f != math.Trunc(f) {
+		// Plain integer form within int64; a whole bound beyond it stays
+		// as written (exact), as no integer value reaches it.
+		switch i, err := schema.ParseWhole(json.Number(text)); {
+		case errors.Is(err, schema.ErrFraction):
 			c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s` of an integer must be a whole number, not %s", e.name, text)
 			return nil
-		}
-		if strings.ContainsAny(text, ".eE") {
-			text = strconv.FormatFloat(f, 'f', -1, 64)
+		case err == nil:
+			text = strconv.FormatInt(i, 10)
 		}
 	}
 	jn := json.Number(text)
@@ -396,9 +415,14 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 		if !ok {
 			return
 		}
-		if _, err := r.pattern(p); err != nil {
+		re, err := r.pattern(p)
+		if err != nil {
 			r.report(e.value, RulePattern, e.ptr(), "patterns are ECMA-262 regular expressions", "pattern does not compile: %v", err)
 			return
+		}
+		if re.Backtracks() {
+			r.report(e.value, RulePatternBacktracking, e.ptr(), "write it without lookaround and backreferences (docs/schema-subset.md lists what runs in linear time)",
+				"pattern needs the backtracking engine: the registry matches it under a time budget per request and refuses values it cannot match in time")
 		}
 		if lookaround.MatchString(p) {
 			r.report(e.value, RulePatternBicep, e.ptr(), "the registry and generated Go code still check it where they can",
@@ -433,13 +457,12 @@ func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry)
 		*x.dst = b
 	}
 	if s.Minimum != nil && s.Maximum != nil {
-		lo, _ := s.Minimum.Float64()
-		hi, _ := s.Maximum.Float64()
+		order, _ := schema.CompareNumbers(*s.Minimum, *s.Maximum)
 		e := kw["maximum"]
 		switch {
-		case lo > hi:
+		case order > 0:
 			r.report(e.value, RuleRange, e.ptr(), "", "maximum %s is less than minimum %s", *s.Maximum, *s.Minimum)
-		case lo == hi && (s.ExclusiveMinimum || s.ExclusiveMaximum):
+		case order == 0 && (s.ExclusiveMinimum || s.ExclusiveMaximum):
 			r.report(e.value, RuleRange, e.ptr(), "", "no value lies between minimum %s and maximum %s when a bound is exclusive", *s.Minimum, *s.Maximum)
 		}
 	}
@@ -669,16 +692,23 @@ func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 			if err != nil {
 				return ""
 			}
-			if ok, err := re.MatchString(v.Str); err == nil && !ok {
+			ok, err := c.r.match(re, v.Str)
+			if err != nil {
+				return fmt.Sprintf("cannot be matched against pattern %s: %v (%s per schema)", s.Pattern, err, pattern.DefaultBudget)
+			}
+			if !ok {
 				return fmt.Sprintf("does not match pattern %s", s.Pattern)
 			}
 		}
 	case model.Integer, model.Number:
-		f, _ := v.Num.Float64()
+		w := schema.IntegerWidth(s)
+		i, err := schema.ParseWhole(v.Num)
 		switch {
-		case schema.BelowMinimum(s, f):
+		case s.Kind == model.Integer && (err != nil || i < w.Min || i > w.Max):
+			return fmt.Sprintf("is outside the range of %s (%d to %d)", w.Means, w.Min, w.Max)
+		case schema.BelowMinimum(s, v.Num):
 			return fmt.Sprintf("is below the minimum %s", *s.Minimum)
-		case schema.AboveMaximum(s, f):
+		case schema.AboveMaximum(s, v.Num):
 			return fmt.Sprintf("is above the maximum %s", *s.Maximum)
 		case s.MultipleOf != nil && !schema.MultipleOf(v.Num, *s.MultipleOf):
 			return fmt.Sprintf("is not a multiple of %s", *s.MultipleOf)

@@ -5,22 +5,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"time"
 
-	"github.com/dlclark/regexp2"
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 	"github.com/udtc/udtc/schema/kin"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // MaxSchemaDepth bounds the nesting of a schema Compile accepts (the checker
 // allows less; this only guards against hostile documents).
 const MaxSchemaDepth = schema.MaxDepth
 
-// PatternTimeout bounds one pattern match: ECMA-262 patterns can backtrack.
-const PatternTimeout = 100 * time.Millisecond
+// PatternBudget bounds the time one Admit spends matching the patterns that
+// need the backtracking engine, all its values together (pattern.Budget);
+// patterns RE2 runs take linear time and need none. A value that cannot be
+// matched within it is a violation.
+const PatternBudget = pattern.DefaultBudget
 
 // node is one compiled schema node: what Admit needs of a schema.Schema,
 // read once.
@@ -35,16 +37,16 @@ type node struct {
 	// nil when there are none.
 	kin *openapi3.Schema
 
-	enum        []any
-	minimum     string // the bounds as written, for messages
-	maximum     string
-	exclMin     string // the exclusive bounds as written, when exclusive
-	exclMax     string
+	enum []any
+	// numeric is an Integer or Number node's schema, for its bounds
+	// (schema.BelowMinimum, exact); width is an Integer node's range.
+	numeric     *schema.Schema
+	width       schema.Format
 	multipleOf  *json.Number
 	format      schema.Format // a format validated here, else the zero Format
 	minLength   *int64
 	maxLength   *int64
-	pattern     *regexp2.Regexp
+	pattern     *pattern.Pattern
 	patternText string
 	minItems    *int64
 	maxItems    *int64
@@ -117,11 +119,11 @@ func (s *Schema) OpenAPI() *openapi3.Schema { return s.openapi }
 // HasSensitive reports whether any property is x-radius-sensitive.
 func (s *Schema) HasSensitive() bool { return s.hasSensitive }
 
-// compilePatterns compiles every pattern of s as ECMA-262 and checks the
+// compilePatterns compiles every pattern of s (pattern.Compile) and checks the
 // type names of its references, the parts of the subset schema.Decode
 // leaves to the registry.
-func compilePatterns(s *schema.Schema) (map[*schema.Schema]*regexp2.Regexp, error) {
-	patterns := map[*schema.Schema]*regexp2.Regexp{}
+func compilePatterns(s *schema.Schema) (map[*schema.Schema]*pattern.Pattern, error) {
+	patterns := map[*schema.Schema]*pattern.Pattern{}
 	var err error
 	schema.Walk(s, func(n *schema.Schema) bool {
 		if err != nil {
@@ -138,12 +140,11 @@ func compilePatterns(s *schema.Schema) (map[*schema.Schema]*regexp2.Regexp, erro
 		if n.Pattern == "" || n.Kind != schema.String {
 			return true
 		}
-		re, perr := regexp2.Compile(n.Pattern, regexp2.ECMAScript)
+		re, perr := pattern.Compile(n.Pattern)
 		if perr != nil {
 			err = &schema.Problem{Path: n.Path, Message: fmt.Sprintf("pattern does not compile as ECMA-262: %v", perr)}
 			return false
 		}
-		re.MatchTimeout = PatternTimeout
 		patterns[n] = re
 		return true
 	})
@@ -152,7 +153,7 @@ func compilePatterns(s *schema.Schema) (map[*schema.Schema]*regexp2.Regexp, erro
 
 // compile reads a decoded schema node into a node, its kin-openapi
 // constraints built once.
-func compile(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) *node {
+func compile(s *schema.Schema, patterns map[*schema.Schema]*pattern.Pattern) *node {
 	n := &node{
 		kind: s.Kind, nullable: s.Nullable, readOnly: s.ReadOnly, sensitive: s.Sensitive,
 		minLength: s.MinLength, maxLength: s.MaxLength, pattern: patterns[s], patternText: s.Pattern,
@@ -162,7 +163,12 @@ func compile(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) *nod
 	if n.kind == 0 {
 		n.kind = schema.Any
 	}
-	if f, ok := schema.LookupFormat(s.Format); ok && f.Kind == s.Kind && f.Validated() {
+	switch f, ok := schema.LookupFormat(s.Format); {
+	case s.Kind == schema.Integer:
+		n.numeric, n.width = s, schema.IntegerWidth(s)
+	case s.Kind == schema.Number:
+		n.numeric = s
+	case ok && f.Kind == s.Kind && f.Validated():
 		n.format = f
 	}
 	if s.Reference != nil {
@@ -171,34 +177,13 @@ func compile(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) *nod
 	if s.Default != nil {
 		n.hasDefault, n.def = true, kin.Value(*s.Default)
 	}
-	n.bounds(s)
 	n.children(s, patterns)
 	n.kin = n.local(s)
-	if n.kin != nil {
-		n.enum = n.kin.Enum
-	}
 	return n
 }
 
-// bounds keeps the bounds as written, for messages.
-func (n *node) bounds(s *schema.Schema) {
-	text := func(v *json.Number) string {
-		if v == nil {
-			return ""
-		}
-		return string(*v)
-	}
-	n.minimum, n.maximum = text(s.Minimum), text(s.Maximum)
-	if s.ExclusiveMinimum {
-		n.exclMin = n.minimum
-	}
-	if s.ExclusiveMaximum {
-		n.exclMax = n.maximum
-	}
-}
-
 // children compiles the properties, map values or array items of s.
-func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) {
+func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*pattern.Pattern) {
 	switch s.Kind {
 	case schema.Object:
 		n.props, n.required = map[string]*node{}, map[string]bool{}
@@ -216,22 +201,25 @@ func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*regexp2.R
 }
 
 // local is the part of s's keywords kin-openapi checks on a node's value
-// alone (enum, bounds, validated formats, item and property counts), or
+// alone (enum, validated string formats, item and property counts), or
 // nil when there is none: not what lies below, nor the lengths and the
-// pattern (checked here, in characters and as ECMA-262), nor multipleOf
-// (schema.MultipleOf, the subset's rule), nor annotations.
+// pattern (checked here, in characters and as ECMA-262), nor a number's
+// enum, bounds and integer width (checked here, exactly, not as float64),
+// nor multipleOf (schema.MultipleOf, the subset's rule), nor annotations.
+// It keeps the enum, for messages, in n.enum.
 func (n *node) local(s *schema.Schema) *openapi3.Schema {
 	all := kin.Keywords(s)
+	n.enum = all.Enum
 	k := &openapi3.Schema{Type: all.Type, Nullable: all.Nullable, ReadOnly: all.ReadOnly, Enum: all.Enum, Format: n.format.Name}
 	switch s.Kind {
 	case schema.Integer, schema.Number:
-		k.Min, k.Max, k.ExclusiveMin, k.ExclusiveMax = all.Min, all.Max, all.ExclusiveMin, all.ExclusiveMax
+		k.Enum = nil // compared exactly (schema.NumberInEnum), not as float64
 	case schema.Array:
 		k.UniqueItems, k.MinItems, k.MaxItems = all.UniqueItems, all.MinItems, all.MaxItems
 	case schema.Object, schema.Map:
 		k.MinProps, k.MaxProps = all.MinProps, all.MaxProps
 	}
-	if len(k.Enum) == 0 && k.Format == "" && k.Min == nil && k.Max == nil && !k.UniqueItems &&
+	if len(k.Enum) == 0 && k.Format == "" && !k.UniqueItems &&
 		s.MinItems == nil && k.MaxItems == nil && s.MinProperties == nil && k.MaxProps == nil {
 		return nil
 	}
