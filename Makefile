@@ -23,7 +23,10 @@ define fuzz-all
 	done
 endef
 
+# The first build compiles udtc and its dependencies: a minute or two
+# without output, so it says so first.
 build:
+	@[ -x $(BIN) ] || echo "Building $(BIN) for the first time: compiling udtc and its dependencies takes a minute or two..."
 	$(GO) build -o $(BIN) ./cmd/udtc
 
 test:

@@ -35,7 +35,8 @@ type Options struct {
 // Compile reads the manifests named by paths (files, or directories searched
 // recursively as Expand describes), checks them and returns the catalog with
 // its diagnostics, sorted. A file found in a directory that is clearly not a
-// manifest (see manifest.IsManifest) is skipped with a note; a file named in
+// manifest (see manifest.IsManifest) is skipped with a note, or silently
+// when it is a known project file (manifest.IsProjectFile); a file named in
 // paths is always checked. The catalog is nil when any error diagnostic was
 // found. The error is for usage and I/O failures only (a missing path, an
 // unreadable file).
@@ -256,7 +257,9 @@ func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte,
 		doc, d := manifest.Load(files[i].Path, data)
 		diags[i] = d
 		if doc != nil && !files[i].Named && !manifest.IsManifest(doc) {
-			diags[i].Add(manifest.NotManifest(doc))
+			if !manifest.IsProjectFile(files[i].Path) {
+				diags[i].Add(manifest.NotManifest(doc))
+			}
 			return
 		}
 		if doc != nil {

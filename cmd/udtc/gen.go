@@ -137,6 +137,10 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
+	if c.Args().Len() == 0 && f.proj == nil {
+		_, err := f.inputs("") // the usage error, before any note about --out
+		return err
+	}
 	selected, err := f.selected()
 	if err != nil {
 		return err
