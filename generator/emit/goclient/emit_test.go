@@ -162,15 +162,7 @@ func writeFiles(t *testing.T, dir, mod string, files []emit.File) {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n\ngo 1.24\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeEmitted(t, dir, files)
 }
 
 // EmitFunc hands out every file of Emit, a package per batch, and stops at

@@ -223,7 +223,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
 		patterns: map[string]bool{},
-		runtime:  runtimePath(importPrefix),
+		runtime:  ns.runtime,
 		diags:    diags,
 	}
 	p.path = importPrefix + "/" + p.dir
