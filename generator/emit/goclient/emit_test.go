@@ -213,3 +213,30 @@ func TestEmitFuncStreamsPackages(t *testing.T) {
 		t.Errorf("put was called %d times after failing; want the work to stop (at most one call per worker)", n)
 	}
 }
+
+// TestPackageDocNamesTypes: Go names differ from the manifests' names
+// (postgreSqlDatabases → PostgreSQLDatabase), so the package doc lists
+// each type's Go names.
+func TestPackageDocNamesTypes(t *testing.T) {
+	pg := rtype("Contoso.Data", "postgreSqlDatabases", map[string]*model.Schema{"2025-01-01": mustSchema(t, `{"type": "object"}`)})
+	db := rtype("Contoso.Data", "postgreSqlDatabases/dnsRecords", map[string]*model.Schema{"2025-01-01": mustSchema(t, `{"type": "object"}`)})
+	cat := &model.Catalog{Providers: []*model.Provider{{Namespace: "Contoso.Data", Types: []*model.ResourceType{pg, db}}}}
+	files, _, err := Emit(cat, Options{ImportPrefix: "example.com/gen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc string
+	for _, f := range files {
+		if f.Path == "go/contosodata/v20250101/common_gen.go" {
+			doc, _, _ = strings.Cut(string(f.Data), "\npackage ")
+		}
+	}
+	for _, want := range []string{
+		"//   - postgreSqlDatabases: PostgreSQLDatabase (client PostgreSQLDatabaseClient, ID PostgreSQLDatabaseID)\n",
+		"//   - postgreSqlDatabases/dnsRecords: PostgreSQLDatabaseDNSRecord (client PostgreSQLDatabaseDNSRecordClient, ID PostgreSQLDatabaseDNSRecordID)",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("package doc lacks %q:\n%s", want, doc)
+		}
+	}
+}

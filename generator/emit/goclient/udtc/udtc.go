@@ -1,9 +1,10 @@
-// Package udtc is the runtime of the Go client that udtc gen writes: the
-// emitter copies this file once into every output, as
-// go/internal/udtc/udtc_gen.go, and the generated packages import it from
-// there (the version packages export aliases of what users need). It is
-// compiled, vetted and tested here like any other package, and imports only
-// the standard library.
+// Package udtc is the runtime of the Go client that udtc gen writes. With
+// --go-runtime copy (the default) the emitter copies this file once into
+// every output, as go/internal/udtc/udtc_gen.go, and the generated packages
+// import it from there; with --go-runtime module they import this package.
+// The version packages export aliases of what users need. It is compiled,
+// vetted and tested here like any other package, and imports only the
+// standard library.
 //
 // Everything before the package clause is dropped when the file is copied.
 package udtc
