@@ -169,7 +169,7 @@ func (o Options) goMod() emit.File {
 	case o.RuntimeVersion != "":
 		fmt.Fprintf(&b, "\nrequire %s %s // the runtime, %s\n", RuntimeModulePath, o.RuntimeVersion, RuntimeImportPath)
 	default:
-		fmt.Fprintf(&b, "\n// The generated code imports %s: this udtc was built\n// without a module version, so require %s at the version\n// you use (go get %s@VERSION).\n", RuntimeImportPath, RuntimeModulePath, RuntimeModulePath)
+		fmt.Fprintf(&b, "\n// The generated code imports %s.\n// This udtc was built without a module version: require %s\n// at the version you generate with (go get %s@VERSION).\n", RuntimeImportPath, RuntimeModulePath, RuntimeModulePath)
 	}
 	return emit.File{Path: "go.mod", Data: []byte(b.String())}
 }

@@ -75,7 +75,7 @@ func TestGoModWithoutRuntimeVersion(t *testing.T) {
 	for _, c := range []struct {
 		runtime, want, not string
 	}{
-		{RuntimeModule, "require github.com/udtc/udtc at the version", "\nrequire "},
+		{RuntimeModule, "require github.com/udtc/udtc\n// at the version", "\nrequire "},
 		{RuntimeCopy, "\ngo " + goVersion + "\n", "udtc/udtc"},
 	} {
 		gomod := Options{Module: "example.com/gen", Runtime: c.runtime}.goMod()
