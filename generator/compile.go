@@ -26,6 +26,10 @@ type Options struct {
 	// FilePrefix is put in front of every file name in spans (CompileFS
 	// only), e.g. "HEAD~1:" for the files of a git revision.
 	FilePrefix string
+	// Only, when set, compiles only the inputs it accepts (their paths as
+	// Expand lists them): an incremental gen compiles the namespaces
+	// whose manifests changed (outdir.Run.Compiles).
+	Only func(path string) bool
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
@@ -66,6 +70,9 @@ func CompileFS(ctx context.Context, fsys fs.FS, paths []string, opts Options) (*
 }
 
 func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byte, error), opts Options) (*model.Catalog, diag.List, error) {
+	if opts.Only != nil {
+		inputs = slices.DeleteFunc(inputs, func(in Input) bool { return !opts.Only(in.Path) })
+	}
 	results, diags, err := loadAndCheck(ctx, inputs, read)
 	if err != nil {
 		return nil, nil, err
