@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/internal/gctune"
 	"github.com/udtc/udtc/registry/oci"
 	"github.com/udtc/udtc/registry/secrets"
@@ -27,7 +28,7 @@ const DefaultServeAddr = "127.0.0.1:7443"
 // bootstrap registers every manifest in dir with the registry at baseURL
 // before the server reports ready; a manifest with errors stops the start.
 // It returns nil when dir is "".
-var bootstrap = registerDir
+var bootstrap = bridge.RegisterDir
 
 type serveFlags struct {
 	addr      string
@@ -115,14 +116,14 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer gctune.Set(os.LookupEnv, gctune.ServePercent, func() int64 { return gctune.ServeMemoryLimit })()
-	patterns := newPatterns() // the same patterns checked at PUT and compared
+	patterns := bridge.NewPatterns() // the same patterns checked at PUT and compared
 	err = serve.Run(ctx, serve.Config{
 		Addr:   f.addr,
 		Store:  store,
 		Sealer: func() (*secrets.Sealer, error) { return secretKey(f.secretKey, store.Path, logger) },
 		Server: server.Options{
-			CheckSchema:    newSchemaCheck(patterns),
-			CompareSchemas: newCompareSchemas(patterns),
+			CheckSchema:    bridge.CheckSchema(patterns),
+			CompareSchemas: bridge.CompareSchemas(patterns),
 			Logger:         logger,
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
