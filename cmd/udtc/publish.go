@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -199,25 +198,6 @@ func publishCommand(e *env) *cli.Command {
 	}
 }
 
-// publishReport is the --output json document.
-type publishReport struct {
-	Server  string            `json:"server"`
-	Plane   string            `json:"plane"`
-	DryRun  bool              `json:"dryRun"`
-	Plan    []publish.Change  `json:"plan"`
-	Summary map[string]int    `json:"summary"`
-	Applied []publish.Change  `json:"applied"`
-	Failed  []failedChangeDoc `json:"failed"`
-	// Refused lists what a Radius UCP target cannot hold, one problem a
-	// line; those namespaces are not published.
-	Refused []string `json:"refused,omitempty"`
-}
-
-type failedChangeDoc struct {
-	publish.Change
-	Error string `json:"error"`
-}
-
 func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if err := f.compileFlags.validate(); err != nil {
 		return err
@@ -291,13 +271,8 @@ func (f *publishFlags) finish(ctx context.Context, e *env, reg *client.Client, p
 }
 
 // newReport starts the --output json document of plan.
-func (f *publishFlags) newReport(plan *publish.Plan) publishReport {
-	report := publishReport{Server: f.server, Plane: f.plane, DryRun: f.dryRun, Plan: plan.Changes,
-		Summary: map[string]int{}, Applied: []publish.Change{}, Failed: []failedChangeDoc{}, Refused: f.refused}
-	for _, a := range []publish.Action{publish.Create, publish.Update, publish.Unchanged, publish.Delete} {
-		report.Summary[string(a)] = plan.Count(a)
-	}
-	return report
+func (f *publishFlags) newReport(plan *publish.Plan) publish.Report {
+	return publish.NewReport(f.server, f.plane, f.dryRun, plan, f.refused)
 }
 
 // noWrites ends a dry run, or a publish whose plan writes nothing.
@@ -319,12 +294,14 @@ func (f *publishFlags) noWrites(e *env, plan *publish.Plan, rec *publishRecord) 
 
 // apply applies plan and reports what it did.
 func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, plan *publish.Plan, rec *publishRecord) error {
-	progress := progressPrinter(e, plan.Writes())
-	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{
-		Batch:    reg.Target().Flavor != client.FlavorUCP, // UCP takes no batches
-		Progress: progress,
-		Waiting:  waitingPrinter(e),
-	})
+	opts := publish.ApplyOptions{
+		Batch:   reg.Target().Flavor != client.FlavorUCP, // UCP takes no batches
+		Waiting: publish.WaitingPrinter(e.stderr),
+	}
+	if isTerminal(e.stderr) { // progress on a terminal only
+		opts.Progress = publish.ProgressPrinter(e.stderr, plan.Writes())
+	}
+	res := publish.Apply(ctx, reg, plan, opts)
 	// A 401 or 403 stops Apply (auth.go): one line says why, not one per write.
 	var authErr error
 	for _, fl := range res.Failed {
@@ -334,10 +311,7 @@ func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, pl
 	}
 	if f.output == "json" {
 		report := f.newReport(plan)
-		report.Applied = append(report.Applied, res.Applied...)
-		for _, fl := range res.Failed {
-			report.Failed = append(report.Failed, failedChangeDoc{fl.Change, fl.Err.Error()})
-		}
+		report.AddResult(res)
 		if err := writeJSON(e.stdout, report); err != nil {
 			return err
 		}
@@ -357,48 +331,6 @@ func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, pl
 	}
 	f.recordApplied(ctx, reg, plan, rec)
 	return nil
-}
-
-// progressPrinter shows progress on a terminal for runs of more than a few
-// writes; elsewhere it prints nothing.
-func progressPrinter(e *env, total int) func(done, total int) {
-	if !isTerminal(e.stderr) || total < 20 {
-		return nil
-	}
-	var mu sync.Mutex
-	return func(done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(e.stderr, "\r  applying %d/%d", done, total)
-		if done == total {
-			fmt.Fprintln(e.stderr)
-		}
-	}
-}
-
-// Waits worth a line: a write still waiting after waitingFirst, then every
-// waitingEvery.
-const (
-	waitingFirst = 2 * time.Second
-	waitingEvery = 10 * time.Second
-)
-
-// waitingPrinter prints, on stderr, the writes that wait for a server's
-// asynchronous operation (or for another write of the same resource)
-// longer than waitingFirst, then every waitingEvery.
-func waitingPrinter(e *env) func(c publish.Change, state string, elapsed time.Duration) {
-	var mu sync.Mutex
-	printed := map[string]time.Duration{}
-	return func(c publish.Change, state string, elapsed time.Duration) {
-		mu.Lock()
-		defer mu.Unlock()
-		last, seen := printed[c.Name()]
-		if elapsed < waitingFirst || (seen && elapsed-last < waitingEvery) {
-			return
-		}
-		printed[c.Name()] = elapsed
-		fmt.Fprintf(e.stderr, "  waiting: %s %s (%s)\n", c.Name(), state, elapsed.Round(time.Second))
-	}
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -122,9 +120,11 @@ func (f *publishExtFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	created, err := createdTime(e, paths)
+	created, note, err := source.SourceDate(os.Getenv("SOURCE_DATE_EPOCH"), paths...)
 	if err != nil {
-		return err
+		return usageErrorf("%v", err)
+	} else if note != "" {
+		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: %s\n", note)
 	}
 	arts := make([]*oci.Artifact, len(pkgs))
 	for i, p := range pkgs {
@@ -133,9 +133,10 @@ func (f *publishExtFlags) run(c *cli.Context, e *env) error {
 		}
 	}
 	if f.dryRun {
-		return printDryRun(e.stdout, pkgs, refs, arts)
+		oci.WriteDryRun(e.stdout, exts, refs, arts)
+		return nil
 	}
-	return f.push(c.Context, e, pkgs, refs, arts)
+	return f.push(c.Context, e, exts, refs, arts)
 }
 
 // packages are the extensions to publish: those the manifests among paths
@@ -188,43 +189,8 @@ func (f *publishExtFlags) packages(c *cli.Context, e *env, paths []string) ([]bi
 	return pkgs, nil
 }
 
-// createdTime is the manifests' creation time: $SOURCE_DATE_EPOCH, else
-// the time of the last commit that changed the inputs, else none (zero).
-func createdTime(e *env, paths []string) (time.Time, error) {
-	if v, ok := os.LookupEnv("SOURCE_DATE_EPOCH"); ok && v != "" {
-		sec, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || sec < 0 {
-			return time.Time{}, usageErrorf("SOURCE_DATE_EPOCH=%q is not a count of seconds since 1970", v)
-		}
-		return time.Unix(sec, 0).UTC(), nil
-	}
-	t, ok, err := source.LastChange(paths...)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: %v\n", err)
-		return time.Time{}, nil
-	}
-	if !ok {
-		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: the inputs are not committed to git (set SOURCE_DATE_EPOCH for one)\n")
-	}
-	return t, nil
-}
-
-func printDryRun(w io.Writer, pkgs []bicep.Package, refs []oci.Reference, arts []*oci.Artifact) error {
-	for i, a := range arts {
-		fmt.Fprintf(w, "would push %s (%s)\n", refs[i], strings.Join(pkgs[i].Namespaces, ", "))
-		for _, b := range []struct {
-			name string
-			blob oci.Blob
-		}{{"manifest", a.Manifest}, {"config", a.Config}, {"layer", a.Layer}} {
-			d := b.blob.Descriptor
-			fmt.Fprintf(w, "  %-8s %s %7d bytes  %s\n", b.name, d.Digest, d.Size, d.MediaType)
-		}
-	}
-	return nil
-}
-
 // push pushes every artifact and stops at the first failure.
-func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package, refs []oci.Reference, arts []*oci.Artifact) error {
+func (f *publishExtFlags) push(ctx context.Context, e *env, exts []oci.Extension, refs []oci.Reference, arts []*oci.Artifact) error {
 	password := ""
 	if f.passwordStdin {
 		b, err := io.ReadAll(e.stdin)
@@ -236,7 +202,7 @@ func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package
 		}
 	}
 	client, err := oci.NewClient(oci.Options{
-		Username: f.username, Password: password, DockerConfig: dockerConfigPath(),
+		Username: f.username, Password: password, DockerConfig: oci.DockerConfigPath(),
 		PlainHTTP: f.plainHTTP, Force: f.force, UserAgent: "udtc/" + buildinfo.Read().Version,
 	})
 	if err != nil {
@@ -252,35 +218,6 @@ func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package
 		fmt.Fprintf(e.stdout, "%s %s %s\n", res.Status, refs[i], res.Digest)
 	}
 	fmt.Fprintln(e.stderr, "bicepconfig.json:")
-	fmt.Fprint(e.stderr, bicepConfigExtensions(pkgs, refs))
+	fmt.Fprint(e.stderr, oci.BicepConfig(exts, refs))
 	return nil
-}
-
-// bicepConfigExtensions is the "extensions" member of bicepconfig.json
-// naming each pushed extension.
-func bicepConfigExtensions(pkgs []bicep.Package, refs []oci.Reference) string {
-	var b strings.Builder
-	b.WriteString("  \"extensions\": {\n")
-	for i, p := range pkgs {
-		sep := ","
-		if i == len(pkgs)-1 {
-			sep = ""
-		}
-		fmt.Fprintf(&b, "    %q: %q%s\n", p.Name, refs[i].String(), sep)
-	}
-	b.WriteString("  }\n")
-	return b.String()
-}
-
-// dockerConfigPath is the docker config file: $DOCKER_CONFIG/config.json,
-// else ~/.docker/config.json.
-func dockerConfigPath() string {
-	if d := os.Getenv("DOCKER_CONFIG"); d != "" {
-		return filepath.Join(d, "config.json")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(".docker", "config.json")
-	}
-	return filepath.Join(home, ".docker", "config.json")
 }
