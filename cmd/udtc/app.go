@@ -101,17 +101,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return fail(exitUsage, err)
 		},
 	}
-	err := app.RunContext(ctx, interspersed(args, app.Commands))
+	return report(stderr, app.RunContext(ctx, interspersed(args, app.Commands)))
+}
+
+// report prints a command's error, if any, and returns its exit code: an
+// exitError's, else exitUsage.
+func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintf(stderr, "udtc: %v\n", ee.err)
-		}
-		return ee.code
+	if !errors.As(err, &ee) {
+		ee = &exitError{code: exitUsage, err: err}
 	}
-	fmt.Fprintf(stderr, "udtc: %v\n", err)
-	return exitUsage
+	if ee.err != nil && ee.err.Error() != "" {
+		fmt.Fprintf(stderr, "udtc: %v\n", ee.err)
+	}
+	return ee.code
 }

@@ -77,7 +77,8 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	if err := f.print(e, old, findings); err != nil {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	if err := old.WriteFindings(e.stdout, f.format, findings, e.isTerminal && !noColor); err != nil {
 		return fail(exitUsage, err)
 	}
 	for _, fd := range findings {
@@ -114,40 +115,4 @@ func (f *breakingFlags) notCompiling(e *env, what string, diags diag.List) error
 		return fail(exitUsage, err)
 	}
 	return fail(exitFail, fmt.Errorf("%s do not compile; nothing compared", what))
-}
-
-func (f *breakingFlags) print(e *env, old *generator.Against, findings []compat.Finding) error {
-	diags := compat.Diagnostics(findings)
-	switch f.format {
-	case "json":
-		return compat.WriteJSON(e.stdout, old.Base, findings)
-	case "sarif":
-		return diag.WriteSARIF(e.stdout, diags, generator.Rules(), "https://github.com/udtc/udtc/blob/main/docs/rules.md")
-	case "github":
-		return diag.WriteGitHub(e.stdout, diags)
-	}
-	_, noColor := os.LookupEnv("NO_COLOR")
-	disk := diag.FileSource()
-	err := diag.WriteText(e.stdout, diags, diag.TextOptions{
-		Color: e.isTerminal && !noColor,
-		Source: func(file string) []byte {
-			if b := old.Source(file); b != nil {
-				return b
-			}
-			return disk(file)
-		},
-	})
-	if err != nil {
-		return err
-	}
-	against := f.against
-	if old.Base.Commit != "" {
-		against += " (" + old.Base.Commit[:12] + ")"
-	}
-	if len(findings) == 0 {
-		_, err = fmt.Fprintf(e.stdout, "no API changes against %s\n", against)
-	} else {
-		_, err = fmt.Fprintf(e.stdout, "compared with %s\n", against)
-	}
-	return err
 }

@@ -98,7 +98,7 @@ func printDiagnostics(e *env, format string, diags diag.List) error {
 	case "json":
 		return diag.WriteJSON(e.stdout, diags)
 	case "sarif":
-		return diag.WriteSARIF(e.stdout, diags, generator.Rules(), "https://github.com/udtc/udtc/blob/main/docs/rules.md")
+		return generator.WriteSARIF(e.stdout, diags)
 	}
 	return diag.WriteText(e.stderr, diags, diag.TextOptions{
 		Color:  diagColor(e),
