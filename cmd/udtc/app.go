@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -37,6 +39,34 @@ func fail(code int, err error) error { return &exitError{code: code, err: err} }
 // usageErrorf is an exitUsage error with a message.
 func usageErrorf(format string, args ...any) error {
 	return fail(exitUsage, fmt.Errorf(format, args...))
+}
+
+// choice is the usage error for a flag whose value is none of allowed
+// ("--format must be text, json or sarif, not \"x\""), or nil.
+func choice(flag, value string, allowed ...string) error {
+	if slices.Contains(allowed, value) {
+		return nil
+	}
+	list := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+	return usageErrorf("--%s must be %s, not %q", flag, list, value)
+}
+
+// runner is a command's flags: their definitions and what they run.
+type runner interface {
+	flags() []cli.Flag
+	run(c *cli.Context, e *env) error
+}
+
+// command is the command name running f. args is its ArgsUsage: "" for a
+// command that takes no arguments, which refuses any.
+func command(e *env, f runner, name, args, usage, description string) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: description, Flags: f.flags(),
+		Action: func(c *cli.Context) error {
+			if args == "" && c.Args().Present() {
+				return usageErrorf("%s takes no arguments", name)
+			}
+			return f.run(c, e)
+		}}
 }
 
 // commands is the composition root: every command, one line each.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,12 +43,7 @@ func (f *serverFlags) flags() []cli.Flag {
 }
 
 // checkOutput is the usage error for an --output that is neither text nor json.
-func checkOutput(output string) error {
-	if output != "text" && output != "json" {
-		return usageErrorf("--output must be text or json, not %q", output)
-	}
-	return nil
-}
+func checkOutput(output string) error { return choice("output", output, "text", "json") }
 
 // client validates the flags and returns a registry client.
 func (f *serverFlags) client() (*client.Client, error) {
@@ -176,26 +172,23 @@ type publishFlags struct {
 }
 
 func publishCommand(e *env) *cli.Command {
-	f := &publishFlags{}
-	return &cli.Command{
-		Name:      "publish",
-		Usage:     "register compiled manifests in a registry: plan, then apply",
-		ArgsUsage: "PATH...",
-		Description: "Compiles the manifests (errors stop everything), reads what the registry holds for their\n" +
-			"namespaces, prints the plan (create, update with a field diff, unchanged, delete) and applies\n" +
-			"it in dependency order. Nothing unchanged is written. --prune deletes types, API versions and\n" +
-			"locations of the published namespaces that the manifests no longer declare; other namespaces\n" +
-			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.\n" +
-			"With --git REPO the manifests and their Bicep extension are committed on a branch of a local git\n" +
-			"repository instead (replacing --git-dir), for review as a pull request; no registry is contacted.",
-		Flags: append(append(append(f.compileFlags.flags(), f.serverFlags.flags()...),
-			&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
-			&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
-			&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
-		), append(f.git.flags(), f.review.flags()...)...),
-		Action: func(c *cli.Context) error { return f.run(c, e) },
-	}
+	return command(e, &publishFlags{}, "publish", "PATH...", "register compiled manifests in a registry: plan, then apply",
+		"Compiles the manifests (errors stop everything), reads what the registry holds for their\n"+
+			"namespaces, prints the plan (create, update with a field diff, unchanged, delete) and applies\n"+
+			"it in dependency order. Nothing unchanged is written. --prune deletes types, API versions and\n"+
+			"locations of the published namespaces that the manifests no longer declare; other namespaces\n"+
+			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.\n"+
+			"With --git REPO the manifests and their Bicep extension are committed on a branch of a local git\n"+
+			"repository instead (replacing --git-dir), for review as a pull request; no registry is contacted.")
+}
+
+func (f *publishFlags) flags() []cli.Flag {
+	return slices.Concat(f.compileFlags.flags(), f.serverFlags.flags(), []cli.Flag{
+		&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
+		&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
+		&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
+	}, f.git.flags(), f.review.flags())
 }
 
 func (f *publishFlags) run(c *cli.Context, e *env) error {

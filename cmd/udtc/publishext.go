@@ -31,37 +31,34 @@ type publishExtFlags struct {
 }
 
 func publishExtensionCommand(e *env) *cli.Command {
-	f := &publishExtFlags{}
-	return &cli.Command{
-		Name:      "publish-extension",
-		Usage:     "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry",
-		ArgsUsage: "PATH...",
-		Description: "Compiles the manifests in PATH (default: udtc.yaml's inputs) as udtc gen does, or reads the\n" +
-			"extension packages (bicep/NAME.tgz) udtc gen wrote, and pushes each extension to its --target as\n" +
-			"the artifact Bicep restores from bicepconfig.json (\"NAME\": \"br:REGISTRY/REPOSITORY:TAG\").\n" +
-			"With several namespaces (several extensions) give either one --target with " + oci.Placeholder + " in its\n" +
-			"repository, replaced by each extension's name (br:myregistry.azurecr.io/bicep/" + oci.Placeholder + "),\n" +
-			"or one --target NAMESPACE=br:... per namespace. Without :TAG the tag is the extension version.\n" +
-			"A tag that already holds the same extension is left as it is (\"unchanged\"); one that holds other\n" +
-			"content is refused unless --force. The manifest's creation time is $SOURCE_DATE_EPOCH or the time of\n" +
-			"the last commit that changed the inputs, so the same inputs give the same digest.\n" +
-			"Credentials: the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths and\n" +
-			"credential helpers), or --username with the password on stdin (--password-stdin). Loopback\n" +
-			"registries (localhost, 127.0.0.1, ::1) are spoken to over plain HTTP, others over HTTPS unless\n" +
-			"--plain-http. Exit 1 when a push is refused, with the registry's reason.",
-		Flags: append(f.flags(),
-			&cli.StringSliceFlag{Name: "target", Usage: "where to push: `TARGET` is [NAMESPACE=]br:REGISTRY/REPOSITORY[:TAG], with " + oci.Placeholder + " in REPOSITORY for every namespace (repeatable)", Destination: &f.targets},
-			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one extension of this name (as udtc gen)", Destination: &f.extensionName},
-			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "extension version (as udtc gen); the tag when --target gives none", Destination: &f.extensionVersion},
-			&cli.BoolFlag{Name: "dry-run", Usage: "push nothing: print each reference with the digests and sizes of its manifest, config and layer", Destination: &f.dryRun},
-			&cli.BoolFlag{Name: "force", Usage: "replace a tag that holds other content", Destination: &f.force},
-			&cli.BoolFlag{Name: "plain-http", Usage: "speak plain HTTP to every registry (loopback ones always are)", Destination: &f.plainHTTP},
-			&cli.StringFlag{Name: "username", Usage: "registry user name (with --password-stdin) instead of the docker config", Destination: &f.username},
-			&cli.BoolFlag{Name: "password-stdin", Usage: "read the password for --username from stdin", Destination: &f.passwordStdin},
-			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
-		),
-		Action: func(c *cli.Context) error { return f.run(c, e) },
-	}
+	return command(e, &publishExtFlags{}, "publish-extension", "PATH...", "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry",
+		"Compiles the manifests in PATH (default: udtc.yaml's inputs) as udtc gen does, or reads the\n"+
+			"extension packages (bicep/NAME.tgz) udtc gen wrote, and pushes each extension to its --target as\n"+
+			"the artifact Bicep restores from bicepconfig.json (\"NAME\": \"br:REGISTRY/REPOSITORY:TAG\").\n"+
+			"With several namespaces (several extensions) give either one --target with "+oci.Placeholder+" in its\n"+
+			"repository, replaced by each extension's name (br:myregistry.azurecr.io/bicep/"+oci.Placeholder+"),\n"+
+			"or one --target NAMESPACE=br:... per namespace. Without :TAG the tag is the extension version.\n"+
+			"A tag that already holds the same extension is left as it is (\"unchanged\"); one that holds other\n"+
+			"content is refused unless --force. The manifest's creation time is $SOURCE_DATE_EPOCH or the time of\n"+
+			"the last commit that changed the inputs, so the same inputs give the same digest.\n"+
+			"Credentials: the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths and\n"+
+			"credential helpers), or --username with the password on stdin (--password-stdin). Loopback\n"+
+			"registries (localhost, 127.0.0.1, ::1) are spoken to over plain HTTP, others over HTTPS unless\n"+
+			"--plain-http. Exit 1 when a push is refused, with the registry's reason.")
+}
+
+func (f *publishExtFlags) flags() []cli.Flag {
+	return append(f.compileFlags.flags(),
+		&cli.StringSliceFlag{Name: "target", Usage: "where to push: `TARGET` is [NAMESPACE=]br:REGISTRY/REPOSITORY[:TAG], with " + oci.Placeholder + " in REPOSITORY for every namespace (repeatable)", Destination: &f.targets},
+		&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one extension of this name (as udtc gen)", Destination: &f.extensionName},
+		&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "extension version (as udtc gen); the tag when --target gives none", Destination: &f.extensionVersion},
+		&cli.BoolFlag{Name: "dry-run", Usage: "push nothing: print each reference with the digests and sizes of its manifest, config and layer", Destination: &f.dryRun},
+		&cli.BoolFlag{Name: "force", Usage: "replace a tag that holds other content", Destination: &f.force},
+		&cli.BoolFlag{Name: "plain-http", Usage: "speak plain HTTP to every registry (loopback ones always are)", Destination: &f.plainHTTP},
+		&cli.StringFlag{Name: "username", Usage: "registry user name (with --password-stdin) instead of the docker config", Destination: &f.username},
+		&cli.BoolFlag{Name: "password-stdin", Usage: "read the password for --username from stdin", Destination: &f.passwordStdin},
+		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
+	)
 }
 
 func (f *publishExtFlags) validate() error {
