@@ -165,15 +165,7 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 
 // groupWriteErr classifies a failed resource group write; nil stays nil.
 func (s *Store) groupWriteErr(id registry.GroupID, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
-		return fmt.Errorf("plane of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
-	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
-		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
-	}
-	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
+	return s.classifyWrite(id, "plane", err)
 }
 
 // GetGroup implements registry.ResourceStore.
