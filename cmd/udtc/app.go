@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -67,6 +68,15 @@ func command(e *env, f runner, name, args, usage, description string) *cli.Comma
 			}
 			return f.run(c, e)
 		}}
+}
+
+// atLeast is the usage error for a flag whose value is below min
+// ("--forward-timeout must be at least 1s, not 10ms"), or nil.
+func atLeast[T int | int64 | time.Duration](flag string, value, min T) error {
+	if value < min {
+		return usageErrorf("--%s must be at least %v, not %v", flag, min, value)
+	}
+	return nil
 }
 
 // commands is the composition root: every command, one line each.
