@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"slices"
 	"strings"
@@ -115,13 +113,8 @@ func (f *serverFlags) dial(parent context.Context) (*client.Client, context.Cont
 // ping finds out what the server is (client.Detect: udtc serve or
 // Radius's UCP) and checks that the plane exists.
 func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
-	var err error
-	if reg.Target().Flavor == client.FlavorUnknown {
-		_, err = reg.Detect(ctx)
-	}
-	if err == nil {
-		_, err = reg.GetPlane(ctx, f.plane)
-	}
+	err := reg.Ping(ctx, f.plane)
+	cause, unreachable := client.Unreachable(err)
 	switch {
 	case err == nil:
 		return nil
@@ -129,11 +122,8 @@ func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
 		return fail(exitFail, fmt.Errorf("plane %q does not exist on %s (udtc serve creates \"local\"; others are created with PUT /planes/radius/NAME)", f.plane, f.server))
 	case f.authError(err) != nil:
 		return f.authError(err) // auth.go
-	case client.StatusCode(err) == 0:
-		var ne net.Error
-		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
-			return fail(exitFail, fmt.Errorf("cannot reach the registry at %s: %v (is udtc serve running?)", f.server, rootCause(err)))
-		}
+	case unreachable:
+		return fail(exitFail, fmt.Errorf("cannot reach the registry at %s: %v (is udtc serve running?)", f.server, cause))
 	}
 	return fail(exitFail, err)
 }
@@ -145,17 +135,6 @@ func (f *serverFlags) targetName(reg *client.Client) string {
 		return t.String()
 	}
 	return f.server
-}
-
-// rootCause returns the innermost wrapped error, for short messages.
-func rootCause(err error) error {
-	for {
-		next := errors.Unwrap(err)
-		if next == nil {
-			return err
-		}
-		err = next
-	}
 }
 
 type publishFlags struct {
