@@ -5,6 +5,7 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/registry/catalog"
 )
 
@@ -20,7 +21,7 @@ import (
 // goroutines at once.
 func siteStream(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
 	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
-	opts := catalog.Options{GoImportPrefix: f.goImportPrefix, BicepExtension: f.extensionName, Compare: newCompareSchemas(newPatterns()),
+	opts := catalog.Options{GoImportPrefix: f.goImportPrefix, BicepExtension: f.extensionName, Compare: bridge.CompareSchemas(bridge.NewPatterns()),
 		PreviousHome: f.state.Previous("site/index.json")}
 	err := c.SiteFunc(opts, func(pages []catalog.File) error {
 		files := make([]emit.File, len(pages))
