@@ -104,42 +104,74 @@ type Input struct {
 // every directory holding emit.OutputMarker (the output of `udtc gen`, which
 // is never an input: `udtc gen . --out out` must not read out/).
 func Expand(paths []string) ([]Input, error) {
+	return inputTree{
+		stat:      os.Stat,
+		walk:      filepath.WalkDir,
+		isOutput:  isOutputDir,
+		clean:     filepath.Clean,
+		needFiles: true,
+	}.expand(paths)
+}
+
+// ExpandFS is Expand over fsys: paths are slash-separated, relative to the
+// root of fsys ("." for all of it), and the walk skips the same files.
+func ExpandFS(fsys fs.FS, paths []string) ([]Input, error) {
+	return inputTree{
+		stat:     func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) },
+		walk:     func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(fsys, root, fn) },
+		isOutput: func(dir string) bool { return isOutputDirFS(fsys, dir) },
+		clean:    path.Clean,
+	}.expand(paths)
+}
+
+// inputTree is the file tree Expand (the OS's) or ExpandFS (an fs.FS)
+// lists inputs from.
+type inputTree struct {
+	stat     func(name string) (fs.FileInfo, error)
+	walk     func(root string, fn fs.WalkDirFunc) error
+	isOutput func(dir string) bool
+	clean    func(name string) string
+	// needFiles makes a directory holding no manifests an error.
+	needFiles bool
+}
+
+func (t inputTree) expand(paths []string) ([]Input, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no manifest paths given")
 	}
 	var files []Input
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		st, err := t.stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
 		}
 		if !st.IsDir() {
-			files = append(files, Input{Path: filepath.Clean(p), Named: true})
+			files = append(files, Input{Path: t.clean(p), Named: true})
 			continue
 		}
-		if isOutputDir(p) {
+		if t.isOutput(p) {
 			return nil, fmt.Errorf("%s is the output of udtc gen (it holds %s), not manifests", p, emit.OutputMarker)
 		}
 		before := len(files)
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		err = t.walk(p, func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() {
-				if path != p && (skipDir(d.Name()) || isOutputDir(path)) {
-					return filepath.SkipDir
+				if name != p && (skipDir(d.Name()) || t.isOutput(name)) {
+					return fs.SkipDir
 				}
 				return nil
 			}
 			if isInput(d.Name()) {
-				files = append(files, Input{Path: filepath.Clean(path)})
+				files = append(files, Input{Path: t.clean(name)})
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
 		}
-		if len(files) == before {
+		if t.needFiles && len(files) == before {
 			return nil, fmt.Errorf("%s holds no manifests (*.yaml, *.yml, *.json)", p)
 		}
 	}
@@ -157,47 +189,6 @@ func isInput(name string) bool {
 		return true
 	}
 	return false
-}
-
-// ExpandFS is Expand over fsys: paths are slash-separated, relative to the
-// root of fsys ("." for all of it), and the walk skips the same files.
-func ExpandFS(fsys fs.FS, paths []string) ([]Input, error) {
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("no manifest paths given")
-	}
-	var files []Input
-	for _, p := range paths {
-		st, err := fs.Stat(fsys, p)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
-		}
-		if !st.IsDir() {
-			files = append(files, Input{Path: path.Clean(p), Named: true})
-			continue
-		}
-		if isOutputDirFS(fsys, p) {
-			return nil, fmt.Errorf("%s is the output of udtc gen (it holds %s), not manifests", p, emit.OutputMarker)
-		}
-		err = fs.WalkDir(fsys, p, func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if name != p && (skipDir(d.Name()) || isOutputDirFS(fsys, name)) {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if isInput(d.Name()) {
-				files = append(files, Input{Path: path.Clean(name)})
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
-		}
-	}
-	return sortInputs(files), nil
 }
 
 func isOutputDirFS(fsys fs.FS, dir string) bool {
