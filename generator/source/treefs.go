@@ -91,11 +91,21 @@ func (t *TreeFS) lookup(op, name string) (*object.TreeEntry, error) {
 func (t *TreeFS) Stat(name string) (fs.FileInfo, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	e, err := t.lookup("stat", name)
+	_, fi, err := t.entry("stat", name)
 	if err != nil {
 		return nil, err
 	}
-	return t.info(name, e)
+	return fi, nil
+}
+
+// entry looks name up for op and describes it; mu is held.
+func (t *TreeFS) entry(op, name string) (*object.TreeEntry, *fileInfo, error) {
+	e, err := t.lookup(op, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := t.info(name, e)
+	return e, fi, err
 }
 
 func (t *TreeFS) info(name string, e *object.TreeEntry) (*fileInfo, error) {
@@ -115,11 +125,7 @@ func (t *TreeFS) info(name string, e *object.TreeEntry) (*fileInfo, error) {
 func (t *TreeFS) Open(name string) (fs.File, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	e, err := t.lookup("open", name)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := t.info(name, e)
+	e, fi, err := t.entry("open", name)
 	if err != nil {
 		return nil, err
 	}
