@@ -204,19 +204,34 @@ type block struct {
 // rule that names the host exactly. The first block that contains an
 // address is the one that counts: the metadata addresses must be named
 // themselves, naming 169.254.0.0/16 does not reach 169.254.169.254.
-var guarded = []block{
-	{netip.MustParsePrefix("169.254.169.254/32"), "the cloud instance metadata address"},
-	{netip.MustParsePrefix("fd00:ec2::254/128"), "the cloud instance metadata address (AWS, IPv6)"},
-	{netip.MustParsePrefix("100.100.100.200/32"), "the cloud instance metadata address (Alibaba Cloud)"},
-	{netip.MustParsePrefix("169.254.0.0/16"), "link-local"},
-	{netip.MustParsePrefix("fe80::/10"), "link-local"},
-	{netip.MustParsePrefix("127.0.0.0/8"), "loopback"},
-	{netip.MustParsePrefix("::1/128"), "loopback"},
-	{netip.MustParsePrefix("0.0.0.0/8"), "unspecified (this host)"},
-	{netip.MustParsePrefix("::/128"), "unspecified (this host)"},
-	{netip.MustParsePrefix("224.0.0.0/4"), "multicast"},
-	{netip.MustParsePrefix("ff00::/8"), "multicast"},
-	{netip.MustParsePrefix("255.255.255.255/32"), "the broadcast address"},
+var guarded = blocks([]addressKind{
+	{"the cloud instance metadata address", []string{"169.254.169.254/32"}},
+	{"the cloud instance metadata address (AWS, IPv6)", []string{"fd00:ec2::254/128"}},
+	{"the cloud instance metadata address (Alibaba Cloud)", []string{"100.100.100.200/32"}},
+	{"link-local", []string{"169.254.0.0/16", "fe80::/10"}},
+	{"loopback", []string{"127.0.0.0/8", "::1/128"}},
+	{"unspecified (this host)", []string{"0.0.0.0/8", "::/128"}},
+	{"multicast", []string{"224.0.0.0/4", "ff00::/8"}},
+	{"the broadcast address", []string{"255.255.255.255/32"}},
+})
+
+// addressKind is a kind of guarded address: the words that name it and
+// its prefixes.
+type addressKind struct {
+	what     string
+	prefixes []string
+}
+
+// blocks lists the prefixes of each kind in order, each with the words
+// that name its kind.
+func blocks(kinds []addressKind) []block {
+	var bs []block
+	for _, k := range kinds {
+		for _, p := range k.prefixes {
+			bs = append(bs, block{netip.MustParsePrefix(p), k.what})
+		}
+	}
+	return bs
 }
 
 // metadataNames are host names of cloud instance metadata services: like
