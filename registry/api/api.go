@@ -59,17 +59,8 @@ type SystemData struct {
 // none (a location's address routes a type's resources) and answers {},
 // as Radius's description of the API requires the field.
 type PlaneProperties struct {
-	ResourceProviders map[string]string `json:"resourceProviders"`
-	ProvisioningState string            `json:"provisioningState,omitempty"`
-}
-
-// MarshalJSON encodes p with ResourceProviders {} when it is nil.
-func (p PlaneProperties) MarshalJSON() ([]byte, error) {
-	type plain PlaneProperties
-	if p.ResourceProviders == nil {
-		p.ResourceProviders = map[string]string{}
-	}
-	return Marshal(plain(p))
+	ResourceProviders Object[string] `json:"resourceProviders"`
+	ProvisioningState string         `json:"provisioningState,omitempty"`
 }
 
 // ResourceGroupProperties are the properties of a resource group.
@@ -115,34 +106,29 @@ func SchemaOrEmpty(schema json.RawMessage) json.RawMessage {
 // ResourceTypes is always encoded, {} when empty, as UCP answers it: Radius's
 // clients add to the map they read back and fail on an absent one.
 type LocationProperties struct {
-	Address           string                          `json:"address,omitempty"`
-	ResourceTypes     map[string]LocationResourceType `json:"resourceTypes"`
-	ProvisioningState string                          `json:"provisioningState,omitempty"`
-}
-
-// MarshalJSON encodes p with ResourceTypes {} when it is nil.
-func (p LocationProperties) MarshalJSON() ([]byte, error) {
-	type plain LocationProperties
-	if p.ResourceTypes == nil {
-		p.ResourceTypes = map[string]LocationResourceType{}
-	}
-	return Marshal(plain(p))
+	Address           string                       `json:"address,omitempty"`
+	ResourceTypes     Object[LocationResourceType] `json:"resourceTypes"`
+	ProvisioningState string                       `json:"provisioningState,omitempty"`
 }
 
 // LocationResourceType lists the API versions of a type served in a
 // location. APIVersions is always encoded, {} when empty, as UCP does.
 type LocationResourceType struct {
-	Address     string                        `json:"address,omitempty"`
-	APIVersions map[string]LocationAPIVersion `json:"apiVersions"`
+	Address     string                     `json:"address,omitempty"`
+	APIVersions Object[LocationAPIVersion] `json:"apiVersions"`
 }
 
-// MarshalJSON encodes t with APIVersions {} when it is nil.
-func (t LocationResourceType) MarshalJSON() ([]byte, error) {
-	type plain LocationResourceType
-	if t.APIVersions == nil {
-		t.APIVersions = map[string]LocationAPIVersion{}
+// Object is a JSON object that is always encoded, {} when nil, as UCP
+// answers the maps of its bodies: Radius's clients add to the map they read
+// back and fail on an absent one.
+type Object[V any] map[string]V
+
+// MarshalJSON encodes m, {} when it is nil.
+func (m Object[V]) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("{}"), nil
 	}
-	return Marshal(plain(t))
+	return Marshal(map[string]V(m))
 }
 
 // Marshal encodes v as encoding/json does, without escaping HTML
