@@ -7,17 +7,9 @@ import (
 	"github.com/udtc/udtc/registry/api"
 )
 
-// Kind is the kind of a registry resource (one enumeration, api.Kind).
+// Kind is the kind of a registry resource (one enumeration, api.Kind;
+// its values are api.KindPlane and the others).
 type Kind = api.Kind
-
-// The kinds, parents first.
-const (
-	KindPlane        = api.KindPlane
-	KindProvider     = api.KindProvider
-	KindResourceType = api.KindResourceType
-	KindAPIVersion   = api.KindAPIVersion
-	KindLocation     = api.KindLocation
-)
 
 // MaxNameLength is the longest name (or child type segment) accepted.
 const MaxNameLength = api.MaxNameLength
@@ -71,36 +63,36 @@ type ID struct {
 }
 
 // PlaneID returns the ID of a plane.
-func PlaneID(plane string) ID { return ID{Kind: KindPlane, Plane: plane} }
+func PlaneID(plane string) ID { return ID{Kind: api.KindPlane, Plane: plane} }
 
 // ProviderID returns the ID of a resource provider.
 func ProviderID(plane, namespace string) ID {
-	return ID{Kind: KindProvider, Plane: plane, Provider: namespace}
+	return ID{Kind: api.KindProvider, Plane: plane, Provider: namespace}
 }
 
 // TypeID returns the ID of a resource type.
 func TypeID(plane, namespace, typ string) ID {
-	return ID{Kind: KindResourceType, Plane: plane, Provider: namespace, Type: typ}
+	return ID{Kind: api.KindResourceType, Plane: plane, Provider: namespace, Type: typ}
 }
 
 // APIVersionID returns the ID of a resource type API version.
 func APIVersionID(plane, namespace, typ, version string) ID {
-	return ID{Kind: KindAPIVersion, Plane: plane, Provider: namespace, Type: typ, Name: version}
+	return ID{Kind: api.KindAPIVersion, Plane: plane, Provider: namespace, Type: typ, Name: version}
 }
 
 // LocationID returns the ID of a resource provider location.
 func LocationID(plane, namespace, location string) ID {
-	return ID{Kind: KindLocation, Plane: plane, Provider: namespace, Name: location}
+	return ID{Kind: api.KindLocation, Plane: plane, Provider: namespace, Name: location}
 }
 
 // Leaf returns the resource's own name.
 func (id ID) Leaf() string {
 	switch id.Kind {
-	case KindPlane:
+	case api.KindPlane:
 		return id.Plane
-	case KindProvider:
+	case api.KindProvider:
 		return id.Provider
-	case KindResourceType:
+	case api.KindResourceType:
 		return id.Type
 	}
 	return id.Name
@@ -109,11 +101,11 @@ func (id ID) Leaf() string {
 // Parent returns the ID of the parent resource; ok is false for a plane.
 func (id ID) Parent() (parent ID, ok bool) {
 	switch id.Kind {
-	case KindProvider:
+	case api.KindProvider:
 		return PlaneID(id.Plane), true
-	case KindResourceType, KindLocation:
+	case api.KindResourceType, api.KindLocation:
 		return ProviderID(id.Plane, id.Provider), true
-	case KindAPIVersion:
+	case api.KindAPIVersion:
 		return TypeID(id.Plane, id.Provider, id.Type), true
 	}
 	return ID{}, false
@@ -122,7 +114,7 @@ func (id ID) Parent() (parent ID, ok bool) {
 // ParentType returns, for a child resource type ("contosoBuses/queues"), the
 // ID of the type it is nested in ("contosoBuses").
 func (id ID) ParentType() (parent ID, ok bool) {
-	if id.Kind != KindResourceType {
+	if id.Kind != api.KindResourceType {
 		return ID{}, false
 	}
 	i := strings.LastIndexByte(id.Type, '/')
@@ -155,21 +147,21 @@ func (id ID) Validate() error {
 	if err := ValidatePlane(id.Plane); err != nil {
 		return err
 	}
-	if id.Kind == KindPlane {
+	if id.Kind == api.KindPlane {
 		return nil
 	}
 	if err := ValidateNamespace(id.Provider); err != nil {
 		return err
 	}
 	switch id.Kind {
-	case KindResourceType:
+	case api.KindResourceType:
 		return ValidateTypeName(id.Type)
-	case KindAPIVersion:
+	case api.KindAPIVersion:
 		if err := ValidateTypeName(id.Type); err != nil {
 			return err
 		}
 		return ValidateAPIVersion(id.Name)
-	case KindLocation:
+	case api.KindLocation:
 		return ValidateLocation(id.Name)
 	}
 	return nil
@@ -181,20 +173,20 @@ func (id ID) String() string {
 	var b strings.Builder
 	b.WriteString("/planes/radius/")
 	b.WriteString(id.Plane)
-	if id.Kind == KindPlane {
+	if id.Kind == api.KindPlane {
 		return b.String()
 	}
 	b.WriteString("/providers/System.Resources/resourceProviders/")
 	b.WriteString(id.Provider)
 	switch id.Kind {
-	case KindResourceType, KindAPIVersion:
+	case api.KindResourceType, api.KindAPIVersion:
 		b.WriteString("/resourceTypes/")
 		b.WriteString(api.EscapeTypeName(id.Type))
-		if id.Kind == KindAPIVersion {
+		if id.Kind == api.KindAPIVersion {
 			b.WriteString("/apiVersions/")
 			b.WriteString(id.Name)
 		}
-	case KindLocation:
+	case api.KindLocation:
 		b.WriteString("/locations/")
 		b.WriteString(id.Name)
 	}

@@ -135,14 +135,14 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 	typeNames := map[string]string{} // provider key + "\x00" + type key → stored name
 	var order []string
 	for _, r := range rows {
-		if r.ID.Kind == KindProvider {
+		if r.ID.Kind == api.KindProvider {
 			k := strings.ToLower(r.ID.Provider)
 			byKey[k] = &ProviderSummary{Name: r.ID.Provider, Locations: map[string]LocationSummary{}, ResourceTypes: map[string]TypeSummary{}}
 			order = append(order, k)
 		}
 	}
 	for _, r := range rows {
-		if r.ID.Kind != KindResourceType {
+		if r.ID.Kind != api.KindResourceType {
 			continue
 		}
 		p := byKey[strings.ToLower(r.ID.Provider)]
@@ -170,7 +170,7 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 			continue
 		}
 		switch r.ID.Kind {
-		case KindAPIVersion:
+		case api.KindAPIVersion:
 			name, ok := typeNames[pk+"\x00"+strings.ToLower(r.ID.Type)]
 			if !ok {
 				continue
@@ -180,7 +180,7 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 				return nil, err
 			}
 			p.ResourceTypes[name].APIVersions[r.ID.Name] = api.SchemaOrEmpty(props.Schema)
-		case KindLocation:
+		case api.KindLocation:
 			var props LocationProperties
 			if err := decodeProps(r, &props); err != nil {
 				return nil, err

@@ -21,24 +21,24 @@ const DefaultLocation = "global"
 func (r Resource) Wire() (api.Resource[any], error) {
 	out := r.wireEnvelope()
 	switch r.ID.Kind {
-	case KindPlane:
+	case api.KindPlane:
 		out.Properties = api.PlaneProperties{ProvisioningState: api.ProvisioningSucceeded}
-	case KindProvider:
+	case api.KindProvider:
 		out.Properties = api.ResourceProviderProperties{ProvisioningState: api.ProvisioningSucceeded}
-	case KindResourceType:
+	case api.KindResourceType:
 		var p TypeProperties
 		if err := decodeProps(r, &p); err != nil {
 			return out, err
 		}
 		out.Properties = api.ResourceTypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description,
 			Capabilities: p.Capabilities, Icon: p.Icon, IconHash: p.IconHash, ProvisioningState: api.ProvisioningSucceeded}
-	case KindAPIVersion:
+	case api.KindAPIVersion:
 		var p APIVersionProperties
 		if err := decodeProps(r, &p); err != nil {
 			return out, err
 		}
 		out.Properties = api.APIVersionProperties{Schema: api.SchemaOrEmpty(p.Schema), ProvisioningState: api.ProvisioningSucceeded}
-	case KindLocation:
+	case api.KindLocation:
 		lp, err := r.wireLocation()
 		if err != nil {
 			return out, err
@@ -66,7 +66,7 @@ func (r Resource) wireEnvelope() api.Resource[any] {
 		Tags:       r.Tags,
 		SystemData: r.System.Wire(),
 	}
-	if r.ID.Kind == KindResourceType {
+	if r.ID.Kind == api.KindResourceType {
 		out.Name = r.ID.Type // the name is the type as registered: "contosoBuses/queues"
 	}
 	return out

@@ -435,7 +435,7 @@ func TestSyncNamespaceAllOrNothing(t *testing.T) {
 	putDatabases, refusedAt := -1, -1
 	for i, w := range failed {
 		switch {
-		case w.Body != nil && w.ID.Type == "databases" && w.ID.Kind == registry.KindAPIVersion:
+		case w.Body != nil && w.ID.Type == "databases" && w.ID.Kind == api.KindAPIVersion:
 			putDatabases = i
 		case w.Body == nil && w.ID.Type == "caches" && refusedAt < 0:
 			refusedAt = i

@@ -85,7 +85,7 @@ func (s *Server) delete(kind registry.Kind) handlerFunc {
 func (s *Server) list(kind registry.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var parent registry.ID
-		if kind != registry.KindPlane {
+		if kind != api.KindPlane {
 			var err error
 			if parent, err = idFromRequest(r, parentKind(kind)); err != nil {
 				return err
@@ -102,12 +102,12 @@ func (s *Server) list(kind registry.Kind) handlerFunc {
 // plane).
 func parentKind(kind registry.Kind) registry.Kind {
 	switch kind {
-	case registry.KindProvider:
-		return registry.KindPlane
-	case registry.KindAPIVersion:
-		return registry.KindResourceType
+	case api.KindProvider:
+		return api.KindPlane
+	case api.KindAPIVersion:
+		return api.KindResourceType
 	}
-	return registry.KindProvider
+	return api.KindProvider
 }
 
 func (s *Server) summaries(w http.ResponseWriter, r *http.Request) error {

@@ -117,7 +117,7 @@ func writeList[T, W any](w http.ResponseWriter, r *http.Request, top int, items 
 // checked, is written as it was stored, not decoded and encoded again
 // (encodeAPIVersion); the other kinds' small properties go through Wire.
 func writeResource(w http.ResponseWriter, status int, res registry.Resource) error {
-	if res.ID.Kind == registry.KindAPIVersion {
+	if res.ID.Kind == api.KindAPIVersion {
 		body, err := encodeAPIVersion(res)
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // The URL prefix of the registration resources; route segments match in any
@@ -28,18 +29,18 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.HandleFunc("GET /sync/status", s.handle(s.syncStatus)) // sync.go
 
-	s.mux.HandleFunc("GET /planes/radius", versioned(s.list(registry.KindPlane)))
-	s.mux.HandleFunc("GET /planes/radius/{plane}", versioned(s.get(registry.KindPlane)))
-	s.mux.HandleFunc("PUT /planes/radius/{plane}", versioned(s.put(registry.KindPlane)))
+	s.mux.HandleFunc("GET /planes/radius", versioned(s.list(api.KindPlane)))
+	s.mux.HandleFunc("GET /planes/radius/{plane}", versioned(s.get(api.KindPlane)))
+	s.mux.HandleFunc("PUT /planes/radius/{plane}", versioned(s.put(api.KindPlane)))
 
 	for _, r := range []struct {
 		collection, item string
 		kind             registry.Kind
 	}{
-		{rpPrefix, rpPrefix + "/{namespace}", registry.KindProvider},
-		{rpPrefix + "/{namespace}/resourceTypes", rpPrefix + "/{namespace}/resourceTypes/{type}", registry.KindResourceType},
-		{rpPrefix + "/{namespace}/resourceTypes/{type}/apiVersions", rpPrefix + "/{namespace}/resourceTypes/{type}/apiVersions/{name}", registry.KindAPIVersion},
-		{rpPrefix + "/{namespace}/locations", rpPrefix + "/{namespace}/locations/{name}", registry.KindLocation},
+		{rpPrefix, rpPrefix + "/{namespace}", api.KindProvider},
+		{rpPrefix + "/{namespace}/resourceTypes", rpPrefix + "/{namespace}/resourceTypes/{type}", api.KindResourceType},
+		{rpPrefix + "/{namespace}/resourceTypes/{type}/apiVersions", rpPrefix + "/{namespace}/resourceTypes/{type}/apiVersions/{name}", api.KindAPIVersion},
+		{rpPrefix + "/{namespace}/locations", rpPrefix + "/{namespace}/locations/{name}", api.KindLocation},
 	} {
 		s.mux.HandleFunc("GET "+r.collection, versioned(s.list(r.kind)))
 		s.mux.HandleFunc("GET "+r.item, versioned(s.get(r.kind)))

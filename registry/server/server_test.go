@@ -794,7 +794,7 @@ type failingStore struct {
 }
 
 func (f failingStore) Put(ctx context.Context, w registry.Write) (registry.Resource, bool, error) {
-	if w.Resource.ID.Kind == registry.KindPlane {
+	if w.Resource.ID.Kind == api.KindPlane {
 		return f.Store.Put(ctx, w)
 	}
 	return registry.Resource{}, false, f.err

@@ -90,7 +90,7 @@ func withoutIcons(sum api.ProviderSummary) api.ProviderSummary {
 // type's icon, as it was stored, when hash names it. As UCP, it takes any
 // api-version, or none.
 func (s *Server) icon(w http.ResponseWriter, r *http.Request) error {
-	id, err := idFromRequest(r, registry.KindResourceType)
+	id, err := idFromRequest(r, api.KindResourceType)
 	if err != nil {
 		return err
 	}

@@ -185,7 +185,7 @@ func (s *Service) Locations(ctx context.Context, plane, namespace string) ([]api
 	var out []api.Location
 	opts := registry.ListOptions{Top: registry.MaxPageSize}
 	for {
-		page, err := s.store.List(ctx, registry.ProviderID(plane, namespace), registry.KindLocation, opts)
+		page, err := s.store.List(ctx, registry.ProviderID(plane, namespace), api.KindLocation, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +213,7 @@ func (s *Service) registration(ctx context.Context, id registry.ID, env Envelope
 		return registry.Resource{}, invalid("properties must be a JSON object")
 	}
 	res := registry.Resource{ID: id, Location: env.Location, Tags: env.Tags}
-	if id.Kind == registry.KindAPIVersion {
+	if id.Kind == api.KindAPIVersion {
 		var p api.APIVersionProperties
 		if err := decodeProperties(props, &p); err != nil {
 			return res, err
@@ -231,7 +231,7 @@ func (s *Service) registration(ctx context.Context, id registry.ID, env Envelope
 			return res, err
 		}
 	}
-	if id.Kind == registry.KindPlane || id.Kind == registry.KindProvider {
+	if id.Kind == api.KindPlane || id.Kind == api.KindProvider {
 		if res.Location == "" {
 			res.Location = registry.DefaultLocation
 		}
@@ -244,10 +244,10 @@ func (s *Service) registration(ctx context.Context, id registry.ID, env Envelope
 // registration of kind (not an API version) and returns what is stored.
 func canonicalProperties(kind registry.Kind, props json.RawMessage) (any, error) {
 	switch kind {
-	case registry.KindProvider:
+	case api.KindProvider:
 		var p api.ResourceProviderProperties
 		return struct{}{}, decodeProperties(props, &p)
-	case registry.KindResourceType:
+	case api.KindResourceType:
 		var p api.ResourceTypeProperties
 		if err := decodeProperties(props, &p); err != nil {
 			return nil, err
@@ -258,7 +258,7 @@ func canonicalProperties(kind registry.Kind, props json.RawMessage) (any, error)
 			tp.IconHash = api.IconHash(tp.Icon)
 		}
 		return tp, tp.Validate()
-	case registry.KindLocation:
+	case api.KindLocation:
 		var p api.LocationProperties
 		if err := decodeProperties(props, &p); err != nil {
 			return nil, err

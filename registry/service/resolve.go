@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // TypeRef names the registered type and API version a resource request
@@ -113,7 +114,7 @@ func (s *Service) resolveType(ctx context.Context, ref TypeRef) (registry.Resour
 		}
 		return row, &registry.Error{Code: m.code, Target: m.target, Message: m.what(names)}
 	}
-	names, err := s.childNames(ctx, registry.TypeID(plane, ns, typ), registry.KindAPIVersion)
+	names, err := s.childNames(ctx, registry.TypeID(plane, ns, typ), api.KindAPIVersion)
 	if err != nil {
 		return row, err
 	}
@@ -194,7 +195,7 @@ func (s *Service) servingLocations(ctx context.Context, verID registry.ID) ([]se
 // registry.MaxPageSize) that registers type typ, with its properties and
 // the type's entry.
 func (s *Service) eachLocation(ctx context.Context, plane, ns, typ string, f func(name string, lp registry.LocationProperties, lt registry.LocationType)) error {
-	page, err := s.store.List(ctx, registry.ProviderID(plane, ns), registry.KindLocation, registry.ListOptions{Top: registry.MaxPageSize})
+	page, err := s.store.List(ctx, registry.ProviderID(plane, ns), api.KindLocation, registry.ListOptions{Top: registry.MaxPageSize})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
 )
 
 var batchTests = []suiteTest{
@@ -42,17 +43,17 @@ func snapshot(t *testing.T, s registry.Store, ns string) map[string]string {
 		t.Fatal(err)
 	}
 	out[pid.String()] = p.ETag
-	for _, kind := range []registry.Kind{registry.KindResourceType, registry.KindLocation} {
+	for _, kind := range []registry.Kind{api.KindResourceType, api.KindLocation} {
 		pg, err := s.List(ctx, pid, kind, registry.ListOptions{Top: registry.MaxPageSize})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range pg.Items {
 			out[r.ID.String()] = r.ETag + " " + string(r.Properties)
-			if kind != registry.KindResourceType {
+			if kind != api.KindResourceType {
 				continue
 			}
-			vs, err := s.List(ctx, r.ID, registry.KindAPIVersion, registry.ListOptions{Top: registry.MaxPageSize})
+			vs, err := s.List(ctx, r.ID, api.KindAPIVersion, registry.ListOptions{Top: registry.MaxPageSize})
 			if err != nil {
 				t.Fatal(err)
 			}

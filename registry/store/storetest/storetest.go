@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // suiteTest is one test of the suite, run on a fresh store.
@@ -133,7 +134,7 @@ func testPlanesAndCasing(t *testing.T, s registry.Store) {
 	if got.ID != want {
 		t.Errorf("after update stored ID = %+v, want %+v", got.ID, want)
 	}
-	pg, err := s.List(ctx, registry.ID{}, registry.KindPlane, registry.ListOptions{})
+	pg, err := s.List(ctx, registry.ID{}, api.KindPlane, registry.ListOptions{})
 	if err != nil || len(pg.Items) != 1 || pg.Items[0].ID.Plane != "Local" || pg.Items[0].Tags["a"] != "b" || pg.Items[0].Location != "global" {
 		t.Errorf("List planes = %+v, %v", pg, err)
 	}
@@ -165,7 +166,7 @@ func testParentMustExist(t *testing.T, s registry.Store) {
 	if err := w(registry.APIVersionID(plane, "Aa.Bb", "widgets", "2024-01-01")); !errors.Is(err, registry.ErrParentNotFound) {
 		t.Errorf("version without type = %v, want ErrParentNotFound", err)
 	}
-	if _, err := s.List(ctx, registry.TypeID(plane, "Aa.Bb", "widgets"), registry.KindAPIVersion, registry.ListOptions{}); !errors.Is(err, registry.ErrParentNotFound) {
+	if _, err := s.List(ctx, registry.TypeID(plane, "Aa.Bb", "widgets"), api.KindAPIVersion, registry.ListOptions{}); !errors.Is(err, registry.ErrParentNotFound) {
 		t.Errorf("List under missing type = %v, want ErrParentNotFound", err)
 	}
 	mustExist(t, s, registry.TypeID(plane, "Aa.Bb", "widgets"), false)
@@ -312,7 +313,7 @@ func testListPaging(t *testing.T, s registry.Store) {
 	opts := registry.ListOptions{Top: 2}
 	pages := 0
 	for {
-		pg, err := s.List(ctx, tid, registry.KindAPIVersion, opts)
+		pg, err := s.List(ctx, tid, api.KindAPIVersion, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -337,15 +338,15 @@ func testListPaging(t *testing.T, s registry.Store) {
 	if pages != 3 {
 		t.Errorf("pages = %d, want 3", pages)
 	}
-	pg, err := s.List(ctx, registry.ProviderID(plane, "Aa.Bb"), registry.KindResourceType, registry.ListOptions{})
+	pg, err := s.List(ctx, registry.ProviderID(plane, "Aa.Bb"), api.KindResourceType, registry.ListOptions{})
 	if err != nil || len(pg.Items) != 1 || pg.Items[0].ID.Provider != "Aa.Bb" {
 		t.Errorf("types of A.B = %+v, %v; want only widgets of A.B", pg.Items, err)
 	}
-	pg, err = s.List(ctx, registry.PlaneID(plane), registry.KindProvider, registry.ListOptions{})
+	pg, err = s.List(ctx, registry.PlaneID(plane), api.KindProvider, registry.ListOptions{})
 	if err != nil || len(pg.Items) != 2 {
 		t.Errorf("providers = %+v, %v", pg.Items, err)
 	}
-	pg, err = s.List(ctx, registry.ProviderID(plane, "Cc.Dd"), registry.KindLocation, registry.ListOptions{})
+	pg, err = s.List(ctx, registry.ProviderID(plane, "Cc.Dd"), api.KindLocation, registry.ListOptions{})
 	if err != nil || len(pg.Items) != 1 || pg.Items[0].ID.Provider != "Cc.Dd" {
 		t.Errorf("locations of C.D = %+v, %v", pg.Items, err)
 	}

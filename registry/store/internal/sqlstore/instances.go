@@ -627,13 +627,13 @@ func (s *Store) countInstances(ctx context.Context, tx *sql.Tx, id registry.ID, 
 	var where string
 	var args []any
 	switch id.Kind {
-	case registry.KindPlane:
+	case api.KindPlane:
 		where, args = `plane_key = ?`, []any{p}
-	case registry.KindProvider:
+	case api.KindProvider:
 		where, args = `plane_key = ? AND provider_key = ?`, []any{p, pr}
-	case registry.KindResourceType:
+	case api.KindResourceType:
 		where, args = `plane_key = ? AND provider_key = ? AND (type_key = ? OR type_key LIKE ?)`, []any{p, pr, t, t + "/%"}
-	case registry.KindAPIVersion:
+	case api.KindAPIVersion:
 		if s.d.LockRows != "" {
 			if _, err := s.exec(ctx, tx, `SELECT id FROM resources WHERE id = ?`+s.d.LockRows, rowID); err != nil {
 				return 0, fmt.Errorf("%s: lock %s: %w", s.d.Name, id, err)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Dialect is what differs between SQL databases.
@@ -348,15 +349,15 @@ func keys(id registry.ID) (plane string, kind int, provider, typ, name string) {
 	k := id.Key()
 	plane, kind = k.Plane, int(k.Kind)
 	switch k.Kind {
-	case registry.KindPlane:
+	case api.KindPlane:
 		name = k.Plane
-	case registry.KindProvider:
+	case api.KindProvider:
 		provider, name = k.Provider, k.Provider
-	case registry.KindResourceType:
+	case api.KindResourceType:
 		provider, typ, name = k.Provider, k.Type, k.Type
-	case registry.KindAPIVersion:
+	case api.KindAPIVersion:
 		provider, typ, name = k.Provider, k.Type, k.Name
-	case registry.KindLocation:
+	case api.KindLocation:
 		provider, name = k.Provider, k.Name
 	}
 	return
@@ -385,7 +386,7 @@ func scanResource(sc scanner) (registry.Resource, error) {
 		return r, err
 	}
 	r.ID = registry.ID{Kind: registry.Kind(kind), Plane: plane, Provider: provider, Type: typ}
-	if r.ID.Kind == registry.KindAPIVersion || r.ID.Kind == registry.KindLocation {
+	if r.ID.Kind == api.KindAPIVersion || r.ID.Kind == api.KindLocation {
 		r.ID.Name = name
 	}
 	var err error
@@ -528,10 +529,10 @@ func (s *Store) registrationOwners(ctx context.Context, tx *sql.Tx, id registry.
 		}
 		parentID = sql.NullInt64{Int64: p.id, Valid: true}
 		stored.Plane = p.plane
-		if id.Kind != registry.KindProvider {
+		if id.Kind != api.KindProvider {
 			stored.Provider = p.provider
 		}
-		if id.Kind == registry.KindAPIVersion {
+		if id.Kind == api.KindAPIVersion {
 			stored.Type = p.typ
 		}
 	}
@@ -549,11 +550,11 @@ func (s *Store) registrationOwners(ctx context.Context, tx *sql.Tx, id registry.
 // withLeaf returns id with its own name (ID.Leaf) replaced by name.
 func withLeaf(id registry.ID, name string) registry.ID {
 	switch id.Kind {
-	case registry.KindPlane:
+	case api.KindPlane:
 		id.Plane = name
-	case registry.KindProvider:
+	case api.KindProvider:
 		id.Provider = name
-	case registry.KindResourceType:
+	case api.KindResourceType:
 		id.Type = name
 	default:
 		id.Name = name
@@ -682,7 +683,7 @@ func (s *Store) List(ctx context.Context, parent registry.ID, kind registry.Kind
 	top := pageSize(opts)
 	var rows *sql.Rows
 	var err error
-	if kind == registry.KindPlane {
+	if kind == api.KindPlane {
 		rows, err = s.query(ctx, `SELECT `+cols+` FROM resources WHERE kind = ? AND name_key > ? ORDER BY name_key LIMIT ?`,
 			int(kind), opts.After, top+1)
 	} else {
@@ -744,7 +745,7 @@ func (s *Store) Summaries(ctx context.Context, plane, namespace string) ([]regis
 		// that scans every provider of the plane.
 		rows, err = s.query(ctx, `SELECT `+cols+` FROM resources WHERE plane_key = ? AND kind = ?
 			UNION ALL SELECT `+cols+` FROM resources WHERE plane_key = ? AND provider_key = ?`,
-			pk, int(registry.KindPlane), pk, strings.ToLower(namespace))
+			pk, int(api.KindPlane), pk, strings.ToLower(namespace))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: summaries: %w", s.d.Name, err)
@@ -757,7 +758,7 @@ func (s *Store) Summaries(ctx context.Context, plane, namespace string) ([]regis
 		if err != nil {
 			return nil, fmt.Errorf("%s: summaries: %w", s.d.Name, err)
 		}
-		if r.ID.Kind == registry.KindPlane {
+		if r.ID.Kind == api.KindPlane {
 			planeFound = true
 			continue
 		}
@@ -774,7 +775,7 @@ func (s *Store) Summaries(ctx context.Context, plane, namespace string) ([]regis
 		return nil, err
 	}
 	if namespace != "" && len(sums) == 0 {
-		return nil, fmt.Errorf("%s %s: %w", registry.KindProvider, registry.ProviderID(plane, namespace), registry.ErrNotFound)
+		return nil, fmt.Errorf("%s %s: %w", api.KindProvider, registry.ProviderID(plane, namespace), registry.ErrNotFound)
 	}
 	return sums, nil
 }
