@@ -36,7 +36,7 @@ const (
 	Note
 )
 
-// String returns "error", "warning" or "note".
+// String returns "error", "warning" or "note": also the SARIF level names.
 func (s Severity) String() string {
 	switch s {
 	case Warning:

@@ -62,16 +62,6 @@ type sarifLocation struct {
 	} `json:"physicalLocation"`
 }
 
-func level(s Severity) string {
-	switch s {
-	case Warning:
-		return "warning"
-	case Note:
-		return "note"
-	}
-	return "error"
-}
-
 // WriteSARIF prints a SARIF 2.1.0 log for GitHub code scanning. rules lists
 // every rule of the tool (generator.Rules); results refer to them by index,
 // and a result whose rule is not in the list has no index rather than a
@@ -81,7 +71,7 @@ func WriteSARIF(w io.Writer, l List, rules []Rule, helpURI string) error {
 	index := map[string]int{}
 	for i, r := range rules {
 		sr := sarifRule{ID: r.ID, ShortDescription: sarifMessage{Text: r.Doc}, HelpURI: helpURI}
-		sr.DefaultConfiguration.Level = level(r.Severity)
+		sr.DefaultConfiguration.Level = r.Severity.String()
 		driver.Rules = append(driver.Rules, sr)
 		index[r.ID] = i
 	}
@@ -91,7 +81,7 @@ func WriteSARIF(w io.Writer, l List, rules []Rule, helpURI string) error {
 		if d.Hint != "" {
 			msg += " (hint: " + d.Hint + ")"
 		}
-		res := sarifResult{RuleID: d.Rule, Level: level(d.Severity), Message: sarifMessage{Text: msg}}
+		res := sarifResult{RuleID: d.Rule, Level: d.Severity.String(), Message: sarifMessage{Text: msg}}
 		if i, ok := index[d.Rule]; ok {
 			res.RuleIndex = &i
 		}

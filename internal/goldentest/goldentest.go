@@ -105,13 +105,7 @@ func WriteSynthetic(tb testing.TB, o synth.Options) string {
 	}
 	dir := tb.TempDir()
 	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			tb.Fatal(err)
-		}
+		writeFile(tb, dir, f.Path, f.Data)
 	}
 	return dir
 }
@@ -129,12 +123,19 @@ func WriteDir(t testing.TB, dir, target string, files []emit.File) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, f.Path, f.Data)
+	}
+}
+
+// writeFile writes data to dir/name (slash-separated), making its
+// directories.
+func writeFile(tb testing.TB, dir, name string, data []byte) {
+	tb.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		tb.Fatal(err)
 	}
 }
