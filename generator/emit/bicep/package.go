@@ -79,13 +79,12 @@ func ReadArchive(data []byte) (Package, error) {
 	if err != nil {
 		return Package{}, fmt.Errorf("not a Bicep extension package (a gzipped tar): %w", err)
 	}
-	var types []byte
 	for _, e := range outer {
 		if e.name != typesEntry {
 			return Package{}, fmt.Errorf("the package holds %s besides %s: only packages of types (what udtc gen writes) can be published", e.name, typesEntry)
 		}
-		types = e.data
 	}
+	types := entryData(outer, typesEntry)
 	if types == nil {
 		return Package{}, fmt.Errorf("not a Bicep extension package: no %s entry", typesEntry)
 	}
@@ -93,12 +92,7 @@ func ReadArchive(data []byte) (Package, error) {
 	if err != nil {
 		return Package{}, fmt.Errorf("%s: %w", typesEntry, err)
 	}
-	var index []byte
-	for _, e := range inner {
-		if e.name == "index.json" {
-			index = e.data
-		}
-	}
+	index := entryData(inner, "index.json")
 	if index == nil {
 		return Package{}, fmt.Errorf("%s has no index.json", typesEntry)
 	}
@@ -108,6 +102,18 @@ func ReadArchive(data []byte) (Package, error) {
 	}
 	p.Types = types
 	return p, nil
+}
+
+// entryData returns the data of the last entry named name, nil when there
+// is none.
+func entryData(entries []entry, name string) []byte {
+	var data []byte
+	for _, e := range entries {
+		if e.name == name {
+			data = e.data
+		}
+	}
+	return data
 }
 
 // readIndex reads the extension's name, version and namespaces from
