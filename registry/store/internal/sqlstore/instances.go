@@ -67,6 +67,19 @@ func encodeTags(tags map[string]string) (string, error) {
 	return string(b), nil
 }
 
+// encodeColumns returns the tags and properties columns of a write: the
+// tags as JSON ("" without tags), the properties {} when empty.
+func encodeColumns(tags map[string]string, props json.RawMessage) (string, string, error) {
+	t, err := encodeTags(tags)
+	if err != nil {
+		return "", "", err
+	}
+	if len(props) == 0 {
+		return t, "{}", nil
+	}
+	return t, string(props), nil
+}
+
 func decodeTags(s, what string) (map[string]string, error) {
 	if s == "" {
 		return nil, nil
@@ -299,13 +312,9 @@ func scanInstance(sc scanner) (registry.Instance, error) {
 func (s *Store) PutInstance(ctx context.Context, w registry.InstanceWrite) (registry.Instance, bool, error) {
 	in := w.Instance
 	id := in.ID
-	tags, err := encodeTags(in.Tags)
+	tags, props, err := encodeColumns(in.Tags, in.Properties)
 	if err != nil {
 		return registry.Instance{}, false, err
-	}
-	props := string(in.Properties)
-	if props == "" {
-		props = "{}"
 	}
 	var secrets any // NULL without secrets
 	if len(in.Secrets) > 0 {

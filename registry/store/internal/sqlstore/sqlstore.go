@@ -465,13 +465,9 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	if err != nil {
 		return registry.Resource{}, false, err
 	}
-	tags, err := encodeTags(r.Tags)
+	tags, props, err := encodeColumns(r.Tags, r.Properties)
 	if err != nil {
 		return registry.Resource{}, false, err
-	}
-	props := string(r.Properties)
-	if props == "" {
-		props = "{}"
 	}
 	etag, now := newETag(), formatTime(w.Now)
 	row, err := s.upsert(ctx, tx, upsert{
