@@ -115,23 +115,19 @@ func (s *Server) summaries(w http.ResponseWriter, r *http.Request) error {
 	if err := registry.ValidatePlane(plane); err != nil {
 		return err
 	}
-	key, icons := summaryKey(r)
-	at, served := s.serveCached(w, r, key)
-	if served {
-		return nil
-	}
-	sums, err := s.svc.Summaries(r.Context(), plane, "")
-	if err != nil {
-		return err
-	}
-	list := api.ProviderSummaryList{Value: registry.WireSummaries(sums)}
-	if !icons {
-		for i, sum := range list.Value {
-			list.Value[i] = withoutIcons(sum)
+	return s.serveSummary(w, r, func(icons bool) (any, error) {
+		sums, err := s.svc.Summaries(r.Context(), plane, "")
+		if err != nil {
+			return nil, err
 		}
-	}
-	s.writeCacheable(w, key, at, "", list)
-	return nil
+		list := api.ProviderSummaryList{Value: registry.WireSummaries(sums)}
+		if !icons {
+			for i, sum := range list.Value {
+				list.Value[i] = withoutIcons(sum)
+			}
+		}
+		return list, nil
+	})
 }
 
 func (s *Server) summary(w http.ResponseWriter, r *http.Request) error {
@@ -142,19 +138,32 @@ func (s *Server) summary(w http.ResponseWriter, r *http.Request) error {
 	if err := registry.ValidateNamespace(ns); err != nil {
 		return err
 	}
+	return s.serveSummary(w, r, func(icons bool) (any, error) {
+		sum, err := s.svc.ProviderSummary(r.Context(), plane, ns)
+		if err != nil {
+			return nil, err
+		}
+		if !icons {
+			sum = withoutIcons(sum)
+		}
+		return sum, nil
+	})
+}
+
+// serveSummary answers a summary request from the response cache, or
+// with the body build makes (with the types' icons when icons) and keeps
+// it there.
+func (s *Server) serveSummary(w http.ResponseWriter, r *http.Request, build func(icons bool) (any, error)) error {
 	key, icons := summaryKey(r)
 	at, served := s.serveCached(w, r, key)
 	if served {
 		return nil
 	}
-	sum, err := s.svc.ProviderSummary(r.Context(), plane, ns)
+	body, err := build(icons)
 	if err != nil {
 		return err
 	}
-	if !icons {
-		sum = withoutIcons(sum)
-	}
-	s.writeCacheable(w, key, at, "", sum)
+	s.writeCacheable(w, key, at, "", body)
 	return nil
 }
 
