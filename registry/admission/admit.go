@@ -79,7 +79,7 @@ func (s *Schema) Admit(properties json.RawMessage) (admitted json.RawMessage, vi
 	if !ok {
 		return nil, vs
 	}
-	out, err := encode(doc)
+	out, err := api.Marshal(doc)
 	if err != nil { // not reachable: decoded JSON re-encodes
 		return nil, append(vs, Violation{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"})
 	}
@@ -120,7 +120,7 @@ func (s *Schema) AdmitSplit(properties json.RawMessage) (Admission, []Violation)
 	if !ok || len(vs) > 0 {
 		return Admission{}, vs
 	}
-	out, err := encode(doc)
+	out, err := api.Marshal(doc)
 	if err != nil { // not reachable: decoded JSON re-encodes
 		return Admission{}, []Violation{{Target: Root, Code: CodeInvalidJSON, Message: "cannot be re-encoded"}}
 	}
@@ -162,16 +162,6 @@ func syntaxProblem(err error) string {
 		return "unexpected end of input"
 	}
 	return "unexpected data after the JSON value"
-}
-
-func encode(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 type admitter struct {

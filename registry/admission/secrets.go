@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 )
 
@@ -43,10 +44,10 @@ func (s *Schema) splitSecrets(doc any) (public, secrets json.RawMessage, err err
 	} else {
 		doc, sec = split(s.root, doc)
 	}
-	if public, err = encode(doc); err != nil || sec == nil {
+	if public, err = api.Marshal(doc); err != nil || sec == nil {
 		return public, nil, err
 	}
-	secrets, err = encode(sec)
+	secrets, err = api.Marshal(sec)
 	return public, secrets, err
 }
 
@@ -137,7 +138,7 @@ func MergeSecrets(public, secrets json.RawMessage) (json.RawMessage, error) {
 	if _, ok := sec.(map[string]any); !ok {
 		return nil, errors.New("secrets document: must be a JSON object")
 	}
-	return encode(merge(pub, sec))
+	return api.Marshal(merge(pub, sec))
 }
 
 func merge(pub, sec any) any {
