@@ -35,6 +35,15 @@ func syncStore(t *testing.T, s registry.Store) registry.SyncStore {
 	return optional[registry.SyncStore](t, s)
 }
 
+// syncHeld returns s's SyncStore with the plane registered and the first
+// lease, held by "a".
+func syncHeld(t *testing.T, s registry.Store) (registry.SyncStore, registry.SyncLease) {
+	t.Helper()
+	ss := syncStore(t, s)
+	put(t, s, registry.PlaneID(plane), `{}`)
+	return ss, take(t, ss, 0, "a")
+}
+
 func lease(holder string) registry.SyncLease {
 	return registry.SyncLease{Holder: holder, TTL: 3 * time.Second, RenewedAt: t0}
 }
@@ -93,9 +102,7 @@ func testSyncLease(t *testing.T, s registry.Store) {
 // it names: after a takeover, the former holder writes nothing.
 func testSyncCommitFenced(t *testing.T, s registry.Store) {
 	ctx := context.Background()
-	ss := syncStore(t, s)
-	put(t, s, registry.PlaneID(plane), `{}`)
-	a := take(t, ss, 0, "a")
+	ss, a := syncHeld(t, s)
 	applied := pending
 	applied.State, applied.LastAppliedCommit, applied.Namespaces = "synced", "c1", []string{"ignored"}
 	err := ss.CommitSync(ctx, registry.SyncCommit{Fence: a, Ops: []registry.BatchOp{putOp(registry.ProviderID(plane, "Git.One"), `{}`)},
@@ -142,9 +149,7 @@ func testSyncCommitFenced(t *testing.T, s registry.Store) {
 // changes neither the registrations, nor the namespaces, nor the status.
 func testSyncCommitAllOrNothing(t *testing.T, s registry.Store) {
 	ctx := context.Background()
-	ss := syncStore(t, s)
-	put(t, s, registry.PlaneID(plane), `{}`)
-	a := take(t, ss, 0, "a")
+	ss, a := syncHeld(t, s)
 	failed := pending
 	failed.State = "synced"
 	err := ss.CommitSync(ctx, registry.SyncCommit{Fence: a, Ops: []registry.BatchOp{
