@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/udtc/udtc/internal/freeport"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -78,7 +78,7 @@ func Start(t testing.TB, opts Options) *Registry {
 		t.Fatal(err)
 	}
 	for attempt := 0; ; attempt++ {
-		port, err := freePort()
+		port, err := freeport.Port()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,15 +210,6 @@ func writeHtpasswd(path string, users map[string]string) error {
 		b.WriteString(user + ":" + string(h) + "\n")
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o600)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Response is what Get read.

@@ -14,7 +14,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -28,6 +27,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	"github.com/udtc/udtc/internal/freeport"
 )
 
 // EnvDSN names the environment variable holding an existing server's DSN.
@@ -173,15 +173,6 @@ func versionOf(binDir string) int {
 	return n
 }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
 // Cluster options for a throwaway server; fsync is off (tests that crash
 // processes do not crash the machine).
 var serverSettings = []string{
@@ -226,7 +217,7 @@ func startCluster() (*Env, error) {
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
 	for attempt := 0; ; attempt++ {
-		port, err := freePort()
+		port, err := freeport.Port()
 		if err != nil {
 			os.RemoveAll(dir)
 			return nil, err
