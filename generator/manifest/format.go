@@ -83,7 +83,7 @@ func Format(file string, data []byte) ([]byte, diag.List) {
 func formatError(file string, doc *Document, err error) diag.Diagnostic {
 	line, col := doc.Root.Line, doc.Root.Column
 	return diag.Diagnostic{
-		Span:     diag.Span{File: file, Line: line, Column: col, EndLine: line, EndColumn: col},
+		Span:     point(file, line, col),
 		Severity: diag.Error, Rule: RuleFormat,
 		Message: "cannot format this file: " + err.Error(),
 		Hint:    "anchors and aliases may keep a file from being reordered: expand the alias",

@@ -33,17 +33,14 @@ const RuleJSONSyntax = "json-syntax"
 // schema check of a registry PUT.
 func LoadJSON(file string, data []byte) (*Document, diag.List) {
 	var diags diag.List
-	at := func(line, col int) diag.Span {
-		return diag.Span{File: file, Line: line, Column: col, EndLine: line, EndColumn: col}
-	}
 	if len(data) > MaxFileSize {
-		diags.Add(diag.Diagnostic{Span: at(1, 1), Rule: RuleFileTooLarge,
+		diags.Add(diag.Diagnostic{Span: point(file, 1, 1), Rule: RuleFileTooLarge,
 			Message: fmt.Sprintf("document is larger than the %d-byte (10 MiB) limit", MaxFileSize)})
 		return nil, diags
 	}
 	if !utf8.Valid(data) {
 		line, col := invalidUTF8(data)
-		diags.Add(diag.Diagnostic{Span: at(line, col), Rule: RuleJSONSyntax, Message: "document is not valid UTF-8"})
+		diags.Add(diag.Diagnostic{Span: point(file, line, col), Rule: RuleJSONSyntax, Message: "document is not valid UTF-8"})
 		return nil, diags
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -61,7 +58,7 @@ func LoadJSON(file string, data []byte) (*Document, diag.List) {
 	if p.limit {
 		rule = RuleYAMLLimit
 	}
-	diags.Add(diag.Diagnostic{Span: at(line, col), Rule: rule, Message: jsonMessage(p.msg)})
+	diags.Add(diag.Diagnostic{Span: point(file, line, col), Rule: rule, Message: jsonMessage(p.msg)})
 	return nil, diags
 }
 

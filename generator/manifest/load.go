@@ -50,24 +50,21 @@ var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // any problem it returns a nil Document and the diagnostics.
 func Load(file string, data []byte) (*Document, diag.List) {
 	var diags diag.List
-	at := func(line, col int) diag.Span {
-		return diag.Span{File: file, Line: line, Column: col, EndLine: line, EndColumn: col}
-	}
 	if len(data) > MaxFileSize {
-		diags.Add(diag.Diagnostic{Span: at(1, 1), Rule: RuleFileTooLarge,
+		diags.Add(diag.Diagnostic{Span: point(file, 1, 1), Rule: RuleFileTooLarge,
 			Message: fmt.Sprintf("file is larger than the %d-byte (10 MiB) limit for a manifest", MaxFileSize),
 			Hint:    "split the namespace across several files: files that declare the same namespace are merged"})
 		return nil, diags
 	}
 	if !utf8.Valid(data) {
 		line, col := invalidUTF8(data)
-		diags.Add(diag.Diagnostic{Span: at(line, col), Rule: RuleYAMLSyntax,
+		diags.Add(diag.Diagnostic{Span: point(file, line, col), Rule: RuleYAMLSyntax,
 			Message: "file is not valid UTF-8", Hint: "save the file as UTF-8"})
 		return nil, diags
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		line, col := position(data, bytes.IndexByte(data, 0))
-		diags.Add(diag.Diagnostic{Span: at(line, col), Rule: RuleYAMLSyntax,
+		diags.Add(diag.Diagnostic{Span: point(file, line, col), Rule: RuleYAMLSyntax,
 			Message: "file contains a NUL byte: not a text manifest"})
 		return nil, diags
 	}
@@ -84,7 +81,7 @@ func Load(file string, data []byte) (*Document, diag.List) {
 	switch err := decode(dec, &second); {
 	case err == nil:
 		line := separatorLine(data, second.Line)
-		sp := at(line, 1)
+		sp := point(file, line, 1)
 		sp.EndColumn = 4 // the "---"
 		diags.Add(diag.Diagnostic{Span: sp, Rule: RuleMultipleDocuments,
 			Message: "file holds more than one YAML document",
@@ -324,6 +321,11 @@ func IsProjectFile(path string) bool {
 	return false
 }
 
+// point is the span of one position of file.
+func point(file string, line, col int) diag.Span {
+	return diag.Span{File: file, Line: line, Column: col, EndLine: line, EndColumn: col}
+}
+
 // NotManifest is the note reported for a document IsManifest rejects.
 func NotManifest(doc *Document) diag.Diagnostic {
 	line, col := 1, 1
@@ -331,7 +333,7 @@ func NotManifest(doc *Document) diag.Diagnostic {
 		line, col = doc.Root.Line, doc.Root.Column
 	}
 	return diag.Diagnostic{
-		Span:     diag.Span{File: doc.File, Line: line, Column: col, EndLine: line, EndColumn: col},
+		Span:     point(doc.File, line, col),
 		Severity: diag.Note, Rule: RuleNotManifest,
 		Message: "skipped: not a manifest (its top level is not a mapping with `namespace`, `name` or `types`)",
 		Hint:    "name the file on the command line to check it as a manifest anyway",
