@@ -165,7 +165,8 @@ func TestCatalogTypePage(t *testing.T) {
 		"extension contosodata",
 		"resource example &#39;Contoso.Data/postgresDatabases@2025-06-01&#39;",
 		"v20250601.NewPostgresDatabaseID(",
-		"v20250601.PostgresDatabaseProperties{",
+		"v20250601.NewPostgresDatabaseClient(v20250601.ClientOptions{",
+		"client.CreateOrUpdate(ctx, id, res)",
 		"SupportsRecipes",
 		"The database name. &lt;script&gt;alert(1)&lt;/script&gt;",
 	} {
