@@ -169,8 +169,8 @@ func (s *sampler) repeat(b *strings.Builder, re *syntax.Regexp) bool {
 }
 
 // pick chooses a character of a class (pairs of range bounds): a
-// lower-case letter, else an upper-case one, a digit, or the first
-// printable character.
+// lower-case letter, else an upper-case one, a digit, the first printable
+// character, or a space.
 func pick(ranges []rune) (rune, bool) {
 	for _, want := range [][2]rune{{'a', 'z'}, {'A', 'Z'}, {'0', '9'}} {
 		for i := 0; i+1 < len(ranges); i += 2 {
@@ -180,10 +180,12 @@ func pick(ranges []rune) (rune, bool) {
 			}
 		}
 	}
-	for i := 0; i+1 < len(ranges); i += 2 {
-		for r := ranges[i]; r <= ranges[i+1] && r < ranges[i]+256; r++ {
-			if unicode.IsPrint(r) && r != ' ' {
-				return r, true
+	for _, space := range []bool{false, true} {
+		for i := 0; i+1 < len(ranges); i += 2 {
+			for r := ranges[i]; r <= ranges[i+1] && r < ranges[i]+256; r++ {
+				if unicode.IsPrint(r) && (r == ' ') == space {
+					return r, true
+				}
 			}
 		}
 	}
