@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 	"github.com/udtc/udtc/schema/example"
 )
@@ -29,6 +30,8 @@ type Snippets struct {
 	GoPackage string        `json:"goPackage"`
 	GoType    naming.GoType `json:"goNames"`
 	Go        string        `json:"go"`
+	// Group is the request that creates the examples' resource group.
+	Group string `json:"group"`
 	// Requires are the IDs of the examples this one refers to: they must
 	// exist before the registry admits it.
 	Requires []string `json:"requires,omitempty"`
@@ -71,6 +74,7 @@ func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opt
 	s.Bicep = b.String()
 
 	s.Request = "PUT " + example.ID(t.Namespace, t.Name) + "?api-version=" + v
+	s.Group = "PUT " + example.Group + "?api-version=" + api.Version + ` {"location": "global"}`
 	props := body.JSON(1)
 	s.JSON = "{\n  \"properties\": " + props + "\n}\n"
 
