@@ -63,15 +63,7 @@ func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opt
 		s.BicepReference = opts.BicepReference(ext)
 	}
 
-	var b strings.Builder
-	b.WriteString("extension " + ext + "\n\n")
-	b.WriteString("resource example '" + t.FullName + "@" + v + "' = {\n")
-	b.WriteString("  name: '" + example.ResourceName(t.Name) + "'\n")
-	if len(body.Fields) > 0 {
-		b.WriteString("  properties: " + body.Bicep(1) + "\n")
-	}
-	b.WriteString("}\n")
-	s.Bicep = b.String()
+	s.Bicep = "extension " + ext + "\n\n" + example.Declaration(t.Namespace, t.Name, v, body) + "\n"
 
 	s.Request = "PUT " + example.ID(t.Namespace, t.Name) + "?api-version=" + v
 	s.Group = "PUT " + example.Group + "?api-version=" + api.Version + ` {"location": "global"}`

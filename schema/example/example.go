@@ -216,3 +216,18 @@ func (g *generator) array(s *schema.Schema, path string, variant int) Value {
 }
 
 const sensitiveNote = "sensitive: pass a secret here, e.g. a @secure() parameter"
+
+// Declaration is the Bicep declaration of the example of API version
+// version of type typeName ("queues", or "buses/queues" for a child type)
+// of namespace, whose properties are props: `resource example
+// 'Namespace/type@version' = {...}`, without a final newline.
+func Declaration(namespace, typeName, version string, props Value) string {
+	var b strings.Builder
+	b.WriteString("resource " + Name + " '" + namespace + "/" + typeName + "@" + version + "' = {\n")
+	b.WriteString("  name: '" + ResourceName(typeName) + "'\n")
+	if len(props.Fields) > 0 {
+		b.WriteString("  properties: " + props.Bicep(1) + "\n")
+	}
+	b.WriteString("}")
+	return b.String()
+}
