@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -284,19 +282,8 @@ func TestCatalogInBrowser(t *testing.T) {
 		for _, req := range []string{twin.Snippets.Group, twin.Snippets.Request + " " + twin.Snippets.JSON} {
 			method, rest, _ := strings.Cut(req, " ")
 			target, body, _ := strings.Cut(rest, " ")
-			r, err := http.NewRequest(method, url+target, strings.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 && resp.StatusCode != 201 {
-				t.Fatalf("%s %s = %d %s", method, target, resp.StatusCode, b)
+			if status, _, b := radExchange(t, nil, method, url+target, body); status != 200 && status != 201 {
+				t.Fatalf("%s %s = %d %s", method, target, status, b)
 			}
 		}
 		browse(t, ctx, chromedp.Navigate(p), chromedp.WaitVisible(chromedp.CSS("table.resources")))

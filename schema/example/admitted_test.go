@@ -7,14 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/udtc/udtc/bench/synth"
-	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/goldentest"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
 	"github.com/udtc/udtc/registry/client"
@@ -30,47 +30,31 @@ import (
 // and API version exactly as its catalog page shows it (the JSON snippet
 // at its request's URL), in dependency order: parents and the examples it
 // refers to first. Every PUT must succeed. The catalogs: every fixture
-// that compiles, the Radius corpus (../shared/corpus) and synthetic
-// catalogs of both profiles.
+// that compiles, examples/, the Radius corpus (../shared/corpus) and
+// synthetic catalogs of both profiles.
 func TestCatalogExamplesAreAdmitted(t *testing.T) {
-	dirs, _ := filepath.Glob("../../fixtures/*")
-	for _, dir := range dirs {
-		name := filepath.Base(dir)
-		if strings.HasPrefix(name, "error_") {
-			continue // manifests that do not compile
-		}
-		inputs := [][]string{{dir}}
-		if _, err := os.Stat(filepath.Join(dir, "old")); err == nil {
-			inputs = [][]string{{filepath.Join(dir, "old")}, {filepath.Join(dir, "new")}}
-		}
-		for i, in := range inputs {
-			t.Run(name+strings.Repeat("/new", i), func(t *testing.T) { checkExamples(t, in) })
+	root := goldentest.Root(t)
+	for _, name := range goldentest.ValidCases(t) {
+		t.Run(name, func(t *testing.T) { checkExamples(t, goldentest.Compile(t, name)) })
+	}
+	// The cases of udtc breaking: an old and a new catalog each.
+	pairs, _ := filepath.Glob(filepath.Join(root, "fixtures", goldentest.PairPrefix+"*"))
+	for _, dir := range pairs {
+		for _, side := range []string{"old", "new"} {
+			t.Run(filepath.Base(dir)+"/"+side, func(t *testing.T) {
+				checkExamples(t, goldentest.CompilePaths(t, filepath.Join(dir, side)))
+			})
 		}
 	}
+	t.Run("examples", func(t *testing.T) { // the catalog of make run
+		checkExamples(t, goldentest.CompilePaths(t, filepath.Join(root, "examples")))
+	})
 	t.Run("corpus", func(t *testing.T) {
-		const corpus = "../../../shared/corpus"
-		if _, err := os.Stat(corpus); err != nil {
-			t.Skipf("the Radius corpus is not here (%v): skipping", err)
-		}
-		checkExamples(t, []string{corpus})
+		checkExamples(t, goldentest.CompilePaths(t, goldentest.Corpus(t)))
 	})
 	for _, profile := range synth.Profiles {
 		t.Run("synth-"+profile, func(t *testing.T) {
-			files, err := synth.Generate(synth.Options{Types: 50, Versions: 2, Namespaces: 3, Seed: 1, Profile: profile})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			for _, f := range files {
-				p := filepath.Join(dir, filepath.FromSlash(f.Path))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			checkExamples(t, []string{dir})
+			checkExamples(t, goldentest.Synthetic(t, synth.Options{Types: 50, Versions: 2, Namespaces: 3, Seed: 1, Profile: profile}))
 		})
 	}
 }
@@ -85,12 +69,8 @@ type page struct {
 	requires []string // IDs that must exist first: the parent's, the references'
 }
 
-func checkExamples(t *testing.T, inputs []string) {
+func checkExamples(t *testing.T, cat *model.Catalog) {
 	ctx := context.Background()
-	cat, diags, err := generator.Compile(ctx, inputs, generator.Options{})
-	if err != nil || diags.HasErrors() {
-		t.Fatalf("compile: %v %v", err, diags)
-	}
 	regs := registration.Registrations(cat, registration.Options{})
 	// The registry forwards the resources of a type served at an address;
 	// here it stores them all, so that it admits every example itself.
