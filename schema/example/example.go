@@ -32,6 +32,7 @@ package example
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/udtc/udtc/schema"
@@ -107,10 +108,20 @@ type Field struct {
 	Value Value
 }
 
+// Limits keep an example readable and its cost bounded whatever the schema
+// asks for: a string longer than maxLength characters, more than maxCount
+// items or entries in one array or map, or more than maxValues values in
+// all are not written; the example says what it needs instead.
+const (
+	maxLength = 1024
+	maxCount  = 64
+	maxValues = 4096
+)
+
 // Of returns the example properties of the API version whose schema is
 // root (an object, a map, or {}). root may be nil.
 func Of(root *schema.Schema) Example {
-	g := &generator{}
+	g := &generator{values: maxValues}
 	v := Value{Object: true}
 	if root != nil && (root.Kind == schema.Object || root.Kind == schema.Map) {
 		v = g.value(root, "properties", 0)
@@ -118,10 +129,12 @@ func Of(root *schema.Schema) Example {
 	return Example{Properties: v, References: g.refs, Needs: g.needs}
 }
 
-// generator collects what one example refers to and needs.
+// generator collects what one example refers to and needs; values is how
+// many more values it may write.
 type generator struct {
-	refs  []string
-	needs []string
+	refs   []string
+	needs  []string
+	values int
 }
 
 func (g *generator) need(path, what string) string {
@@ -141,6 +154,15 @@ func (g *generator) refer(fullName string) {
 // value is the example of node s at path; variant > 0 asks for a value
 // different from variant 0 (the items of a uniqueItems array).
 func (g *generator) value(s *schema.Schema, path string, variant int) Value {
+	if s == nil { // a registered schema read by Decode may lack a child
+		return Value{Literal: json.RawMessage(`{}`)}
+	}
+	if g.values--; g.values < 0 {
+		if g.values == -1 {
+			return Value{Literal: json.RawMessage(`null`), Note: g.need(path, fmt.Sprintf("a value: the example stops after %d values", maxValues))}
+		}
+		return Value{Literal: json.RawMessage(`null`)}
+	}
 	switch s.Kind {
 	case schema.Object:
 		return g.object(s, path, variant)
@@ -164,7 +186,7 @@ func (g *generator) object(s *schema.Schema, path string, variant int) Value {
 	// minProperties, each in schema order.
 	for _, optional := range []bool{false, true} {
 		for _, p := range s.Properties {
-			if p.Required == optional || p.Schema.ReadOnly || optional && int64(len(v.Fields)) >= want {
+			if p.Required == optional || p.Schema != nil && p.Schema.ReadOnly || optional && int64(len(v.Fields)) >= want {
 				continue
 			}
 			fv := g.value(p.Schema, path+"."+p.Name, variant)
@@ -181,6 +203,10 @@ func (g *generator) object(s *schema.Schema, path string, variant int) Value {
 func (g *generator) mapValue(s *schema.Schema, path string, variant int) Value {
 	v := Value{Object: true}
 	if s.MinProperties != nil {
+		if *s.MinProperties > maxCount {
+			v.Note = g.need(path, fmt.Sprintf("%d entries (the example writes at most %d)", *s.MinProperties, maxCount))
+			return v
+		}
 		for i := int64(0); i < *s.MinProperties; i++ {
 			key := mapKey(int(i))
 			v.Fields = append(v.Fields, Field{Name: key, Value: g.value(s.AdditionalProperties, path+"."+key, variant)})
@@ -205,12 +231,22 @@ func (g *generator) array(s *schema.Schema, path string, variant int) Value {
 	if s.MinItems == nil {
 		return v
 	}
+	if *s.MinItems > maxCount {
+		v.Note = g.need(path, fmt.Sprintf("%d items (the example writes at most %d)", *s.MinItems, maxCount))
+		return v
+	}
+	seen := map[string]bool{}
 	for i := 0; int64(i) < *s.MinItems; i++ {
 		item := variant + i
 		if !s.UniqueItems {
 			item = variant
 		}
-		v.Items = append(v.Items, g.value(s.Items, path+"["+itoa(int64(i))+"]", item))
+		it := g.value(s.Items, path+"["+itoa(int64(i))+"]", item)
+		if s.UniqueItems && seen[it.JSON(0)] && it.Note == "" {
+			it.Note = g.need(path+"["+itoa(int64(i))+"]", "a value different from the other items")
+		}
+		seen[it.JSON(0)] = true
+		v.Items = append(v.Items, it)
 	}
 	return v
 }

@@ -159,3 +159,30 @@ func TestID(t *testing.T) {
 		t.Errorf("ResourceName = %q", got)
 	}
 }
+
+// TestHugeBoundsAreNeeds: what would make a huge example is reported as a
+// need instead of written (a registered schema may ask for anything).
+func TestHugeBoundsAreNeeds(t *testing.T) {
+	s, err := schema.Decode(json.RawMessage(`{"type": "object", "properties": {
+		"same": {"type": "array", "minItems": 3, "uniqueItems": true, "items": {"type": "boolean"}},
+		"long": {"type": "string", "minLength": 1000000000},
+		"many": {"type": "array", "minItems": 1000000000, "items": {"type": "string"}},
+		"wide": {"type": "object", "minProperties": 1000000000, "additionalProperties": {"type": "string"}},
+		"nested": {"type": "array", "minItems": 60, "items": {"type": "array", "minItems": 60, "items": {"type": "array", "minItems": 60, "items": {"type": "string"}}}}},
+		"required": ["long", "many", "wide", "nested", "same"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := example.Of(s)
+	want := []string{"properties.long: a value of at least 1000000000 characters", "properties.many: 1000000000 items", "properties.wide: 1000000000 entries",
+		"the example stops after 4096 values", "properties.same[2]: a value different from the other items"}
+	got := strings.Join(ex.Needs, "\n")
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("Needs lack %q:\n%s", w, got)
+		}
+	}
+	if n := len(ex.Properties.JSON(0)); n > 1<<20 {
+		t.Errorf("the example is %d bytes", n)
+	}
+}

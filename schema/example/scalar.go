@@ -2,6 +2,7 @@ package example
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -14,6 +15,9 @@ import (
 func (g *generator) scalar(s *schema.Schema, path string, variant int) Value {
 	if s.Reference != nil {
 		return g.reference(s, path)
+	}
+	if lo, _ := lengthBounds(s); lo > maxLength && len(s.Enum) == 0 {
+		return Value{Literal: json.RawMessage(`"example"`), Note: g.need(path, fmt.Sprintf("a value of at least %d characters", lo))}
 	}
 	cands := candidates(s, variant)
 	for _, c := range cands {
