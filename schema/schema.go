@@ -240,5 +240,9 @@ const (
 	AnyResourceType = "*"
 )
 
+// KnownExtensions returns the extension keywords the subset gives a
+// meaning; any other x- keyword is an open extension, kept as written.
+func KnownExtensions() []string { return []string{ExtensionResourceType, ExtensionSensitive} }
+
 // IsExtension reports whether keyword k is an x- extension.
 func IsExtension(k string) bool { return strings.HasPrefix(k, "x-") }

@@ -35,18 +35,24 @@ func put(t *testing.T, base, path, body string) (int, []byte) {
 	return resp.StatusCode, b
 }
 
-// TestServeSchemaJSONEscapes: schemas in request bodies are read as JSON,
-// so escapes other encoders produce by default are accepted: a surrogate
-// pair (Python's json.dumps) and an escaped slash (PHP's json_encode).
-func TestServeSchemaJSONEscapes(t *testing.T) {
-	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
-	defer stop()
+// putTestType registers schemaTestType's provider and the type.
+func putTestType(t *testing.T, base string) {
+	t.Helper()
 	if code, b := put(t, base, schemaTestType[:strings.LastIndex(schemaTestType, "/resourceTypes")], `{}`); code != 201 {
 		t.Fatalf("PUT provider = %d %s", code, b)
 	}
 	if code, b := put(t, base, schemaTestType, `{}`); code != 201 {
 		t.Fatalf("PUT type = %d %s", code, b)
 	}
+}
+
+// TestServeSchemaJSONEscapes: schemas in request bodies are read as JSON,
+// so escapes other encoders produce by default are accepted: a surrogate
+// pair (Python's json.dumps) and an escaped slash (PHP's json_encode).
+func TestServeSchemaJSONEscapes(t *testing.T) {
+	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	putTestType(t, base)
 	for i, schema := range []string{
 		`{"type":"object","properties":{"size":{"type":"string","description":"\ud83d\ude00 big"}}}`,
 		`{"type":"object","properties":{"url":{"type":"string","description":"see http:\/\/example.com\/a\/b"}}}`,
@@ -132,4 +138,30 @@ func TestServeHugeSchemaErrorsAreBounded(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestServeSchemaPatternDefaults: an API version whose defaults run into an
+// exponential pattern is refused, not accepted after a timeout: a pattern
+// RE2 runs refuses the default as a mismatch, and defaults the
+// backtracking engine cannot match within the schema's budget are refused
+// naming the property and the budget.
+func TestServeSchemaPatternDefaults(t *testing.T) {
+	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	putTestType(t, base)
+	evil := strings.Repeat("a", 40) + "!"
+	for v, pattern := range map[string]string{"2025-01-01": `^(a+)+$`, "2025-02-01": `^(?=a)(a+)+$`} {
+		props := map[string]any{}
+		for i := range 20 {
+			props[fmt.Sprintf("p%02d", i)] = map[string]any{"type": "string", "pattern": pattern, "default": evil}
+		}
+		body, _ := json.Marshal(map[string]any{"properties": map[string]any{"schema": map[string]any{"type": "object", "properties": props}}})
+		code, b := put(t, base, schemaTestType+"/apiVersions/"+v, string(body))
+		if code != 400 || !strings.Contains(string(b), `"target":"/properties/p00/default"`) {
+			t.Errorf("PUT %s with 20 defaults against %s = %d %s, want 400", v, pattern, code, b)
+		}
+		if v == "2025-02-01" && !strings.Contains(string(b), "exceeded its time budget") {
+			t.Errorf("PUT %s: the refusal does not name the budget: %s", v, b)
+		}
+	}
 }

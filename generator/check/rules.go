@@ -66,6 +66,7 @@ var Rules = []diag.Rule{
 	{ID: RuleRange, Severity: diag.Error, Doc: "Bounds are consistent: minLength ≤ maxLength, minimum ≤ maximum (and not an empty exclusive range), minItems ≤ maxItems, minProperties ≤ maxProperties, multipleOf > 0."},
 	{ID: RulePattern, Severity: diag.Error, Doc: "`pattern` compiles as an ECMA-262 regular expression."},
 	{ID: RulePatternBicep, Severity: diag.Warning, Doc: "`pattern` uses lookaround or backreferences, which Bicep does not check."},
+	{ID: RulePatternBacktracking, Severity: diag.Warning, Doc: "`pattern` needs the backtracking engine (lookaround, backreferences, escapes Go's RE2 cannot run with the same meaning): the registry matches it under a time budget per request and refuses a value it cannot match in time."},
 	{ID: RuleFormat, Severity: diag.Error, Doc: "`format` fits the type: int32/int64 on integer; float/double on number; date, date-time, email, uuid, uri, hostname, ipv4, ipv6, byte, binary, password on string."},
 	{ID: RuleFormatUnknown, Severity: diag.Warning, Doc: "`format` is one of the known formats."},
 	{ID: RuleReadWriteOnly, Severity: diag.Error, Doc: "A property is not both `readOnly` and `writeOnly`."},
@@ -73,57 +74,58 @@ var Rules = []diag.Rule{
 	{ID: RuleResourceReference, Severity: diag.Error, Doc: "`x-resource-type` names what a reference points at: a full resource type name `Namespace/type` (a child type as `Namespace/parent/child`), a non-empty list of them, each once, or `\"*\"` for any type."},
 	{ID: RuleResourceReferenceType, Severity: diag.Error, Doc: "`x-resource-type` applies to `type: string` only: a reference holds a resource ID."},
 	{ID: RuleResourceReferenceUnknown, Severity: diag.Warning, Doc: "A reference names a type of a namespace the manifests declare, but that namespace declares no such type (likely a typo; check all files of the namespace together)."},
-	{ID: RuleUnknownKeyword, Severity: diag.Warning, Doc: "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed."},
+	{ID: RuleUnknownKeyword, Severity: diag.Warning, Doc: "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed; one close to a known extension (`x-radius-sensitve`) warns with the known one as the hint."},
 	{ID: RuleSchemaDepth, Severity: diag.Error, Doc: "A schema nests at most 32 levels."},
 }
 
 // Rule ids.
 const (
-	RuleEmptyFile         = "empty-file"
-	RuleValueType         = "value-type"
-	RuleUnknownKey        = "unknown-key"
-	RuleDuplicateKey      = "duplicate-key"
-	RuleMissingKey        = "missing-key"
-	RuleNamespaceConflict = "namespace-conflict"
-	RuleEmpty             = "empty"
-	RuleNamespaceName     = "namespace-name"
-	RuleTypeName          = "type-name"
-	RuleLocationName      = "location-name"
-	RuleLocationAddress   = "location-address"
-	RuleAPIVersion        = "api-version"
-	RuleCapability        = "capability"
-	RuleRadiusName        = "radius-name"
-	RuleDuplicateType     = "duplicate-type"
-	RuleNamespaceCase     = "namespace-case"
-	RuleLocationConflict  = "location-conflict"
-	RuleParentMissing     = "parent-missing"
-	RuleDefaultAPIVersion = "default-api-version"
-	RuleSchemaUndeclared  = "schema-undeclared"
-	RuleSchemaRoot        = "schema-root"
-	RuleTooManyErrors     = "too-many-errors"
-	RuleTypeMissing       = "type-missing"
-	RuleTypeInvalid       = "type-invalid"
-	RuleItemsMissing      = "items-missing"
-	RuleMapWithProperties = "map-with-properties"
-	RuleAdditionalTrue    = "additional-properties-true"
-	RulePolymorphism      = "polymorphism"
-	RuleRef               = "ref"
-	RuleRefSiblings       = "ref-siblings"
-	RuleRequired          = "required"
-	RuleRequiredDefault   = "required-default"
-	RuleKeywordValue      = "keyword-value"
-	RuleKeywordType       = "keyword-type"
-	RuleEnum              = "enum"
-	RuleDefault           = "default"
-	RuleRange             = "range"
-	RulePattern           = "pattern"
-	RulePatternBicep      = "pattern-bicep"
-	RuleFormat            = "format"
-	RuleFormatUnknown     = "format-unknown"
-	RuleReadWriteOnly     = "read-write-only"
-	RuleSensitive         = "sensitive"
-	RuleUnknownKeyword    = "unknown-keyword"
-	RuleSchemaDepth       = "schema-depth"
+	RuleEmptyFile           = "empty-file"
+	RuleValueType           = "value-type"
+	RuleUnknownKey          = "unknown-key"
+	RuleDuplicateKey        = "duplicate-key"
+	RuleMissingKey          = "missing-key"
+	RuleNamespaceConflict   = "namespace-conflict"
+	RuleEmpty               = "empty"
+	RuleNamespaceName       = "namespace-name"
+	RuleTypeName            = "type-name"
+	RuleLocationName        = "location-name"
+	RuleLocationAddress     = "location-address"
+	RuleAPIVersion          = "api-version"
+	RuleCapability          = "capability"
+	RuleRadiusName          = "radius-name"
+	RuleDuplicateType       = "duplicate-type"
+	RuleNamespaceCase       = "namespace-case"
+	RuleLocationConflict    = "location-conflict"
+	RuleParentMissing       = "parent-missing"
+	RuleDefaultAPIVersion   = "default-api-version"
+	RuleSchemaUndeclared    = "schema-undeclared"
+	RuleSchemaRoot          = "schema-root"
+	RuleTooManyErrors       = "too-many-errors"
+	RuleTypeMissing         = "type-missing"
+	RuleTypeInvalid         = "type-invalid"
+	RuleItemsMissing        = "items-missing"
+	RuleMapWithProperties   = "map-with-properties"
+	RuleAdditionalTrue      = "additional-properties-true"
+	RulePolymorphism        = "polymorphism"
+	RuleRef                 = "ref"
+	RuleRefSiblings         = "ref-siblings"
+	RuleRequired            = "required"
+	RuleRequiredDefault     = "required-default"
+	RuleKeywordValue        = "keyword-value"
+	RuleKeywordType         = "keyword-type"
+	RuleEnum                = "enum"
+	RuleDefault             = "default"
+	RuleRange               = "range"
+	RulePattern             = "pattern"
+	RulePatternBicep        = "pattern-bicep"
+	RulePatternBacktracking = "pattern-backtracking"
+	RuleFormat              = "format"
+	RuleFormatUnknown       = "format-unknown"
+	RuleReadWriteOnly       = "read-write-only"
+	RuleSensitive           = "sensitive"
+	RuleUnknownKeyword      = "unknown-keyword"
+	RuleSchemaDepth         = "schema-depth"
 )
 
 // MaxSchemaDepth is the deepest schema nesting accepted.

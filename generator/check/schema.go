@@ -16,6 +16,7 @@ import (
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // schemaKeywords are the keywords of the supported subset, from the wire struct.
@@ -120,6 +121,7 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 				"`%s` is not supported: schemas may not use polymorphism", e.name)
 		case schema.IsExtension(e.name):
 			extensions = append(extensions, e)
+			c.nearExtension(e)
 		default:
 			hint := "it is ignored"
 			if s := suggest(e.name, schemaKeywords); s != "" {
@@ -129,6 +131,21 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 		}
 	}
 	return extensions, poly
+}
+
+// nearExtension warns on an x- keyword one typo away from a known one
+// (`x-radius-sensitve`): open extensions are allowed, but this one most
+// likely meant the known keyword, whose meaning (a secret sealed at rest)
+// it silently lacks.
+func (c *schemaChecker) nearExtension(e *entry) {
+	known := schema.KnownExtensions()
+	if slices.Contains(known, e.name) {
+		return
+	}
+	if s := suggest(e.name, known); s != "" {
+		c.r.report(e.key, RuleUnknownKeyword, e.ptr(), fmt.Sprintf("did you mean `%s`?", s),
+			"unknown extension %q is kept as an open extension, without the meaning of `%s`", e.name, s)
+	}
 }
 
 // dropInapplicable reports and drops the keywords that do not apply to s's
@@ -396,9 +413,14 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 		if !ok {
 			return
 		}
-		if _, err := r.pattern(p); err != nil {
+		re, err := r.pattern(p)
+		if err != nil {
 			r.report(e.value, RulePattern, e.ptr(), "patterns are ECMA-262 regular expressions", "pattern does not compile: %v", err)
 			return
+		}
+		if re.Backtracks() {
+			r.report(e.value, RulePatternBacktracking, e.ptr(), "write it without lookaround and backreferences (docs/schema-subset.md lists what runs in linear time)",
+				"pattern needs the backtracking engine: the registry matches it under a time budget per request and refuses values it cannot match in time")
 		}
 		if lookaround.MatchString(p) {
 			r.report(e.value, RulePatternBicep, e.ptr(), "the registry and generated Go code still check it where they can",
@@ -669,7 +691,11 @@ func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 			if err != nil {
 				return ""
 			}
-			if ok, err := re.MatchString(v.Str); err == nil && !ok {
+			ok, err := c.r.match(re, v.Str)
+			if err != nil {
+				return fmt.Sprintf("cannot be matched against pattern %s: %v (%s per schema)", s.Pattern, err, pattern.DefaultBudget)
+			}
+			if !ok {
 				return fmt.Sprintf("does not match pattern %s", s.Pattern)
 			}
 		}

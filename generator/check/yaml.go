@@ -9,16 +9,15 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unicode/utf8"
 
-	"github.com/dlclark/regexp2"
 	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // reporter collects the diagnostics of one file.
@@ -31,9 +30,12 @@ type reporter struct {
 	// patterns, shared by every file of a run, caches compiled patterns:
 	// catalogs repeat the same few. Nil compiles every time.
 	patterns *Patterns
+	// budget bounds the time this file's defaults and examples spend in
+	// the backtracking engine (pattern.Budget); made on first use.
+	budget *pattern.Budget
 }
 
-// Patterns caches compiled ECMA-262 patterns; it is safe for concurrent use.
+// Patterns caches compiled ECMA-262 patterns (pattern.Compile); it is safe for concurrent use.
 // One Compile run shares one, so each distinct pattern is compiled once; a
 // server checking schema after schema keeps one with a Max.
 type Patterns struct {
@@ -45,21 +47,29 @@ type Patterns struct {
 }
 
 // pattern compiles an ECMA-262 pattern, once per run.
-func (r *reporter) pattern(p string) (*regexp2.Regexp, error) {
+func (r *reporter) pattern(p string) (*pattern.Pattern, error) {
 	if r.patterns != nil {
 		if re, ok := r.patterns.m.Load(p); ok {
-			return re.(*regexp2.Regexp), nil
+			return re.(*pattern.Pattern), nil
 		}
 	}
-	re, err := regexp2.Compile(p, regexp2.ECMAScript)
+	re, err := pattern.Compile(p)
 	if err != nil {
 		return nil, err
 	}
-	re.MatchTimeout = time.Second
 	if c := r.patterns; c != nil && (c.Max <= 0 || c.n.Add(1) <= c.Max) {
 		c.m.Store(p, re)
 	}
 	return re, nil
+}
+
+// match matches a literal against a compiled pattern under the file's
+// budget.
+func (r *reporter) match(re *pattern.Pattern, s string) (bool, error) {
+	if r.budget == nil {
+		r.budget = pattern.NewBudget(pattern.DefaultBudget)
+	}
+	return re.Match(r.budget, s)
 }
 
 // span returns the span of a node: its first character to the end of its

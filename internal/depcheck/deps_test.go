@@ -1,7 +1,8 @@
 // Package depcheck enforces the dependency direction of the house style:
 // cmd → generator, registry; generator may use registry/api; registry never
 // imports generator; both may use the schema model (schema), a standard
-// library leaf, and its one conversion to kin-openapi (schema/kin); only
+// library leaf, its one pattern compiler (schema/pattern) and its one
+// conversion to kin-openapi (schema/kin); only
 // cmd imports urfave/cli; the generator's model is standard library only
 // but for the schema model and diagnostics; generator/source is the one
 // importer of go-git, registry/oci the one of oras-go; the registry's
@@ -110,8 +111,10 @@ func problem(name, d string, std bool) string {
 		return "the model is standard library only (with generator/diag and the schema model)"
 	case name == "schema" && !std:
 		return "the schema model is a standard library leaf: the generator and the registry both import it"
-	case name == "schema/kin" && inModule && dep != "schema":
-		return "the conversion to kin-openapi depends on the schema model only"
+	case name == "schema/kin" && inModule && dep != "schema" && dep != "schema/pattern":
+		return "the conversion to kin-openapi depends on the schema model (and its pattern compiler) only"
+	case name == "schema/pattern" && inModule:
+		return "the pattern compiler is a leaf: the checker, admission and schema/kin all import it"
 	case strings.HasPrefix(dep, "cmd/"):
 		return "nothing imports cmd"
 	case d == "net/http" && (name == "registry" || name == "registry/api" || strings.HasPrefix(name, "registry/store")):

@@ -16,6 +16,7 @@ import (
 	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // MaxViolations is the most violations Admit reports: it stops walking the
@@ -179,6 +180,8 @@ type admitter struct {
 	v    []Violation
 	path []byte
 	full bool // MaxViolations reached: stop walking
+	// patterns bounds this document's backtracking matches (PatternBudget).
+	patterns *pattern.Budget
 }
 
 func (a *admitter) report(code, format string, args ...any) {
@@ -511,10 +514,13 @@ func (a *admitter) checkString(n *node, s string, sensitive bool) {
 		}
 	}
 	if n.pattern != nil {
-		ok, err := n.pattern.MatchString(s)
+		if a.patterns == nil {
+			a.patterns = pattern.NewBudget(PatternBudget)
+		}
+		ok, err := n.pattern.Match(a.patterns, s)
 		switch {
 		case err != nil:
-			a.report(CodePatternMismatch, "could not be matched against the pattern %s in time", n.patternText)
+			a.report(CodePatternMismatch, "could not be matched against the pattern %s: it needs the backtracking engine and the request exceeded its time budget (%s)", n.patternText, PatternBudget)
 		case !ok:
 			a.report(CodePatternMismatch, "must match the pattern %s", n.patternText)
 		}

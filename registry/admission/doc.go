@@ -18,9 +18,11 @@
 // properties, types, read-only properties, defaults, paths) is walked here,
 // so that every violation gets its own target and the walk can stop after
 // MaxViolations. String lengths count characters (Unicode code points) and
-// patterns are ECMA-262 regular expressions (dlclark/regexp2), as in
-// `udtc check`. kin-openapi's global format registries and pattern cache are
-// never used: format validators are passed with every validation.
+// patterns are ECMA-262 regular expressions compiled by schema/pattern, as
+// in `udtc check`: RE2 where it has the same meaning, else the backtracking
+// engine under one PatternBudget per Admit. kin-openapi's global format
+// registries and pattern cache are never used: format validators are
+// passed with every validation.
 //
 // The package is used by the registry server and by the CLI alike, so it
 // imports neither the generator nor net/http.

@@ -5,22 +5,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"time"
 
-	"github.com/dlclark/regexp2"
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 	"github.com/udtc/udtc/schema/kin"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // MaxSchemaDepth bounds the nesting of a schema Compile accepts (the checker
 // allows less; this only guards against hostile documents).
 const MaxSchemaDepth = schema.MaxDepth
 
-// PatternTimeout bounds one pattern match: ECMA-262 patterns can backtrack.
-const PatternTimeout = 100 * time.Millisecond
+// PatternBudget bounds the time one Admit spends matching the patterns that
+// need the backtracking engine, all its values together (pattern.Budget);
+// patterns RE2 runs take linear time and need none. A value that cannot be
+// matched within it is a violation.
+const PatternBudget = pattern.DefaultBudget
 
 // node is one compiled schema node: what Admit needs of a schema.Schema,
 // read once.
@@ -44,7 +46,7 @@ type node struct {
 	format      schema.Format // a format validated here, else the zero Format
 	minLength   *int64
 	maxLength   *int64
-	pattern     *regexp2.Regexp
+	pattern     *pattern.Pattern
 	patternText string
 	minItems    *int64
 	maxItems    *int64
@@ -117,11 +119,11 @@ func (s *Schema) OpenAPI() *openapi3.Schema { return s.openapi }
 // HasSensitive reports whether any property is x-radius-sensitive.
 func (s *Schema) HasSensitive() bool { return s.hasSensitive }
 
-// compilePatterns compiles every pattern of s as ECMA-262 and checks the
+// compilePatterns compiles every pattern of s (pattern.Compile) and checks the
 // type names of its references, the parts of the subset schema.Decode
 // leaves to the registry.
-func compilePatterns(s *schema.Schema) (map[*schema.Schema]*regexp2.Regexp, error) {
-	patterns := map[*schema.Schema]*regexp2.Regexp{}
+func compilePatterns(s *schema.Schema) (map[*schema.Schema]*pattern.Pattern, error) {
+	patterns := map[*schema.Schema]*pattern.Pattern{}
 	var err error
 	schema.Walk(s, func(n *schema.Schema) bool {
 		if err != nil {
@@ -138,12 +140,11 @@ func compilePatterns(s *schema.Schema) (map[*schema.Schema]*regexp2.Regexp, erro
 		if n.Pattern == "" || n.Kind != schema.String {
 			return true
 		}
-		re, perr := regexp2.Compile(n.Pattern, regexp2.ECMAScript)
+		re, perr := pattern.Compile(n.Pattern)
 		if perr != nil {
 			err = &schema.Problem{Path: n.Path, Message: fmt.Sprintf("pattern does not compile as ECMA-262: %v", perr)}
 			return false
 		}
-		re.MatchTimeout = PatternTimeout
 		patterns[n] = re
 		return true
 	})
@@ -152,7 +153,7 @@ func compilePatterns(s *schema.Schema) (map[*schema.Schema]*regexp2.Regexp, erro
 
 // compile reads a decoded schema node into a node, its kin-openapi
 // constraints built once.
-func compile(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) *node {
+func compile(s *schema.Schema, patterns map[*schema.Schema]*pattern.Pattern) *node {
 	n := &node{
 		kind: s.Kind, nullable: s.Nullable, readOnly: s.ReadOnly, sensitive: s.Sensitive,
 		minLength: s.MinLength, maxLength: s.MaxLength, pattern: patterns[s], patternText: s.Pattern,
@@ -198,7 +199,7 @@ func (n *node) bounds(s *schema.Schema) {
 }
 
 // children compiles the properties, map values or array items of s.
-func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*regexp2.Regexp) {
+func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*pattern.Pattern) {
 	switch s.Kind {
 	case schema.Object:
 		n.props, n.required = map[string]*node{}, map[string]bool{}

@@ -2,10 +2,13 @@ package catalog
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/udtc/udtc/schema"
 )
@@ -220,4 +223,39 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// CachedCompare returns f judging each pair of schemas once: the changes
+// page between two API versions costs two schema checks, and anyone may
+// GET it, so the answer (findings or error) is kept per pair of schema
+// texts, which is per version pair while neither version's schema
+// changes. At most size pairs are kept, the least recently used dropped
+// first. A nil f stays nil (structural comparison, nothing to cache). It
+// is safe for concurrent use if f is.
+func CachedCompare(f CompareFunc, size int) CompareFunc {
+	if f == nil {
+		return nil
+	}
+	type answer struct {
+		changes []Change
+		err     error
+	}
+	cache, err := lru.New[[sha256.Size]byte, answer](max(size, 1))
+	if err != nil { // not reachable: the size is positive
+		return f
+	}
+	return func(oldSchema, newSchema json.RawMessage) ([]Change, error) {
+		h := sha256.New()
+		fmt.Fprintf(h, "%d\n", len(oldSchema))
+		h.Write(oldSchema)
+		h.Write(newSchema)
+		var key [sha256.Size]byte
+		h.Sum(key[:0])
+		if a, ok := cache.Get(key); ok {
+			return slices.Clone(a.changes), a.err
+		}
+		changes, err := f(oldSchema, newSchema)
+		cache.Add(key, answer{slices.Clone(changes), err})
+		return changes, err
+	}
 }

@@ -273,7 +273,11 @@ func TestCatalogChangesCompare(t *testing.T) {
 		}
 	}
 
+	// Answers are kept per pair of schemas: a failing comparison shows on
+	// a server that has not judged the pair yet.
 	fail = true
+	f = newFixture(t, server.Options{CompareSchemas: compare})
+	f.seedCatalog()
 	ch = catalog.Changes{}
 	if err := json.Unmarshal(f.must(200, "GET", page, "", "Accept: application/json").body, &ch); err != nil {
 		t.Fatal(err)
@@ -283,6 +287,31 @@ func TestCatalogChangesCompare(t *testing.T) {
 	}
 	if html := string(f.must(200, "GET", page, "").body); !strings.Contains(html, "bad-rule: nope") || !strings.Contains(html, `<h2 id="removed">`) {
 		t.Errorf("the fallback page does not say why or lacks the structural comparison")
+	}
+}
+
+// The changes page judges a pair of versions once: repeated GETs, HTML or
+// JSON, by anyone, do not run the two schema checks again; another pair
+// does.
+func TestCatalogChangesCached(t *testing.T) {
+	calls := 0
+	compare := func(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
+		calls++
+		return []catalog.Change{{Rule: "property-added", Severity: "info", Path: "name", Message: "property name added"}}, nil
+	}
+	f := newFixture(t, server.Options{CompareSchemas: compare})
+	f.seedCatalog()
+	const page = "!/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01"
+	for range 5 {
+		f.must(200, "GET", page, "")
+		f.must(200, "GET", page, "", "Accept: application/json")
+	}
+	if calls != 1 {
+		t.Fatalf("10 GETs of one changes page compared the versions %d times, want 1", calls)
+	}
+	f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases/changes/2025-06-01/2025-01-01-preview", "")
+	if calls != 2 {
+		t.Fatalf("the reverse pair: %d comparisons, want 2", calls)
 	}
 }
 

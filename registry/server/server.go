@@ -30,6 +30,10 @@ import (
 // otherwise: 4 MiB.
 const DefaultMaxBodyBytes = 4 << 20
 
+// changesCacheSize is how many catalog comparisons of two API versions a
+// server keeps (the changes pages): each costs two schema checks.
+const changesCacheSize = 256
+
 // DefaultPlane is the plane that exists from the start.
 const DefaultPlane = api.DefaultPlane
 
@@ -58,7 +62,8 @@ type Options struct {
 	CheckSchema func(schema json.RawMessage) []api.Diagnostic
 	// CompareSchemas judges the catalog's changes between two API versions
 	// of a type (udtc serve: the rules of `udtc breaking`). Nil means a
-	// structural comparison of the property tables.
+	// structural comparison of the property tables. Its answers are kept
+	// for changesCacheSize pairs of schemas (catalog.CachedCompare).
 	CompareSchemas catalog.CompareFunc
 	// ExtensionReference returns the br: reference a Bicep extension is
 	// published at, shown on the catalog's type pages (udtc serve
@@ -118,7 +123,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		svc:            svc,
-		compareSchemas: opts.CompareSchemas,
+		compareSchemas: catalog.CachedCompare(opts.CompareSchemas, changesCacheSize),
 		extensionRef:   opts.ExtensionReference,
 		log:            opts.Logger,
 		tokens:         opts.Tokens,

@@ -11,12 +11,11 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"time"
 
-	"github.com/dlclark/regexp2"
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/udtc/udtc/schema"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // Schema converts a schema. Objects with declared properties are closed
@@ -149,20 +148,24 @@ func Value(v schema.Value) any {
 	return out
 }
 
-// ecmaRegex compiles patterns as ECMA-262, like the checker.
-type ecmaRegex struct{ re *regexp2.Regexp }
+// ecmaRegex is a pattern compiled as the checker and admission compile it
+// (pattern.Compile). kin-openapi keeps matchers in a process-wide cache, so
+// one cannot hold a request's budget: each backtracking match gets
+// pattern.DefaultBudget of its own, and a value that cannot be matched in
+// time does not match. Requests never reach here: admission matches
+// patterns itself, under one budget per document.
+type ecmaRegex struct{ re *pattern.Pattern }
 
 func (r ecmaRegex) MatchString(s string) bool {
-	ok, err := r.re.MatchString(s)
+	ok, err := r.re.Match(nil, s)
 	return err == nil && ok
 }
 
 func compile(expr string) (openapi3.RegexMatcher, error) {
-	re, err := regexp2.Compile(expr, regexp2.ECMAScript)
+	re, err := pattern.Compile(expr)
 	if err != nil {
 		return nil, err
 	}
-	re.MatchTimeout = time.Second
 	return ecmaRegex{re}, nil
 }
 

@@ -1,0 +1,139 @@
+// Package pattern compiles and matches the `pattern` of a schema: an
+// ECMA-262 regular expression, matched unanchored. It is the one place that
+// decides which engine runs a pattern; the checker, admission and the
+// kin-openapi conversion all compile patterns here.
+//
+// A pattern whose meaning Go's regexp package (RE2, linear time in the
+// input) can express is translated to RE2 syntax and runs there: it cannot
+// backtrack. Only the rest — lookaround, backreferences and the escapes
+// this package does not translate — runs on dlclark/regexp2's ECMAScript
+// engine, which can backtrack exponentially, and so only under a Budget:
+// one request's time for all its backtracking matches together.
+//
+// The translation is a small ECMA-262 reader (see translate). It keeps the
+// meaning of ECMA-262 without the u flag where RE2 reads the same text
+// differently:
+//
+//   - `.` excludes the ECMA-262 line terminators (\n, \r, U+2028, U+2029),
+//     not \n alone;
+//   - `\s` and `\S` are the ECMA-262 white space and line terminators, not
+//     RE2's ASCII set;
+//   - `[]` matches nothing and `[^]` any character; `[` inside a class is
+//     a literal (no POSIX classes);
+//   - `\xHH`, `\uHHHH`, `\cX`, `\0` and `\b` inside a class (backspace) are
+//     spelled as RE2 code points;
+//   - a `{` or `}` that is not a quantifier, and a `]` outside a class, are
+//     literals (ECMA-262 Annex B).
+//
+// `\d`, `\w`, `\b`, `^`, `$` (end of input only, no multiline) and the
+// quantifiers mean the same in both. Anything the reader does not know
+// (inline flags, `\p`, identity escapes of letters, octal escapes, surrogate
+// code units, a repeat count RE2 refuses) goes to regexp2 unchanged, so a
+// pattern never changes meaning by moving to RE2. Both engines read the
+// input as Unicode code points, not UTF-16 code units, as lengths are
+// counted (schema.Length).
+package pattern
+
+import (
+	"errors"
+	"regexp"
+	"time"
+
+	"github.com/dlclark/regexp2"
+)
+
+// Pattern is a compiled schema pattern. It is immutable and safe for
+// concurrent use; matches that may backtrack take a Budget.
+type Pattern struct {
+	source string
+	re2    *regexp.Regexp  // the translation, when RE2 can run the pattern
+	ecma   *regexp2.Regexp // otherwise: the backtracking engine
+}
+
+// Compile compiles an ECMA-262 pattern. The error says why it does not
+// compile as ECMA-262.
+func Compile(source string) (*Pattern, error) {
+	ecma, err := regexp2.Compile(source, regexp2.ECMAScript)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pattern{source: source}
+	if expr, ok := translate(source); ok {
+		if re, err := regexp.Compile(expr); err == nil {
+			p.re2 = re
+			return p, nil
+		}
+	}
+	p.ecma = ecma
+	return p, nil
+}
+
+// String returns the pattern as written.
+func (p *Pattern) String() string { return p.source }
+
+// Backtracks reports whether the pattern runs on the backtracking engine
+// (and so under a Budget).
+func (p *Pattern) Backtracks() bool { return p.ecma != nil }
+
+// ErrBudget is returned by Match when the backtracking engine ran out of
+// the request's time: the value is treated as not matching.
+var ErrBudget = errors.New("the pattern needs the backtracking engine and exceeded its time budget")
+
+// Match reports whether s contains a match of p. A pattern that runs on
+// RE2 always answers; one that backtracks spends b's time, and returns
+// ErrBudget when b runs out before it answers (or has already run out).
+// A nil b allows DefaultBudget for this match alone.
+func (p *Pattern) Match(b *Budget, s string) (bool, error) {
+	if p.re2 != nil {
+		return p.re2.MatchString(s), nil
+	}
+	if b == nil {
+		b = NewBudget(DefaultBudget)
+	}
+	return b.match(p, s)
+}
+
+// DefaultBudget is the time a request's backtracking matches may take
+// together (admission of one document, the check of one schema).
+const DefaultBudget = time.Second
+
+// Budget is the time one request may spend in the backtracking engine,
+// across all its patterns and values. It is not safe for concurrent use:
+// each request makes its own.
+type Budget struct {
+	left time.Duration
+	// own holds this budget's copy of each backtracking pattern: regexp2
+	// keeps its timeout in the compiled expression, so a copy per request
+	// can be given what is left of the budget without racing other requests.
+	own map[*Pattern]*regexp2.Regexp
+}
+
+// NewBudget returns a budget of d.
+func NewBudget(d time.Duration) *Budget { return &Budget{left: d} }
+
+// Left returns the time left.
+func (b *Budget) Left() time.Duration { return max(b.left, 0) }
+
+func (b *Budget) match(p *Pattern, s string) (bool, error) {
+	if b.left <= 0 {
+		return false, ErrBudget
+	}
+	re := b.own[p]
+	if re == nil {
+		// It compiled in Compile; the same source compiles again.
+		re = regexp2.MustCompile(p.source, regexp2.ECMAScript)
+		if b.own == nil {
+			b.own = map[*Pattern]*regexp2.Regexp{}
+		}
+		b.own[p] = re
+	}
+	re.MatchTimeout = b.left
+	start := time.Now()
+	ok, err := re.MatchString(s)
+	b.left -= time.Since(start)
+	if err != nil {
+		b.left = 0
+		return false, ErrBudget
+	}
+	return ok, nil
+}

@@ -1,0 +1,155 @@
+package pattern_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dlclark/regexp2"
+
+	"github.com/udtc/udtc/schema/pattern"
+)
+
+// Plain patterns run on RE2, and mean what ECMA-262 says.
+func TestRE2Meaning(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		yes, no []string
+	}{
+		{`^[a-z][a-z0-9-]*$`, []string{"a", "my-app1"}, []string{"", "1a", "A", "a_b", "a\n"}},
+		{`^(a+)+$`, []string{"a", strings.Repeat("a", 40)}, []string{strings.Repeat("a", 30) + "!"}},
+		{`^\d{3}$`, []string{"123"}, []string{"12", "١٢٣", "1234"}},
+		{`^\w+$`, []string{"a_1"}, []string{"é", "a-b"}},
+		{`^.$`, []string{"a", "😀", "\t"}, []string{"\n", "\r", "\u2028", "\u2029", ""}},
+		{`^\s$`, []string{" ", "\v", "\u00a0", "\ufeff", "\u3000", "\u2028"}, []string{"a", "\u200b"}},
+		{`^\S+$`, []string{"ab"}, []string{"a b", "a\u00a0b"}},
+		{`^[\s,]+$`, []string{" ,\u00a0"}, []string{"a"}},
+		{`a$`, []string{"ba"}, []string{"a\n"}},
+		{`^[]a]$`, nil, []string{"a]", "a", "]"}},
+		{`^[^]$`, []string{"x", "\n"}, []string{"", "xy"}},
+		{`^[[:alpha:]]$`, []string{"a]", ":]", "[]"}, []string{"a", "b]"}},
+		{`^\x41\u0042\cJ\0$`, []string{"AB\n\x00"}, []string{"AB"}},
+		{`^a{,2}$`, []string{"a{,2}"}, []string{"aa"}},
+		{`^a{2}}$`, []string{"aa}"}, []string{"aa"}},
+		{`^a{2,}$`, []string{"aa", "aaa"}, []string{"a"}},
+		{`^[\b]$`, []string{"\b"}, []string{"b"}},
+		{`\bword\b`, []string{"a word."}, []string{"swords"}},
+		{`^\/\.\-$`, []string{"/.-"}, []string{"a.-"}},
+		{`^(?:ab|cd)(?<x>e)?$`, []string{"ab", "cde"}, []string{"abcd"}},
+		{`^[a-c-]$`, []string{"b", "-"}, []string{"d"}},
+		{`^.*?x$`, []string{"abx"}, []string{"ab"}},
+	} {
+		p, err := pattern.Compile(c.pattern)
+		if err != nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		if p.Backtracks() {
+			t.Errorf("%s runs on the backtracking engine, want RE2", c.pattern)
+		}
+		for _, s := range c.yes {
+			if ok, err := p.Match(nil, s); !ok || err != nil {
+				t.Errorf("%s on %q: %v, %v; want a match", c.pattern, s, ok, err)
+			}
+		}
+		for _, s := range c.no {
+			if ok, err := p.Match(nil, s); ok || err != nil {
+				t.Errorf("%s on %q: %v, %v; want no match", c.pattern, s, ok, err)
+			}
+		}
+	}
+}
+
+// What RE2 cannot run, or the reader does not know, stays with regexp2.
+func TestBacktrackingPatterns(t *testing.T) {
+	for _, src := range []string{
+		`^(?!admin$).*`, `(?<=a)b`, `^(a)\1$`, `^(?<x>a)\k<x>$`, `(?i)a`, `\p{L}`, `\e`, `[\S]`, `[\d-z]`, `\1`, `a{1001}`,
+	} {
+		p, err := pattern.Compile(src)
+		if err != nil {
+			continue // not ECMA-262 at all; Compile's error is the checker's
+		}
+		if !p.Backtracks() {
+			t.Errorf("%s runs on RE2, want the backtracking engine", src)
+		}
+	}
+	p, _ := pattern.Compile(`^(?!admin$)[a-z]+$`)
+	if ok, _ := p.Match(nil, "admin"); ok {
+		t.Error("the lookahead did not refuse admin")
+	}
+	if ok, _ := p.Match(nil, "bob"); !ok {
+		t.Error("the lookahead refused bob")
+	}
+	if _, err := pattern.Compile(`(`); err == nil {
+		t.Error("an unclosed group compiled")
+	}
+}
+
+// One budget bounds all of a request's backtracking matches: 1,000
+// violating strings against an exponential pattern end soon after the
+// budget is spent, every one refused (ErrBudget is a refusal, not a pass).
+func TestBudgetIsPerRequest(t *testing.T) {
+	p, err := pattern.Compile(`^(?=a)(a+)+$`)
+	if err != nil || !p.Backtracks() {
+		t.Fatalf("want a backtracking pattern: %v", err)
+	}
+	b := pattern.NewBudget(200 * time.Millisecond)
+	evil := strings.Repeat("a", 32) + "!"
+	start := time.Now()
+	refused := 0
+	for range 1000 {
+		ok, err := p.Match(b, evil)
+		if ok {
+			t.Fatal("a violating string matched")
+		}
+		if errors.Is(err, pattern.ErrBudget) {
+			refused++
+		}
+	}
+	// A stall guard, not a speed bound: without a shared budget this takes
+	// 1,000 timeouts (minutes).
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("1,000 matches took %v: the budget is not shared", d)
+	}
+	if refused == 0 || b.Left() != 0 {
+		t.Fatalf("refused %d, budget left %v: the budget was never exhausted", refused, b.Left())
+	}
+	// A budget that is spent refuses at once, even what would match.
+	if ok, err := p.Match(b, "aaa"); ok || !errors.Is(err, pattern.ErrBudget) {
+		t.Fatalf("spent budget: %v, %v", ok, err)
+	}
+	// RE2 patterns do not need one.
+	plain, _ := pattern.Compile(`^a+$`)
+	if ok, err := plain.Match(b, "aaa"); !ok || err != nil {
+		t.Fatalf("RE2 pattern under a spent budget: %v, %v", ok, err)
+	}
+}
+
+// FuzzTranslate: a pattern that runs on RE2 answers as regexp2 does
+// (except where regexp2 departs from ECMA-262: `.` and U+2028/U+2029).
+func FuzzTranslate(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`^[a-z][a-z0-9-]*$`, "my-app"}, {`^\s*\S+\s*$`, " a "}, {`[^]x{2,3}`, "axx"}, {`\x41[\b\-a-c]`, "A-"},
+		{`^(?:a|b)+?c{,2}$`, "abc{,2}"}, {`\\d.\u00e9`, "\\dxé"}, {`[\w.-]+@[\w-]+`, "a.b@c-d"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, src, s string) {
+		p, err := pattern.Compile(src)
+		if err != nil || p.Backtracks() || strings.ContainsAny(s, "\u2028\u2029") {
+			return
+		}
+		ref, err := regexp2.Compile(src, regexp2.ECMAScript)
+		if err != nil {
+			t.Fatalf("%q compiled here but not with regexp2: %v", src, err)
+		}
+		ref.MatchTimeout = time.Second
+		want, err := ref.MatchString(s)
+		if err != nil {
+			return
+		}
+		if got, _ := p.Match(nil, s); got != want {
+			t.Fatalf("%q on %q: RE2 says %v, regexp2 %v", src, s, got, want)
+		}
+	})
+}
