@@ -24,7 +24,8 @@
 //
 // Every candidate is checked against the node's constraints before it is
 // used (schema.Length, BelowMinimum, AboveMaximum, MultipleOf, the format's
-// check and the pattern compiled as ECMA-262, as admission compiles it). A
+// check and the pattern, compiled by schema/pattern as admission compiles
+// it, under one time budget for the backtracking ones). A
 // node no candidate satisfies gets the closest candidate and a Need that
 // says what value it needs; Example.Needs lists them, and renderings show
 // them as comments.
@@ -121,7 +122,7 @@ const (
 // Of returns the example properties of the API version whose schema is
 // root (an object, a map, or {}). root may be nil.
 func Of(root *schema.Schema) Example {
-	g := &generator{values: maxValues}
+	g := &generator{values: maxValues, m: newMatcher()}
 	v := Value{Object: true}
 	if root != nil && (root.Kind == schema.Object || root.Kind == schema.Map) {
 		v = g.value(root, "properties", 0)
@@ -135,6 +136,7 @@ type generator struct {
 	refs   []string
 	needs  []string
 	values int
+	m      *matcher
 }
 
 func (g *generator) need(path, what string) string {

@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/dlclark/regexp2"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // Pattern returns a string matching the ECMA-262 regular expression expr
@@ -18,6 +18,11 @@ import (
 // on it. The sample is checked against expr compiled as admission compiles
 // it, so a returned string always matches.
 func Pattern(expr string, lo, hi int64, variant int) (string, bool) {
+	return newMatcher().sample(expr, lo, hi, variant)
+}
+
+// sample is Pattern, matching with m.
+func (m *matcher) sample(expr string, lo, hi int64, variant int) (string, bool) {
 	re, err := syntax.Parse(withoutLookarounds(expr), syntax.Perl)
 	if err != nil {
 		return "", false
@@ -35,21 +40,39 @@ func Pattern(expr string, lo, hi int64, variant int) (string, bool) {
 		out += strings.Repeat("a", int(lo-n))
 		n = lo
 	}
-	if n < lo || hi >= 0 && n > hi || !matches(expr, out) {
+	if n < lo || hi >= 0 && n > hi || !m.matches(expr, out) {
 		return "", false
 	}
 	return out, true
 }
 
-// matches reports whether s matches the ECMA-262 pattern expr (false when
-// expr does not compile or the match takes too long).
-func matches(expr, s string) bool {
-	re, err := regexp2.Compile(expr, regexp2.ECMAScript)
-	if err != nil {
+// matchBudget is the time one example may spend matching patterns that
+// need the backtracking engine (schema/pattern), all together.
+const matchBudget = 250 * time.Millisecond
+
+// matcher matches the patterns of one example, each compiled once (by
+// schema/pattern, as admission compiles them), under one budget.
+type matcher struct {
+	budget   *pattern.Budget
+	compiled map[string]*pattern.Pattern
+}
+
+func newMatcher() *matcher {
+	return &matcher{budget: pattern.NewBudget(matchBudget), compiled: map[string]*pattern.Pattern{}}
+}
+
+// matches reports whether s matches the pattern expr; false when expr does
+// not compile or the budget ran out.
+func (m *matcher) matches(expr, s string) bool {
+	p, ok := m.compiled[expr]
+	if !ok {
+		p, _ = pattern.Compile(expr)
+		m.compiled[expr] = p
+	}
+	if p == nil {
 		return false
 	}
-	re.MatchTimeout = time.Second
-	ok, err := re.MatchString(s)
+	ok, err := p.Match(m.budget, s)
 	return err == nil && ok
 }
 

@@ -19,9 +19,9 @@ func (g *generator) scalar(s *schema.Schema, path string, variant int) Value {
 	if lo, _ := lengthBounds(s); lo > maxLength && len(s.Enum) == 0 {
 		return Value{Literal: json.RawMessage(`"example"`), Note: g.need(path, fmt.Sprintf("a value of at least %d characters", lo))}
 	}
-	cands := candidates(s, variant)
+	cands := g.candidates(s, variant)
 	for _, c := range cands {
-		if ok(s, c) {
+		if g.ok(s, c) {
 			v := Value{Literal: c}
 			if s.Sensitive {
 				v.Note = sensitiveNote
@@ -49,7 +49,7 @@ func (g *generator) reference(s *schema.Schema, path string) Value {
 	}
 	id := IDOfType(target)
 	v := Value{Literal: quote(id), Note: note}
-	if !ok(s, v.Literal) {
+	if !g.ok(s, v.Literal) {
 		v.Note = g.need(path, "the ID of a resource of "+target+" that satisfies: "+constraintText(s))
 	}
 	if s.Sensitive {
@@ -59,7 +59,7 @@ func (g *generator) reference(s *schema.Schema, path string) Value {
 }
 
 // candidates are the literals tried for s, best first.
-func candidates(s *schema.Schema, variant int) []json.RawMessage {
+func (g *generator) candidates(s *schema.Schema, variant int) []json.RawMessage {
 	var out []json.RawMessage
 	if len(s.Enum) > 0 {
 		return []json.RawMessage{s.Enum[variant%len(s.Enum)].JSON}
@@ -73,7 +73,7 @@ func candidates(s *schema.Schema, variant int) []json.RawMessage {
 	}
 	switch s.Kind {
 	case schema.String:
-		for _, str := range stringCandidates(s, variant) {
+		for _, str := range g.stringCandidates(s, variant) {
 			out = append(out, quote(str))
 		}
 	case schema.Integer, schema.Number:
@@ -86,7 +86,7 @@ func candidates(s *schema.Schema, variant int) []json.RawMessage {
 
 // stringCandidates are the string candidates of s: a format's sample, a sample of
 // its pattern, then "example" fitted to its lengths.
-func stringCandidates(s *schema.Schema, variant int) []string {
+func (g *generator) stringCandidates(s *schema.Schema, variant int) []string {
 	var out []string
 	suffix := ""
 	if variant > 0 {
@@ -97,7 +97,7 @@ func stringCandidates(s *schema.Schema, variant int) []string {
 	}
 	if s.Pattern != "" {
 		lo, hi := lengthBounds(s)
-		if p, ok := Pattern(s.Pattern, lo, hi, variant); ok {
+		if p, ok := g.m.sample(s.Pattern, lo, hi, variant); ok {
 			out = append(out, p)
 		}
 	}
@@ -221,7 +221,7 @@ func number(x float64, decimals int) json.RawMessage {
 
 // ok reports whether the literal c satisfies s's own constraints (those
 // admission checks on a scalar).
-func ok(s *schema.Schema, c json.RawMessage) bool {
+func (g *generator) ok(s *schema.Schema, c json.RawMessage) bool {
 	var v any
 	d := json.NewDecoder(strings.NewReader(string(c)))
 	d.UseNumber()
@@ -230,7 +230,7 @@ func ok(s *schema.Schema, c json.RawMessage) bool {
 	}
 	switch x := v.(type) {
 	case string:
-		return s.Kind == schema.String && stringOK(s, x)
+		return s.Kind == schema.String && g.stringOK(s, x)
 	case json.Number:
 		return numberOK(s, x)
 	case bool:
@@ -239,7 +239,7 @@ func ok(s *schema.Schema, c json.RawMessage) bool {
 	return false
 }
 
-func stringOK(s *schema.Schema, x string) bool {
+func (g *generator) stringOK(s *schema.Schema, x string) bool {
 	lo, hi := lengthBounds(s)
 	if n := schema.Length(x); n < lo || hi >= 0 && n > hi {
 		return false
@@ -247,7 +247,7 @@ func stringOK(s *schema.Schema, x string) bool {
 	if f, ok := schema.LookupFormat(s.Format); ok && f.Valid != nil && !f.Valid(x) {
 		return false
 	}
-	if s.Pattern != "" && !matches(s.Pattern, x) {
+	if s.Pattern != "" && !g.m.matches(s.Pattern, x) {
 		return false
 	}
 	return len(s.Enum) == 0 || inEnum(s, x)
