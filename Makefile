@@ -11,7 +11,7 @@ FUZZTIME    ?= 15s
 
 # The fuzz targets, PACKAGE:FUNCTION: make check runs each for FUZZTIME,
 # make fuzz for five minutes.
-FUZZ_TARGETS = ./generator:FuzzCheck ./generator/manifest:FuzzLoadJSON ./schema:FuzzDecode \
+FUZZ_TARGETS = ./generator:FuzzCheck ./generator/manifest:FuzzLoadJSON ./schema:FuzzDecode ./schema:FuzzCompareNumbers \
 	./registry/admission:FuzzAdmit ./registry/server:FuzzResourcePut ./registry/server:FuzzBatch \
 	./registry/egress:FuzzParse ./schema/pattern:FuzzTranslate ./schema/example:FuzzOf
 
@@ -23,7 +23,10 @@ define fuzz-all
 	done
 endef
 
+# The first build compiles udtc and its dependencies: a minute or two
+# without output, so it says so first.
 build:
+	@[ -x $(BIN) ] || echo "Building $(BIN) for the first time: compiling udtc and its dependencies takes a minute or two..."
 	$(GO) build -o $(BIN) ./cmd/udtc
 
 test:

@@ -26,12 +26,17 @@ type Options struct {
 	// FilePrefix is put in front of every file name in spans (CompileFS
 	// only), e.g. "HEAD~1:" for the files of a git revision.
 	FilePrefix string
+	// Only, when set, compiles only the inputs it accepts (their paths as
+	// Expand lists them): an incremental gen compiles the namespaces
+	// whose manifests changed (outdir.Run.Compiles).
+	Only func(path string) bool
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
 // recursively as Expand describes), checks them and returns the catalog with
 // its diagnostics, sorted. A file found in a directory that is clearly not a
-// manifest (see manifest.IsManifest) is skipped with a note; a file named in
+// manifest (see manifest.IsManifest) is skipped with a note, or silently
+// when it is a known project file (manifest.IsProjectFile); a file named in
 // paths is always checked. The catalog is nil when any error diagnostic was
 // found. The error is for usage and I/O failures only (a missing path, an
 // unreadable file).
@@ -66,6 +71,9 @@ func CompileFS(ctx context.Context, fsys fs.FS, paths []string, opts Options) (*
 }
 
 func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byte, error), opts Options) (*model.Catalog, diag.List, error) {
+	if opts.Only != nil {
+		inputs = slices.DeleteFunc(inputs, func(in Input) bool { return !opts.Only(in.Path) })
+	}
 	results, diags, err := loadAndCheck(ctx, inputs, read)
 	if err != nil {
 		return nil, nil, err
@@ -249,7 +257,9 @@ func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte,
 		doc, d := manifest.Load(files[i].Path, data)
 		diags[i] = d
 		if doc != nil && !files[i].Named && !manifest.IsManifest(doc) {
-			diags[i].Add(manifest.NotManifest(doc))
+			if !manifest.IsProjectFile(files[i].Path) {
+				diags[i].Add(manifest.NotManifest(doc))
+			}
 			return
 		}
 		if doc != nil {

@@ -60,22 +60,38 @@ func nearMultiple(x, m float64) bool {
 // characters (Unicode code points), not bytes or UTF-16 units.
 func Length(s string) int64 { return int64(utf8.RuneCountInString(s)) }
 
-// BelowMinimum reports whether x breaks s's minimum (and
+// BelowMinimum reports whether the number x breaks s's minimum (and
 // exclusiveMinimum); AboveMaximum likewise for the maximum. Numbers
-// compare as float64.
-func BelowMinimum(s *Schema, x float64) bool {
+// compare exactly (CompareNumbers): -1e-400 is below a minimum of 0. A
+// bound or an x that is not a JSON number is not broken.
+func BelowMinimum(s *Schema, x json.Number) bool {
 	if s.Minimum == nil {
 		return false
 	}
-	lo, _ := s.Minimum.Float64()
-	return x < lo || s.ExclusiveMinimum && x == lo
+	c, ok := CompareNumbers(x, *s.Minimum)
+	return ok && (c < 0 || s.ExclusiveMinimum && c == 0)
 }
 
 // AboveMaximum reports whether x breaks s's maximum (and exclusiveMaximum).
-func AboveMaximum(s *Schema, x float64) bool {
+func AboveMaximum(s *Schema, x json.Number) bool {
 	if s.Maximum == nil {
 		return false
 	}
-	hi, _ := s.Maximum.Float64()
-	return x > hi || s.ExclusiveMaximum && x == hi
+	c, ok := CompareNumbers(x, *s.Maximum)
+	return ok && (c > 0 || s.ExclusiveMaximum && c == 0)
+}
+
+// NumberInEnum reports whether the number x equals one of s's enum
+// values, exactly (2.5000000000000000001 is not 2.5; 2.50 is); true when s
+// has no enum.
+func NumberInEnum(s *Schema, x json.Number) bool {
+	if len(s.Enum) == 0 {
+		return true
+	}
+	for _, e := range s.Enum {
+		if c, ok := CompareNumbers(x, e.Num); ok && c == 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,7 @@ type compileFlags struct {
 	// nil (loadProject, projectcmd.go).
 	proj       *project.Project
 	projLoaded bool
+	only       func(path string) bool // inputs to compile (generator.Options.Only); nil: all
 }
 
 func (f *compileFlags) flags() []cli.Flag {
@@ -71,7 +72,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 			return nil, nil, err
 		}
 	}
-	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{})
+	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{Only: f.only})
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/internal/buildinfo"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/explain"
 )
 
 func TestVersion(t *testing.T) {
@@ -289,7 +290,7 @@ func TestValidateLocal(t *testing.T) {
 		want string
 	}{
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview", good}, 2, "give --manifests PATH"},
-		{[]string{"validate", "Contoso.Data/postgresDatabases", good, "-m", "examples"}, 2, "NAMESPACE/TYPE@VERSION"},
+		{[]string{"validate", "Contoso.Data/postgresDatabases.size", good, "-m", "examples"}, 2, "NAMESPACE/TYPE[@VERSION] (a type, no property path)"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview"}, 2, "at least one FILE"},
 		{[]string{"validate", "Contoso.Data/nope@2025-01-01-preview", good, "-m", "examples"}, 1, "type Contoso.Data/nope is not declared"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2020-01-01", good, "-m", "examples"}, 1, `has no API version "2020-01-01" (versions: 2025-01-01-preview, 2025-06-01)`},
@@ -354,7 +355,7 @@ func TestExplain(t *testing.T) {
 	if !strings.Contains(out, "FIELD:    size <string>\n") || !strings.Contains(out, `enum: "S", "M", "L", "XL"`) || !strings.Contains(out, `default: "S"`) {
 		t.Errorf("explain .size:\n%s", out)
 	}
-	var x explained
+	var x explain.Result
 	if err := json.Unmarshal([]byte(runOut(t, "explain", "Contoso.Data/postgresDatabases.storageGiB", "-m", "examples", "--output", "json")), &x); err != nil ||
 		x.Field.Kind != "integer" || x.Path != "storageGiB" || len(x.Field.Constraints) == 0 {
 		t.Errorf("explain --output json: %v %+v", err, x)
@@ -381,14 +382,20 @@ func TestRegistryEmptyListAndSchemaTree(t *testing.T) {
 	}
 	stdout = runOut(t, "registry", "show", "Contoso.Data/postgresDatabases", "--server", url)
 	for _, want := range []string{
-		"    2025-06-01\n",
-		"      environment  <string>  required\n          The Radius environment ID.\n",
-		"      databases  <[]Object>  (items at most 16)\n",
-		"        name  <string>  required  (pattern: ",
-		"        password  <string>  (sensitive: encrypted at rest, never returned)\n",
+		"    2025-06-01\n      PROPERTY     KIND      REQUIRED  CONSTRAINTS                                   DESCRIPTION\n",
+		"      environment  string    yes                                                     The Radius environment ID.\n",
+		"      databases    []Object            items at most 16                              Databases to create on the server.\n",
+		"        name       string    yes       pattern: ",
+		"        password   string              sensitive: encrypted at rest, never returned\n",
+		"LOCATIONS\n  global  http://localhost:8081\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("registry show lacks %q:\n%s", want, stdout)
+		}
+	}
+	for i, line := range strings.Split(stdout, "\n") {
+		if strings.Contains(line, "\t") || strings.TrimRight(line, " ") != line {
+			t.Errorf("registry show: line %d has a tab or ends in blanks: %q", i+1, line)
 		}
 	}
 	var sum api.ProviderSummary

@@ -27,8 +27,9 @@ func fmtCommand(e *env) *cli.Command {
 		ArgsUsage: "PATH...",
 		Description: "Rewrites YAML manifests (files, and directories as udtc check reads them) in one layout: keys\n" +
 			"in the order of docs/manifest.md, 2-space indentation, quoted API versions, comments kept.\n" +
-			"JSON manifests are left as they are. --check lists the files that would change; --diff prints\n" +
-			"the changes as a unified diff; neither writes. Exit code 0: every file is formatted (or was\n" +
+			"JSON manifests are left as they are. Each file rewritten is named on stderr (formatted PATH).\n" +
+			"--check lists the files that would change; --diff prints the changes as a unified diff; neither\n" +
+			"writes. Exit code 0: every file is formatted (or was\n" +
 			"rewritten); 1: --check or --diff found files to change; 2: usage error or a file that does not parse.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "list the files that would change and exit 1 if there are any; write nothing", Destination: &f.check},
@@ -78,6 +79,7 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 			if err := replaceKeepingMode(in.Path, out); err != nil {
 				return fail(exitUsage, err)
 			}
+			fmt.Fprintf(e.stderr, "formatted %s\n", in.Path)
 		}
 	}
 	if len(bad) > 0 {

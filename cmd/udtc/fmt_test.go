@@ -26,9 +26,7 @@ types:
         schema:
           type: object
           properties:
-            tier:
-              type: string
-              enum: [a, b]
+            tier: {type: string, enum: [a, b]}
 `
 
 // fmtDir writes a directory of manifests: one unformatted, one formatted,
@@ -104,7 +102,7 @@ func TestFmtDiff(t *testing.T) {
 	}
 	untouched(t, dir, false)
 	want := "--- " + a + "\n+++ " + a + `
-@@ -1,7 +1,12 @@
+@@ -1,7 +1,10 @@
  # header
 +namespace: Contoso.Messaging
  types:
@@ -117,9 +115,7 @@ func TestFmtDiff(t *testing.T) {
 +        schema:
 +          type: object
 +          properties:
-+            tier:
-+              type: string
-+              enum: [a, b]
++            tier: {type: string, enum: [a, b]}
 `
 	if out != want {
 		t.Errorf("fmt --diff printed:\n%s\nwant:\n%s", out, want)
@@ -145,10 +141,13 @@ func TestFmtDiff(t *testing.T) {
 func TestFmtRewrites(t *testing.T) {
 	dir := fmtDir(t)
 	code, out, errs := runCLI(t, "fmt", dir)
-	if code != 0 || out != "" {
-		t.Errorf("fmt = %d, %q (stderr %q); want 0 and no output", code, out, errs)
+	if code != 0 || out != "" || errs != "formatted "+filepath.Join(dir, "a.yaml")+"\n" {
+		t.Errorf("fmt = %d, %q (stderr %q); want 0 and a.yaml named on stderr alone", code, out, errs)
 	}
 	untouched(t, dir, true)
+	if code, out, errs := runCLI(t, "fmt", dir); code != 0 || out != "" || errs != "" {
+		t.Errorf("fmt of formatted files = %d, %q (stderr %q); want 0 and no output", code, out, errs)
+	}
 	st, err := os.Stat(filepath.Join(dir, "a.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,8 @@ type genFlags struct {
 	goImportPrefix   string
 	check            bool
 	force            bool
-	w                watchFlags // watch.go
+	w                watchFlags  // watch.go
+	state            *outdir.Run // the run under way: what it redoes and keeps
 }
 
 // emitter is one output target (generator.Target, with gen's flags): the
@@ -136,6 +137,10 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
+	if c.Args().Len() == 0 && f.proj == nil {
+		_, err := f.inputs("") // the usage error, before any note about --out
+		return err
+	}
 	selected, err := f.selected()
 	if err != nil {
 		return err
@@ -171,19 +176,26 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		}
 		return fail(exitFail, fmt.Errorf("%s is not up to date: run udtc gen without --check", f.out))
 	}
-	paths, key, err := f.inputKey(c, selected)
+	paths, in, err := f.inputKey(c, selected)
 	if err != nil {
 		return err
 	}
 	if !f.force {
-		if n, ok := outdir.UpToDate(f.out, key); ok {
+		if n, ok := outdir.UpToDate(f.out, in.Key); ok {
 			fmt.Fprintf(e.stderr, "%s is up to date: inputs unchanged since the last run, nothing written (%s; --force regenerates)\n", f.out, plural(n, "file"))
 			return nil
 		}
 	}
 	// One report: the compiler's diagnostics and the emitters' together
 	// (JSON and SARIF consumers read exactly one document).
+	f.state = outdir.Plan(f.out, in, !f.force && !f.check && f.extensionName == "")
+	f.only = f.state.Compiles
 	cat, diags, err := f.collect(c, paths)
+	if err == nil && !f.state.Accept(cat) {
+		f.only = nil // errors, or changes that reach past their namespaces: compile everything
+		cat, diags, err = f.collect(c, paths)
+		f.state.Accept(cat)
+	}
 	if err != nil {
 		return err
 	}
@@ -199,29 +211,29 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		return err
 	}
 	if !f.check {
-		outdir.SaveCache(f.out, key)
+		f.state.Save()
 	}
 	return f.report(e, res)
 }
 
 // inputKey returns the inputs of the run and their key (outdir.InputKey,
 // with every option that shapes the output).
-func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string, key string, err error) {
+func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string, in *outdir.Inputs, err error) {
 	paths = c.Args().Slice()
 	if len(paths) == 0 {
 		if paths, err = f.inputs(f.out); err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
 	inputs, err := generator.Expand(paths)
 	if err != nil {
-		return nil, "", fail(exitUsage, err)
+		return nil, nil, fail(exitUsage, err)
 	}
-	key, err = outdir.InputKey(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict), f.proj.Key())...)
+	in, err = outdir.ReadInputs(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict), f.proj.Key())...)
 	if err != nil {
-		return nil, "", fail(exitUsage, err)
+		return nil, nil, fail(exitUsage, err)
 	}
-	return paths, key, nil
+	return paths, in, nil
 }
 
 // write runs the emitters and puts their files in --out: each target's
@@ -229,7 +241,7 @@ func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string,
 // the old ones only once every emitter is done and no diagnostic (diags,
 // the compiler's, and the emitters') is an error.
 func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags diag.List, selected []emitter) (outdir.Result, error) {
-	st := outdir.NewStager(f.out, outdir.Options{Check: f.check, Targets: emitterNames()})
+	st := outdir.NewStager(f.out, outdir.Options{Check: f.check, Targets: emitterNames(), Keep: f.state.Keeps})
 	defer st.Abort() // removes the stage unless Commit succeeded
 	targets := make([]generator.Target, len(selected))
 	for i, em := range selected {
@@ -237,7 +249,7 @@ func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags 
 	}
 	more, err := generator.EmitTargets(ctx, cat, targets, st.Stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
-	diags = append(diags, f.severities(more)...).Sorted()
+	diags = f.state.Diagnostics(append(diags, f.severities(more)...))
 	if len(diags) > 0 {
 		if perr := printDiagnostics(e, f.format, diags); perr != nil {
 			return outdir.Result{}, fail(exitUsage, perr)

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -69,27 +65,12 @@ func (f *initFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	var exist []string
-	for _, file := range files {
-		p := filepath.Join(dir, file.Path)
-		if _, err := os.Lstat(p); err == nil {
-			exist = append(exist, p)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return fail(exitUsage, err)
-		}
-	}
-	if len(exist) > 0 {
-		return usageErrorf("init writes nothing: %s already exist(s)", strings.Join(exist, ", "))
-	}
-	for _, file := range files {
-		p := filepath.Join(dir, file.Path)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fail(exitUsage, err)
-		}
-		if err := os.WriteFile(p, file.Data, 0o644); err != nil {
-			return fail(exitUsage, err)
-		}
+	written, err := project.WriteStarter(dir, files)
+	for _, p := range written {
 		fmt.Fprintf(e.stderr, "wrote %s\n", p)
+	}
+	if err != nil {
+		return fail(exitUsage, err)
 	}
 	fmt.Fprintf(e.stderr, "next: cd %s && udtc check && udtc gen\n", dir)
 	fmt.Fprint(e.stderr, registryWay(bicep.DefaultExtensionName(f.namespace)))

@@ -1,19 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"maps"
-	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/explain"
 )
 
 func registryCommand(e *env) *cli.Command {
@@ -61,16 +56,7 @@ func registryList(c *cli.Context, e *env, f *serverFlags) error {
 		fmt.Fprintf(e.stdout, "No resource types are registered in plane %s of %s (udtc publish registers manifests).\n", f.plane, f.server)
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TYPE\tNAMESPACE\tAPI VERSIONS\tDEFAULT")
-	for _, s := range sortedSummaries(sums) {
-		for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
-			t := s.ResourceTypes[name]
-			fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", s.Name, name, s.Name,
-				strings.Join(t.Versions(), ", "), t.DefaultAPIVersion)
-		}
-	}
-	return tw.Flush()
+	return explain.WriteList(e.stdout, sums)
 }
 
 // registryShow is `udtc registry show`.
@@ -101,82 +87,5 @@ func registryShow(c *cli.Context, e *env, f *serverFlags) error {
 	if f.output == "json" {
 		return writeJSON(e.stdout, s)
 	}
-	printSummary(e, s, typ != "")
-	return nil
-}
-
-func sortedSummaries(s []api.ProviderSummary) []api.ProviderSummary {
-	out := slices.Clone(s)
-	slices.SortFunc(out, func(a, b api.ProviderSummary) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
-
-func printSummary(e *env, s api.ProviderSummary, schemas bool) {
-	w := e.stdout
-	fmt.Fprintf(w, "NAMESPACE  %s\n", s.Name)
-	if len(s.Locations) > 0 {
-		fmt.Fprintln(w, "LOCATIONS")
-		for _, name := range slices.Sorted(maps.Keys(s.Locations)) {
-			fmt.Fprintf(w, "  %s\t%s\n", name, s.Locations[name].Address)
-		}
-	}
-	fmt.Fprintln(w, "TYPES")
-	for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
-		t := s.ResourceTypes[name]
-		fmt.Fprintf(w, "  %s/%s\n", s.Name, name)
-		if t.Description != "" {
-			fmt.Fprintf(w, "    description:  %s\n", firstLine(t.Description))
-		}
-		if len(t.Capabilities) > 0 {
-			fmt.Fprintf(w, "    capabilities: %s\n", strings.Join(t.Capabilities, ", "))
-		}
-		fmt.Fprintf(w, "    default:      %s\n", t.DefaultAPIVersion)
-		for _, v := range t.Versions() {
-			fmt.Fprintf(w, "    %s\n", v)
-			if schemas {
-				printSchemaTree(w, t.APIVersions[v].Schema, "      ")
-			}
-		}
-	}
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
-}
-
-// printSchemaTree prints an API version's schema as a tree of properties,
-// each with its kind, constraints and description (explain's vocabulary);
-// a schema that does not compile is printed as its JSON.
-func printSchemaTree(w io.Writer, raw json.RawMessage, indent string) {
-	schema, err := admission.Compile(raw)
-	if err != nil {
-		fmt.Fprintf(w, "%sschema: %s\n", indent, raw)
-		return
-	}
-	if _, top, _ := schema.Explain(nil); len(top) == 0 {
-		fmt.Fprintf(w, "%s(no properties declared)\n", indent)
-		return
-	}
-	var walk func(path []string, indent string, depth int)
-	walk = func(path []string, indent string, depth int) {
-		_, fields, _ := schema.Explain(path)
-		for _, f := range fields {
-			line := indent + f.Name + "  <" + f.Kind + ">"
-			if f.Required {
-				line += "  required"
-			}
-			if len(f.Constraints) > 0 {
-				line += "  (" + strings.Join(f.Constraints, "; ") + ")"
-			}
-			fmt.Fprintln(w, line)
-			if f.Description != "" {
-				fmt.Fprintln(w, indent+"    "+firstLine(f.Description))
-			}
-			if depth < 16 {
-				walk(append(path[:len(path):len(path)], f.Name), indent+"  ", depth+1)
-			}
-		}
-	}
-	walk(nil, indent, 0)
+	return explain.WriteSummary(e.stdout, s, typ != "")
 }

@@ -20,7 +20,8 @@ import (
 // goroutines at once.
 func siteStream(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
 	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
-	opts := catalog.Options{GoImportPrefix: f.goImportPrefix, BicepExtension: f.extensionName, Compare: newCompareSchemas(newPatterns())}
+	opts := catalog.Options{GoImportPrefix: f.goImportPrefix, BicepExtension: f.extensionName, Compare: newCompareSchemas(newPatterns()),
+		PreviousHome: f.state.Previous("site/index.json")}
 	err := c.SiteFunc(opts, func(pages []catalog.File) error {
 		files := make([]emit.File, len(pages))
 		for i, p := range pages {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 )
@@ -20,12 +21,13 @@ func validateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check resource documents against a type's schema, as the registry would admit them",
-		ArgsUsage: "NAMESPACE/TYPE@VERSION FILE...",
+		ArgsUsage: "NAMESPACE/TYPE[@VERSION] FILE...",
 		Description: "Checks resource documents (YAML or JSON; several YAML documents per file are allowed) the way\n" +
 			"the registry admits a PUT: with the same implementation (registry/admission), against the schema\n" +
-			"of the API version read from local manifests (--manifests) or from a registry (--server). A\n" +
-			"document is a resource body {location, tags, properties}; every violation is reported with its\n" +
-			"path and file:line:col. Exit code 0: every document is admitted; 1: a violation; 2: usage error.",
+			"of the API version (the default one unless @VERSION is given, as explain) read from local manifests\n" +
+			"(--manifests) or from a registry (--server). A document is a resource body {location, tags,\n" +
+			"properties}; every violation is reported with its path and file:line:col, in the order of the file.\n" +
+			"Exit code 0: every document is admitted; 1: a violation; 2: usage error.",
 		Flags:  f.flags(),
 		Action: func(c *cli.Context) error { return f.run(c, e) },
 	}
@@ -36,14 +38,14 @@ func (f *validateFlags) run(c *cli.Context, e *env) error {
 		return err
 	}
 	if c.Args().Len() < 2 {
-		return usageErrorf("validate takes NAMESPACE/TYPE@VERSION and at least one FILE")
+		return usageErrorf("validate takes NAMESPACE/TYPE[@VERSION] and at least one FILE")
 	}
 	ref, err := api.ParseTypeRef(c.Args().First())
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	if ref.Version == "" || len(ref.Path) > 0 {
-		return usageErrorf("validate takes NAMESPACE/TYPE@VERSION (an API version, no property path), not %q", c.Args().First())
+	if len(ref.Path) > 0 {
+		return usageErrorf("validate takes NAMESPACE/TYPE[@VERSION] (a type, no property path), not %q", c.Args().First())
 	}
 	res, err := f.lookup(c, e, ref)
 	if err != nil {
@@ -106,10 +108,5 @@ func validateFile(schema *admission.Schema, ref api.TypeRef, file string, data [
 	return docs, diags
 }
 
-// plural returns "1 document" or "n documents".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// plural returns "1 document" or "n documents" (naming.Count).
+func plural(n int, noun string) string { return naming.Count(n, noun) }

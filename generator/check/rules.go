@@ -19,7 +19,7 @@ var Rules = []diag.Rule{
 	{ID: manifest.RuleMultipleDocuments, Severity: diag.Error, Doc: "A file holds exactly one YAML document (no `---` separators between documents)."},
 	{ID: manifest.RuleYAMLLimit, Severity: diag.Error, Doc: "A document nests at most 256 levels and expands to at most 1,000,000 nodes, aliases included."},
 	{ID: RuleEmptyFile, Severity: diag.Error, Doc: "A manifest file is not empty."},
-	{ID: manifest.RuleNotManifest, Severity: diag.Note, Doc: "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (bicepconfig.json, package.json) is not a manifest: it is skipped with this note. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
+	{ID: manifest.RuleNotManifest, Severity: diag.Note, Doc: "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (tsconfig.json, a list) is not a manifest: it is skipped with this note; a project's own `udtc.yaml` and `bicepconfig.json` are skipped without it. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
 
 	// Manifest structure.
 	{ID: RuleValueType, Severity: diag.Error, Doc: "Every manifest key holds the kind of value it takes (a mapping, a list, a string)."},

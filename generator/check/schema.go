@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -392,13 +393,14 @@ func (c *schemaChecker) num(e *entry, whole bool) *json.Number {
 		return nil
 	}
 	if whole {
-		f, _ := strconv.ParseFloat(text, 64)
-		if f != math.Trunc(f) {
+		// Plain integer form within int64; a whole bound beyond it stays
+		// as written (exact), as no integer value reaches it.
+		switch i, err := schema.ParseWhole(json.Number(text)); {
+		case errors.Is(err, schema.ErrFraction):
 			c.r.report(v, RuleKeywordValue, e.ptr(), "", "`%s` of an integer must be a whole number, not %s", e.name, text)
 			return nil
-		}
-		if strings.ContainsAny(text, ".eE") {
-			text = strconv.FormatFloat(f, 'f', -1, 64)
+		case err == nil:
+			text = strconv.FormatInt(i, 10)
 		}
 	}
 	jn := json.Number(text)
@@ -455,13 +457,12 @@ func (c *schemaChecker) numberConstraints(s *model.Schema, kw map[string]*entry)
 		*x.dst = b
 	}
 	if s.Minimum != nil && s.Maximum != nil {
-		lo, _ := s.Minimum.Float64()
-		hi, _ := s.Maximum.Float64()
+		order, _ := schema.CompareNumbers(*s.Minimum, *s.Maximum)
 		e := kw["maximum"]
 		switch {
-		case lo > hi:
+		case order > 0:
 			r.report(e.value, RuleRange, e.ptr(), "", "maximum %s is less than minimum %s", *s.Maximum, *s.Minimum)
-		case lo == hi && (s.ExclusiveMinimum || s.ExclusiveMaximum):
+		case order == 0 && (s.ExclusiveMinimum || s.ExclusiveMaximum):
 			r.report(e.value, RuleRange, e.ptr(), "", "no value lies between minimum %s and maximum %s when a bound is exclusive", *s.Minimum, *s.Maximum)
 		}
 	}
@@ -700,11 +701,14 @@ func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 			}
 		}
 	case model.Integer, model.Number:
-		f, _ := v.Num.Float64()
+		w := schema.IntegerWidth(s)
+		i, err := schema.ParseWhole(v.Num)
 		switch {
-		case schema.BelowMinimum(s, f):
+		case s.Kind == model.Integer && (err != nil || i < w.Min || i > w.Max):
+			return fmt.Sprintf("is outside the range of %s (%d to %d)", w.Means, w.Min, w.Max)
+		case schema.BelowMinimum(s, v.Num):
 			return fmt.Sprintf("is below the minimum %s", *s.Minimum)
-		case schema.AboveMaximum(s, f):
+		case schema.AboveMaximum(s, v.Num):
 			return fmt.Sprintf("is above the maximum %s", *s.Maximum)
 		case s.MultipleOf != nil && !schema.MultipleOf(v.Num, *s.MultipleOf):
 			return fmt.Sprintf("is not a multiple of %s", *s.MultipleOf)

@@ -421,5 +421,12 @@ func number(n *yaml.Node) (string, error) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return "", fmt.Errorf("%s is not a JSON number", n.Value)
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64), nil
+	text := strconv.FormatFloat(f, 'g', -1, 64)
+	// A JSON number float64 cannot hold exactly (100.00000000000000001,
+	// -1e-400) stays as written, so that bounds and types judge the value
+	// the user wrote, not its rounding.
+	if c, ok := schema.CompareNumbers(json.Number(n.Value), json.Number(text)); ok && c != 0 {
+		return n.Value, nil
+	}
+	return text, nil
 }

@@ -198,11 +198,17 @@ func quote(n *yaml.Node) {
 
 // canonicalStyle makes every mapping a block mapping and every sequence a
 // block sequence, except that a sequence of scalars without comments is
-// written in flow style ([a, b]).
+// written in flow style ([a, b]), and a mapping written in flow style on
+// one line ({type: string, maxLength: 64}) stays so when it holds only
+// scalars, such sequences and empty mappings (flowMapping).
 func canonicalStyle(n *yaml.Node) {
 	switch n.Kind {
 	case yaml.MappingNode:
+		keep := flowMapping(n)
 		n.Style &^= yaml.FlowStyle
+		if keep {
+			n.Style |= yaml.FlowStyle
+		}
 	case yaml.SequenceNode:
 		n.Style &^= yaml.FlowStyle
 		if flowable(n) {
@@ -212,6 +218,34 @@ func canonicalStyle(n *yaml.Node) {
 	for _, c := range n.Content {
 		canonicalStyle(c)
 	}
+}
+
+// flowMapping reports whether n is a flow mapping that stays one: it was
+// written on one line, and its keys and values are one-line scalars,
+// flowable sequences or empty mappings, without comments (but for one at
+// the end of n's line). A flow mapping that holds a mapping
+// ({properties: {size: ...}}) is a schema tree, laid out in blocks.
+func flowMapping(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle == 0 || n.HeadComment != "" || n.FootComment != "" {
+		return false
+	}
+	for i, c := range n.Content {
+		switch {
+		case c.Line != n.Line || c.HeadComment != "" || c.LineComment != "" || c.FootComment != "":
+			return false
+		case c.Kind == yaml.ScalarNode:
+			if c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || strings.Contains(c.Value, "\n") {
+				return false
+			}
+		case i%2 == 0: // a key that is not a scalar
+			return false
+		case c.Kind == yaml.SequenceNode && !flowable(c) && len(c.Content) > 0,
+			c.Kind == yaml.MappingNode && len(c.Content) > 0,
+			c.Kind != yaml.SequenceNode && c.Kind != yaml.MappingNode:
+			return false
+		}
+	}
+	return true
 }
 
 func flowable(n *yaml.Node) bool {

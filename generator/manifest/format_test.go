@@ -334,9 +334,7 @@ types: # the types
         schema:
           type: object
           properties:
-            tier:
-              type: string
-              enum: [basic, standard]
+            tier: {type: string, enum: [basic, standard]}
 `
 	got, diags := manifest.Format("m.yaml", []byte(in))
 	if len(diags) > 0 {
@@ -344,6 +342,55 @@ types: # the types
 	}
 	if d := cmp.Diff(want, string(got)); d != "" {
 		t.Errorf("Format (-want +got):\n%s", d)
+	}
+}
+
+// TestFormatKeepsFlowMappings: a one-line flow mapping of scalars stays on
+// one line (its keys still in order); one written over several lines, or
+// holding a mapping, is laid out in blocks.
+func TestFormatKeepsFlowMappings(t *testing.T) {
+	in := `namespace: Contoso.Fmt
+types:
+  widgets:
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            name: {type: string, maxLength: 64}
+            code: {maxLength: 8, type: string} # sorted
+            tags: {type: array, items: {type: string, enum: [a, b]}}
+            meta: {type: object, properties: {}}
+            multi: {type: string,
+              description: two words}
+`
+	want := `namespace: Contoso.Fmt
+types:
+  widgets:
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            name: {type: string, maxLength: 64}
+            code: {type: string, maxLength: 8} # sorted
+            tags:
+              type: array
+              items: {type: string, enum: [a, b]}
+            meta: {type: object, properties: {}}
+            multi:
+              type: string
+              description: two words
+`
+	got, diags := manifest.Format("m.yaml", []byte(in))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if d := cmp.Diff(want, string(got)); d != "" {
+		t.Errorf("Format (-want +got):\n%s", d)
+	}
+	if again, _ := manifest.Format("m.yaml", got); string(again) != string(got) {
+		t.Errorf("Format is not idempotent:\n%s", again)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -303,6 +304,22 @@ func IsManifest(doc *Document) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// ProjectFileName is the name of the udtc project file (generator/project
+// reads it).
+const ProjectFileName = "udtc.yaml"
+
+// IsProjectFile reports whether the file at path is one a udtc project keeps
+// beside its manifests (`udtc init` writes them): the project file and
+// Bicep's bicepconfig.json. A directory walk skips such a file without the
+// not-a-manifest note when it is not a manifest.
+func IsProjectFile(path string) bool {
+	switch filepath.Base(path) {
+	case ProjectFileName, "bicepconfig.json":
+		return true
 	}
 	return false
 }

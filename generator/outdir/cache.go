@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/internal/atomicfile"
+	"github.com/udtc/udtc/internal/par"
 )
 
 // genCache is the machine-local half of the no-op check: the inputs' key of
@@ -86,11 +88,17 @@ func UpToDate(dir, key string) (int, bool) {
 	if !ok || c.key != key {
 		return 0, false
 	}
+	return outputsAsLeft(dir, c)
+}
+
+// outputsAsLeft reports whether the marker and every file it lists are as
+// the run that wrote c left them, and returns the number of files listed.
+func outputsAsLeft(dir string, c genCache) (int, bool) {
 	b, err := os.ReadFile(filepath.Join(dir, emit.OutputMarker))
 	if err != nil || hash(b) != c.marker {
 		return 0, false
 	}
-	m := readMarker(dir)
+	m := parseMarker(b)
 	if len(m.files) == 0 {
 		return 0, false
 	}
@@ -136,8 +144,20 @@ func hash(b []byte) string {
 // time, so an upgrade regenerates), every option that shapes the output,
 // and each input file's path and contents. It is machine-local and is kept
 // in the user cache, never in the output directory (UpToDate, SaveCache;
-// publish keys its record with it too).
+// publish keys its record with it too). It is ReadInputs(...).Key.
 func InputKey(inputs []generator.Input, options ...string) (string, error) {
+	in, err := ReadInputs(inputs, options...)
+	if err != nil {
+		return "", err
+	}
+	return in.Key, nil
+}
+
+// ReadInputs reads every input file (on every core) and returns the
+// inputs with the SHA-256 of each, the key of the binary and options
+// alone (Inputs.Options: a run whose options differ redoes everything)
+// and the key of everything (InputKey).
+func ReadInputs(inputs []generator.Input, options ...string) (*Inputs, error) {
 	h := sha256.New()
 	if exe, err := os.Executable(); err == nil {
 		if st, err := os.Stat(exe); err == nil {
@@ -147,17 +167,30 @@ func InputKey(inputs []generator.Input, options ...string) (string, error) {
 	for _, o := range options {
 		fmt.Fprintf(h, "opt %q\n", o)
 	}
-	for _, in := range inputs {
-		f, err := os.Open(in.Path)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "file %q %t\n", in.Path, in.Named)
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return "", err
-		}
+	in := &Inputs{List: inputs, Sums: make([]string, len(inputs)), Options: hex.EncodeToString(h.Sum(nil))}
+	errs := make([]error, len(inputs))
+	par.Each(len(inputs), func(i int) {
+		in.Sums[i], errs[i] = fileSum(inputs[i].Path)
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, input := range inputs {
+		fmt.Fprintf(h, "file %q %t %s\n", input.Path, input.Named, in.Sums[i])
+	}
+	in.Key = hex.EncodeToString(h.Sum(nil))
+	return in, nil
+}
+
+func fileSum(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -54,6 +54,7 @@ type Stager struct {
 	stageDirs map[string]bool // directories below stageDir known to exist
 	made      []string        // DIR and its parents when this run made them, parents first
 	done      bool            // committed or aborted
+	others    int             // listed files of targets that did not run (markers)
 }
 
 // stagedFile is one file of the run.
@@ -76,6 +77,11 @@ type Options struct {
 	// entries of no known target, left by an older udtc, are removed only
 	// by a Commit of all of them.
 	Targets []string
+	// Keep, when set, keeps a listed file of a running target that the
+	// run did not produce (an incremental run keeps the files of the
+	// namespaces it did not redo, Run.Keeps) instead of removing it;
+	// Commit counts it as unchanged.
+	Keep func(target, path string) bool
 }
 
 // NewStager returns a Stager for dir.
@@ -240,6 +246,7 @@ func (s *Stager) Commit(targets []string) (Result, error) {
 	markerPath := filepath.Join(s.dir, emit.OutputMarker)
 	marker, _ := os.ReadFile(markerPath) // the marker in DIR, as the commit goes
 	next, gone, union := s.markers(parseMarker(marker), targets)
+	res.Unchanged += len(next.files) - len(s.staged) - s.others
 	var j *journal
 	if !s.opts.Check {
 		var err error
@@ -372,6 +379,9 @@ func (s *Stager) markers(old genMarker, targets []string) (next genMarker, gone 
 		listed[prev.path] = true
 		if !running[prev.target] && (prev.target != "" || !everyTarget) {
 			next.files = append(next.files, prev) // another target's file
+			s.others++
+		} else if s.opts.Keep != nil && running[prev.target] && s.opts.Keep(prev.target, prev.path) {
+			next.files = append(next.files, prev)
 		} else {
 			gone = append(gone, prev)
 		}

@@ -26,10 +26,11 @@ import (
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/manifest"
 )
 
 // FileName is the project file's name.
-const FileName = "udtc.yaml"
+const FileName = manifest.ProjectFileName
 
 // SchemaID is the $id of the project file's JSON Schema.
 const SchemaID = "https://raw.githubusercontent.com/udtc/udtc/main/docs/project.schema.json"

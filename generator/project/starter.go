@@ -3,9 +3,12 @@ package project
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing/fstest"
 	"text/template"
 
@@ -80,4 +83,34 @@ func starterExample(man []byte, ext string) ([]byte, error) {
 	b.WriteString("extension " + ext + "\n\n")
 	b.WriteString(example.Declaration(t.Namespace, t.Name, v.Name, example.Of(v.Schema).Properties) + "\n")
 	return b.Bytes(), nil
+}
+
+// WriteStarter writes files below dir, creating directories, and returns
+// the paths it wrote. It refuses to overwrite: when any of the files
+// exists it writes nothing and says which exist.
+func WriteStarter(dir string, files []StarterFile) ([]string, error) {
+	var exist []string
+	for _, file := range files {
+		p := filepath.Join(dir, file.Path)
+		if _, err := os.Lstat(p); err == nil {
+			exist = append(exist, p)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if len(exist) > 0 {
+		return nil, fmt.Errorf("init writes nothing: %s already exist(s)", strings.Join(exist, ", "))
+	}
+	var written []string
+	for _, file := range files {
+		p := filepath.Join(dir, file.Path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return written, err
+		}
+		if err := os.WriteFile(p, file.Data, 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
 }

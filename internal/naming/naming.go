@@ -151,6 +151,15 @@ func Article(word string) string {
 	return "a"
 }
 
+// Count returns n and noun, plural unless n is 1: "1 document", "3
+// problems". The noun takes a plain s.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 func isVowel(c byte) bool { return strings.IndexByte("aeiou", c) >= 0 }
 
 // matchCase returns repl upper-cased when like is all upper case.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -334,6 +333,12 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 		return v
 	}
 	switch n.kind {
+	case schema.Integer, schema.Number:
+		num, ok := a.number(n, v.(json.Number))
+		if !ok {
+			return v
+		}
+		v = num
 	case schema.String:
 		a.checkString(n, v.(string), sensitive)
 	case schema.Object:
@@ -381,25 +386,58 @@ func (a *admitter) typeOK(n *node, v any) bool {
 	case schema.Array:
 		_, ok = v.([]any)
 	case schema.Integer, schema.Number:
-		num, isNum := v.(json.Number)
-		if !isNum {
-			ok = false
-			break
-		}
-		f, err := strconv.ParseFloat(string(num), 64)
-		if err != nil || math.IsInf(f, 0) {
-			a.report(CodeOutOfRange, "is too large to be represented as a number")
-			return false
-		}
-		if n.kind == schema.Integer && f != math.Trunc(f) {
-			a.report(CodeInvalidType, "must be an integer, not a fractional number")
-			return false
-		}
+		_, ok = v.(json.Number)
 	}
 	if !ok {
 		a.report(CodeInvalidType, "must be %s, not %s", kindWords(n.kind), valueKind(v))
 	}
 	return ok
+}
+
+// number checks x against n's kind, integer width, enum and bounds,
+// exactly (schema.ParseWhole, schema.NumberInEnum, schema.BelowMinimum,
+// schema.AboveMaximum: never through float64), and returns the number to
+// store: an integer in plain integer form, so that 1e2, 1.0 and 100.000
+// are stored as 100 and every stored integer decodes into the Go client's
+// int32 or int64. ok is false when x is not a number of n's kind (then
+// nothing else is checked).
+func (a *admitter) number(n *node, x json.Number) (json.Number, bool) {
+	if !schema.Finite(x) {
+		a.report(CodeOutOfRange, "is too large, or too close to 0, to be represented as a number")
+		return x, false
+	}
+	if n.kind == schema.Integer {
+		i, err := schema.ParseWhole(x)
+		switch {
+		case errors.Is(err, schema.ErrFraction):
+			a.report(CodeInvalidType, "must be an integer, not a fractional number")
+			return x, false
+		case err != nil || i < n.width.Min || i > n.width.Max:
+			code := CodeOutOfRange
+			if n.width.Name != "" {
+				code = CodeInvalidFormat
+			}
+			a.report(code, "must be %s, from %d to %d", n.width.Means, n.width.Min, n.width.Max)
+			return x, false
+		}
+		x = json.Number(strconv.FormatInt(i, 10))
+	}
+	if !schema.NumberInEnum(n.numeric, x) {
+		a.report(CodeInvalidEnum, "must be one of %s", enumText(n.enum))
+	}
+	switch b := n.numeric; {
+	case schema.BelowMinimum(b, x) && b.ExclusiveMinimum:
+		a.report(CodeOutOfRange, "must be greater than %s", *b.Minimum)
+	case schema.BelowMinimum(b, x):
+		a.report(CodeOutOfRange, "must be at least %s", *b.Minimum)
+	}
+	switch b := n.numeric; {
+	case schema.AboveMaximum(b, x) && b.ExclusiveMaximum:
+		a.report(CodeOutOfRange, "must be less than %s", *b.Maximum)
+	case schema.AboveMaximum(b, x):
+		a.report(CodeOutOfRange, "must be at most %s", *b.Maximum)
+	}
+	return x, true
 }
 
 func valueKind(v any) string {
@@ -411,7 +449,7 @@ func valueKind(v any) string {
 	case bool:
 		return "a boolean"
 	case json.Number:
-		if f, err := v.Float64(); err == nil && f == math.Trunc(f) {
+		if _, err := schema.ParseWhole(v); err == nil || errors.Is(err, schema.ErrRange) {
 			return "an integer"
 		}
 		return "a number"
@@ -582,14 +620,6 @@ func (a *admitter) schemaError(n *node, field string) {
 	switch field {
 	case "enum":
 		a.report(CodeInvalidEnum, "must be one of %s", enumText(n.enum))
-	case "minimum":
-		a.report(CodeOutOfRange, "must be at least %s", n.minimum)
-	case "exclusiveMinimum":
-		a.report(CodeOutOfRange, "must be greater than %s", n.exclMin)
-	case "maximum":
-		a.report(CodeOutOfRange, "must be at most %s", n.maximum)
-	case "exclusiveMaximum":
-		a.report(CodeOutOfRange, "must be less than %s", n.exclMax)
 	case "format":
 		a.report(CodeInvalidFormat, "must be %s (format %s)", n.format.Means, n.format.Name)
 	case "minItems":

@@ -12,9 +12,12 @@
 // targets the server looks up; SplitSecrets and MergeSecrets separate the
 // x-radius-sensitive values that are encrypted at rest from the rest.
 //
-// The keyword constraints (enum, bounds, multipleOf, formats, item and
-// property counts) are evaluated by kin-openapi's openapi3 validator on a
-// per-node schema; the structure (closed objects, required and unknown
+// The keyword constraints (enum, string formats, item and property
+// counts) are evaluated by kin-openapi's openapi3 validator on a per-node
+// schema. Numbers are checked here, exactly, by the rules of package
+// schema (never as float64): bounds, multipleOf, and for integers whole
+// values within the format's width (int32, else int64), stored in plain
+// integer form (1e2 and 1.0 become 100 and 1). The structure (closed objects, required and unknown
 // properties, types, read-only properties, defaults, paths) is walked here,
 // so that every violation gets its own target and the walk can stop after
 // MaxViolations. String lengths count characters (Unicode code points) and

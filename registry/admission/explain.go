@@ -31,20 +31,37 @@ type PathError struct {
 }
 
 func (e *PathError) Error() string {
-	return fmt.Sprintf("no property %q at %s (properties: %s)", e.Name,
-		strings.Join(append([]string{Root}, e.At...), "."), strings.Join(e.Properties, ", "))
+	at := strings.Join(append([]string{Root}, e.At...), ".")
+	if len(e.Properties) == 0 {
+		return fmt.Sprintf("no property %q at %s (it has no properties)", e.Name, at)
+	}
+	return fmt.Sprintf("no property %q at %s (properties: %s)", e.Name, at, strings.Join(e.Properties, ", "))
 }
 
-// Explain describes the place at path below the root (property names,
-// matched case-insensitively, an exact match first; array items and map
-// values are stepped into) and the properties there, sorted by name. A
-// name the schema does not have is a *PathError.
+// ItemsStep and ValuesStep name, in an Explain path, the items of an array
+// and the values of a map (the schema keywords), where no property of that
+// name is declared: `extensions.items` is the schema of each extension.
+const (
+	ItemsStep  = "items"
+	ValuesStep = "additionalProperties"
+)
+
+// Explain describes the place at path below the root and the properties
+// there, sorted by name. A step is a property name (matched
+// case-insensitively, an exact match first; array items and map values are
+// stepped into), or ItemsStep or ValuesStep on an array or map without a
+// property of that name. A name the schema does not have is a *PathError.
 func (s *Schema) Explain(path []string) (Field, []Field, error) {
 	node, field := s.model, describe("", s.model, false)
 	for i, name := range path {
 		p := child(node, name)
 		if p == nil {
-			return Field{}, nil, &PathError{Name: name, At: path[:i], Properties: propertyNames(node)}
+			inner := element(node, name)
+			if inner == nil {
+				return Field{}, nil, &PathError{Name: name, At: path[:i], Properties: propertyNames(node)}
+			}
+			node, field = inner, describe(name, inner, false)
+			continue
 		}
 		node, field = p.Schema, describe(name, p.Schema, p.Required)
 	}
@@ -68,6 +85,18 @@ func container(s *schema.Schema) *schema.Schema {
 			return s
 		}
 	}
+}
+
+// element returns the items of array s for ItemsStep and the values of map
+// s for ValuesStep, else nil.
+func element(s *schema.Schema, step string) *schema.Schema {
+	switch {
+	case s.Kind == schema.Array && strings.EqualFold(step, ItemsStep):
+		return s.Items
+	case s.Kind == schema.Map && strings.EqualFold(step, ValuesStep):
+		return s.AdditionalProperties
+	}
+	return nil
 }
 
 // child returns the property of s's container named name: the one spelled
@@ -142,7 +171,28 @@ func describe(name string, s *schema.Schema, required bool) Field {
 		add("default: %s", jsonText(kin.Value(*s.Default)))
 	}
 	f.Constraints = append(f.Constraints, limits(s)...)
+	if inner := elementConstraints(s); inner != "" {
+		f.Constraints = append(f.Constraints, inner)
+	}
 	return f
+}
+
+// elementConstraints are the constraints of the items of array s or the
+// values of map s (their enum, lengths, pattern...) in one line, "each
+// item: enum: \"a\", \"b\"", or "" when they have none.
+func elementConstraints(s *schema.Schema) string {
+	what, inner := "each item", s.Items
+	if s.Kind == schema.Map {
+		what, inner = "each value", s.AdditionalProperties
+	}
+	if (s.Kind != schema.Array && s.Kind != schema.Map) || inner == nil {
+		return ""
+	}
+	c := describe("", inner, false).Constraints
+	if len(c) == 0 {
+		return ""
+	}
+	return what + ": " + strings.Join(c, "; ")
 }
 
 // limits are s's bounds, multipleOf, lengths, counts, uniqueItems,

@@ -2,6 +2,7 @@ package admission
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,9 +30,15 @@ var resourceKeys = []string{"id", "name", "type", "location", "tags", "propertie
 // resource of type typ ("Namespace/type"): each is a resource body
 // {location, tags, properties} whose properties must pass Admit. It
 // returns how many documents there were and every violation with its
-// position; reading stops at a document that does not parse.
+// position, in the order of the file (by line, column, then target);
+// reading stops at a document that does not parse.
 func (s *Schema) AdmitFile(typ string, data []byte) (docs int, found []Located) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	defer func() {
+		slices.SortStableFunc(found, func(a, b Located) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), strings.Compare(a.Target, b.Target))
+		})
+	}()
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)

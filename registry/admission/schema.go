@@ -37,11 +37,11 @@ type node struct {
 	// nil when there are none.
 	kin *openapi3.Schema
 
-	enum        []any
-	minimum     string // the bounds as written, for messages
-	maximum     string
-	exclMin     string // the exclusive bounds as written, when exclusive
-	exclMax     string
+	enum []any
+	// numeric is an Integer or Number node's schema, for its bounds
+	// (schema.BelowMinimum, exact); width is an Integer node's range.
+	numeric     *schema.Schema
+	width       schema.Format
 	multipleOf  *json.Number
 	format      schema.Format // a format validated here, else the zero Format
 	minLength   *int64
@@ -163,7 +163,12 @@ func compile(s *schema.Schema, patterns map[*schema.Schema]*pattern.Pattern) *no
 	if n.kind == 0 {
 		n.kind = schema.Any
 	}
-	if f, ok := schema.LookupFormat(s.Format); ok && f.Kind == s.Kind && f.Validated() {
+	switch f, ok := schema.LookupFormat(s.Format); {
+	case s.Kind == schema.Integer:
+		n.numeric, n.width = s, schema.IntegerWidth(s)
+	case s.Kind == schema.Number:
+		n.numeric = s
+	case ok && f.Kind == s.Kind && f.Validated():
 		n.format = f
 	}
 	if s.Reference != nil {
@@ -172,30 +177,9 @@ func compile(s *schema.Schema, patterns map[*schema.Schema]*pattern.Pattern) *no
 	if s.Default != nil {
 		n.hasDefault, n.def = true, kin.Value(*s.Default)
 	}
-	n.bounds(s)
 	n.children(s, patterns)
 	n.kin = n.local(s)
-	if n.kin != nil {
-		n.enum = n.kin.Enum
-	}
 	return n
-}
-
-// bounds keeps the bounds as written, for messages.
-func (n *node) bounds(s *schema.Schema) {
-	text := func(v *json.Number) string {
-		if v == nil {
-			return ""
-		}
-		return string(*v)
-	}
-	n.minimum, n.maximum = text(s.Minimum), text(s.Maximum)
-	if s.ExclusiveMinimum {
-		n.exclMin = n.minimum
-	}
-	if s.ExclusiveMaximum {
-		n.exclMax = n.maximum
-	}
 }
 
 // children compiles the properties, map values or array items of s.
@@ -217,22 +201,25 @@ func (n *node) children(s *schema.Schema, patterns map[*schema.Schema]*pattern.P
 }
 
 // local is the part of s's keywords kin-openapi checks on a node's value
-// alone (enum, bounds, validated formats, item and property counts), or
+// alone (enum, validated string formats, item and property counts), or
 // nil when there is none: not what lies below, nor the lengths and the
-// pattern (checked here, in characters and as ECMA-262), nor multipleOf
-// (schema.MultipleOf, the subset's rule), nor annotations.
+// pattern (checked here, in characters and as ECMA-262), nor a number's
+// enum, bounds and integer width (checked here, exactly, not as float64),
+// nor multipleOf (schema.MultipleOf, the subset's rule), nor annotations.
+// It keeps the enum, for messages, in n.enum.
 func (n *node) local(s *schema.Schema) *openapi3.Schema {
 	all := kin.Keywords(s)
+	n.enum = all.Enum
 	k := &openapi3.Schema{Type: all.Type, Nullable: all.Nullable, ReadOnly: all.ReadOnly, Enum: all.Enum, Format: n.format.Name}
 	switch s.Kind {
 	case schema.Integer, schema.Number:
-		k.Min, k.Max, k.ExclusiveMin, k.ExclusiveMax = all.Min, all.Max, all.ExclusiveMin, all.ExclusiveMax
+		k.Enum = nil // compared exactly (schema.NumberInEnum), not as float64
 	case schema.Array:
 		k.UniqueItems, k.MinItems, k.MaxItems = all.UniqueItems, all.MinItems, all.MaxItems
 	case schema.Object, schema.Map:
 		k.MinProps, k.MaxProps = all.MinProps, all.MaxProps
 	}
-	if len(k.Enum) == 0 && k.Format == "" && k.Min == nil && k.Max == nil && !k.UniqueItems &&
+	if len(k.Enum) == 0 && k.Format == "" && !k.UniqueItems &&
 		s.MinItems == nil && k.MaxItems == nil && s.MinProperties == nil && k.MaxProps == nil {
 		return nil
 	}

@@ -130,10 +130,13 @@ func New(sums []api.ProviderSummary) *Catalog {
 		}
 		c.Namespaces = append(c.Namespaces, ns)
 	}
-	slices.SortFunc(c.Namespaces, func(a, b Namespace) int {
-		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
-	})
+	slices.SortFunc(c.Namespaces, func(a, b Namespace) int { return compareNamespaces(a.Name, b.Name) })
 	return c
+}
+
+// compareNamespaces orders namespaces by name, case aside first.
+func compareNamespaces(a, b string) int {
+	return cmp.Or(cmp.Compare(strings.ToLower(a), strings.ToLower(b)), cmp.Compare(a, b))
 }
 
 // goTypeCache holds the Go names of each namespace's types, handed out

@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/udtc/udtc/internal/naming"
@@ -36,6 +38,30 @@ func (c *Catalog) Home(filter string) Home {
 		}
 	}
 	return h
+}
+
+// homeOver returns h with the namespaces of the earlier home page prev
+// (its JSON) that h does not list, in the order New sorts namespaces.
+func homeOver(prev []byte, h Home) (Home, error) {
+	var old Home
+	if err := json.Unmarshal(prev, &old); err != nil {
+		return h, fmt.Errorf("the previous home page: %w", err)
+	}
+	have := map[string]bool{}
+	for _, ns := range h.Namespaces {
+		have[strings.ToLower(ns.Name)] = true
+	}
+	for _, ns := range old.Namespaces {
+		if !have[strings.ToLower(ns.Name)] {
+			h.Namespaces = append(h.Namespaces, ns)
+		}
+	}
+	slices.SortFunc(h.Namespaces, func(a, b Namespace) int { return compareNamespaces(a.Name, b.Name) })
+	h.Types = 0
+	for _, ns := range h.Namespaces {
+		h.Types += len(ns.Types)
+	}
+	return h, nil
 }
 
 // FilterText is what the filter matches: the lower-cased full name,
@@ -101,6 +127,11 @@ type Options struct {
 	// Compare judges the changes between two API versions (Changes); nil
 	// means a structural comparison.
 	Compare CompareFunc
+	// PreviousHome is the JSON twin of the home page of an earlier Site
+	// (its index.json): Site lists its namespaces beside the catalog's, the
+	// catalog's replacing those of the same name. An incremental gen passes
+	// the last run's, rendering only the namespaces that changed.
+	PreviousHome []byte
 }
 
 // TypePage returns the page of API version v of t, and false when t has no

@@ -219,6 +219,12 @@ func (c *Catalog) Site(opts Options) ([]File, error) {
 // is returned.
 func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	home := c.Home("")
+	if len(opts.PreviousHome) > 0 {
+		var err error
+		if home, err = homeOver(opts.PreviousHome, home); err != nil {
+			return err
+		}
+	}
 	h, err := RenderHome(staticLinks(HomePath), home)
 	if err != nil {
 		return err

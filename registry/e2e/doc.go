@@ -5,5 +5,6 @@
 // resources of user-defined types, the fixtures' types registered through
 // the registration API and driven through the real handler on SQLite and
 // PostgreSQL, parent and group deletes racing child creates on both stores,
-// and the same crash test under resource writes. It has no non-test code.
+// integers stored and returned in plain integer form on both stores, and
+// the same crash test under resource writes. It has no non-test code.
 package e2e

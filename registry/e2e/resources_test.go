@@ -205,14 +205,8 @@ func TestResourcesEndToEnd(t *testing.T) {
 	for _, st := range stores {
 		t.Run(st.name, func(t *testing.T) {
 			s := st.open(t)
-			defer s.Close()
-			srv, err := server.New(context.Background(), server.Options{Store: s, Secrets: testSealer(t)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			resourceScenario(t, httpc{t, ts.URL})
+			t.Cleanup(func() { s.Close() }) // after the server's own cleanup
+			resourceScenario(t, serveStore(t, s))
 			for name, count := range map[string]func(context.Context) (int, error){"registration": s.OrphanCount, "resource": s.InstanceOrphanCount} {
 				if n, err := count(context.Background()); err != nil || n != 0 {
 					t.Errorf("%s orphans = %d, %v", name, n, err)

@@ -135,7 +135,11 @@ func (s *Server) batchWrite(r *http.Request, plane string, i int, bw api.BatchWr
 			status, detail := s.failure(r.Context(), bw.Method, u.Path, fmt.Errorf("panic: %v", v))
 			res, bytes = api.BatchResult{Status: status, Error: &detail}, errorBodySize(detail)
 		}
-		s.logRequest(r.Context(), bw.Method, u.Path, r.RemoteAddr, res.Status, bytes, start)
+		code := ""
+		if res.Error != nil {
+			code = res.Error.Code
+		}
+		s.logRequest(r.Context(), bw.Method, u.Path, r.RemoteAddr, res.Status, code, bytes, start)
 	}()
 	status, etag, err := s.applyWrite(r, u, bw)
 	if err != nil {

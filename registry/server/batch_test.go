@@ -335,4 +335,36 @@ func TestBatchWritesAreLoggedAsTheirRequests(t *testing.T) {
 	if failed[0]["status"] != float64(400) || failed[0]["bytes"] != float64(len(alone.body)) || failed[0]["caller"] != "ci" {
 		t.Errorf("the refused write's line %v; its request alone answered %d bytes", failed[0], len(alone.body))
 	}
+	// A refusal's line has its error code, a success's none.
+	for _, l := range failed {
+		if l["code"] != api.CodeInvalidRequestContent {
+			t.Errorf("the refused write's line has code %v, want %s: %v", l["code"], api.CodeInvalidRequestContent, l)
+		}
+	}
+	if _, has := ok["code"]; has {
+		t.Errorf("the successful write's line has a code: %v", ok)
+	}
+}
+
+// TestRequestLogErrorCode: the log line of a request answered with an
+// error, by a handler or by the middleware, has the error's code.
+func TestRequestLogErrorCode(t *testing.T) {
+	var log bytes.Buffer
+	f := newFixture(t, server.Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	f.do("GET", "/planes/radius/local/providers/System.Resources/resourceproviders/Contoso.Nope?api-version="+api.Version, "")
+	f.do("GET", "/planes/radius/local/providers/System.Resources/resourceproviders/%2e%2e?api-version="+api.Version, "")
+	f.do("GET", "/planes/radius/local/providers/System.Resources/resourceproviders/Contoso.Nope?api-version=1999-01-01", "")
+	lines := logLines(t, &log)
+	want := []struct {
+		status float64
+		code   string
+	}{{404, api.CodeNotFound}, {400, api.CodeInvalidRequestContent}, {400, api.CodeInvalidAPIVersion}}
+	if len(lines) != len(want) {
+		t.Fatalf("%d request lines, want %d: %v", len(lines), len(want), lines)
+	}
+	for i, w := range want {
+		if lines[i]["status"] != w.status || lines[i]["code"] != w.code {
+			t.Errorf("line %d: %v, want status %v code %s", i, lines[i], w.status, w.code)
+		}
+	}
 }

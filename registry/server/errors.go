@@ -91,7 +91,7 @@ func (s *Server) handle(h handlerFunc) http.HandlerFunc {
 // the server itself (5xx).
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status, detail := s.failure(r.Context(), r.Method, r.URL.Path, err)
-	writeJSON(w, status, api.ErrorResponse{Error: detail})
+	writeError(w, status, detail)
 }
 
 // failure returns the status and ARM error of err, the failure of the
@@ -108,5 +108,12 @@ func (s *Server) failure(ctx context.Context, method, path string, err error) (i
 // refusals of the middleware and the forwarder, which log their own.
 func refuse(w http.ResponseWriter, err error) {
 	status, detail := errorResponse(err)
+	writeError(w, status, detail)
+}
+
+// writeError answers with the ARM error envelope of detail, and notes its
+// code for the request's log line.
+func writeError(w http.ResponseWriter, status int, detail api.ErrorDetail) {
+	noteErrorCode(w, detail.Code)
 	writeJSON(w, status, api.ErrorResponse{Error: detail})
 }

@@ -32,11 +32,29 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 	return h
 }
 
-// statusRecorder remembers the status and size of a response.
+// statusRecorder remembers the status and size of a response, and the ARM
+// error code of an error response (noteErrorCode).
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int
+	code   string
+}
+
+// noteErrorCode records the ARM error code an error response carries in the
+// statusRecorder below w, if any, for the request's log line.
+func noteErrorCode(w http.ResponseWriter, code string) {
+	for {
+		if rec, ok := w.(*statusRecorder); ok {
+			rec.code = code
+			return
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return
+		}
+		w = u.Unwrap()
+	}
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
@@ -69,28 +87,30 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		s.logRequest(r.Context(), r.Method, r.URL.Path, r.RemoteAddr, rec.status, rec.bytes, start)
+		s.logRequest(r.Context(), r.Method, r.URL.Path, r.RemoteAddr, rec.status, rec.code, rec.bytes, start)
 	})
 }
 
 // logRequest writes the log line of a request (or of a batch's write)
-// that started at start and was answered with status and bytes of body.
-// Its caller is the token's name, or "anonymous" for a request without a
-// valid token.
-func (s *Server) logRequest(ctx context.Context, method, path, remote string, status, bytes int, start time.Time) {
+// that started at start and was answered with status and bytes of body;
+// an error response has its ARM error code (code, "" for none) after the
+// status. Its caller is the token's name, or "anonymous" for a request
+// without a valid token.
+func (s *Server) logRequest(ctx context.Context, method, path, remote string, status int, code string, bytes int, start time.Time) {
 	caller := callerFrom(ctx)
 	if caller == "" {
 		caller = "anonymous"
 	}
-	s.log.InfoContext(ctx, "request",
-		"method", method,
-		"path", path,
-		"status", status,
+	attrs := []any{"method", method, "path", path, "status", status}
+	if code != "" {
+		attrs = append(attrs, "code", code)
+	}
+	s.log.InfoContext(ctx, "request", append(attrs,
 		"bytes", bytes,
 		"duration_ms", float64(time.Since(start).Microseconds())/1000,
 		"remote", remote,
 		"caller", caller,
-	)
+	)...)
 }
 
 // recoverPanics turns a handler panic into a 500 instead of a dropped

@@ -421,6 +421,11 @@ func TestResourceReferences(t *testing.T) {
 		!strings.Contains(string(r.body), `"target":"properties.database"`) || !strings.Contains(string(r.body), db) {
 		t.Errorf("reference to a missing resource = %d %s", r.status, r.body)
 	}
+	// The schema matched: the error says so, and what is missing.
+	if msg := string(r.body); strings.Contains(msg, "do not match the schema") ||
+		!strings.Contains(msg, "match the schema of Contoso.Apps/apps API version") || !strings.Contains(msg, "refer to resources that do not exist: 1 reference") {
+		t.Errorf("reference to a missing resource is worded as a schema mismatch: %s", r.body)
+	}
 	f.must(201, "PUT", db+typeVer, `{}`)
 	f.must(201, "PUT", appsPath+"/a1"+typeVer, body)
 	// The wrong type, or not an ID: Admit's InvalidReference.

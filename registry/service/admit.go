@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/udtc/udtc/internal/naming"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
@@ -42,19 +43,26 @@ func (s *Service) admit(ctx context.Context, id api.ResourceID, verRow registry.
 	if details, err := s.checkReferences(ctx, id, adm.References); err != nil {
 		return admitted{}, err
 	} else if len(details) > 0 {
-		return admitted{}, invalidContent(id, verRow.ID, details)
+		return admitted{}, missingReferences(id, verRow.ID, details)
 	}
 	return admitted{doc: adm.Doc, public: adm.Public, sealed: s.sealSecrets(id, adm.Secrets)}, nil
 }
 
 func invalidContent(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
-	noun := "problems"
-	if len(details) == 1 {
-		noun = "problem"
-	}
 	return &registry.Error{Code: registry.CodeInvalid, Target: "properties",
-		Message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %d %s",
-			id.Name(), ver.Provider, ver.Type, ver.Name, len(details), noun),
+		Message: fmt.Sprintf("the properties of %s do not match the schema of %s/%s API version %s: %s",
+			id.Name(), ver.Provider, ver.Type, ver.Name, naming.Count(len(details), "problem")),
+		Details: api.CapDetails(details)}
+}
+
+// missingReferences is the error of properties that match the schema but
+// refer to resources that do not exist (details of code
+// api.CodeReferenceNotFound): the same 400 as invalidContent, worded apart,
+// since the schema matched.
+func missingReferences(id api.ResourceID, ver registry.ID, details []api.ErrorDetail) error {
+	return &registry.Error{Code: registry.CodeInvalid, Target: "properties",
+		Message: fmt.Sprintf("the properties of %s match the schema of %s/%s API version %s, but refer to resources that do not exist: %s",
+			id.Name(), ver.Provider, ver.Type, ver.Name, naming.Count(len(details), "reference")),
 		Details: api.CapDetails(details)}
 }
 

@@ -32,6 +32,8 @@ const hard = `{
     "ratio": {"type": "number", "minimum": 0.1, "maximum": 1, "multipleOf": 0.25},
     "cold": {"type": "number", "maximum": -40},
     "even": {"type": "integer", "minimum": 3, "multipleOf": 2},
+    "count": {"type": "integer", "format": "int32"},
+    "plain": {"type": "integer"},
     "flag": {"type": "boolean"},
     "hosts": {"type": "array", "minItems": 2, "uniqueItems": true, "items": {"type": "string", "format": "hostname"}},
     "ports": {"type": "array", "minItems": 3, "uniqueItems": true, "items": {"type": "integer", "minimum": 80}},
@@ -49,7 +51,7 @@ const hard = `{
     "notRequired": {"type": "string", "x-resource-type": "Contoso.Data/caches"}
   },
   "required": ["environment", "database", "anything", "password", "size", "name", "code", "short", "id", "when",
-    "mail", "site", "address", "replicas", "port", "ratio", "cold", "even", "flag", "hosts", "ports", "labels", "status", "tls"]
+    "mail", "site", "address", "replicas", "port", "ratio", "cold", "even", "count", "plain", "flag", "hosts", "ports", "labels", "status", "tls"]
 }`
 
 func TestOfIsAdmitted(t *testing.T) {
@@ -82,6 +84,8 @@ func TestOfIsAdmitted(t *testing.T) {
 		"ratio":       0.25,
 		"cold":        -40.0,
 		"even":        4.0,
+		"count":       0.0, // not the least int32
+		"plain":       0.0,
 	} {
 		if got[k] != want {
 			t.Errorf("%s = %v, want %v", k, got[k], want)

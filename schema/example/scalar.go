@@ -163,16 +163,11 @@ func numbers(s *schema.Schema, variant int) []json.RawMessage {
 	if s.Maximum != nil {
 		hi, _ = s.Maximum.Float64()
 	}
-	if f, ok := schema.LookupFormat(s.Format); ok && f.Kind == schema.Integer && s.Kind == schema.Integer {
-		lo, hi = math.Max(lo, float64(f.Min)), math.Min(hi, float64(f.Max))
+	if s.Kind == schema.Integer {
+		w := schema.IntegerWidth(s)
+		lo, hi = math.Max(lo, float64(w.Min)), math.Min(hi, float64(w.Max))
 	}
-	start := 0.0
-	switch {
-	case !math.IsInf(lo, 0):
-		start = lo
-	case !math.IsInf(hi, 0) && hi < 0:
-		start = hi
-	}
+	start := min(max(0, lo), hi) // 0 when the bounds allow it, else the nearer bound
 	step, decimals := 1.0, 0
 	if s.MultipleOf != nil {
 		step, _ = s.MultipleOf.Float64()
@@ -263,19 +258,16 @@ func inEnum(s *schema.Schema, x string) bool {
 }
 
 func numberOK(s *schema.Schema, x json.Number) bool {
-	f, err := x.Float64()
-	if err != nil || s.Kind != schema.Integer && s.Kind != schema.Number {
+	if !schema.Finite(x) || s.Kind != schema.Integer && s.Kind != schema.Number {
 		return false
 	}
 	if s.Kind == schema.Integer {
-		if _, err := strconv.ParseInt(string(x), 10, 64); err != nil {
-			return false
-		}
-		if fm, ok := schema.LookupFormat(s.Format); ok && fm.Kind == schema.Integer && (f < float64(fm.Min) || f > float64(fm.Max)) {
+		i, err := schema.ParseWhole(x)
+		if w := schema.IntegerWidth(s); err != nil || i < w.Min || i > w.Max {
 			return false
 		}
 	}
-	if schema.BelowMinimum(s, f) || schema.AboveMaximum(s, f) {
+	if schema.BelowMinimum(s, x) || schema.AboveMaximum(s, x) || !schema.NumberInEnum(s, x) {
 		return false
 	}
 	return s.MultipleOf == nil || schema.MultipleOf(x, *s.MultipleOf)

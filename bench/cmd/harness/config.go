@@ -41,7 +41,7 @@ type config struct {
 }
 
 // sections the harness can skip with -skip.
-var sections = []string{"check", "gen", "gocompile", "registry", "mixed", "resources", "publish", "gobench", "profile"}
+var sections = []string{"check", "gen", "shapes", "gocompile", "registry", "mixed", "resources", "publish", "gobench", "profile"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	c := &config{args: args}

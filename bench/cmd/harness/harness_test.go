@@ -59,7 +59,7 @@ func TestHarnessSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(data)
-	for _, want := range []string{"# Benchmarks", "## Targets", "## Catalogs", "| 30 | 3 | 60 |", "## Compiler", "udtc check", "## Registry load", "## Resources", "| PUT resource (admission + durable write) | 50 | 0 |", "## Publish"} {
+	for _, want := range []string{"# Benchmarks", "## Targets", "## Catalogs", "| 30 | 3 | 60 |", "## Compiler", "udtc check", "## Catalog shapes (30 types)", "| deep | udtc gen (one description changed) |", "## Registry load", "## Resources", "| PUT resource (admission + durable write) | 50 | 0 |", "## Publish"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
@@ -181,5 +181,29 @@ func TestFloor(t *testing.T) {
 	rows = b.tables["Floor of `udtc gen`"].Rows
 	if len(rows) != 2 || !strings.Contains(rows[0][3], "yaml") || !strings.Contains(rows[1][3], "expected") {
 		t.Errorf("rows %q; want each failure in its row and no sum", rows)
+	}
+}
+
+func TestEditDescription(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.yaml")
+	in := "types:\n  a:\n    description: |\n      block\n    x:\n              description: 'first.'\n              description: 'second.'\n"
+	if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 2; n++ {
+		if err := editDescription(p, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := os.ReadFile(p)
+	want := strings.Replace(in, "'first.'", "'first. (edit 1) (edit 2)'", 1)
+	if string(got) != want {
+		t.Errorf("edited:\n%s\nwant:\n%s", got, want)
+	}
+	if err := os.WriteFile(p, []byte("description: |\n  x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := editDescription(p, 1); err == nil {
+		t.Error("a file without a quoted description was edited")
 	}
 }

@@ -36,6 +36,11 @@ type bench struct {
 	// catalog, the unit of the publish targets; 0 when not measured.
 	checkWall time.Duration
 	asideN    int // outputs set aside (setAside)
+	// deep is the deep-profile catalog of the shapes section ("" when not
+	// generated); ref holds the samples the check and gen sections took of
+	// the flat catalog at the shapes section's size, which it reuses.
+	deep string
+	ref  map[string][]harness.Sample
 
 	// meter runs every measured command through the harness binary as a
 	// launcher, so peak RSS is the command's own (see harness.Meter).
@@ -57,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	b := &bench{cfg: cfg, log: stderr, have: map[string]bool{}, catalog: map[int]string{}, last: map[string]sizeWall{}, tables: map[string]*harness.Table{}}
+	b := &bench{cfg: cfg, log: stderr, ref: map[string][]harness.Sample{}, have: map[string]bool{}, catalog: map[int]string{}, last: map[string]sizeWall{}, tables: map[string]*harness.Table{}}
 	if err := b.setup(ctx); err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return 1
@@ -164,6 +169,9 @@ func (b *bench) all(ctx context.Context) {
 	if !b.cfg.skip["gen"] {
 		b.gen(ctx)
 	}
+	if !b.cfg.skip["shapes"] {
+		b.shapes(ctx)
+	}
 	if !b.cfg.skip["registry"] {
 		b.registry(ctx)
 		b.hugeSchemas(ctx)
@@ -226,30 +234,18 @@ func (b *bench) catalogs() {
 	t := b.table("Catalogs", "", "Types", "Namespaces", "API versions", "Files", "YAML size")
 	for _, n := range b.cfg.sizes {
 		o := synth.Options{Types: n, Versions: b.cfg.versions, Namespaces: min(b.cfg.namespaces, n), Seed: b.cfg.seed}
-		files, err := synth.Generate(o)
-		if err != nil {
-			t.Rows = append(t.Rows, []string{num(n), "—", "—", "—", err.Error()})
-			continue
-		}
 		dir := filepath.Join(b.work, fmt.Sprintf("catalog-%d", n))
-		var size int64
-		for _, f := range files {
-			p := filepath.Join(dir, filepath.FromSlash(f.Path))
-			if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-				err = os.WriteFile(p, f.Data, 0o644)
-			}
-			if err != nil {
-				break
-			}
-			size += int64(len(f.Data))
-		}
+		count, size, err := writeSynth(o, dir)
 		if err != nil {
 			t.Rows = append(t.Rows, []string{num(n), "—", "—", "—", err.Error()})
 			continue
 		}
 		b.catalog[n] = dir
-		b.logf("catalog of %d types: %d files, %s", n, len(files), harness.MB(size))
-		t.Rows = append(t.Rows, []string{num(n), num(o.Namespaces), num(n * o.Versions), num(len(files)), harness.MB(size)})
+		b.logf("catalog of %d types: %d files, %s", n, count, harness.MB(size))
+		t.Rows = append(t.Rows, []string{num(n), num(o.Namespaces), num(n * o.Versions), num(count), harness.MB(size)})
+	}
+	if !b.cfg.skip["shapes"] {
+		b.deepCatalog(t)
 	}
 }
 

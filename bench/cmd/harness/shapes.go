@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/udtc/udtc/bench/harness"
+	"github.com/udtc/udtc/bench/synth"
+)
+
+// The two catalog shapes of issue 28: the flat profile every other section
+// measures, and the deep one (deeper nesting, more constraints, thousands
+// of required-default warnings), side by side at one size.
+
+// Radius's own tools on the 1,000-type catalogs, built from its source and
+// measured outside this repository (issue 28): its validator, and its
+// validator followed by manifest-to-bicep. radiusCheck is the first.
+const radiusCheckBicep = 14.8
+
+const shapesNote = "Both synthetic shapes at the reference size (bench/synth `-profile flat` and `-profile deep`), medians of -runs. " +
+	"Cold gen writes into an empty output directory. Incremental gen is gen into the output of the previous run after one description in one manifest changed " +
+	"(a different file and text each run, so every run has real work); its ratio is to the cold gen of the same shape. " +
+	"The Radius columns divide by the recorded wall times of Radius's validator (6.8 s) and of its validator + manifest-to-bicep (14.8 s) on catalogs of this size, measured once outside this repository (issue 28)."
+
+// shape is one catalog profile at the size the shapes section measures.
+type shape struct {
+	profile string
+	dir     string
+}
+
+// shapeSize is the size the shapes section measures: the reference size
+// when it is among -sizes, else the largest size (the targets then say
+// "not measured").
+func (b *bench) shapeSize() int {
+	for _, n := range b.cfg.sizes {
+		if n == reference {
+			return n
+		}
+	}
+	return b.cfg.sizes[len(b.cfg.sizes)-1]
+}
+
+// deepCatalog writes the deep-profile catalog of the shapes section's size
+// and adds its row to the catalogs table.
+func (b *bench) deepCatalog(t *harness.Table) {
+	n := b.shapeSize()
+	o := synth.Options{Types: n, Versions: b.cfg.versions, Namespaces: min(b.cfg.namespaces, n), Seed: b.cfg.seed, Profile: synth.ProfileDeep}
+	dir := filepath.Join(b.work, fmt.Sprintf("catalog-%d-deep", n))
+	files, size, err := writeSynth(o, dir)
+	if err != nil {
+		t.Rows = append(t.Rows, []string{num(n) + " (deep)", "—", "—", "—", err.Error()})
+		return
+	}
+	b.deep = dir
+	b.logf("deep catalog of %d types: %d files, %s", n, files, harness.MB(size))
+	t.Rows = append(t.Rows, []string{num(n) + " (deep)", num(o.Namespaces), num(n * o.Versions), num(files), harness.MB(size)})
+}
+
+// writeSynth generates the catalog o into dir and returns its file count
+// and size.
+func writeSynth(o synth.Options, dir string) (int, int64, error) {
+	files, err := synth.Generate(o)
+	if err != nil {
+		return 0, 0, err
+	}
+	var size int64
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return 0, 0, err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return 0, 0, err
+		}
+		size += int64(len(f.Data))
+	}
+	return len(files), size, nil
+}
+
+// shapes measures check, gen --target bicep, cold gen and incremental gen
+// on both catalog shapes.
+func (b *bench) shapes(ctx context.Context) {
+	n := b.shapeSize()
+	t := b.table(fmt.Sprintf("Catalog shapes (%s types)", num(n)), shapesNote,
+		"Profile", "Command", "Runs", "Wall", "CPU", "Peak RSS", "Ratio", "Note")
+	var list []shape
+	if dir, ok := b.catalog[n]; ok {
+		list = append(list, shape{synth.ProfileFlat, dir})
+	}
+	if b.deep != "" {
+		list = append(list, shape{synth.ProfileDeep, b.deep})
+	}
+	for _, s := range list {
+		b.shape(ctx, t, s, n)
+	}
+}
+
+// shapeTargets are the targets of one shape.
+type shapeTargets struct {
+	check, bicep, gen, rss, incr *harness.Target
+}
+
+func (b *bench) newShapeTargets(profile string) shapeTargets {
+	p := " (" + profile + " profile)"
+	st := shapeTargets{
+		check: b.target("`udtc check` of 1,000 types"+p+": ratio to Radius's validator", 0.15, "×", false),
+		bicep: b.target("`udtc gen --target bicep` of 1,000 types"+p+": ratio to Radius's validator + manifest-to-bicep", 0.1, "×", false),
+		gen:   b.target("`udtc gen` of 1,000 types, all targets, cold"+p+": wall", 2.0, "s", false),
+		rss:   b.target("`udtc gen` of 1,000 types, all targets"+p+": peak memory", 300, "MB", false),
+		incr:  b.target("`udtc gen` after one description changed"+p+": ratio to the cold gen", 0.2, "×", false),
+	}
+	for _, t := range []*harness.Target{st.check, st.bicep, st.gen, st.rss, st.incr} {
+		t.Why = "not measured"
+	}
+	return st
+}
+
+func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
+	tg := b.newShapeTargets(s.profile)
+	row := func(command string, samples []harness.Sample, ratio float64, note string) harness.Summary {
+		sum := harness.Summarize(samples)
+		r := "—"
+		if ratio > 0 {
+			r = harness.Num(sum.Wall.Seconds()/ratio) + "×"
+		}
+		t.Rows = append(t.Rows, []string{s.profile, command, num(sum.Runs), harness.Seconds(sum.Wall), harness.Seconds(sum.CPU), harness.MB(sum.MaxRSS), r, note})
+		return sum
+	}
+	missing := func(command, why string, targets ...*harness.Target) {
+		t.Rows = append(t.Rows, []string{s.profile, command, "0", "—", "—", "—", "—", why})
+		for _, tg := range targets {
+			tg.Why = why
+		}
+	}
+	if why := b.available("gen"); why != "" {
+		missing("udtc check / gen", why, tg.check, tg.bicep, tg.gen, tg.rss, tg.incr)
+		return
+	}
+	ref := n == reference
+	b.logf("shapes: udtc check, %s profile", s.profile)
+	if samples, err := b.reuse(ctx, s, "check", nil, "check", s.dir); err != nil {
+		missing("udtc check", "failed: "+err.Error(), tg.check)
+	} else if sum := row("udtc check", samples, radiusCheck, "ratio to Radius's validator"); ref {
+		tg.check.Value, tg.check.Have, tg.check.Why = sum.Wall.Seconds()/radiusCheck, true, ""
+	}
+	out := filepath.Join(b.work, "shape-"+s.profile)
+	b.logf("shapes: udtc gen --target bicep, %s profile", s.profile)
+	bout := out + "-bicep"
+	if samples, err := b.reuse(ctx, s, "bicep", func() error { return b.setAside(bout) }, append(genArgs(bout, s.dir), "--target", "bicep")...); err != nil {
+		missing("udtc gen --target bicep", "failed: "+err.Error(), tg.bicep)
+	} else if sum := row("udtc gen --target bicep", samples, radiusCheckBicep, "empty output directory; ratio to Radius's validator + manifest-to-bicep"); ref {
+		tg.bicep.Value, tg.bicep.Have, tg.bicep.Why = sum.Wall.Seconds()/radiusCheckBicep, true, ""
+	}
+	b.logf("shapes: udtc gen, %s profile", s.profile)
+	samples, err := b.reuse(ctx, s, "gen", func() error { return b.setAside(out) }, genArgs(out, s.dir)...)
+	if err != nil {
+		missing("udtc gen (all targets, cold)", "failed: "+err.Error(), tg.gen, tg.rss, tg.incr)
+		return
+	}
+	cold := row("udtc gen (all targets, cold)", samples, 0, "empty output directory")
+	if ref {
+		tg.gen.Value, tg.gen.Have, tg.gen.Why = cold.Wall.Seconds(), true, ""
+		tg.rss.Value, tg.rss.Have, tg.rss.Why = float64(cold.MaxRSS)/1e6, true, ""
+	}
+	b.logf("shapes: udtc gen after an edit, %s profile", s.profile)
+	samples, note, err := b.incremental(ctx, s, out)
+	if err != nil {
+		missing("udtc gen (one description changed)", "failed: "+err.Error(), tg.incr)
+		return
+	}
+	if sum := row("udtc gen (one description changed)", samples, cold.Wall.Seconds(), note); ref {
+		tg.incr.Value, tg.incr.Have, tg.incr.Why = sum.Wall.Seconds()/cold.Wall.Seconds(), true, ""
+	}
+}
+
+// reuse returns the samples the check or gen section took of the flat
+// catalog (b.ref[name]), else measures args.
+func (b *bench) reuse(ctx context.Context, s shape, name string, before func() error, args ...string) ([]harness.Sample, error) {
+	if samples, ok := b.ref[name]; ok && s.profile == synth.ProfileFlat {
+		return samples, nil
+	}
+	return b.measure(ctx, b.cfg.runs, before, args...)
+}
+
+// incremental copies the catalog of s (so the other sections keep theirs),
+// generates it into out once, then before each measured run changes one
+// description in one manifest, a different one each run.
+func (b *bench) incremental(ctx context.Context, s shape, out string) ([]harness.Sample, string, error) {
+	src := filepath.Join(b.work, "shape-"+s.profile+"-edited")
+	if err := os.RemoveAll(src); err != nil {
+		return nil, "", err
+	}
+	if err := os.CopyFS(src, os.DirFS(s.dir)); err != nil {
+		return nil, "", err
+	}
+	if _, err := b.measure(ctx, 1, func() error { return b.setAside(out) }, genArgs(out, src)...); err != nil {
+		return nil, "", err
+	}
+	manifests, err := yamlFiles(src)
+	if err != nil {
+		return nil, "", err
+	}
+	run := 0
+	edit := func() error {
+		run++
+		// Spread the edits over the files (and so the namespaces).
+		return editDescription(manifests[(run*len(manifests)/(b.cfg.runs+1))%len(manifests)], run)
+	}
+	samples, err := b.measure(ctx, b.cfg.runs, edit, genArgs(out, src)...)
+	if err != nil {
+		return samples, "", err
+	}
+	return samples, "udtc said: " + fmt.Sprintf("%q", lastLine(samples[len(samples)-1].Stderr)), nil
+}
+
+func yamlFiles(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("no manifests in %s", dir)
+	}
+	return files, err
+}
+
+// quotedDescription is a single-quoted description as bench/synth writes
+// it: `description: '...'`.
+var quotedDescription = regexp.MustCompile(`(?m)^(\s+description: '[^'\n]*)'$`)
+
+// editDescription changes the first single-quoted description of file:
+// " (edit N)" goes before the closing quote.
+func editDescription(file string, n int) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	loc := quotedDescription.FindSubmatchIndex(data)
+	if loc == nil {
+		return errors.New(file + " has no single-quoted description to edit")
+	}
+	edited := fmt.Appendf(nil, "%s (edit %d)%s", data[:loc[3]], n, data[loc[3]:])
+	// A modification time in the past of the last run is still a change:
+	// the contents differ.
+	time.Sleep(10 * time.Millisecond)
+	return os.WriteFile(file, edited, 0o644)
+}
