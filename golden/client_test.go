@@ -188,13 +188,14 @@ func TestClientLifecycle(t *testing.T) {
 	url, scope := testServer(t)
 	ctx := context.Background()
 	opts := msg20250101.ClientOptions{Endpoint: url}
-	buses := msg20250101.NewContosoBusClient(opts)
-	queues := msg20250101.NewContosoBusQueueClient(opts)
-	topics := msg20250601preview.NewContosoBusTopicClient(msg20250601preview.ClientOptions{Endpoint: url})
+	buses := must(msg20250101.NewContosoBusClient(opts))
+	queues := must(msg20250101.NewContosoBusQueueClient(opts))
+	topics := must(msg20250601preview.NewContosoBusTopicClient(msg20250601preview.ClientOptions{Endpoint: url}))
 
 	busID := msg20250101.NewContosoBusID(scope, "bus1")
 	bus, err := buses.CreateOrUpdate(ctx, busID, &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{
-		Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuBasic)}})
+		Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuBasic)}}, nil)
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,27 +210,27 @@ func TestClientLifecycle(t *testing.T) {
 	// version in common with its parent's works the same.
 	qID := msg20250101.NewContosoBusQueueID(scope, "bus1", "q1")
 	if _, err := queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{Properties: &msg20250101.ContosoBusQueueProperties{
-		MaxSizeInMegabytes: msg20250101.Ptr(int64(1024))}}); err != nil {
+		MaxSizeInMegabytes: msg20250101.Ptr(int64(1024))}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	tID := msg20250601preview.NewContosoBusTopicID(scope, "bus1", "t1")
 	if _, err := topics.CreateOrUpdate(ctx, tID, &msg20250601preview.ContosoBusTopic{Properties: &msg20250601preview.ContosoBusTopicProperties{
-		Partitions: msg20250601preview.Ptr(int64(0))}}); err != nil {
+		Partitions: msg20250601preview.Ptr(int64(0))}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	got, err := queues.Get(ctx, qID)
+	got, err := queues.Get(ctx, qID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if *got.Name != "q1" || *got.Properties.MaxSizeInMegabytes != 1024 || *got.Type != msg20250101.ContosoBusQueueResourceType {
 		t.Errorf("Get = %+v", got)
 	}
-	topic, err := topics.Get(ctx, tID)
+	topic, err := topics.Get(ctx, tID, nil)
 	if err != nil || topic.Properties.Partitions == nil || *topic.Properties.Partitions != 0 {
 		t.Errorf("Get topic = %+v, %v; a required-or-not zero is kept", topic, err)
 	}
 	var names []string
-	for q, err := range queues.List(ctx, busID) {
+	for q, err := range queues.List(ctx, busID, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,23 +241,23 @@ func TestClientLifecycle(t *testing.T) {
 	}
 
 	// Deleting the parent deletes its children.
-	if err := buses.Delete(ctx, busID); err != nil {
+	if err := buses.Delete(ctx, busID, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, get := range []func() error{
-		func() error { _, err := buses.Get(ctx, busID); return err },
-		func() error { _, err := queues.Get(ctx, qID); return err },
-		func() error { _, err := topics.Get(ctx, tID); return err },
+		func() error { _, err := buses.Get(ctx, busID, nil); return err },
+		func() error { _, err := queues.Get(ctx, qID, nil); return err },
+		func() error { _, err := topics.Get(ctx, tID, nil); return err },
 	} {
 		if re := responseError(t, get()); re.StatusCode != http.StatusNotFound {
 			t.Errorf("Get after deleting the parent: %v, want 404", re)
 		}
 	}
-	if err := buses.Delete(ctx, busID); err != nil {
+	if err := buses.Delete(ctx, busID, nil); err != nil {
 		t.Errorf("Delete of an absent resource: %v, want nil", err)
 	}
 	// A child of a missing parent is refused.
-	_, err = queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{})
+	_, err = queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{}, nil)
 	if re := responseError(t, err); re.StatusCode != http.StatusNotFound || re.Code != "ParentResourceNotFound" {
 		t.Errorf("queue without its bus: %v", re)
 	}
@@ -282,19 +283,19 @@ func TestClientListPages(t *testing.T) {
 	url, scope := testServer(t)
 	ctx := context.Background()
 	p := &pager{}
-	buses := msg20250101.NewContosoBusClient(msg20250101.ClientOptions{Endpoint: url, HTTPClient: &http.Client{Transport: p}})
+	buses := must(msg20250101.NewContosoBusClient(msg20250101.ClientOptions{Endpoint: url, HTTPClient: &http.Client{Transport: p}}))
 	want := map[string]bool{}
 	for i := range 5 {
 		name := fmt.Sprintf("bus%d", i)
 		want[name] = true
 		if _, err := buses.CreateOrUpdate(ctx, msg20250101.NewContosoBusID(scope, name), &msg20250101.ContosoBus{
-			Properties: &msg20250101.ContosoBusProperties{Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuStandard)}}); err != nil {
+			Properties: &msg20250101.ContosoBusProperties{Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuStandard)}}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p.lists.Store(0)
 	got := map[string]bool{}
-	for b, err := range buses.List(ctx, scope) {
+	for b, err := range buses.List(ctx, scope, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,7 +311,7 @@ func TestClientListPages(t *testing.T) {
 	// early sends no more requests.
 	p.lists.Store(0)
 	group := scope[strings.LastIndex(scope, "/")+1:]
-	for range buses.List(ctx, group) {
+	for range buses.List(ctx, group, nil) {
 		break
 	}
 	if n := p.lists.Load(); n != 1 {
@@ -318,7 +319,7 @@ func TestClientListPages(t *testing.T) {
 	}
 	// "" is the whole plane: at least this group's buses.
 	n := 0
-	for _, err := range buses.List(ctx, "") {
+	for _, err := range buses.List(ctx, "", nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,13 +333,13 @@ func TestClientListPages(t *testing.T) {
 func TestClientRefusedWrite(t *testing.T) {
 	url, scope := testServer(t)
 	ctx := context.Background()
-	widgets := scalars.NewWidgetClient(scalars.ClientOptions{Endpoint: url})
+	widgets := must(scalars.NewWidgetClient(scalars.ClientOptions{Endpoint: url}))
 	id := scalars.NewWidgetID(scope, "w1")
 	bad := &scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("9"), Replicas: scalars.Ptr(int32(0))}}
 	if bad.Validate() == nil {
 		t.Fatal("Validate accepted an invalid widget")
 	}
-	_, err := widgets.CreateOrUpdate(ctx, id, bad) // the client does not validate first
+	_, err := widgets.CreateOrUpdate(ctx, id, bad, nil) // the client does not validate first
 	var re *scalars.ResponseError
 	if !errors.As(err, &re) {
 		t.Fatalf("CreateOrUpdate: %v, want a *ResponseError", err)
@@ -359,14 +360,14 @@ func TestClientRefusedWrite(t *testing.T) {
 			t.Errorf("Error() = %q does not name %s", re.Error(), target)
 		}
 	}
-	if _, err := widgets.Get(ctx, id); !errors.As(err, &re) || re.StatusCode != http.StatusNotFound {
+	if _, err := widgets.Get(ctx, id, nil); !errors.As(err, &re) || re.StatusCode != http.StatusNotFound {
 		t.Errorf("a refused write stored something: %v", err)
 	}
 	ok := &scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("web-01"), Tier: scalars.Ptr(scalars.WidgetTierFree)}}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	got, err := widgets.CreateOrUpdate(ctx, id, ok)
+	got, err := widgets.CreateOrUpdate(ctx, id, ok, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,24 +380,101 @@ func TestClientRefusedWrite(t *testing.T) {
 func TestClientSecrets(t *testing.T) {
 	url, scope := testServer(t)
 	ctx := context.Background()
-	vaults := secrets.NewVaultClient(secrets.ClientOptions{Endpoint: url})
+	vaults := must(secrets.NewVaultClient(secrets.ClientOptions{Endpoint: url}))
 	id := secrets.NewVaultID(scope, "v1")
 	if _, err := vaults.CreateOrUpdate(ctx, id, &secrets.Vault{Properties: &secrets.VaultProperties{
-		AdminPassword: secrets.Ptr("correct horse battery"), Keys: map[string]string{"a": "b"}, Owner: secrets.Ptr("me")}}); err != nil {
+		AdminPassword: secrets.Ptr("correct horse battery"), Keys: map[string]string{"a": "b"}, Owner: secrets.Ptr("me")}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	got, err := vaults.Get(ctx, id)
+	got, err := vaults.Get(ctx, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Properties.AdminPassword != nil || got.Properties.Keys != nil || *got.Properties.Owner != "me" {
 		t.Errorf("Get returned sensitive values: %+v", got.Properties)
 	}
-	s, err := vaults.ListSecrets(ctx, id)
+	s, err := vaults.ListSecrets(ctx, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.AdminPassword == nil || *s.AdminPassword != "correct horse battery" || s.Keys["a"] != "b" {
 		t.Errorf("ListSecrets = %+v", s)
+	}
+}
+
+// must returns c, a client built from valid options, and panics on err.
+func must[C any](c C, err error) C {
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// TestClientConditions: the ETag from Get and CreateOrUpdate makes an
+// If-Match write; once the resource has changed, the old ETag is refused
+// with 412 and nothing is written, and the fresh one succeeds.
+// IfNoneMatch "*" creates only, and Delete takes If-Match too.
+func TestClientConditions(t *testing.T) {
+	url, scope := testServer(t)
+	ctx := context.Background()
+	buses := must(msg20250101.NewContosoBusClient(msg20250101.ClientOptions{Endpoint: url}))
+	id := msg20250101.NewContosoBusID(scope, "bus1")
+	bus := func(sku msg20250101.ContosoBusSku) *msg20250101.ContosoBus {
+		return &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{Sku: msg20250101.Ptr(sku)}}
+	}
+	created, err := buses.CreateOrUpdate(ctx, id, bus(msg20250101.ContosoBusSkuBasic), &msg20250101.ContosoBusClientCreateOrUpdateOptions{IfNoneMatch: msg20250101.Ptr("*")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.ETag == nil || *created.ETag == "" {
+		t.Fatalf("CreateOrUpdate returned no ETag: %+v", created)
+	}
+	got, err := buses.Get(ctx, id, nil)
+	if err != nil || got.ETag == nil || *got.ETag != *created.ETag {
+		t.Fatalf("Get = %+v, %v; want the ETag %s", got, err, *created.ETag)
+	}
+	stale := got.ETag
+	updated, err := buses.CreateOrUpdate(ctx, id, bus(msg20250101.ContosoBusSkuStandard), &msg20250101.ContosoBusClientCreateOrUpdateOptions{IfMatch: stale})
+	if err != nil {
+		t.Fatalf("If-Match with the current ETag: %v", err)
+	}
+	if *updated.ETag == *stale {
+		t.Fatalf("the ETag did not change on update: %s", *stale)
+	}
+
+	// The stale ETag is refused, and nothing is written.
+	_, err = buses.CreateOrUpdate(ctx, id, bus(msg20250101.ContosoBusSkuBasic), &msg20250101.ContosoBusClientCreateOrUpdateOptions{IfMatch: stale})
+	if re := responseError(t, err); re.StatusCode != http.StatusPreconditionFailed || re.Code != "PreconditionFailed" {
+		t.Errorf("If-Match with a stale ETag: %v, want 412 PreconditionFailed", re)
+	}
+	_, err = buses.CreateOrUpdate(ctx, id, bus(msg20250101.ContosoBusSkuBasic), &msg20250101.ContosoBusClientCreateOrUpdateOptions{IfNoneMatch: msg20250101.Ptr("*")})
+	if re := responseError(t, err); re.StatusCode != http.StatusPreconditionFailed {
+		t.Errorf("If-None-Match * on an existing resource: %v, want 412", re)
+	}
+	if got, err := buses.Get(ctx, id, nil); err != nil || *got.Properties.Sku != msg20250101.ContosoBusSkuStandard || *got.ETag != *updated.ETag {
+		t.Fatalf("after the refused writes: %+v, %v; want sku standard, unchanged", got, err)
+	}
+
+	// Delete with the stale ETag is refused; with the fresh one it deletes.
+	err = buses.Delete(ctx, id, &msg20250101.ContosoBusClientDeleteOptions{IfMatch: stale})
+	if re := responseError(t, err); re.StatusCode != http.StatusPreconditionFailed {
+		t.Errorf("Delete with a stale ETag: %v, want 412", re)
+	}
+	if err := buses.Delete(ctx, id, &msg20250101.ContosoBusClientDeleteOptions{IfMatch: updated.ETag}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := buses.Get(ctx, id, nil); responseError(t, err).StatusCode != http.StatusNotFound {
+		t.Errorf("Get after Delete: %v, want 404", err)
+	}
+}
+
+// TestClientEndpoint: the constructor refuses an endpoint without a scheme
+// with words about ClientOptions.Endpoint.
+func TestClientEndpoint(t *testing.T) {
+	for _, endpoint := range []string{"", "127.0.0.1:7443"} {
+		c, err := msg20250101.NewContosoBusClient(msg20250101.ClientOptions{Endpoint: endpoint})
+		if c != nil || err == nil || !strings.Contains(err.Error(), "ClientOptions.Endpoint") {
+			t.Errorf("NewContosoBusClient(Endpoint %q) = %v, %v; want an error about ClientOptions.Endpoint", endpoint, c, err)
+		}
 	}
 }

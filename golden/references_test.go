@@ -71,19 +71,19 @@ func TestClientReferences(t *testing.T) {
 	ctx := context.Background()
 	opts := refs.ClientOptions{Endpoint: url}
 	busID, qID := refs.NewBusID(scope, "b1"), refs.NewBusQueueID(scope, "b1", "q1")
-	if _, err := refs.NewBusClient(opts).CreateOrUpdate(ctx, busID, &refs.Bus{Properties: &refs.BusProperties{}}); err != nil {
+	if _, err := must(refs.NewBusClient(opts)).CreateOrUpdate(ctx, busID, &refs.Bus{Properties: &refs.BusProperties{}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := refs.NewBusQueueClient(opts).CreateOrUpdate(ctx, qID, &refs.BusQueue{Properties: &refs.BusQueueProperties{}}); err != nil {
+	if _, err := must(refs.NewBusQueueClient(opts)).CreateOrUpdate(ctx, qID, &refs.BusQueue{Properties: &refs.BusQueueProperties{}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	db, err := refs.ParseResourceID(scope + "/providers/Contoso.Data/postgresDatabases/db")
 	if err != nil {
 		t.Fatal(err)
 	}
-	apps := refs.NewAppClient(opts)
+	apps := must(refs.NewAppClient(opts))
 	app := &refs.App{Properties: &refs.AppProperties{Database: &db, Bus: &busID, Queues: map[string]refs.BusQueueID{"main": qID}}}
-	got, err := apps.CreateOrUpdate(ctx, refs.NewAppID(scope, "a1"), app)
+	got, err := apps.CreateOrUpdate(ctx, refs.NewAppID(scope, "a1"), app, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestClientReferences(t *testing.T) {
 	}
 
 	app.Properties.Queues["gone"] = refs.NewBusQueueID(scope, "b1", "nope")
-	_, err = apps.CreateOrUpdate(ctx, refs.NewAppID(scope, "a2"), app)
+	_, err = apps.CreateOrUpdate(ctx, refs.NewAppID(scope, "a2"), app, nil)
 	var re *refs.ResponseError
 	if !errors.As(err, &re) || re.StatusCode != http.StatusBadRequest {
 		t.Fatalf("reference to a missing queue: %v, want a 400 *ResponseError", err)

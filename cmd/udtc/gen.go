@@ -24,6 +24,7 @@ import (
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/outdir"
+	"github.com/udtc/udtc/internal/buildinfo"
 	"github.com/udtc/udtc/internal/gctune"
 )
 
@@ -35,6 +36,8 @@ type genFlags struct {
 	extensionName    string
 	extensionVersion string
 	goImportPrefix   string
+	goModule         string
+	goRuntime        string
 	check            bool
 	force            bool
 	w                watchFlags  // watch.go
@@ -53,7 +56,7 @@ var emitters = []emitter{
 		return bicep.EmitFunc(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion}, put)
 	}},
 	{name: "go", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
-		return goclient.EmitFunc(cat, goclient.Options{ImportPrefix: f.goImportPrefix}, put)
+		return goclient.EmitFunc(cat, f.goOptions(), put)
 	}},
 	{name: "docs", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
 		return docs.EmitFunc(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion}, put)
@@ -97,6 +100,8 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one Bicep extension of this name (default: one per namespace)", Destination: &f.extensionName},
 			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "Bicep extension version", Destination: &f.extensionVersion},
 			&cli.StringFlag{Name: "go-import-prefix", Usage: "Go import path of --out (default: from the go.mod above --out, else " + fallbackImportPrefix + ")", Destination: &f.goImportPrefix},
+			&cli.StringFlag{Name: "go-module", Usage: "write a go.mod of this module path at the root of --out, which is then the Go import prefix", Destination: &f.goModule},
+			&cli.StringFlag{Name: "go-runtime", Value: goclient.RuntimeCopy, Usage: "Go client runtime: copy (into --out) or module (import " + goclient.RuntimeImportPath + ")", Destination: &f.goRuntime},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when --out is not up to date", Destination: &f.check},
 			&cli.BoolFlag{Name: "force", Usage: "regenerate even when the inputs are unchanged since the last run", Destination: &f.force},
 		), f.w.flags()...),
@@ -126,7 +131,37 @@ func (f *genFlags) validate() error {
 	if strings.TrimSpace(f.out) == "" {
 		return usageErrorf("--out must not be empty")
 	}
+	return f.validateGo()
+}
+
+// validateGo checks --go-module and --go-runtime, and gives --go-module's
+// path to an unset import prefix.
+func (f *genFlags) validateGo() error {
+	if f.goRuntime != goclient.RuntimeCopy && f.goRuntime != goclient.RuntimeModule {
+		return usageErrorf("--go-runtime %q: choose %s or %s", f.goRuntime, goclient.RuntimeCopy, goclient.RuntimeModule)
+	}
+	if f.goModule == "" {
+		return nil
+	}
+	if err := module.CheckPath(f.goModule); err != nil {
+		return usageErrorf("--go-module %q is not a Go module path: %v", f.goModule, errors.Unwrap(err))
+	}
+	if f.goImportPrefix != "" && f.goImportPrefix != f.goModule {
+		return usageErrorf("--go-module %s is the import path of --out, but the Go import prefix is %s: drop one", f.goModule, f.goImportPrefix)
+	}
+	f.goImportPrefix = f.goModule
 	return nil
+}
+
+// goOptions are the Go client emitter's options. With --go-runtime module
+// the go.mod requires udtc's module at the version of this binary, when it
+// has one.
+func (f *genFlags) goOptions() goclient.Options {
+	opts := goclient.Options{ImportPrefix: f.goImportPrefix, Module: f.goModule, Runtime: f.goRuntime}
+	if v := buildinfo.Read().Version; module.Check(goclient.RuntimeModulePath, v) == nil {
+		opts.RuntimeVersion = v
+	}
+	return opts
 }
 
 func (f *genFlags) run(c *cli.Context, e *env) error {
@@ -229,7 +264,7 @@ func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string,
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}
-	in, err = outdir.ReadInputs(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, strconv.FormatBool(f.strict), f.proj.Key())...)
+	in, err = outdir.ReadInputs(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, f.goModule, f.goRuntime, strconv.FormatBool(f.strict), f.proj.Key())...)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}

@@ -87,12 +87,13 @@ func goSnippet(pkg, importPath string, goNames naming.GoType, segments int, prop
 	args := strings.TrimSuffix(strings.Repeat(`"`+example.Name+`", `, segments), ", ")
 	var g strings.Builder
 	fmt.Fprintf(&g, "import %s %q\n\n", pkg, importPath)
-	fmt.Fprintf(&g, "client := %s.New%sClient(%s.ClientOptions{Endpoint: \"http://127.0.0.1:7443\"})\n", pkg, goNames.Name, pkg)
+	fmt.Fprintf(&g, "client, err := %s.New%sClient(%s.ClientOptions{Endpoint: \"http://127.0.0.1:7443\"})\n", pkg, goNames.Name, pkg)
+	g.WriteString("if err != nil {\n\treturn err\n}\n")
 	fmt.Fprintf(&g, "id := %s.%s(%q, %s)\n", pkg, goNames.NewID, example.Group, args)
 	fmt.Fprintf(&g, "res := &%s.%s{}\n", pkg, goNames.Name)
 	fmt.Fprintf(&g, "if err := json.Unmarshal([]byte(%s), &res.Properties); err != nil {\n\treturn err\n}\n", goString(props))
 	g.WriteString("if err := res.Validate(); err != nil {\n\treturn err // every violation, each with its JSON path\n}\n")
-	g.WriteString("stored, err := client.CreateOrUpdate(ctx, id, res)\n")
+	g.WriteString("stored, err := client.CreateOrUpdate(ctx, id, res, nil) // options: IfMatch, IfNoneMatch\n")
 	return g.String()
 }
 

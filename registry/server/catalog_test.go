@@ -167,7 +167,7 @@ func TestCatalogTypePage(t *testing.T) {
 		"resource example &#39;Contoso.Data/postgresDatabases@2025-06-01&#39;",
 		"v20250601.NewPostgresDatabaseID(",
 		"v20250601.NewPostgresDatabaseClient(v20250601.ClientOptions{",
-		"client.CreateOrUpdate(ctx, id, res)",
+		"client.CreateOrUpdate(ctx, id, res, nil)",
 		"SupportsRecipes",
 		"The database name. &lt;script&gt;alert(1)&lt;/script&gt;",
 	} {

@@ -19,12 +19,47 @@ type Options struct {
 	// package of namespace ns at version v is imported as
 	// ImportPrefix + "/go/<ns>/<v>", and the version packages import
 	// ImportPrefix + "/go/<ns>/resourceids". Required when the catalog
-	// declares any resource type.
+	// declares any resource type, unless Module gives it.
 	ImportPrefix string
+	// Module, when set, is the module path of a go.mod written at the root
+	// of the output, so that another module can require the output and
+	// replace it with its directory. It is the import prefix too: an
+	// ImportPrefix that differs is an error.
+	Module string
+	// Runtime is where the generated packages find the runtime: RuntimeCopy
+	// (the default, "") or RuntimeModule.
+	Runtime string
+	// RuntimeVersion is the version of module github.com/udtc/udtc that the
+	// go.mod of Module requires with RuntimeModule; when empty, the go.mod
+	// says to add the requirement.
+	RuntimeVersion string
 }
 
-// ErrNoImportPrefix is returned by Emit when Options.ImportPrefix is empty
-// and there is something to emit.
+// The values of Options.Runtime.
+const (
+	// RuntimeCopy copies the runtime into every output, as
+	// go/internal/udtc/udtc_gen.go: the generated code imports only the
+	// standard library.
+	RuntimeCopy = "copy"
+	// RuntimeModule imports the published runtime package,
+	// RuntimeImportPath, instead of a copy: the output is smaller, and its
+	// module requires udtc's module.
+	RuntimeModule = "module"
+)
+
+// RuntimeImportPath is the import path of the published runtime, the
+// package the generated code imports with RuntimeModule.
+const RuntimeImportPath = RuntimeModulePath + "/generator/emit/goclient/udtc"
+
+// RuntimeModulePath is the module of RuntimeImportPath: udtc's own.
+const RuntimeModulePath = "github.com/udtc/udtc"
+
+// goVersion is the least Go version of the generated code: omitzero JSON
+// tags need Go 1.24.
+const goVersion = "1.24"
+
+// ErrNoImportPrefix is returned by Emit when Options.ImportPrefix and
+// Options.Module are empty and there is something to emit.
 var ErrNoImportPrefix = errors.New("goclient: the Go import prefix is required (the generated packages import each other)")
 
 // Emit returns the Go client of every namespace in cat: per namespace a
@@ -45,12 +80,23 @@ func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 // The diagnostics are those of Emit, sorted.
 func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error) {
 	var diags diag.List
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	if opts.ImportPrefix == "" {
+		opts.ImportPrefix = opts.Module
+	}
 	if opts.ImportPrefix == "" && slices.ContainsFunc(cat.Providers, func(p *model.Provider) bool { return len(p.Types) > 0 }) {
 		return nil, ErrNoImportPrefix
 	}
 	nss, err := planNamespaces(cat, opts.ImportPrefix, &diags)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Runtime == RuntimeModule {
+		for _, ns := range nss {
+			ns.runtime = RuntimeImportPath
+		}
 	}
 	// A job is one package: a namespace's resourceids (version "") or one
 	// of its version packages. Each plans with diagnostics of its own,
@@ -79,7 +125,7 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 		return nil, err
 	}
 	if len(jobs) > 0 {
-		if err := put([]emit.File{runtimeFile()}); err != nil {
+		if err := put(opts.outputFiles()); err != nil {
 			return nil, err
 		}
 	}
@@ -87,6 +133,45 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 		diags = append(diags, j.diags...)
 	}
 	return diags.Sorted(), nil
+}
+
+// check reports options that do not go together.
+func (o Options) check() error {
+	if o.Runtime != "" && o.Runtime != RuntimeCopy && o.Runtime != RuntimeModule {
+		return fmt.Errorf("goclient: unknown runtime %q (want %q or %q)", o.Runtime, RuntimeCopy, RuntimeModule)
+	}
+	if o.Module != "" && o.ImportPrefix != "" && o.Module != o.ImportPrefix {
+		return fmt.Errorf("goclient: the module path %s is the import prefix of the output, not %s", o.Module, o.ImportPrefix)
+	}
+	return nil
+}
+
+// outputFiles are the files of the output as a whole: the runtime's copy
+// and the go.mod, when asked for.
+func (o Options) outputFiles() []emit.File {
+	var out []emit.File
+	if o.Runtime != RuntimeModule {
+		out = append(out, runtimeFile())
+	}
+	if o.Module != "" {
+		out = append(out, o.goMod())
+	}
+	return out
+}
+
+// goMod is the go.mod of Options.Module. With RuntimeModule it requires
+// udtc's module at RuntimeVersion, or says to when the version is unknown.
+func (o Options) goMod() emit.File {
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s\n\nmodule %s\n\ngo %s\n", header, o.Module, goVersion)
+	switch {
+	case o.Runtime != RuntimeModule:
+	case o.RuntimeVersion != "":
+		fmt.Fprintf(&b, "\nrequire %s %s // the runtime, %s\n", RuntimeModulePath, o.RuntimeVersion, RuntimeImportPath)
+	default:
+		fmt.Fprintf(&b, "\n// The generated code imports %s.\n// This udtc was built without a module version: require %s\n// at the version you generate with (go get %s@VERSION).\n", RuntimeImportPath, RuntimeModulePath, RuntimeModulePath)
+	}
+	return emit.File{Path: "go.mod", Data: []byte(b.String())}
 }
 
 // runtimeSource is the shared runtime (package udtc), copied once into every

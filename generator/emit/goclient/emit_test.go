@@ -162,15 +162,7 @@ func writeFiles(t *testing.T, dir, mod string, files []emit.File) {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n\ngo 1.24\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeEmitted(t, dir, files)
 }
 
 // EmitFunc hands out every file of Emit, a package per batch, and stops at
@@ -219,5 +211,32 @@ func TestEmitFuncStreamsPackages(t *testing.T) {
 	}
 	if n := calls.Load(); int(n) > runtime.GOMAXPROCS(0) {
 		t.Errorf("put was called %d times after failing; want the work to stop (at most one call per worker)", n)
+	}
+}
+
+// TestPackageDocNamesTypes: Go names differ from the manifests' names
+// (postgreSqlDatabases → PostgreSQLDatabase), so the package doc lists
+// each type's Go names.
+func TestPackageDocNamesTypes(t *testing.T) {
+	pg := rtype("Contoso.Data", "postgreSqlDatabases", map[string]*model.Schema{"2025-01-01": mustSchema(t, `{"type": "object"}`)})
+	db := rtype("Contoso.Data", "postgreSqlDatabases/dnsRecords", map[string]*model.Schema{"2025-01-01": mustSchema(t, `{"type": "object"}`)})
+	cat := &model.Catalog{Providers: []*model.Provider{{Namespace: "Contoso.Data", Types: []*model.ResourceType{pg, db}}}}
+	files, _, err := Emit(cat, Options{ImportPrefix: "example.com/gen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc string
+	for _, f := range files {
+		if f.Path == "go/contosodata/v20250101/common_gen.go" {
+			doc, _, _ = strings.Cut(string(f.Data), "\npackage ")
+		}
+	}
+	for _, want := range []string{
+		"//   - postgreSqlDatabases: PostgreSQLDatabase (client PostgreSQLDatabaseClient, ID PostgreSQLDatabaseID)\n",
+		"//   - postgreSqlDatabases/dnsRecords: PostgreSQLDatabaseDNSRecord (client PostgreSQLDatabaseDNSRecordClient, ID PostgreSQLDatabaseDNSRecordID)",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("package doc lacks %q:\n%s", want, doc)
+		}
 	}
 }

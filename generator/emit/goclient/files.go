@@ -89,6 +89,8 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 		jen.Id("Tags").Map(jen.String()).String().Tag(map[string]string{"json": "tags,omitzero"}),
 		jen.Id("Properties").Add(propsType).Tag(tags(propsTag, propsRules)),
 		jen.Id("SystemData").Op("*").Id("SystemData").Tag(map[string]string{"json": "systemData,omitempty"}),
+		jen.Comment(comment("ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate returned it, nil from List: pass it as IfMatch to write only if nobody has changed the resource since.")),
+		jen.Id("ETag").Op("*").String().Tag(map[string]string{"json": "-"}),
 	)
 
 	f.Comment(comment(fmt.Sprintf("Validate checks r against the schema of API version %s (the udtc tags of its fields) and returns every violation (joined with errors.Join), each a *ValidationError naming its JSON path; nil when r is valid.", vt.av.Name)))
@@ -114,55 +116,102 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	}
 }
 
-// genClient declares a type's client: CreateOrUpdate, Get, Delete, List
-// and, for types with sensitive properties, ListSecrets.
+// genClient declares a type's client: its constructor, the options of its
+// calls, CreateOrUpdate, Get, Delete, List and, for types with sensitive
+// properties, ListSecrets. Every call takes a pointer to options of its
+// own, nil for none, as Azure's Go SDKs do.
 func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	rt, x, id := vt.rt, jen.Id(vt.goName), jen.Id(vt.idName)
-	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
-	recv := func() *jen.Statement { return jen.Params(jen.Id("c").Op("*").Id(vt.client)) }
-	cc := func() *jen.Statement { return jen.Id("c").Dot("c") }
+	sensitive := hasSensitive(vt.av.Schema)
 	f.Comment(fmt.Sprintf("// %s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name))
 	f.Type().Id(vt.client).Struct(jen.Id("c").Op("*").Add(p.rt("Client")))
-	f.Comment(fmt.Sprintf("// %s returns a client of %s resources.", vt.newClient, rt.FullName()))
-	f.Func().Id(vt.newClient).Params(jen.Id("opts").Id("ClientOptions")).Op("*").Id(vt.client).Block(
-		jen.Return(jen.Op("&").Id(vt.client).Values(p.rt("NewClient").Call(jen.Id("opts"), jen.Id(vt.apiConst)))),
+	f.Comment(comment(fmt.Sprintf("%s returns a client of %s resources. It returns an error when opts.Endpoint is not an http:// or https:// base URL.", vt.newClient, rt.FullName())))
+	f.Func().Id(vt.newClient).Params(jen.Id("opts").Id("ClientOptions")).Params(jen.Op("*").Id(vt.client), jen.Error()).Block(
+		jen.List(jen.Id("c"), jen.Id("err")).Op(":=").Add(p.rt("NewClient")).Call(jen.Id("opts"), jen.Id(vt.apiConst)),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		jen.Return(jen.Op("&").Id(vt.client).Values(jen.Id("c")), jen.Nil()),
 	)
-	f.Comment(comment("CreateOrUpdate writes r at id and returns the resource as stored. It does not call Validate; a refusal is a *ResponseError with one detail per violation."))
-	f.Func().Add(recv()).Id("CreateOrUpdate").Params(ctx(), jen.Id("id").Add(id.Clone()), jen.Id("r").Op("*").Add(x.Clone())).Params(jen.Op("*").Add(x.Clone()), jen.Error()).Block(
-		jen.Return(p.rt("Put").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call(), jen.Id("r"), jen.New(x.Clone()))),
+	genOptions(f, vt, sensitive)
+
+	// method declares a method of the client: its name, the parameters
+	// between ctx and the options, and what it returns.
+	method := func(doc, call string, params []jen.Code, results ...jen.Code) *jen.Statement {
+		f.Comment(comment(doc))
+		params = append(append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, params...), jen.Id("opts").Op("*").Id(vt.options[call]))
+		return f.Func().Params(jen.Id("c").Op("*").Id(vt.client)).Id(call).Params(params...).Params(results...)
+	}
+	cc := func() *jen.Statement { return jen.Id("c").Dot("c") }
+	idParam := []jen.Code{jen.Id("id").Add(id.Clone())}
+	idPath := func() *jen.Statement { return jen.Id("id").Dot("String").Call() }
+	method("CreateOrUpdate writes r at id and returns the resource as stored, with its ETag. It does not call Validate; a refusal is a *ResponseError with one detail per violation, and a condition of opts that does not hold a *ResponseError with StatusCode 412.",
+		"CreateOrUpdate", append(idParam, jen.Id("r").Op("*").Add(x.Clone())), jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+		jen.Return(p.rt("Put").Call(jen.Id("ctx"), cc(), idPath(), jen.Id("r"), jen.New(x.Clone()), jen.Parens(jen.Op("*").Add(p.rt("WriteOptions"))).Call(jen.Id("opts")))),
 	)
-	f.Comment("// Get reads the resource at id.")
-	f.Func().Add(recv()).Id("Get").Params(ctx(), jen.Id("id").Add(id.Clone())).Params(jen.Op("*").Add(x.Clone()), jen.Error()).Block(
-		jen.Return(p.rt("Get").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call(), jen.New(x.Clone()))),
+	method("Get reads the resource at id, with its ETag.", "Get", idParam, jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+		jen.Return(p.rt("Get").Call(jen.Id("ctx"), cc(), idPath(), jen.New(x.Clone()))),
 	)
-	f.Comment("// Delete deletes the resource at id and its children; an absent resource is no error.")
-	f.Func().Add(recv()).Id("Delete").Params(ctx(), jen.Id("id").Add(id.Clone())).Error().Block(
-		jen.Return(cc().Dot("Delete").Call(jen.Id("ctx"), jen.Id("id").Dot("String").Call())),
+	method("Delete deletes the resource at id and its children; an absent resource is no error.", "Delete", idParam, jen.Error()).Block(
+		jen.Return(cc().Dot("Delete").Call(jen.Id("ctx"), idPath(), jen.Parens(jen.Op("*").Add(p.rt("DeleteOptions"))).Call(jen.Id("opts")))),
 	)
 	seq := jen.Qual("iter", "Seq2").Types(jen.Op("*").Add(x.Clone()), jen.Error())
+	list := func(path jen.Code) jen.Code {
+		return jen.Return(p.rt("List").Types(jen.Op("*").Add(x.Clone())).Call(jen.Id("ctx"), cc(), path))
+	}
 	if n := len(vt.ancestors); n > 0 {
 		parent := vt.ancestors[n-1]
-		f.Comment(comment("List yields the " + rt.FullName() + " resources of parent, following nextLink; it stops after the first error."))
-		f.Func().Add(recv()).Id("List").Params(ctx(), jen.Id("parent").Id(parent.idName)).Add(seq).Block(
-			jen.Return(p.rt("List").Types(jen.Op("*").Add(x.Clone())).Call(jen.Id("ctx"), cc(), jen.Id("parent").Dot("String").Call().Op("+").Lit("/"+rt.Leaf()))),
-		)
+		method("List yields the "+rt.FullName()+" resources of parent, following nextLink; it stops after the first error.",
+			"List", []jen.Code{jen.Id("parent").Id(parent.idName)}, seq).Block(
+			list(jen.Id("parent").Dot("String").Call().Op("+").Lit("/" + rt.Leaf())))
 	} else {
-		f.Comment(comment("List yields the " + rt.FullName() + " resources in scope, following nextLink; it stops after the first error. scope is a resource group ID (\"/planes/radius/local/resourceGroups/rg\"), a resource group name of ClientOptions.Plane, or \"\" for the whole plane."))
-		f.Func().Add(recv()).Id("List").Params(ctx(), jen.Id("scope").String()).Add(seq).Block(
-			jen.Return(p.rt("List").Types(jen.Op("*").Add(x.Clone())).Call(jen.Id("ctx"), cc(), cc().Dot("Scope").Call(jen.Id("scope")).Op("+").Lit("/providers/").Op("+").Id(vt.typeConst))),
-		)
+		method("List yields the "+rt.FullName()+" resources in scope, following nextLink; it stops after the first error. scope is a resource group ID (\"/planes/radius/local/resourceGroups/rg\"), a resource group name of ClientOptions.Plane, or \"\" for the whole plane.",
+			"List", []jen.Code{jen.Id("scope").String()}, seq).Block(
+			list(cc().Dot("Scope").Call(jen.Id("scope")).Op("+").Lit("/providers/").Op("+").Id(vt.typeConst)))
 	}
-	if !hasSensitive(vt.av.Schema) {
+	if !sensitive {
 		return
 	}
 	elem := jen.Map(jen.String()).Any()
 	if st := p.structOf[vt.av.Schema]; st != nil {
 		elem = jen.Id(st.name)
 	}
-	f.Comment(comment("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null."))
-	f.Func().Add(recv()).Id("ListSecrets").Params(ctx(), jen.Id("id").Add(id.Clone())).Params(jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
-		jen.Return(p.rt("Post").Call(jen.Id("ctx"), cc(), jen.Id("id").Dot("String").Call().Op("+").Lit("/listSecrets"), jen.New(elem.Clone()))),
+	method("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null.",
+		"ListSecrets", idParam, jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
+		jen.Return(p.rt("Post").Call(jen.Id("ctx"), cc(), idPath().Op("+").Lit("/listSecrets"), jen.New(elem.Clone()))),
 	)
+}
+
+// genOptions declares the options of a client's calls. Those with
+// conditions have the fields of the runtime's WriteOptions and
+// DeleteOptions, so the client converts a pointer to them; the others are
+// empty, so that adding an option later changes no call.
+func genOptions(f *jen.File, vt *verType, sensitive bool) {
+	ifMatch := func(what string) jen.Code {
+		return jen.Comment(comment(fmt.Sprintf("IfMatch %s only if the resource's ETag is *IfMatch (the ETag field of a resource from Get or CreateOrUpdate) or, with \"*\", only if it exists.", what)))
+	}
+	calls := []string{"CreateOrUpdate", "Get", "Delete", "List"}
+	if sensitive {
+		calls = append(calls, "ListSecrets")
+	}
+	f.Comment(comment(fmt.Sprintf("The options of the %s calls; nil is none. When a condition (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call returns a *ResponseError with StatusCode 412.", vt.client)))
+	f.Type().DefsFunc(func(g *jen.Group) {
+		for _, call := range calls {
+			name := vt.options[call]
+			switch call {
+			case "CreateOrUpdate":
+				g.Comment(fmt.Sprintf("// %s are the conditions of %s.CreateOrUpdate.", name, vt.client))
+				g.Id(name).Struct(
+					ifMatch("writes"), jen.Id("IfMatch").Op("*").String(),
+					jen.Comment("// IfNoneMatch \"*\" writes only if the resource does not exist yet."), jen.Id("IfNoneMatch").Op("*").String(),
+				)
+			case "Delete":
+				g.Comment(fmt.Sprintf("// %s are the conditions of %s.Delete.", name, vt.client))
+				g.Id(name).Struct(ifMatch("deletes"), jen.Id("IfMatch").Op("*").String())
+			default:
+				g.Comment(fmt.Sprintf("// %s are the options of %s.%s (none yet).", name, vt.client, call))
+				g.Id(name).Struct()
+			}
+		}
+	})
 }
 
 // hasSensitive reports whether s or anything below it is x-radius-sensitive.
@@ -263,6 +312,8 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 	f.PackageComment(comment(
 		fmt.Sprintf("Package %s is the Go client of the %s resource types at API version %s, generated by udtc from their manifests.", p.name, p.ns.prov.Namespace, p.version),
 		"Each resource type has an envelope struct, one struct per object schema, named string types for enums, a Validate method on the envelope and a client (CreateOrUpdate, Get, Delete, List). Resource IDs are version-independent: the ID types are aliases of those in package resourceids.",
+		"The Go names of the resource types, singular and PascalCase, one word per type segment:",
+		p.nameMapping(),
 	))
 	f.Type().DefsFunc(func(g *jen.Group) {
 		for _, n := range runtimeAliases {
@@ -282,6 +333,17 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 	for _, e := range p.sharedEnums {
 		p.genEnum(f, e)
 	}
+}
+
+// nameMapping lists the Go name of each resource type of the package, for
+// the package doc: the names are singular and PascalCase, so they differ
+// from the manifests' names.
+func (p *pkgPlan) nameMapping() string {
+	var b strings.Builder
+	for _, vt := range p.types {
+		fmt.Fprintf(&b, "  - %s: %s (client %s, ID %s)\n", vt.rt.Name, vt.goName, vt.client, vt.idName)
+	}
+	return b.String()
 }
 
 // genIDAliases declares aliases of the resourceids declarations of the

@@ -67,7 +67,15 @@ type typeNames struct {
 	ns        *nsPlan
 	client    string // "PostgresDatabaseClient"
 	newClient string // "NewPostgresDatabaseClient"
+	// options are the option types of the client's calls, by call:
+	// "Get" → "PostgresDatabaseClientGetOptions".
+	options map[string]string
 }
+
+// clientCalls are the methods of every client; each takes a pointer to an
+// options struct of its own (ListSecrets is declared only for types with
+// sensitive properties, its options name is claimed for every type).
+var clientCalls = []string{"CreateOrUpdate", "Get", "Delete", "List", "ListSecrets"}
 
 func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.List) (*nsPlan, error) {
 	p := &nsPlan{
@@ -86,6 +94,15 @@ func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.L
 	files := naming.NewNamer(reservedFiles...)
 	for i, rt := range prov.Types {
 		g := goTypes[i]
+		options := map[string]string{}
+		for _, call := range clientCalls {
+			want := g.Client + call + "Options"
+			got, renamed := names.Claim(want)
+			if renamed {
+				g.Renames = append(g.Renames, naming.Rename{What: "options type name", Want: want, Got: got})
+			}
+			options[call] = got
+		}
 		for _, r := range g.Renames {
 			diags.Add(diag.Diagnostic{
 				Span: rt.Span, Severity: diag.Warning, Rule: ruleNameCollision,
@@ -95,7 +112,7 @@ func planNamespace(prov *model.Provider, dir, importPrefix string, diags *diag.L
 			})
 		}
 		t := &typeNames{ns: p, rt: rt, goName: g.Name, idName: g.ID, newID: g.NewID, parseID: g.ParseID,
-			typeConst: g.TypeConst, apiConst: g.APIConst, client: g.Client, newClient: g.NewClient}
+			typeConst: g.TypeConst, apiConst: g.APIConst, client: g.Client, newClient: g.NewClient, options: options}
 		t.nameField = t.goName + "Name"
 		t.nameParam = lowerFirst(t.goName) + "Name"
 		base, _ := files.Claim(strings.ToLower(t.goName))
@@ -206,7 +223,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
 		patterns: map[string]bool{},
-		runtime:  runtimePath(importPrefix),
+		runtime:  ns.runtime,
 		diags:    diags,
 	}
 	p.path = importPrefix + "/" + p.dir

@@ -29,8 +29,8 @@ func TestResponseError(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	c := NewClient(ClientOptions{Endpoint: srv.URL + "/", Token: "s3cret"}, "2025-01-01")
-	_, err := Put(context.Background(), c, "/x", &struct{}{}, &struct{}{})
+	c := mustClient(t, ClientOptions{Endpoint: srv.URL + "/", Token: "s3cret"}, "2025-01-01")
+	_, err := Put(context.Background(), c, "/x", &struct{}{}, &struct{}{}, nil)
 	var re *ResponseError
 	if !errors.As(err, &re) {
 		t.Fatalf("err = %v, want a *ResponseError", err)
@@ -45,9 +45,88 @@ func TestResponseError(t *testing.T) {
 	}
 
 	// A body that is not an ARM error keeps the status and the text.
-	_, err = Get(context.Background(), NewClient(ClientOptions{Endpoint: srv.URL}, "2025-01-01"), "/x", &struct{}{})
+	_, err = Get(context.Background(), mustClient(t, ClientOptions{Endpoint: srv.URL}, "2025-01-01"), "/x", &struct{}{})
 	if !errors.As(err, &re) || re.StatusCode != 401 || re.Code != "Unauthorized" || re.Message != "no token" {
 		t.Errorf("non-ARM error = %+v", re)
+	}
+}
+
+func mustClient(t *testing.T, opts ClientOptions, apiVersion string) *Client {
+	t.Helper()
+	c, err := NewClient(opts, apiVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestNewClientEndpoint: an endpoint that is not a base URL is refused by
+// NewClient with words about ClientOptions.Endpoint, not by the first
+// request with net/http's ("unsupported protocol scheme").
+func TestNewClientEndpoint(t *testing.T) {
+	for _, bad := range []string{"", "127.0.0.1:7443", "localhost:7443", "ftp://example.com", "http://", "/planes/radius", "http://h:1/?x=1", "http://h:1/#top"} {
+		_, err := NewClient(ClientOptions{Endpoint: bad}, "v")
+		if err == nil || !strings.Contains(err.Error(), "ClientOptions.Endpoint") || !strings.Contains(err.Error(), "http://127.0.0.1:7443") {
+			t.Errorf("NewClient(Endpoint %q) = %v, want an error about ClientOptions.Endpoint with an example", bad, err)
+		}
+	}
+	for _, good := range []string{"http://127.0.0.1:7443", "HTTPS://registry.example.com/", "http://h:1/prefix"} {
+		if _, err := NewClient(ClientOptions{Endpoint: good}, "v"); err != nil {
+			t.Errorf("NewClient(Endpoint %q): %v", good, err)
+		}
+	}
+}
+
+// TestConditions: options become If-Match and If-None-Match headers (none
+// for nil options), and Get and Put return the answer's ETag in the
+// resource's ETag field.
+func TestConditions(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, fmt.Sprintf("%s %q %q", r.Method, r.Header.Values("If-Match"), r.Header.Values("If-None-Match")))
+		w.Header().Set("ETag", `"e-`+r.Method+`"`)
+		if r.Method != http.MethodDelete {
+			w.Write([]byte(`{"name":"x"}`))
+		}
+	}))
+	defer srv.Close()
+	type resource struct {
+		Name *string `json:"name"`
+		ETag *string `json:"-"`
+	}
+	ctx := context.Background()
+	c := mustClient(t, ClientOptions{Endpoint: srv.URL}, "v")
+	r, err := Get(ctx, c, "/x", new(resource))
+	if err != nil || r.ETag == nil || *r.ETag != `"e-GET"` {
+		t.Fatalf("Get = %+v, %v; want ETag \"e-GET\"", r, err)
+	}
+	r, err = Put(ctx, c, "/x", r, new(resource), &WriteOptions{IfMatch: r.ETag})
+	if err != nil || r.ETag == nil || *r.ETag != `"e-PUT"` {
+		t.Fatalf("Put = %+v, %v; want ETag \"e-PUT\"", r, err)
+	}
+	star := "*"
+	if _, err := Put(ctx, c, "/x", r, new(resource), &WriteOptions{IfNoneMatch: &star}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Put(ctx, c, "/x", r, new(resource), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, "/x", &DeleteOptions{IfMatch: r.ETag}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, "/x", nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`GET [] []`,
+		`PUT ["\"e-GET\""] []`,
+		`PUT [] ["*"]`,
+		`PUT [] []`,
+		`DELETE ["\"e-PUT\""] []`,
+		`DELETE [] []`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("requests:\n got %q\nwant %q", got, want)
 	}
 }
 
@@ -73,13 +152,13 @@ func TestParseResourceID(t *testing.T) {
 }
 
 func TestScope(t *testing.T) {
-	c := NewClient(ClientOptions{Plane: "p"}, "v")
+	c := mustClient(t, ClientOptions{Endpoint: "http://127.0.0.1:1", Plane: "p"}, "v")
 	for in, want := range map[string]string{"": "/planes/radius/p", "rg": "/planes/radius/p/resourceGroups/rg", "/x/y": "/x/y"} {
 		if got := c.Scope(in); got != want {
 			t.Errorf("Scope(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := NewClient(ClientOptions{}, "v").Scope(""); got != "/planes/radius/local" {
+	if got := mustClient(t, ClientOptions{Endpoint: "http://127.0.0.1:1"}, "v").Scope(""); got != "/planes/radius/local" {
 		t.Errorf("default plane: %q", got)
 	}
 }

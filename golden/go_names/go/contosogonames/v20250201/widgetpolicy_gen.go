@@ -26,6 +26,10 @@ type WidgetPolicy struct {
 	Tags       map[string]string       `json:"tags,omitzero"`
 	Properties *WidgetPolicyProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData             `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-02-01 (the udtc tags
@@ -48,32 +52,65 @@ type WidgetPolicyClient struct {
 	c *udtc.Client
 }
 
-// NewWidgetPolicyClient returns a client of Contoso.GoNames/widgetPolicies resources.
-func NewWidgetPolicyClient(opts ClientOptions) *WidgetPolicyClient {
-	return &WidgetPolicyClient{udtc.NewClient(opts, WidgetPolicyAPIVersion)}
+// NewWidgetPolicyClient returns a client of Contoso.GoNames/widgetPolicies
+// resources. It returns an error when opts.Endpoint is not an http:// or
+// https:// base URL.
+func NewWidgetPolicyClient(opts ClientOptions) (*WidgetPolicyClient, error) {
+	c, err := udtc.NewClient(opts, WidgetPolicyAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetPolicyClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *WidgetPolicyClient) CreateOrUpdate(ctx context.Context, id WidgetPolicyID, r *WidgetPolicy) (*WidgetPolicy, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(WidgetPolicy))
+// The options of the WidgetPolicyClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// WidgetPolicyClientCreateOrUpdateOptions are the conditions of WidgetPolicyClient.CreateOrUpdate.
+	WidgetPolicyClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// WidgetPolicyClientGetOptions are the options of WidgetPolicyClient.Get (none yet).
+	WidgetPolicyClientGetOptions struct{}
+	// WidgetPolicyClientDeleteOptions are the conditions of WidgetPolicyClient.Delete.
+	WidgetPolicyClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// WidgetPolicyClientListOptions are the options of WidgetPolicyClient.List (none yet).
+	WidgetPolicyClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *WidgetPolicyClient) CreateOrUpdate(ctx context.Context, id WidgetPolicyID, r *WidgetPolicy, opts *WidgetPolicyClientCreateOrUpdateOptions) (*WidgetPolicy, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(WidgetPolicy), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *WidgetPolicyClient) Get(ctx context.Context, id WidgetPolicyID) (*WidgetPolicy, error) {
+// Get reads the resource at id, with its ETag.
+func (c *WidgetPolicyClient) Get(ctx context.Context, id WidgetPolicyID, opts *WidgetPolicyClientGetOptions) (*WidgetPolicy, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(WidgetPolicy))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *WidgetPolicyClient) Delete(ctx context.Context, id WidgetPolicyID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *WidgetPolicyClient) Delete(ctx context.Context, id WidgetPolicyID, opts *WidgetPolicyClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.GoNames/widgetPolicies resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *WidgetPolicyClient) List(ctx context.Context, scope string) iter.Seq2[*WidgetPolicy, error] {
+func (c *WidgetPolicyClient) List(ctx context.Context, scope string, opts *WidgetPolicyClientListOptions) iter.Seq2[*WidgetPolicy, error] {
 	return udtc.List[*WidgetPolicy](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetPolicyResourceType)
 }
 

@@ -25,6 +25,10 @@ type WidgetPolicyRule struct {
 	Tags       map[string]string           `json:"tags,omitzero"`
 	Properties *WidgetPolicyRuleProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData                 `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-03-01-preview (the
@@ -48,30 +52,63 @@ type WidgetPolicyRuleClient struct {
 	c *udtc.Client
 }
 
-// NewWidgetPolicyRuleClient returns a client of Contoso.GoNames/widgetPolicies/rules resources.
-func NewWidgetPolicyRuleClient(opts ClientOptions) *WidgetPolicyRuleClient {
-	return &WidgetPolicyRuleClient{udtc.NewClient(opts, WidgetPolicyRuleAPIVersion)}
+// NewWidgetPolicyRuleClient returns a client of
+// Contoso.GoNames/widgetPolicies/rules resources. It returns an error when
+// opts.Endpoint is not an http:// or https:// base URL.
+func NewWidgetPolicyRuleClient(opts ClientOptions) (*WidgetPolicyRuleClient, error) {
+	c, err := udtc.NewClient(opts, WidgetPolicyRuleAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetPolicyRuleClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *WidgetPolicyRuleClient) CreateOrUpdate(ctx context.Context, id WidgetPolicyRuleID, r *WidgetPolicyRule) (*WidgetPolicyRule, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(WidgetPolicyRule))
+// The options of the WidgetPolicyRuleClient calls; nil is none. When a
+// condition (IfMatch, IfNoneMatch) does not hold, the server changes nothing
+// and the call returns a *ResponseError with StatusCode 412.
+type (
+	// WidgetPolicyRuleClientCreateOrUpdateOptions are the conditions of WidgetPolicyRuleClient.CreateOrUpdate.
+	WidgetPolicyRuleClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// WidgetPolicyRuleClientGetOptions are the options of WidgetPolicyRuleClient.Get (none yet).
+	WidgetPolicyRuleClientGetOptions struct{}
+	// WidgetPolicyRuleClientDeleteOptions are the conditions of WidgetPolicyRuleClient.Delete.
+	WidgetPolicyRuleClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// WidgetPolicyRuleClientListOptions are the options of WidgetPolicyRuleClient.List (none yet).
+	WidgetPolicyRuleClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *WidgetPolicyRuleClient) CreateOrUpdate(ctx context.Context, id WidgetPolicyRuleID, r *WidgetPolicyRule, opts *WidgetPolicyRuleClientCreateOrUpdateOptions) (*WidgetPolicyRule, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(WidgetPolicyRule), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *WidgetPolicyRuleClient) Get(ctx context.Context, id WidgetPolicyRuleID) (*WidgetPolicyRule, error) {
+// Get reads the resource at id, with its ETag.
+func (c *WidgetPolicyRuleClient) Get(ctx context.Context, id WidgetPolicyRuleID, opts *WidgetPolicyRuleClientGetOptions) (*WidgetPolicyRule, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(WidgetPolicyRule))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *WidgetPolicyRuleClient) Delete(ctx context.Context, id WidgetPolicyRuleID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *WidgetPolicyRuleClient) Delete(ctx context.Context, id WidgetPolicyRuleID, opts *WidgetPolicyRuleClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.GoNames/widgetPolicies/rules resources of parent,
 // following nextLink; it stops after the first error.
-func (c *WidgetPolicyRuleClient) List(ctx context.Context, parent WidgetPolicyID) iter.Seq2[*WidgetPolicyRule, error] {
+func (c *WidgetPolicyRuleClient) List(ctx context.Context, parent WidgetPolicyID, opts *WidgetPolicyRuleClientListOptions) iter.Seq2[*WidgetPolicyRule, error] {
 	return udtc.List[*WidgetPolicyRule](ctx, c.c, parent.String()+"/rules")
 }
 

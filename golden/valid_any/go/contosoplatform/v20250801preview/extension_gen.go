@@ -23,6 +23,10 @@ type Extension struct {
 	Tags       map[string]string    `json:"tags,omitzero"`
 	Properties *ExtensionProperties `json:"properties,omitempty"`
 	SystemData *SystemData          `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-08-01-preview (the
@@ -47,31 +51,64 @@ type ExtensionClient struct {
 }
 
 // NewExtensionClient returns a client of Contoso.Platform/extensions resources.
-func NewExtensionClient(opts ClientOptions) *ExtensionClient {
-	return &ExtensionClient{udtc.NewClient(opts, ExtensionAPIVersion)}
+// It returns an error when opts.Endpoint is not an http:// or https:// base
+// URL.
+func NewExtensionClient(opts ClientOptions) (*ExtensionClient, error) {
+	c, err := udtc.NewClient(opts, ExtensionAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &ExtensionClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *ExtensionClient) CreateOrUpdate(ctx context.Context, id ExtensionID, r *Extension) (*Extension, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Extension))
+// The options of the ExtensionClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// ExtensionClientCreateOrUpdateOptions are the conditions of ExtensionClient.CreateOrUpdate.
+	ExtensionClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// ExtensionClientGetOptions are the options of ExtensionClient.Get (none yet).
+	ExtensionClientGetOptions struct{}
+	// ExtensionClientDeleteOptions are the conditions of ExtensionClient.Delete.
+	ExtensionClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// ExtensionClientListOptions are the options of ExtensionClient.List (none yet).
+	ExtensionClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *ExtensionClient) CreateOrUpdate(ctx context.Context, id ExtensionID, r *Extension, opts *ExtensionClientCreateOrUpdateOptions) (*Extension, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Extension), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *ExtensionClient) Get(ctx context.Context, id ExtensionID) (*Extension, error) {
+// Get reads the resource at id, with its ETag.
+func (c *ExtensionClient) Get(ctx context.Context, id ExtensionID, opts *ExtensionClientGetOptions) (*Extension, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Extension))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *ExtensionClient) Delete(ctx context.Context, id ExtensionID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *ExtensionClient) Delete(ctx context.Context, id ExtensionID, opts *ExtensionClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Platform/extensions resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *ExtensionClient) List(ctx context.Context, scope string) iter.Seq2[*Extension, error] {
+func (c *ExtensionClient) List(ctx context.Context, scope string, opts *ExtensionClientListOptions) iter.Seq2[*Extension, error] {
 	return udtc.List[*Extension](ctx, c.c, c.c.Scope(scope)+"/providers/"+ExtensionResourceType)
 }
 

@@ -25,6 +25,10 @@ type PostgresDatabase struct {
 	Tags       map[string]string           `json:"tags,omitzero"`
 	Properties *PostgresDatabaseProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData                 `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01-preview (the
@@ -48,38 +52,73 @@ type PostgresDatabaseClient struct {
 	c *udtc.Client
 }
 
-// NewPostgresDatabaseClient returns a client of MyCompany.Resources/postgresDatabases resources.
-func NewPostgresDatabaseClient(opts ClientOptions) *PostgresDatabaseClient {
-	return &PostgresDatabaseClient{udtc.NewClient(opts, PostgresDatabaseAPIVersion)}
+// NewPostgresDatabaseClient returns a client of
+// MyCompany.Resources/postgresDatabases resources. It returns an error when
+// opts.Endpoint is not an http:// or https:// base URL.
+func NewPostgresDatabaseClient(opts ClientOptions) (*PostgresDatabaseClient, error) {
+	c, err := udtc.NewClient(opts, PostgresDatabaseAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &PostgresDatabaseClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *PostgresDatabaseClient) CreateOrUpdate(ctx context.Context, id PostgresDatabaseID, r *PostgresDatabase) (*PostgresDatabase, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(PostgresDatabase))
+// The options of the PostgresDatabaseClient calls; nil is none. When a
+// condition (IfMatch, IfNoneMatch) does not hold, the server changes nothing
+// and the call returns a *ResponseError with StatusCode 412.
+type (
+	// PostgresDatabaseClientCreateOrUpdateOptions are the conditions of PostgresDatabaseClient.CreateOrUpdate.
+	PostgresDatabaseClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// PostgresDatabaseClientGetOptions are the options of PostgresDatabaseClient.Get (none yet).
+	PostgresDatabaseClientGetOptions struct{}
+	// PostgresDatabaseClientDeleteOptions are the conditions of PostgresDatabaseClient.Delete.
+	PostgresDatabaseClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// PostgresDatabaseClientListOptions are the options of PostgresDatabaseClient.List (none yet).
+	PostgresDatabaseClientListOptions struct{}
+	// PostgresDatabaseClientListSecretsOptions are the options of PostgresDatabaseClient.ListSecrets (none yet).
+	PostgresDatabaseClientListSecretsOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *PostgresDatabaseClient) CreateOrUpdate(ctx context.Context, id PostgresDatabaseID, r *PostgresDatabase, opts *PostgresDatabaseClientCreateOrUpdateOptions) (*PostgresDatabase, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(PostgresDatabase), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *PostgresDatabaseClient) Get(ctx context.Context, id PostgresDatabaseID) (*PostgresDatabase, error) {
+// Get reads the resource at id, with its ETag.
+func (c *PostgresDatabaseClient) Get(ctx context.Context, id PostgresDatabaseID, opts *PostgresDatabaseClientGetOptions) (*PostgresDatabase, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(PostgresDatabase))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *PostgresDatabaseClient) Delete(ctx context.Context, id PostgresDatabaseID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *PostgresDatabaseClient) Delete(ctx context.Context, id PostgresDatabaseID, opts *PostgresDatabaseClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the MyCompany.Resources/postgresDatabases resources in scope,
 // following nextLink; it stops after the first error. scope is a resource group
 // ID ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *PostgresDatabaseClient) List(ctx context.Context, scope string) iter.Seq2[*PostgresDatabase, error] {
+func (c *PostgresDatabaseClient) List(ctx context.Context, scope string, opts *PostgresDatabaseClientListOptions) iter.Seq2[*PostgresDatabase, error] {
 	return udtc.List[*PostgresDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+PostgresDatabaseResourceType)
 }
 
 // ListSecrets returns the sensitive property values of the resource at id,
 // which Get returns as null.
-func (c *PostgresDatabaseClient) ListSecrets(ctx context.Context, id PostgresDatabaseID) (*PostgresDatabaseProperties, error) {
+func (c *PostgresDatabaseClient) ListSecrets(ctx context.Context, id PostgresDatabaseID, opts *PostgresDatabaseClientListSecretsOptions) (*PostgresDatabaseProperties, error) {
 	return udtc.Post(ctx, c.c, id.String()+"/listSecrets", new(PostgresDatabaseProperties))
 }
 

@@ -25,6 +25,10 @@ type ContosoBus struct {
 	Tags       map[string]string     `json:"tags,omitzero"`
 	Properties *ContosoBusProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData           `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -47,32 +51,65 @@ type ContosoBusClient struct {
 	c *udtc.Client
 }
 
-// NewContosoBusClient returns a client of Contoso.Messaging/contosoBuses resources.
-func NewContosoBusClient(opts ClientOptions) *ContosoBusClient {
-	return &ContosoBusClient{udtc.NewClient(opts, ContosoBusAPIVersion)}
+// NewContosoBusClient returns a client of Contoso.Messaging/contosoBuses
+// resources. It returns an error when opts.Endpoint is not an http:// or
+// https:// base URL.
+func NewContosoBusClient(opts ClientOptions) (*ContosoBusClient, error) {
+	c, err := udtc.NewClient(opts, ContosoBusAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &ContosoBusClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *ContosoBusClient) CreateOrUpdate(ctx context.Context, id ContosoBusID, r *ContosoBus) (*ContosoBus, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBus))
+// The options of the ContosoBusClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// ContosoBusClientCreateOrUpdateOptions are the conditions of ContosoBusClient.CreateOrUpdate.
+	ContosoBusClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// ContosoBusClientGetOptions are the options of ContosoBusClient.Get (none yet).
+	ContosoBusClientGetOptions struct{}
+	// ContosoBusClientDeleteOptions are the conditions of ContosoBusClient.Delete.
+	ContosoBusClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// ContosoBusClientListOptions are the options of ContosoBusClient.List (none yet).
+	ContosoBusClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *ContosoBusClient) CreateOrUpdate(ctx context.Context, id ContosoBusID, r *ContosoBus, opts *ContosoBusClientCreateOrUpdateOptions) (*ContosoBus, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBus), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *ContosoBusClient) Get(ctx context.Context, id ContosoBusID) (*ContosoBus, error) {
+// Get reads the resource at id, with its ETag.
+func (c *ContosoBusClient) Get(ctx context.Context, id ContosoBusID, opts *ContosoBusClientGetOptions) (*ContosoBus, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(ContosoBus))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *ContosoBusClient) Delete(ctx context.Context, id ContosoBusID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *ContosoBusClient) Delete(ctx context.Context, id ContosoBusID, opts *ContosoBusClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Messaging/contosoBuses resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *ContosoBusClient) List(ctx context.Context, scope string) iter.Seq2[*ContosoBus, error] {
+func (c *ContosoBusClient) List(ctx context.Context, scope string, opts *ContosoBusClientListOptions) iter.Seq2[*ContosoBus, error] {
 	return udtc.List[*ContosoBus](ctx, c.c, c.c.Scope(scope)+"/providers/"+ContosoBusResourceType)
 }
 

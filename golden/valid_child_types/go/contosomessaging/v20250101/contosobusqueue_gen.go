@@ -25,6 +25,10 @@ type ContosoBusQueue struct {
 	Tags       map[string]string          `json:"tags,omitzero"`
 	Properties *ContosoBusQueueProperties `json:"properties,omitempty"`
 	SystemData *SystemData                `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -47,30 +51,63 @@ type ContosoBusQueueClient struct {
 	c *udtc.Client
 }
 
-// NewContosoBusQueueClient returns a client of Contoso.Messaging/contosoBuses/queues resources.
-func NewContosoBusQueueClient(opts ClientOptions) *ContosoBusQueueClient {
-	return &ContosoBusQueueClient{udtc.NewClient(opts, ContosoBusQueueAPIVersion)}
+// NewContosoBusQueueClient returns a client of
+// Contoso.Messaging/contosoBuses/queues resources. It returns an error when
+// opts.Endpoint is not an http:// or https:// base URL.
+func NewContosoBusQueueClient(opts ClientOptions) (*ContosoBusQueueClient, error) {
+	c, err := udtc.NewClient(opts, ContosoBusQueueAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &ContosoBusQueueClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *ContosoBusQueueClient) CreateOrUpdate(ctx context.Context, id ContosoBusQueueID, r *ContosoBusQueue) (*ContosoBusQueue, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBusQueue))
+// The options of the ContosoBusQueueClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// ContosoBusQueueClientCreateOrUpdateOptions are the conditions of ContosoBusQueueClient.CreateOrUpdate.
+	ContosoBusQueueClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// ContosoBusQueueClientGetOptions are the options of ContosoBusQueueClient.Get (none yet).
+	ContosoBusQueueClientGetOptions struct{}
+	// ContosoBusQueueClientDeleteOptions are the conditions of ContosoBusQueueClient.Delete.
+	ContosoBusQueueClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// ContosoBusQueueClientListOptions are the options of ContosoBusQueueClient.List (none yet).
+	ContosoBusQueueClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *ContosoBusQueueClient) CreateOrUpdate(ctx context.Context, id ContosoBusQueueID, r *ContosoBusQueue, opts *ContosoBusQueueClientCreateOrUpdateOptions) (*ContosoBusQueue, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBusQueue), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *ContosoBusQueueClient) Get(ctx context.Context, id ContosoBusQueueID) (*ContosoBusQueue, error) {
+// Get reads the resource at id, with its ETag.
+func (c *ContosoBusQueueClient) Get(ctx context.Context, id ContosoBusQueueID, opts *ContosoBusQueueClientGetOptions) (*ContosoBusQueue, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(ContosoBusQueue))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *ContosoBusQueueClient) Delete(ctx context.Context, id ContosoBusQueueID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *ContosoBusQueueClient) Delete(ctx context.Context, id ContosoBusQueueID, opts *ContosoBusQueueClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Messaging/contosoBuses/queues resources of parent,
 // following nextLink; it stops after the first error.
-func (c *ContosoBusQueueClient) List(ctx context.Context, parent ContosoBusID) iter.Seq2[*ContosoBusQueue, error] {
+func (c *ContosoBusQueueClient) List(ctx context.Context, parent ContosoBusID, opts *ContosoBusQueueClientListOptions) iter.Seq2[*ContosoBusQueue, error] {
 	return udtc.List[*ContosoBusQueue](ctx, c.c, parent.String()+"/queues")
 }
 

@@ -8,6 +8,11 @@
 // named string types for enums, a Validate method on the envelope and a client
 // (CreateOrUpdate, Get, Delete, List). Resource IDs are version-independent:
 // the ID types are aliases of those in package resourceids.
+//
+// The Go names of the resource types, singular and PascalCase, one word per
+// type segment:
+//
+//   - contosoBuses/topics: ContosoBusTopic (client ContosoBusTopicClient, ID ContosoBusTopicID)
 package v20250601preview
 
 import (

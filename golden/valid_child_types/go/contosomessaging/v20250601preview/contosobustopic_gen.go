@@ -23,6 +23,10 @@ type ContosoBusTopic struct {
 	Tags       map[string]string          `json:"tags,omitzero"`
 	Properties *ContosoBusTopicProperties `json:"properties,omitempty"`
 	SystemData *SystemData                `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-06-01-preview (the
@@ -46,30 +50,63 @@ type ContosoBusTopicClient struct {
 	c *udtc.Client
 }
 
-// NewContosoBusTopicClient returns a client of Contoso.Messaging/contosoBuses/topics resources.
-func NewContosoBusTopicClient(opts ClientOptions) *ContosoBusTopicClient {
-	return &ContosoBusTopicClient{udtc.NewClient(opts, ContosoBusTopicAPIVersion)}
+// NewContosoBusTopicClient returns a client of
+// Contoso.Messaging/contosoBuses/topics resources. It returns an error when
+// opts.Endpoint is not an http:// or https:// base URL.
+func NewContosoBusTopicClient(opts ClientOptions) (*ContosoBusTopicClient, error) {
+	c, err := udtc.NewClient(opts, ContosoBusTopicAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &ContosoBusTopicClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *ContosoBusTopicClient) CreateOrUpdate(ctx context.Context, id ContosoBusTopicID, r *ContosoBusTopic) (*ContosoBusTopic, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBusTopic))
+// The options of the ContosoBusTopicClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// ContosoBusTopicClientCreateOrUpdateOptions are the conditions of ContosoBusTopicClient.CreateOrUpdate.
+	ContosoBusTopicClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// ContosoBusTopicClientGetOptions are the options of ContosoBusTopicClient.Get (none yet).
+	ContosoBusTopicClientGetOptions struct{}
+	// ContosoBusTopicClientDeleteOptions are the conditions of ContosoBusTopicClient.Delete.
+	ContosoBusTopicClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// ContosoBusTopicClientListOptions are the options of ContosoBusTopicClient.List (none yet).
+	ContosoBusTopicClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *ContosoBusTopicClient) CreateOrUpdate(ctx context.Context, id ContosoBusTopicID, r *ContosoBusTopic, opts *ContosoBusTopicClientCreateOrUpdateOptions) (*ContosoBusTopic, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(ContosoBusTopic), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *ContosoBusTopicClient) Get(ctx context.Context, id ContosoBusTopicID) (*ContosoBusTopic, error) {
+// Get reads the resource at id, with its ETag.
+func (c *ContosoBusTopicClient) Get(ctx context.Context, id ContosoBusTopicID, opts *ContosoBusTopicClientGetOptions) (*ContosoBusTopic, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(ContosoBusTopic))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *ContosoBusTopicClient) Delete(ctx context.Context, id ContosoBusTopicID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *ContosoBusTopicClient) Delete(ctx context.Context, id ContosoBusTopicID, opts *ContosoBusTopicClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Messaging/contosoBuses/topics resources of parent,
 // following nextLink; it stops after the first error.
-func (c *ContosoBusTopicClient) List(ctx context.Context, parent ContosoBusID) iter.Seq2[*ContosoBusTopic, error] {
+func (c *ContosoBusTopicClient) List(ctx context.Context, parent ContosoBusID, opts *ContosoBusTopicClientListOptions) iter.Seq2[*ContosoBusTopic, error] {
 	return udtc.List[*ContosoBusTopic](ctx, c.c, parent.String()+"/topics")
 }
 

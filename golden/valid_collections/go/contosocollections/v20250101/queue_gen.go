@@ -24,6 +24,10 @@ type Queue struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *QueueProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -46,32 +50,64 @@ type QueueClient struct {
 	c *udtc.Client
 }
 
-// NewQueueClient returns a client of Contoso.Collections/queues resources.
-func NewQueueClient(opts ClientOptions) *QueueClient {
-	return &QueueClient{udtc.NewClient(opts, QueueAPIVersion)}
+// NewQueueClient returns a client of Contoso.Collections/queues resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewQueueClient(opts ClientOptions) (*QueueClient, error) {
+	c, err := udtc.NewClient(opts, QueueAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &QueueClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *QueueClient) CreateOrUpdate(ctx context.Context, id QueueID, r *Queue) (*Queue, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Queue))
+// The options of the QueueClient calls; nil is none. When a condition (IfMatch,
+// IfNoneMatch) does not hold, the server changes nothing and the call returns a
+// *ResponseError with StatusCode 412.
+type (
+	// QueueClientCreateOrUpdateOptions are the conditions of QueueClient.CreateOrUpdate.
+	QueueClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// QueueClientGetOptions are the options of QueueClient.Get (none yet).
+	QueueClientGetOptions struct{}
+	// QueueClientDeleteOptions are the conditions of QueueClient.Delete.
+	QueueClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// QueueClientListOptions are the options of QueueClient.List (none yet).
+	QueueClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *QueueClient) CreateOrUpdate(ctx context.Context, id QueueID, r *Queue, opts *QueueClientCreateOrUpdateOptions) (*Queue, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Queue), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *QueueClient) Get(ctx context.Context, id QueueID) (*Queue, error) {
+// Get reads the resource at id, with its ETag.
+func (c *QueueClient) Get(ctx context.Context, id QueueID, opts *QueueClientGetOptions) (*Queue, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Queue))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *QueueClient) Delete(ctx context.Context, id QueueID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *QueueClient) Delete(ctx context.Context, id QueueID, opts *QueueClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Collections/queues resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *QueueClient) List(ctx context.Context, scope string) iter.Seq2[*Queue, error] {
+func (c *QueueClient) List(ctx context.Context, scope string, opts *QueueClientListOptions) iter.Seq2[*Queue, error] {
 	return udtc.List[*Queue](ctx, c.c, c.c.Scope(scope)+"/providers/"+QueueResourceType)
 }
 

@@ -25,6 +25,10 @@ type StableAndPreview struct {
 	Tags       map[string]string           `json:"tags,omitzero"`
 	Properties *StableAndPreviewProperties `json:"properties,omitempty"`
 	SystemData *SystemData                 `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2024-01-01 (the udtc tags
@@ -47,32 +51,65 @@ type StableAndPreviewClient struct {
 	c *udtc.Client
 }
 
-// NewStableAndPreviewClient returns a client of Contoso.Versions/stableAndPreview resources.
-func NewStableAndPreviewClient(opts ClientOptions) *StableAndPreviewClient {
-	return &StableAndPreviewClient{udtc.NewClient(opts, StableAndPreviewAPIVersion)}
+// NewStableAndPreviewClient returns a client of
+// Contoso.Versions/stableAndPreview resources. It returns an error when
+// opts.Endpoint is not an http:// or https:// base URL.
+func NewStableAndPreviewClient(opts ClientOptions) (*StableAndPreviewClient, error) {
+	c, err := udtc.NewClient(opts, StableAndPreviewAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &StableAndPreviewClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *StableAndPreviewClient) CreateOrUpdate(ctx context.Context, id StableAndPreviewID, r *StableAndPreview) (*StableAndPreview, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(StableAndPreview))
+// The options of the StableAndPreviewClient calls; nil is none. When a
+// condition (IfMatch, IfNoneMatch) does not hold, the server changes nothing
+// and the call returns a *ResponseError with StatusCode 412.
+type (
+	// StableAndPreviewClientCreateOrUpdateOptions are the conditions of StableAndPreviewClient.CreateOrUpdate.
+	StableAndPreviewClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// StableAndPreviewClientGetOptions are the options of StableAndPreviewClient.Get (none yet).
+	StableAndPreviewClientGetOptions struct{}
+	// StableAndPreviewClientDeleteOptions are the conditions of StableAndPreviewClient.Delete.
+	StableAndPreviewClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// StableAndPreviewClientListOptions are the options of StableAndPreviewClient.List (none yet).
+	StableAndPreviewClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *StableAndPreviewClient) CreateOrUpdate(ctx context.Context, id StableAndPreviewID, r *StableAndPreview, opts *StableAndPreviewClientCreateOrUpdateOptions) (*StableAndPreview, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(StableAndPreview), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *StableAndPreviewClient) Get(ctx context.Context, id StableAndPreviewID) (*StableAndPreview, error) {
+// Get reads the resource at id, with its ETag.
+func (c *StableAndPreviewClient) Get(ctx context.Context, id StableAndPreviewID, opts *StableAndPreviewClientGetOptions) (*StableAndPreview, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(StableAndPreview))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *StableAndPreviewClient) Delete(ctx context.Context, id StableAndPreviewID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *StableAndPreviewClient) Delete(ctx context.Context, id StableAndPreviewID, opts *StableAndPreviewClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Versions/stableAndPreview resources in scope,
 // following nextLink; it stops after the first error. scope is a resource group
 // ID ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *StableAndPreviewClient) List(ctx context.Context, scope string) iter.Seq2[*StableAndPreview, error] {
+func (c *StableAndPreviewClient) List(ctx context.Context, scope string, opts *StableAndPreviewClientListOptions) iter.Seq2[*StableAndPreview, error] {
 	return udtc.List[*StableAndPreview](ctx, c.c, c.c.Scope(scope)+"/providers/"+StableAndPreviewResourceType)
 }
 

@@ -23,6 +23,10 @@ type PreviewOnly struct {
 	Tags       map[string]string      `json:"tags,omitzero"`
 	Properties *PreviewOnlyProperties `json:"properties,omitempty"`
 	SystemData *SystemData            `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01-preview (the
@@ -46,32 +50,65 @@ type PreviewOnlyClient struct {
 	c *udtc.Client
 }
 
-// NewPreviewOnlyClient returns a client of Contoso.Versions/previewOnly resources.
-func NewPreviewOnlyClient(opts ClientOptions) *PreviewOnlyClient {
-	return &PreviewOnlyClient{udtc.NewClient(opts, PreviewOnlyAPIVersion)}
+// NewPreviewOnlyClient returns a client of Contoso.Versions/previewOnly
+// resources. It returns an error when opts.Endpoint is not an http:// or
+// https:// base URL.
+func NewPreviewOnlyClient(opts ClientOptions) (*PreviewOnlyClient, error) {
+	c, err := udtc.NewClient(opts, PreviewOnlyAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &PreviewOnlyClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *PreviewOnlyClient) CreateOrUpdate(ctx context.Context, id PreviewOnlyID, r *PreviewOnly) (*PreviewOnly, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(PreviewOnly))
+// The options of the PreviewOnlyClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// PreviewOnlyClientCreateOrUpdateOptions are the conditions of PreviewOnlyClient.CreateOrUpdate.
+	PreviewOnlyClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// PreviewOnlyClientGetOptions are the options of PreviewOnlyClient.Get (none yet).
+	PreviewOnlyClientGetOptions struct{}
+	// PreviewOnlyClientDeleteOptions are the conditions of PreviewOnlyClient.Delete.
+	PreviewOnlyClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// PreviewOnlyClientListOptions are the options of PreviewOnlyClient.List (none yet).
+	PreviewOnlyClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *PreviewOnlyClient) CreateOrUpdate(ctx context.Context, id PreviewOnlyID, r *PreviewOnly, opts *PreviewOnlyClientCreateOrUpdateOptions) (*PreviewOnly, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(PreviewOnly), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *PreviewOnlyClient) Get(ctx context.Context, id PreviewOnlyID) (*PreviewOnly, error) {
+// Get reads the resource at id, with its ETag.
+func (c *PreviewOnlyClient) Get(ctx context.Context, id PreviewOnlyID, opts *PreviewOnlyClientGetOptions) (*PreviewOnly, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(PreviewOnly))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *PreviewOnlyClient) Delete(ctx context.Context, id PreviewOnlyID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *PreviewOnlyClient) Delete(ctx context.Context, id PreviewOnlyID, opts *PreviewOnlyClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Versions/previewOnly resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *PreviewOnlyClient) List(ctx context.Context, scope string) iter.Seq2[*PreviewOnly, error] {
+func (c *PreviewOnlyClient) List(ctx context.Context, scope string, opts *PreviewOnlyClientListOptions) iter.Seq2[*PreviewOnly, error] {
 	return udtc.List[*PreviewOnly](ctx, c.c, c.c.Scope(scope)+"/providers/"+PreviewOnlyResourceType)
 }
 

@@ -24,6 +24,10 @@ type Document struct {
 	Tags       map[string]string   `json:"tags,omitzero"`
 	Properties *DocumentProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData         `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-02-01 (the udtc tags
@@ -46,32 +50,64 @@ type DocumentClient struct {
 	c *udtc.Client
 }
 
-// NewDocumentClient returns a client of Contoso.Json/documents resources.
-func NewDocumentClient(opts ClientOptions) *DocumentClient {
-	return &DocumentClient{udtc.NewClient(opts, DocumentAPIVersion)}
+// NewDocumentClient returns a client of Contoso.Json/documents resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewDocumentClient(opts ClientOptions) (*DocumentClient, error) {
+	c, err := udtc.NewClient(opts, DocumentAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &DocumentClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *DocumentClient) CreateOrUpdate(ctx context.Context, id DocumentID, r *Document) (*Document, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Document))
+// The options of the DocumentClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// DocumentClientCreateOrUpdateOptions are the conditions of DocumentClient.CreateOrUpdate.
+	DocumentClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// DocumentClientGetOptions are the options of DocumentClient.Get (none yet).
+	DocumentClientGetOptions struct{}
+	// DocumentClientDeleteOptions are the conditions of DocumentClient.Delete.
+	DocumentClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// DocumentClientListOptions are the options of DocumentClient.List (none yet).
+	DocumentClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *DocumentClient) CreateOrUpdate(ctx context.Context, id DocumentID, r *Document, opts *DocumentClientCreateOrUpdateOptions) (*Document, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Document), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *DocumentClient) Get(ctx context.Context, id DocumentID) (*Document, error) {
+// Get reads the resource at id, with its ETag.
+func (c *DocumentClient) Get(ctx context.Context, id DocumentID, opts *DocumentClientGetOptions) (*Document, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Document))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *DocumentClient) Delete(ctx context.Context, id DocumentID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *DocumentClient) Delete(ctx context.Context, id DocumentID, opts *DocumentClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Json/documents resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *DocumentClient) List(ctx context.Context, scope string) iter.Seq2[*Document, error] {
+func (c *DocumentClient) List(ctx context.Context, scope string, opts *DocumentClientListOptions) iter.Seq2[*Document, error] {
 	return udtc.List[*Document](ctx, c.c, c.c.Scope(scope)+"/providers/"+DocumentResourceType)
 }
 

@@ -23,6 +23,10 @@ type MySQLDatabase struct {
 	Tags       map[string]string        `json:"tags,omitzero"`
 	Properties *MySQLDatabaseProperties `json:"properties,omitempty"`
 	SystemData *SystemData              `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -45,32 +49,65 @@ type MySQLDatabaseClient struct {
 	c *udtc.Client
 }
 
-// NewMySQLDatabaseClient returns a client of Contoso.Data/mySqlDatabases resources.
-func NewMySQLDatabaseClient(opts ClientOptions) *MySQLDatabaseClient {
-	return &MySQLDatabaseClient{udtc.NewClient(opts, MySQLDatabaseAPIVersion)}
+// NewMySQLDatabaseClient returns a client of Contoso.Data/mySqlDatabases
+// resources. It returns an error when opts.Endpoint is not an http:// or
+// https:// base URL.
+func NewMySQLDatabaseClient(opts ClientOptions) (*MySQLDatabaseClient, error) {
+	c, err := udtc.NewClient(opts, MySQLDatabaseAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &MySQLDatabaseClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *MySQLDatabaseClient) CreateOrUpdate(ctx context.Context, id MySQLDatabaseID, r *MySQLDatabase) (*MySQLDatabase, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(MySQLDatabase))
+// The options of the MySQLDatabaseClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// MySQLDatabaseClientCreateOrUpdateOptions are the conditions of MySQLDatabaseClient.CreateOrUpdate.
+	MySQLDatabaseClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// MySQLDatabaseClientGetOptions are the options of MySQLDatabaseClient.Get (none yet).
+	MySQLDatabaseClientGetOptions struct{}
+	// MySQLDatabaseClientDeleteOptions are the conditions of MySQLDatabaseClient.Delete.
+	MySQLDatabaseClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// MySQLDatabaseClientListOptions are the options of MySQLDatabaseClient.List (none yet).
+	MySQLDatabaseClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *MySQLDatabaseClient) CreateOrUpdate(ctx context.Context, id MySQLDatabaseID, r *MySQLDatabase, opts *MySQLDatabaseClientCreateOrUpdateOptions) (*MySQLDatabase, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(MySQLDatabase), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *MySQLDatabaseClient) Get(ctx context.Context, id MySQLDatabaseID) (*MySQLDatabase, error) {
+// Get reads the resource at id, with its ETag.
+func (c *MySQLDatabaseClient) Get(ctx context.Context, id MySQLDatabaseID, opts *MySQLDatabaseClientGetOptions) (*MySQLDatabase, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(MySQLDatabase))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *MySQLDatabaseClient) Delete(ctx context.Context, id MySQLDatabaseID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *MySQLDatabaseClient) Delete(ctx context.Context, id MySQLDatabaseID, opts *MySQLDatabaseClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Data/mySqlDatabases resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *MySQLDatabaseClient) List(ctx context.Context, scope string) iter.Seq2[*MySQLDatabase, error] {
+func (c *MySQLDatabaseClient) List(ctx context.Context, scope string, opts *MySQLDatabaseClientListOptions) iter.Seq2[*MySQLDatabase, error] {
 	return udtc.List[*MySQLDatabase](ctx, c.c, c.c.Scope(scope)+"/providers/"+MySQLDatabaseResourceType)
 }
 

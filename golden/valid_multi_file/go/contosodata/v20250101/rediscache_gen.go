@@ -22,6 +22,10 @@ type RedisCache struct {
 	Tags       map[string]string     `json:"tags,omitzero"`
 	Properties *RedisCacheProperties `json:"properties,omitempty"`
 	SystemData *SystemData           `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -45,31 +49,64 @@ type RedisCacheClient struct {
 }
 
 // NewRedisCacheClient returns a client of Contoso.Data/redisCaches resources.
-func NewRedisCacheClient(opts ClientOptions) *RedisCacheClient {
-	return &RedisCacheClient{udtc.NewClient(opts, RedisCacheAPIVersion)}
+// It returns an error when opts.Endpoint is not an http:// or https:// base
+// URL.
+func NewRedisCacheClient(opts ClientOptions) (*RedisCacheClient, error) {
+	c, err := udtc.NewClient(opts, RedisCacheAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &RedisCacheClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *RedisCacheClient) CreateOrUpdate(ctx context.Context, id RedisCacheID, r *RedisCache) (*RedisCache, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(RedisCache))
+// The options of the RedisCacheClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// RedisCacheClientCreateOrUpdateOptions are the conditions of RedisCacheClient.CreateOrUpdate.
+	RedisCacheClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// RedisCacheClientGetOptions are the options of RedisCacheClient.Get (none yet).
+	RedisCacheClientGetOptions struct{}
+	// RedisCacheClientDeleteOptions are the conditions of RedisCacheClient.Delete.
+	RedisCacheClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// RedisCacheClientListOptions are the options of RedisCacheClient.List (none yet).
+	RedisCacheClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *RedisCacheClient) CreateOrUpdate(ctx context.Context, id RedisCacheID, r *RedisCache, opts *RedisCacheClientCreateOrUpdateOptions) (*RedisCache, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(RedisCache), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *RedisCacheClient) Get(ctx context.Context, id RedisCacheID) (*RedisCache, error) {
+// Get reads the resource at id, with its ETag.
+func (c *RedisCacheClient) Get(ctx context.Context, id RedisCacheID, opts *RedisCacheClientGetOptions) (*RedisCache, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(RedisCache))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *RedisCacheClient) Delete(ctx context.Context, id RedisCacheID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *RedisCacheClient) Delete(ctx context.Context, id RedisCacheID, opts *RedisCacheClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Data/redisCaches resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *RedisCacheClient) List(ctx context.Context, scope string) iter.Seq2[*RedisCache, error] {
+func (c *RedisCacheClient) List(ctx context.Context, scope string, opts *RedisCacheClientListOptions) iter.Seq2[*RedisCache, error] {
 	return udtc.List[*RedisCache](ctx, c.c, c.c.Scope(scope)+"/providers/"+RedisCacheResourceType)
 }
 

@@ -22,6 +22,10 @@ type Bucket struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *BucketProperties `json:"properties,omitempty"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -44,32 +48,64 @@ type BucketClient struct {
 	c *udtc.Client
 }
 
-// NewBucketClient returns a client of Contoso.Storage/buckets resources.
-func NewBucketClient(opts ClientOptions) *BucketClient {
-	return &BucketClient{udtc.NewClient(opts, BucketAPIVersion)}
+// NewBucketClient returns a client of Contoso.Storage/buckets resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewBucketClient(opts ClientOptions) (*BucketClient, error) {
+	c, err := udtc.NewClient(opts, BucketAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &BucketClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *BucketClient) CreateOrUpdate(ctx context.Context, id BucketID, r *Bucket) (*Bucket, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Bucket))
+// The options of the BucketClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// BucketClientCreateOrUpdateOptions are the conditions of BucketClient.CreateOrUpdate.
+	BucketClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// BucketClientGetOptions are the options of BucketClient.Get (none yet).
+	BucketClientGetOptions struct{}
+	// BucketClientDeleteOptions are the conditions of BucketClient.Delete.
+	BucketClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// BucketClientListOptions are the options of BucketClient.List (none yet).
+	BucketClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *BucketClient) CreateOrUpdate(ctx context.Context, id BucketID, r *Bucket, opts *BucketClientCreateOrUpdateOptions) (*Bucket, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Bucket), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *BucketClient) Get(ctx context.Context, id BucketID) (*Bucket, error) {
+// Get reads the resource at id, with its ETag.
+func (c *BucketClient) Get(ctx context.Context, id BucketID, opts *BucketClientGetOptions) (*Bucket, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Bucket))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *BucketClient) Delete(ctx context.Context, id BucketID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *BucketClient) Delete(ctx context.Context, id BucketID, opts *BucketClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Storage/buckets resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *BucketClient) List(ctx context.Context, scope string) iter.Seq2[*Bucket, error] {
+func (c *BucketClient) List(ctx context.Context, scope string, opts *BucketClientListOptions) iter.Seq2[*Bucket, error] {
 	return udtc.List[*Bucket](ctx, c.c, c.c.Scope(scope)+"/providers/"+BucketResourceType)
 }
 

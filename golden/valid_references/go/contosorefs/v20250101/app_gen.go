@@ -25,6 +25,10 @@ type App struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *AppProperties    `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -47,32 +51,64 @@ type AppClient struct {
 	c *udtc.Client
 }
 
-// NewAppClient returns a client of Contoso.Refs/apps resources.
-func NewAppClient(opts ClientOptions) *AppClient {
-	return &AppClient{udtc.NewClient(opts, AppAPIVersion)}
+// NewAppClient returns a client of Contoso.Refs/apps resources. It returns an
+// error when opts.Endpoint is not an http:// or https:// base URL.
+func NewAppClient(opts ClientOptions) (*AppClient, error) {
+	c, err := udtc.NewClient(opts, AppAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &AppClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *AppClient) CreateOrUpdate(ctx context.Context, id AppID, r *App) (*App, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(App))
+// The options of the AppClient calls; nil is none. When a condition (IfMatch,
+// IfNoneMatch) does not hold, the server changes nothing and the call returns a
+// *ResponseError with StatusCode 412.
+type (
+	// AppClientCreateOrUpdateOptions are the conditions of AppClient.CreateOrUpdate.
+	AppClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// AppClientGetOptions are the options of AppClient.Get (none yet).
+	AppClientGetOptions struct{}
+	// AppClientDeleteOptions are the conditions of AppClient.Delete.
+	AppClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// AppClientListOptions are the options of AppClient.List (none yet).
+	AppClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *AppClient) CreateOrUpdate(ctx context.Context, id AppID, r *App, opts *AppClientCreateOrUpdateOptions) (*App, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(App), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *AppClient) Get(ctx context.Context, id AppID) (*App, error) {
+// Get reads the resource at id, with its ETag.
+func (c *AppClient) Get(ctx context.Context, id AppID, opts *AppClientGetOptions) (*App, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(App))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *AppClient) Delete(ctx context.Context, id AppID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *AppClient) Delete(ctx context.Context, id AppID, opts *AppClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Refs/apps resources in scope, following nextLink; it
 // stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *AppClient) List(ctx context.Context, scope string) iter.Seq2[*App, error] {
+func (c *AppClient) List(ctx context.Context, scope string, opts *AppClientListOptions) iter.Seq2[*App, error] {
 	return udtc.List[*App](ctx, c.c, c.c.Scope(scope)+"/providers/"+AppResourceType)
 }
 

@@ -22,6 +22,10 @@ type Bus struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *BusProperties    `json:"properties,omitempty"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -44,32 +48,64 @@ type BusClient struct {
 	c *udtc.Client
 }
 
-// NewBusClient returns a client of Contoso.Refs/buses resources.
-func NewBusClient(opts ClientOptions) *BusClient {
-	return &BusClient{udtc.NewClient(opts, BusAPIVersion)}
+// NewBusClient returns a client of Contoso.Refs/buses resources. It returns an
+// error when opts.Endpoint is not an http:// or https:// base URL.
+func NewBusClient(opts ClientOptions) (*BusClient, error) {
+	c, err := udtc.NewClient(opts, BusAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &BusClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *BusClient) CreateOrUpdate(ctx context.Context, id BusID, r *Bus) (*Bus, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Bus))
+// The options of the BusClient calls; nil is none. When a condition (IfMatch,
+// IfNoneMatch) does not hold, the server changes nothing and the call returns a
+// *ResponseError with StatusCode 412.
+type (
+	// BusClientCreateOrUpdateOptions are the conditions of BusClient.CreateOrUpdate.
+	BusClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// BusClientGetOptions are the options of BusClient.Get (none yet).
+	BusClientGetOptions struct{}
+	// BusClientDeleteOptions are the conditions of BusClient.Delete.
+	BusClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// BusClientListOptions are the options of BusClient.List (none yet).
+	BusClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *BusClient) CreateOrUpdate(ctx context.Context, id BusID, r *Bus, opts *BusClientCreateOrUpdateOptions) (*Bus, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Bus), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *BusClient) Get(ctx context.Context, id BusID) (*Bus, error) {
+// Get reads the resource at id, with its ETag.
+func (c *BusClient) Get(ctx context.Context, id BusID, opts *BusClientGetOptions) (*Bus, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Bus))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *BusClient) Delete(ctx context.Context, id BusID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *BusClient) Delete(ctx context.Context, id BusID, opts *BusClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Refs/buses resources in scope, following nextLink; it
 // stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *BusClient) List(ctx context.Context, scope string) iter.Seq2[*Bus, error] {
+func (c *BusClient) List(ctx context.Context, scope string, opts *BusClientListOptions) iter.Seq2[*Bus, error] {
 	return udtc.List[*Bus](ctx, c.c, c.c.Scope(scope)+"/providers/"+BusResourceType)
 }
 

@@ -23,6 +23,10 @@ type Gauge struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *GaugeProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -45,32 +49,64 @@ type GaugeClient struct {
 	c *udtc.Client
 }
 
-// NewGaugeClient returns a client of Contoso.Required/gauges resources.
-func NewGaugeClient(opts ClientOptions) *GaugeClient {
-	return &GaugeClient{udtc.NewClient(opts, GaugeAPIVersion)}
+// NewGaugeClient returns a client of Contoso.Required/gauges resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewGaugeClient(opts ClientOptions) (*GaugeClient, error) {
+	c, err := udtc.NewClient(opts, GaugeAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &GaugeClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *GaugeClient) CreateOrUpdate(ctx context.Context, id GaugeID, r *Gauge) (*Gauge, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Gauge))
+// The options of the GaugeClient calls; nil is none. When a condition (IfMatch,
+// IfNoneMatch) does not hold, the server changes nothing and the call returns a
+// *ResponseError with StatusCode 412.
+type (
+	// GaugeClientCreateOrUpdateOptions are the conditions of GaugeClient.CreateOrUpdate.
+	GaugeClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// GaugeClientGetOptions are the options of GaugeClient.Get (none yet).
+	GaugeClientGetOptions struct{}
+	// GaugeClientDeleteOptions are the conditions of GaugeClient.Delete.
+	GaugeClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// GaugeClientListOptions are the options of GaugeClient.List (none yet).
+	GaugeClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *GaugeClient) CreateOrUpdate(ctx context.Context, id GaugeID, r *Gauge, opts *GaugeClientCreateOrUpdateOptions) (*Gauge, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Gauge), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *GaugeClient) Get(ctx context.Context, id GaugeID) (*Gauge, error) {
+// Get reads the resource at id, with its ETag.
+func (c *GaugeClient) Get(ctx context.Context, id GaugeID, opts *GaugeClientGetOptions) (*Gauge, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Gauge))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *GaugeClient) Delete(ctx context.Context, id GaugeID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *GaugeClient) Delete(ctx context.Context, id GaugeID, opts *GaugeClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Required/gauges resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *GaugeClient) List(ctx context.Context, scope string) iter.Seq2[*Gauge, error] {
+func (c *GaugeClient) List(ctx context.Context, scope string, opts *GaugeClientListOptions) iter.Seq2[*Gauge, error] {
 	return udtc.List[*Gauge](ctx, c.c, c.c.Scope(scope)+"/providers/"+GaugeResourceType)
 }
 

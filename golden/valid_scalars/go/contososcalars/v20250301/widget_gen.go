@@ -25,6 +25,10 @@ type Widget struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *WidgetProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-03-01 (the udtc tags
@@ -47,32 +51,64 @@ type WidgetClient struct {
 	c *udtc.Client
 }
 
-// NewWidgetClient returns a client of Contoso.Scalars/widgets resources.
-func NewWidgetClient(opts ClientOptions) *WidgetClient {
-	return &WidgetClient{udtc.NewClient(opts, WidgetAPIVersion)}
+// NewWidgetClient returns a client of Contoso.Scalars/widgets resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewWidgetClient(opts ClientOptions) (*WidgetClient, error) {
+	c, err := udtc.NewClient(opts, WidgetAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *WidgetClient) CreateOrUpdate(ctx context.Context, id WidgetID, r *Widget) (*Widget, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Widget))
+// The options of the WidgetClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// WidgetClientCreateOrUpdateOptions are the conditions of WidgetClient.CreateOrUpdate.
+	WidgetClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// WidgetClientGetOptions are the options of WidgetClient.Get (none yet).
+	WidgetClientGetOptions struct{}
+	// WidgetClientDeleteOptions are the conditions of WidgetClient.Delete.
+	WidgetClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// WidgetClientListOptions are the options of WidgetClient.List (none yet).
+	WidgetClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *WidgetClient) CreateOrUpdate(ctx context.Context, id WidgetID, r *Widget, opts *WidgetClientCreateOrUpdateOptions) (*Widget, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Widget), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *WidgetClient) Get(ctx context.Context, id WidgetID) (*Widget, error) {
+// Get reads the resource at id, with its ETag.
+func (c *WidgetClient) Get(ctx context.Context, id WidgetID, opts *WidgetClientGetOptions) (*Widget, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Widget))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *WidgetClient) Delete(ctx context.Context, id WidgetID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *WidgetClient) Delete(ctx context.Context, id WidgetID, opts *WidgetClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Scalars/widgets resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *WidgetClient) List(ctx context.Context, scope string) iter.Seq2[*Widget, error] {
+func (c *WidgetClient) List(ctx context.Context, scope string, opts *WidgetClientListOptions) iter.Seq2[*Widget, error] {
 	return udtc.List[*Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
 }
 

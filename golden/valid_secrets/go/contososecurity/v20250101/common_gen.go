@@ -7,6 +7,11 @@
 // named string types for enums, a Validate method on the envelope and a client
 // (CreateOrUpdate, Get, Delete, List). Resource IDs are version-independent:
 // the ID types are aliases of those in package resourceids.
+//
+// The Go names of the resource types, singular and PascalCase, one word per
+// type segment:
+//
+//   - vaults: Vault (client VaultClient, ID VaultID)
 package v20250101
 
 import (

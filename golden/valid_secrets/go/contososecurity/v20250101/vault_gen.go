@@ -22,6 +22,10 @@ type Vault struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *VaultProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -44,38 +48,72 @@ type VaultClient struct {
 	c *udtc.Client
 }
 
-// NewVaultClient returns a client of Contoso.Security/vaults resources.
-func NewVaultClient(opts ClientOptions) *VaultClient {
-	return &VaultClient{udtc.NewClient(opts, VaultAPIVersion)}
+// NewVaultClient returns a client of Contoso.Security/vaults resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewVaultClient(opts ClientOptions) (*VaultClient, error) {
+	c, err := udtc.NewClient(opts, VaultAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &VaultClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *VaultClient) CreateOrUpdate(ctx context.Context, id VaultID, r *Vault) (*Vault, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Vault))
+// The options of the VaultClient calls; nil is none. When a condition (IfMatch,
+// IfNoneMatch) does not hold, the server changes nothing and the call returns a
+// *ResponseError with StatusCode 412.
+type (
+	// VaultClientCreateOrUpdateOptions are the conditions of VaultClient.CreateOrUpdate.
+	VaultClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// VaultClientGetOptions are the options of VaultClient.Get (none yet).
+	VaultClientGetOptions struct{}
+	// VaultClientDeleteOptions are the conditions of VaultClient.Delete.
+	VaultClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// VaultClientListOptions are the options of VaultClient.List (none yet).
+	VaultClientListOptions struct{}
+	// VaultClientListSecretsOptions are the options of VaultClient.ListSecrets (none yet).
+	VaultClientListSecretsOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *VaultClient) CreateOrUpdate(ctx context.Context, id VaultID, r *Vault, opts *VaultClientCreateOrUpdateOptions) (*Vault, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Vault), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *VaultClient) Get(ctx context.Context, id VaultID) (*Vault, error) {
+// Get reads the resource at id, with its ETag.
+func (c *VaultClient) Get(ctx context.Context, id VaultID, opts *VaultClientGetOptions) (*Vault, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Vault))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *VaultClient) Delete(ctx context.Context, id VaultID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *VaultClient) Delete(ctx context.Context, id VaultID, opts *VaultClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Security/vaults resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *VaultClient) List(ctx context.Context, scope string) iter.Seq2[*Vault, error] {
+func (c *VaultClient) List(ctx context.Context, scope string, opts *VaultClientListOptions) iter.Seq2[*Vault, error] {
 	return udtc.List[*Vault](ctx, c.c, c.c.Scope(scope)+"/providers/"+VaultResourceType)
 }
 
 // ListSecrets returns the sensitive property values of the resource at id,
 // which Get returns as null.
-func (c *VaultClient) ListSecrets(ctx context.Context, id VaultID) (*VaultProperties, error) {
+func (c *VaultClient) ListSecrets(ctx context.Context, id VaultID, opts *VaultClientListSecretsOptions) (*VaultProperties, error) {
 	return udtc.Post(ctx, c.c, id.String()+"/listSecrets", new(VaultProperties))
 }
 

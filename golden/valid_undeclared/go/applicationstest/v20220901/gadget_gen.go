@@ -22,6 +22,10 @@ type Gadget struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties map[string]any    `json:"properties,omitzero"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2022-09-01 (the udtc tags
@@ -44,31 +48,63 @@ type GadgetClient struct {
 	c *udtc.Client
 }
 
-// NewGadgetClient returns a client of Applications.Test/gadgets resources.
-func NewGadgetClient(opts ClientOptions) *GadgetClient {
-	return &GadgetClient{udtc.NewClient(opts, GadgetAPIVersion)}
+// NewGadgetClient returns a client of Applications.Test/gadgets resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewGadgetClient(opts ClientOptions) (*GadgetClient, error) {
+	c, err := udtc.NewClient(opts, GadgetAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &GadgetClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *GadgetClient) CreateOrUpdate(ctx context.Context, id GadgetID, r *Gadget) (*Gadget, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Gadget))
+// The options of the GadgetClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// GadgetClientCreateOrUpdateOptions are the conditions of GadgetClient.CreateOrUpdate.
+	GadgetClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// GadgetClientGetOptions are the options of GadgetClient.Get (none yet).
+	GadgetClientGetOptions struct{}
+	// GadgetClientDeleteOptions are the conditions of GadgetClient.Delete.
+	GadgetClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// GadgetClientListOptions are the options of GadgetClient.List (none yet).
+	GadgetClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *GadgetClient) CreateOrUpdate(ctx context.Context, id GadgetID, r *Gadget, opts *GadgetClientCreateOrUpdateOptions) (*Gadget, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Gadget), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *GadgetClient) Get(ctx context.Context, id GadgetID) (*Gadget, error) {
+// Get reads the resource at id, with its ETag.
+func (c *GadgetClient) Get(ctx context.Context, id GadgetID, opts *GadgetClientGetOptions) (*Gadget, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Gadget))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *GadgetClient) Delete(ctx context.Context, id GadgetID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *GadgetClient) Delete(ctx context.Context, id GadgetID, opts *GadgetClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Applications.Test/gadgets resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *GadgetClient) List(ctx context.Context, scope string) iter.Seq2[*Gadget, error] {
+func (c *GadgetClient) List(ctx context.Context, scope string, opts *GadgetClientListOptions) iter.Seq2[*Gadget, error] {
 	return udtc.List[*Gadget](ctx, c.c, c.c.Scope(scope)+"/providers/"+GadgetResourceType)
 }

@@ -22,6 +22,10 @@ type Thing struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *ThingProperties  `json:"properties,omitempty"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -44,32 +48,64 @@ type ThingClient struct {
 	c *udtc.Client
 }
 
-// NewThingClient returns a client of Contoso.Warnings/things resources.
-func NewThingClient(opts ClientOptions) *ThingClient {
-	return &ThingClient{udtc.NewClient(opts, ThingAPIVersion)}
+// NewThingClient returns a client of Contoso.Warnings/things resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewThingClient(opts ClientOptions) (*ThingClient, error) {
+	c, err := udtc.NewClient(opts, ThingAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &ThingClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *ThingClient) CreateOrUpdate(ctx context.Context, id ThingID, r *Thing) (*Thing, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Thing))
+// The options of the ThingClient calls; nil is none. When a condition (IfMatch,
+// IfNoneMatch) does not hold, the server changes nothing and the call returns a
+// *ResponseError with StatusCode 412.
+type (
+	// ThingClientCreateOrUpdateOptions are the conditions of ThingClient.CreateOrUpdate.
+	ThingClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// ThingClientGetOptions are the options of ThingClient.Get (none yet).
+	ThingClientGetOptions struct{}
+	// ThingClientDeleteOptions are the conditions of ThingClient.Delete.
+	ThingClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// ThingClientListOptions are the options of ThingClient.List (none yet).
+	ThingClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *ThingClient) CreateOrUpdate(ctx context.Context, id ThingID, r *Thing, opts *ThingClientCreateOrUpdateOptions) (*Thing, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Thing), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *ThingClient) Get(ctx context.Context, id ThingID) (*Thing, error) {
+// Get reads the resource at id, with its ETag.
+func (c *ThingClient) Get(ctx context.Context, id ThingID, opts *ThingClientGetOptions) (*Thing, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Thing))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *ThingClient) Delete(ctx context.Context, id ThingID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *ThingClient) Delete(ctx context.Context, id ThingID, opts *ThingClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Warnings/things resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *ThingClient) List(ctx context.Context, scope string) iter.Seq2[*Thing, error] {
+func (c *ThingClient) List(ctx context.Context, scope string, opts *ThingClientListOptions) iter.Seq2[*Thing, error] {
 	return udtc.List[*Thing](ctx, c.c, c.c.Scope(scope)+"/providers/"+ThingResourceType)
 }
 

@@ -22,6 +22,10 @@ type Cache struct {
 	Tags       map[string]string `json:"tags,omitzero"`
 	Properties *CacheProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -44,32 +48,64 @@ type CacheClient struct {
 	c *udtc.Client
 }
 
-// NewCacheClient returns a client of Contoso.Warnings/caches resources.
-func NewCacheClient(opts ClientOptions) *CacheClient {
-	return &CacheClient{udtc.NewClient(opts, CacheAPIVersion)}
+// NewCacheClient returns a client of Contoso.Warnings/caches resources. It
+// returns an error when opts.Endpoint is not an http:// or https:// base URL.
+func NewCacheClient(opts ClientOptions) (*CacheClient, error) {
+	c, err := udtc.NewClient(opts, CacheAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &CacheClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *CacheClient) CreateOrUpdate(ctx context.Context, id CacheID, r *Cache) (*Cache, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(Cache))
+// The options of the CacheClient calls; nil is none. When a condition (IfMatch,
+// IfNoneMatch) does not hold, the server changes nothing and the call returns a
+// *ResponseError with StatusCode 412.
+type (
+	// CacheClientCreateOrUpdateOptions are the conditions of CacheClient.CreateOrUpdate.
+	CacheClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// CacheClientGetOptions are the options of CacheClient.Get (none yet).
+	CacheClientGetOptions struct{}
+	// CacheClientDeleteOptions are the conditions of CacheClient.Delete.
+	CacheClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// CacheClientListOptions are the options of CacheClient.List (none yet).
+	CacheClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *CacheClient) CreateOrUpdate(ctx context.Context, id CacheID, r *Cache, opts *CacheClientCreateOrUpdateOptions) (*Cache, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(Cache), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *CacheClient) Get(ctx context.Context, id CacheID) (*Cache, error) {
+// Get reads the resource at id, with its ETag.
+func (c *CacheClient) Get(ctx context.Context, id CacheID, opts *CacheClientGetOptions) (*Cache, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(Cache))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *CacheClient) Delete(ctx context.Context, id CacheID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *CacheClient) Delete(ctx context.Context, id CacheID, opts *CacheClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Warnings/caches resources in scope, following
 // nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
-func (c *CacheClient) List(ctx context.Context, scope string) iter.Seq2[*Cache, error] {
+func (c *CacheClient) List(ctx context.Context, scope string, opts *CacheClientListOptions) iter.Seq2[*Cache, error] {
 	return udtc.List[*Cache](ctx, c.c, c.c.Scope(scope)+"/providers/"+CacheResourceType)
 }
 

@@ -22,6 +22,10 @@ type BusQueue struct {
 	Tags       map[string]string   `json:"tags,omitzero"`
 	Properties *BusQueueProperties `json:"properties,omitempty"`
 	SystemData *SystemData         `json:"systemData,omitempty"`
+	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
+	// returned it, nil from List: pass it as IfMatch to write only if nobody has
+	// changed the resource since.
+	ETag *string `json:"-"`
 }
 
 // Validate checks r against the schema of API version 2025-01-01 (the udtc tags
@@ -45,29 +49,62 @@ type BusQueueClient struct {
 }
 
 // NewBusQueueClient returns a client of Contoso.Typos/buses/queues resources.
-func NewBusQueueClient(opts ClientOptions) *BusQueueClient {
-	return &BusQueueClient{udtc.NewClient(opts, BusQueueAPIVersion)}
+// It returns an error when opts.Endpoint is not an http:// or https:// base
+// URL.
+func NewBusQueueClient(opts ClientOptions) (*BusQueueClient, error) {
+	c, err := udtc.NewClient(opts, BusQueueAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &BusQueueClient{c}, nil
 }
 
-// CreateOrUpdate writes r at id and returns the resource as stored. It does not
-// call Validate; a refusal is a *ResponseError with one detail per violation.
-func (c *BusQueueClient) CreateOrUpdate(ctx context.Context, id BusQueueID, r *BusQueue) (*BusQueue, error) {
-	return udtc.Put(ctx, c.c, id.String(), r, new(BusQueue))
+// The options of the BusQueueClient calls; nil is none. When a condition
+// (IfMatch, IfNoneMatch) does not hold, the server changes nothing and the call
+// returns a *ResponseError with StatusCode 412.
+type (
+	// BusQueueClientCreateOrUpdateOptions are the conditions of BusQueueClient.CreateOrUpdate.
+	BusQueueClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the resource does not exist yet.
+		IfNoneMatch *string
+	}
+	// BusQueueClientGetOptions are the options of BusQueueClient.Get (none yet).
+	BusQueueClientGetOptions struct{}
+	// BusQueueClientDeleteOptions are the conditions of BusQueueClient.Delete.
+	BusQueueClientDeleteOptions struct {
+		// IfMatch deletes only if the resource's ETag is *IfMatch (the ETag field of a
+		// resource from Get or CreateOrUpdate) or, with "*", only if it exists.
+		IfMatch *string
+	}
+	// BusQueueClientListOptions are the options of BusQueueClient.List (none yet).
+	BusQueueClientListOptions struct{}
+)
+
+// CreateOrUpdate writes r at id and returns the resource as stored, with its
+// ETag. It does not call Validate; a refusal is a *ResponseError with one
+// detail per violation, and a condition of opts that does not hold a
+// *ResponseError with StatusCode 412.
+func (c *BusQueueClient) CreateOrUpdate(ctx context.Context, id BusQueueID, r *BusQueue, opts *BusQueueClientCreateOrUpdateOptions) (*BusQueue, error) {
+	return udtc.Put(ctx, c.c, id.String(), r, new(BusQueue), (*udtc.WriteOptions)(opts))
 }
 
-// Get reads the resource at id.
-func (c *BusQueueClient) Get(ctx context.Context, id BusQueueID) (*BusQueue, error) {
+// Get reads the resource at id, with its ETag.
+func (c *BusQueueClient) Get(ctx context.Context, id BusQueueID, opts *BusQueueClientGetOptions) (*BusQueue, error) {
 	return udtc.Get(ctx, c.c, id.String(), new(BusQueue))
 }
 
-// Delete deletes the resource at id and its children; an absent resource is no error.
-func (c *BusQueueClient) Delete(ctx context.Context, id BusQueueID) error {
-	return c.c.Delete(ctx, id.String())
+// Delete deletes the resource at id and its children; an absent resource is no
+// error.
+func (c *BusQueueClient) Delete(ctx context.Context, id BusQueueID, opts *BusQueueClientDeleteOptions) error {
+	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
 // List yields the Contoso.Typos/buses/queues resources of parent, following
 // nextLink; it stops after the first error.
-func (c *BusQueueClient) List(ctx context.Context, parent BusID) iter.Seq2[*BusQueue, error] {
+func (c *BusQueueClient) List(ctx context.Context, parent BusID, opts *BusQueueClientListOptions) iter.Seq2[*BusQueue, error] {
 	return udtc.List[*BusQueue](ctx, c.c, parent.String()+"/queues")
 }
 

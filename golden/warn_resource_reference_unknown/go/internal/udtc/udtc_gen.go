@@ -555,7 +555,8 @@ func Format(scope, fullType string, names ...string) string {
 
 // ClientOptions configure the resource clients.
 type ClientOptions struct {
-	// Endpoint is the server's base URL, e.g. "http://127.0.0.1:7443".
+	// Endpoint is the server's base URL, e.g. "http://127.0.0.1:7443":
+	// required, with http:// or https:// (NewClient checks it).
 	Endpoint string
 	// Plane is the Radius plane for scopes given as a resource group name
 	// (see the List methods); "local" when empty.
@@ -614,8 +615,13 @@ type Client struct {
 	apiVersion string
 }
 
-// NewClient returns a client of the resources written with apiVersion.
-func NewClient(opts ClientOptions, apiVersion string) *Client {
+// NewClient returns a client of the resources written with apiVersion. It
+// returns an error when opts.Endpoint is not a base URL: http:// or
+// https://, a host, no query and no fragment.
+func NewClient(opts ClientOptions, apiVersion string) (*Client, error) {
+	if err := checkEndpoint(opts.Endpoint); err != nil {
+		return nil, err
+	}
 	if opts.Plane == "" {
 		opts.Plane = "local"
 	}
@@ -623,7 +629,67 @@ func NewClient(opts ClientOptions, apiVersion string) *Client {
 		opts.HTTPClient = http.DefaultClient
 	}
 	opts.Endpoint = strings.TrimRight(opts.Endpoint, "/")
-	return &Client{opts: opts, apiVersion: apiVersion}
+	return &Client{opts: opts, apiVersion: apiVersion}, nil
+}
+
+// checkEndpoint says what is wrong with ClientOptions.Endpoint e, before a
+// request would fail with net/http's words for it.
+func checkEndpoint(e string) error {
+	const example = `, e.g. "http://127.0.0.1:7443"`
+	if e == "" {
+		return errors.New("ClientOptions.Endpoint is empty: set it to the server's base URL" + example)
+	}
+	u, err := url.Parse(e)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("ClientOptions.Endpoint %q is not a base URL: it needs http:// or https://, a host, and no query or fragment%s", e, example)
+	}
+	return nil
+}
+
+// WriteOptions are the conditions of a PUT; the generated
+// <Type>ClientCreateOrUpdateOptions convert to it. A nil field sends no
+// header. The server answers 412 (a *ResponseError with StatusCode 412)
+// when a condition does not hold, and writes nothing.
+type WriteOptions struct {
+	// IfMatch is sent as If-Match: the write succeeds only if the
+	// resource's current ETag is *IfMatch ("*": only if it exists).
+	IfMatch *string
+	// IfNoneMatch is sent as If-None-Match: "*" writes only if the resource
+	// does not exist yet.
+	IfNoneMatch *string
+}
+
+// DeleteOptions are the conditions of a DELETE; the generated
+// <Type>ClientDeleteOptions convert to it.
+type DeleteOptions struct {
+	// IfMatch is sent as If-Match: the delete succeeds only if the
+	// resource's current ETag is *IfMatch, else the server answers 412.
+	IfMatch *string
+}
+
+// header is the request header of o's conditions (none when o is nil).
+func (o *WriteOptions) header() http.Header {
+	h := http.Header{}
+	if o != nil {
+		setHeader(h, "If-Match", o.IfMatch)
+		setHeader(h, "If-None-Match", o.IfNoneMatch)
+	}
+	return h
+}
+
+// header is the request header of o's condition (none when o is nil).
+func (o *DeleteOptions) header() http.Header {
+	h := http.Header{}
+	if o != nil {
+		setHeader(h, "If-Match", o.IfMatch)
+	}
+	return h
+}
+
+func setHeader(h http.Header, key string, v *string) {
+	if v != nil {
+		h.Set(key, *v)
+	}
 }
 
 // Scope expands a List scope: "" is the whole plane, a name without "/" a
@@ -643,20 +709,24 @@ func (c *Client) URL(path string) string {
 	return c.opts.Endpoint + path + "?api-version=" + url.QueryEscape(c.apiVersion)
 }
 
-// Do sends a request with in (if not nil) as its JSON body and decodes a
-// 2xx answer into out (if not nil). A non-2xx answer is a *ResponseError.
-func (c *Client) Do(ctx context.Context, method, u string, in, out any) error {
+// do sends a request with the header h (may be nil) and in (if not nil) as
+// its JSON body, and decodes a 2xx answer into out (if not nil). It
+// returns the answer's ETag header. A non-2xx answer is a *ResponseError.
+func (c *Client) do(ctx context.Context, method, u string, h http.Header, in, out any) (etag string, err error) {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
-			return err
+			return "", err
 		}
 		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
-		return err
+		return "", err
+	}
+	for k, v := range h {
+		req.Header[k] = v
 	}
 	req.Header.Set("Accept", "application/json")
 	if in != nil {
@@ -667,66 +737,85 @@ func (c *Client) Do(ctx context.Context, method, u string, in, out any) error {
 	}
 	resp, err := c.opts.HTTPClient.Do(req)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		e := &ResponseError{StatusCode: resp.StatusCode}
-		var env struct{ Error ErrorDetail }
-		if json.Unmarshal(data, &env) == nil && env.Error.Code != "" {
-			e.Code, e.Message, e.Target, e.Details = env.Error.Code, env.Error.Message, env.Error.Target, env.Error.Details
-		} else {
-			e.Code, e.Message = http.StatusText(resp.StatusCode), strings.TrimSpace(string(data))
+		return "", responseError(resp.StatusCode, data)
+	}
+	if out != nil && len(data) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			return "", fmt.Errorf("%s %s: decoding the answer: %w", method, u, err)
 		}
-		return e
 	}
-	if out == nil || len(data) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: decoding the answer: %w", method, u, err)
-	}
-	return nil
+	return resp.Header.Get("ETag"), nil
 }
 
-// Get reads the resource at path into r. The type parameter is a pointer
-// type, so every resource type shares one instantiation (one GC shape) and
-// the generated packages compile no copy of their own.
+// responseError decodes the ARM error body of a non-2xx answer.
+func responseError(status int, data []byte) *ResponseError {
+	e := &ResponseError{StatusCode: status}
+	var env struct{ Error ErrorDetail }
+	if json.Unmarshal(data, &env) == nil && env.Error.Code != "" {
+		e.Code, e.Message, e.Target, e.Details = env.Error.Code, env.Error.Message, env.Error.Target, env.Error.Details
+	} else {
+		e.Code, e.Message = http.StatusText(status), strings.TrimSpace(string(data))
+	}
+	return e
+}
+
+// Get reads the resource at path into r, with the answer's ETag in r's
+// ETag field. The type parameter is a pointer type, so every resource type
+// shares one instantiation (one GC shape) and the generated packages
+// compile no copy of their own.
 func Get[P any](ctx context.Context, c *Client, path string, r P) (P, error) {
-	return result(r, c.Do(ctx, http.MethodGet, c.URL(path), nil, r))
+	etag, err := c.do(ctx, http.MethodGet, c.URL(path), nil, nil, r)
+	return tagged(r, etag, err)
 }
 
-// Put writes in at path and decodes what the server stored into r.
-func Put[P any](ctx context.Context, c *Client, path string, in, r P) (P, error) {
-	return result(r, c.Do(ctx, http.MethodPut, c.URL(path), in, r))
+// Put writes in at path under the conditions of opts (nil for none) and
+// decodes what the server stored into r, with its ETag as for Get.
+func Put[P any](ctx context.Context, c *Client, path string, in, r P, opts *WriteOptions) (P, error) {
+	etag, err := c.do(ctx, http.MethodPut, c.URL(path), opts.header(), in, r)
+	return tagged(r, etag, err)
 }
 
 // Post sends an empty POST to path and decodes the answer into r.
 func Post[P any](ctx context.Context, c *Client, path string, r P) (P, error) {
-	return result(r, c.Do(ctx, http.MethodPost, c.URL(path), nil, r))
+	_, err := c.do(ctx, http.MethodPost, c.URL(path), nil, nil, r)
+	return tagged(r, "", err)
 }
 
-// result is r, or the zero P (nil) when err is not nil.
-func result[P any](r P, err error) (P, error) {
+// tagged is r, its field ETag (a *string, when r points to a struct that
+// has one) set to etag when the answer had one; the zero P (nil) when err
+// is not nil.
+func tagged[P any](r P, etag string, err error) (P, error) {
 	if err != nil {
 		var zero P
 		return zero, err
 	}
+	if v := reflect.ValueOf(r).Elem(); etag != "" && v.Kind() == reflect.Struct {
+		if f := v.FieldByName("ETag"); f.IsValid() && f.Type() == reflect.TypeFor[*string]() {
+			f.Set(reflect.ValueOf(&etag))
+		}
+	}
 	return r, nil
 }
 
-// Delete deletes the resource at path; deleting an absent one is no error.
-func (c *Client) Delete(ctx context.Context, path string) error {
-	return c.Do(ctx, http.MethodDelete, c.URL(path), nil, nil)
+// Delete deletes the resource at path under the condition of opts (nil for
+// none); deleting an absent one is no error.
+func (c *Client) Delete(ctx context.Context, path string, opts *DeleteOptions) error {
+	_, err := c.do(ctx, http.MethodDelete, c.URL(path), opts.header(), nil, nil)
+	return err
 }
 
 // List yields the resources of the list at path, page after page
 // (following nextLink), and stops after the first error. P is a pointer
-// type (*Resource), as for Get.
+// type (*Resource), as for Get. A list carries no ETags: the ETag fields
+// stay nil.
 func List[P any](ctx context.Context, c *Client, path string) iter.Seq2[P, error] {
 	return func(yield func(P, error) bool) {
 		u := c.URL(path)
@@ -735,7 +824,7 @@ func List[P any](ctx context.Context, c *Client, path string) iter.Seq2[P, error
 				Value    []P    `json:"value"`
 				NextLink string `json:"nextLink"`
 			}
-			if err := c.Do(ctx, http.MethodGet, u, nil, &page); err != nil {
+			if _, err := c.do(ctx, http.MethodGet, u, nil, nil, &page); err != nil {
 				var zero P
 				yield(zero, err)
 				return
