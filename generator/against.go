@@ -3,6 +3,8 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -89,4 +91,40 @@ func CompileAgainst(ctx context.Context, against string, paths []string) (*Again
 		return nil, err
 	}
 	return side, nil
+}
+
+// WriteFindings prints findings, those of the manifests compared with a,
+// in format: json (compat.WriteJSON), sarif, github (workflow commands),
+// else text, with excerpts of the old and new files, ending with a line
+// that names what they were compared with.
+func (a *Against) WriteFindings(w io.Writer, format string, findings []compat.Finding, color bool) error {
+	diags := compat.Diagnostics(findings)
+	switch format {
+	case "json":
+		return compat.WriteJSON(w, a.Base, findings)
+	case "sarif":
+		return WriteSARIF(w, diags)
+	case "github":
+		return diag.WriteGitHub(w, diags)
+	}
+	disk := diag.FileSource()
+	err := diag.WriteText(w, diags, diag.TextOptions{Color: color, Source: func(file string) []byte {
+		if b := a.Source(file); b != nil {
+			return b
+		}
+		return disk(file)
+	}})
+	if err != nil {
+		return err
+	}
+	against := a.Base.Against
+	if a.Base.Commit != "" {
+		against += " (" + a.Base.Commit[:12] + ")"
+	}
+	if len(findings) == 0 {
+		_, err = fmt.Fprintf(w, "no API changes against %s\n", against)
+	} else {
+		_, err = fmt.Fprintf(w, "compared with %s\n", against)
+	}
+	return err
 }

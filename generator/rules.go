@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"io"
 	"slices"
 
 	"github.com/udtc/udtc/generator/check"
@@ -17,4 +18,12 @@ import (
 // a test keeps every reported diagnostic's rule in it.
 func Rules() []diag.Rule {
 	return slices.Concat(check.Rules, bicep.Rules, goclient.Rules, compat.Rules)
+}
+
+// RulesURL is where SARIF reports send readers for a rule's description.
+const RulesURL = "https://github.com/udtc/udtc/blob/main/docs/rules.md"
+
+// WriteSARIF prints diags as a SARIF log naming every rule (Rules).
+func WriteSARIF(w io.Writer, diags diag.List) error {
+	return diag.WriteSARIF(w, diags, Rules(), RulesURL)
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -37,6 +40,43 @@ func fail(code int, err error) error { return &exitError{code: code, err: err} }
 // usageErrorf is an exitUsage error with a message.
 func usageErrorf(format string, args ...any) error {
 	return fail(exitUsage, fmt.Errorf(format, args...))
+}
+
+// choice is the usage error for a flag whose value is none of allowed
+// ("--format must be text, json or sarif, not \"x\""), or nil.
+func choice(flag, value string, allowed ...string) error {
+	if slices.Contains(allowed, value) {
+		return nil
+	}
+	list := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+	return usageErrorf("--%s must be %s, not %q", flag, list, value)
+}
+
+// runner is a command's flags: their definitions and what they run.
+type runner interface {
+	flags() []cli.Flag
+	run(c *cli.Context, e *env) error
+}
+
+// command is the command name running f. args is its ArgsUsage: "" for a
+// command that takes no arguments, which refuses any.
+func command(e *env, f runner, name, args, usage, description string) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: description, Flags: f.flags(),
+		Action: func(c *cli.Context) error {
+			if args == "" && c.Args().Present() {
+				return usageErrorf("%s takes no arguments", name)
+			}
+			return f.run(c, e)
+		}}
+}
+
+// atLeast is the usage error for a flag whose value is below min
+// ("--forward-timeout must be at least 1s, not 10ms"), or nil.
+func atLeast[T int | int64 | time.Duration](flag string, value, min T) error {
+	if value < min {
+		return usageErrorf("--%s must be at least %v, not %v", flag, min, value)
+	}
+	return nil
 }
 
 // commands is the composition root: every command, one line each.
@@ -101,17 +141,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return fail(exitUsage, err)
 		},
 	}
-	err := app.RunContext(ctx, interspersed(args, app.Commands))
+	return report(stderr, app.RunContext(ctx, interspersed(args, app.Commands)))
+}
+
+// report prints a command's error, if any, and returns its exit code: an
+// exitError's, else exitUsage.
+func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintf(stderr, "udtc: %v\n", ee.err)
-		}
-		return ee.code
+	if !errors.As(err, &ee) {
+		ee = &exitError{code: exitUsage, err: err}
 	}
-	fmt.Fprintf(stderr, "udtc: %v\n", err)
-	return exitUsage
+	if ee.err != nil && ee.err.Error() != "" {
+		fmt.Fprintf(stderr, "udtc: %v\n", ee.err)
+	}
+	return ee.code
 }

@@ -20,22 +20,19 @@ type breakingFlags struct {
 }
 
 func breakingCommand(e *env) *cli.Command {
-	var f breakingFlags
-	return &cli.Command{
-		Name:      "breaking",
-		Usage:     "report API changes of the manifests against a git revision or a directory",
-		ArgsUsage: "PATH... --against REV|DIR",
-		Description: "Compares the manifests under PATH with the same paths at a git revision (branch, tag,\n" +
-			"commit, HEAD~N) of the repository that contains them, or with the manifests under DIR.\n" +
-			"Types are matched by namespace and name. Findings are printed to stdout. Exit code 0: no\n" +
-			"finding at or above --fail-on; 1: at least one, or the manifests do not compile; 2: usage\n" +
-			"error (an unknown revision, a path outside a repository). Rules: docs/rules.md.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "against", Usage: "git revision or directory to compare with (required)", Destination: &f.against},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output: text, json, sarif or github", Destination: &f.format},
-			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 at findings of this severity or worse: error, warning or info", Destination: &f.failOn},
-		},
-		Action: func(c *cli.Context) error { return f.run(c, e) },
+	return command(e, &breakingFlags{}, "breaking", "PATH... --against REV|DIR", "report API changes of the manifests against a git revision or a directory",
+		"Compares the manifests under PATH with the same paths at a git revision (branch, tag,\n"+
+			"commit, HEAD~N) of the repository that contains them, or with the manifests under DIR.\n"+
+			"Types are matched by namespace and name. Findings are printed to stdout. Exit code 0: no\n"+
+			"finding at or above --fail-on; 1: at least one, or the manifests do not compile; 2: usage\n"+
+			"error (an unknown revision, a path outside a repository). Rules: docs/rules.md.")
+}
+
+func (f *breakingFlags) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "against", Usage: "git revision or directory to compare with (required)", Destination: &f.against},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output: text, json, sarif or github", Destination: &f.format},
+		&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 at findings of this severity or worse: error, warning or info", Destination: &f.failOn},
 	}
 }
 
@@ -47,15 +44,13 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	if f.against == "" {
 		return usageErrorf("--against REV|DIR is required")
 	}
-	switch f.format {
-	case "text", "json", "sarif", "github":
-	default:
-		return usageErrorf("--format must be text, json, sarif or github, not %q", f.format)
+	if err := choice("format", f.format, "text", "json", "sarif", "github"); err != nil {
+		return err
 	}
-	threshold, ok := map[string]diag.Severity{"error": diag.Error, "warning": diag.Warning, "info": diag.Note}[f.failOn]
-	if !ok {
-		return usageErrorf("--fail-on must be error, warning or info, not %q", f.failOn)
+	if err := choice("fail-on", f.failOn, "error", "warning", "info"); err != nil {
+		return err
 	}
+	threshold := map[string]diag.Severity{"error": diag.Error, "warning": diag.Warning, "info": diag.Note}[f.failOn]
 
 	// The old side first: an unknown revision or a path outside the
 	// repository is a usage error before anything is compiled.
@@ -77,7 +72,8 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	if err := f.print(e, old, findings); err != nil {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	if err := old.WriteFindings(e.stdout, f.format, findings, e.isTerminal && !noColor); err != nil {
 		return fail(exitUsage, err)
 	}
 	for _, fd := range findings {
@@ -114,40 +110,4 @@ func (f *breakingFlags) notCompiling(e *env, what string, diags diag.List) error
 		return fail(exitUsage, err)
 	}
 	return fail(exitFail, fmt.Errorf("%s do not compile; nothing compared", what))
-}
-
-func (f *breakingFlags) print(e *env, old *generator.Against, findings []compat.Finding) error {
-	diags := compat.Diagnostics(findings)
-	switch f.format {
-	case "json":
-		return compat.WriteJSON(e.stdout, old.Base, findings)
-	case "sarif":
-		return diag.WriteSARIF(e.stdout, diags, generator.Rules(), "https://github.com/udtc/udtc/blob/main/docs/rules.md")
-	case "github":
-		return diag.WriteGitHub(e.stdout, diags)
-	}
-	_, noColor := os.LookupEnv("NO_COLOR")
-	disk := diag.FileSource()
-	err := diag.WriteText(e.stdout, diags, diag.TextOptions{
-		Color: e.isTerminal && !noColor,
-		Source: func(file string) []byte {
-			if b := old.Source(file); b != nil {
-				return b
-			}
-			return disk(file)
-		},
-	})
-	if err != nil {
-		return err
-	}
-	against := f.against
-	if old.Base.Commit != "" {
-		against += " (" + old.Base.Commit[:12] + ")"
-	}
-	if len(findings) == 0 {
-		_, err = fmt.Fprintf(e.stdout, "no API changes against %s\n", against)
-	} else {
-		_, err = fmt.Fprintf(e.stdout, "compared with %s\n", against)
-	}
-	return err
 }

@@ -30,13 +30,7 @@ func (f *compileFlags) flags() []cli.Flag {
 	}
 }
 
-func (f *compileFlags) validate() error {
-	switch f.format {
-	case "text", "json", "sarif":
-		return nil
-	}
-	return usageErrorf("--format must be text, json or sarif, not %q", f.format)
-}
+func (f *compileFlags) validate() error { return choice("format", f.format, "text", "json", "sarif") }
 
 // compile runs the compiler and prints its diagnostics. It returns the
 // catalog, or an exit error when there were errors (exit 1) or the input
@@ -99,7 +93,7 @@ func printDiagnostics(e *env, format string, diags diag.List) error {
 	case "json":
 		return diag.WriteJSON(e.stdout, diags)
 	case "sarif":
-		return diag.WriteSARIF(e.stdout, diags, generator.Rules(), "https://github.com/udtc/udtc/blob/main/docs/rules.md")
+		return generator.WriteSARIF(e.stdout, diags)
 	}
 	return diag.WriteText(e.stderr, diags, diag.TextOptions{
 		Color:  diagColor(e),
@@ -114,32 +108,34 @@ func diagColor(e *env) bool {
 }
 
 func checkCommand(e *env) *cli.Command {
-	var f compileFlags
-	var w watchFlags
-	return &cli.Command{
-		Name:      "check",
-		Usage:     "check manifests and report every problem",
-		ArgsUsage: "PATH...",
-		Description: "Checks manifest files and directories (recursively: *.yaml, *.yml, *.json) against the\n" +
-			"manifest format and the supported schema subset. Exit code 0: no errors (warnings allowed);\n" +
-			"1: at least one error; 2: usage or I/O error.",
-		Flags: append(f.flags(), w.flags()...),
-		Action: func(c *cli.Context) error {
-			if err := f.validate(); err != nil {
-				return err
-			}
-			if err := f.loadProject(); err != nil {
-				return err
-			}
-			return w.loop(c.Context, e, f.watchedPaths(c.Args().Slice(), ""), func() error {
-				cat, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
-				if err == nil && f.format == "text" {
-					fmt.Fprintln(e.stderr, summary(cat))
-				}
-				return err
-			}, nil)
-		},
+	return command(e, &checkFlags{}, "check", "PATH...", "check manifests and report every problem",
+		"Checks manifest files and directories (recursively: *.yaml, *.yml, *.json) against the\n"+
+			"manifest format and the supported schema subset. Exit code 0: no errors (warnings allowed);\n"+
+			"1: at least one error; 2: usage or I/O error.")
+}
+
+// checkFlags are the flags of `udtc check`.
+type checkFlags struct {
+	compileFlags
+	watch watchFlags
+}
+
+func (f *checkFlags) flags() []cli.Flag { return append(f.compileFlags.flags(), f.watch.flags()...) }
+
+func (f *checkFlags) run(c *cli.Context, e *env) error {
+	if err := f.validate(); err != nil {
+		return err
 	}
+	if err := f.loadProject(); err != nil {
+		return err
+	}
+	return f.watch.loop(c.Context, e, f.watchedPaths(c.Args().Slice(), ""), func() error {
+		cat, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
+		if err == nil && f.format == "text" {
+			fmt.Fprintln(e.stderr, summary(cat))
+		}
+		return err
+	}, nil)
 }
 
 // summary describes a checked catalog in one line.

@@ -22,6 +22,7 @@ import (
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/publish"
 	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/store/postgres/pgtest"
 )
@@ -117,10 +118,10 @@ func (p *serveProcess) kill(t *testing.T) {
 }
 
 // publishJSON runs `udtc publish --output json` in-process.
-func publishJSON(t *testing.T, server string, args ...string) (int, publishReport, string) {
+func publishJSON(t *testing.T, server string, args ...string) (int, publish.Report, string) {
 	t.Helper()
 	code, stdout, stderr := runCLI(t, append([]string{"publish", "--output", "json", "--server", server, "--timeout", "2m"}, args...)...)
-	var rep publishReport
+	var rep publish.Report
 	if stdout != "" {
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatalf("publish output is not JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
@@ -129,7 +130,7 @@ func publishJSON(t *testing.T, server string, args ...string) (int, publishRepor
 	return code, rep, stderr
 }
 
-func writes(rep publishReport) int {
+func writes(rep publish.Report) int {
 	return rep.Summary["create"] + rep.Summary["update"] + rep.Summary["delete"]
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -34,13 +35,7 @@ func (f *forwardFlags) options() (server.ForwardOptions, error) {
 	if err != nil {
 		return server.ForwardOptions{}, usageErrorf("--forward-allow: %v", err)
 	}
-	switch {
-	case f.maxConcurrent < 1:
-		return server.ForwardOptions{}, usageErrorf("--forward-max-concurrent must be at least 1, not %d", f.maxConcurrent)
-	case f.maxBody < 1:
-		return server.ForwardOptions{}, usageErrorf("--forward-max-body-bytes must be at least 1, not %d", f.maxBody)
-	case f.timeout < time.Second:
-		return server.ForwardOptions{}, usageErrorf("--forward-timeout must be at least 1s, not %s", f.timeout)
-	}
-	return server.ForwardOptions{Allow: rules, MaxConcurrent: f.maxConcurrent, MaxBodyBytes: f.maxBody, Timeout: f.timeout}, nil
+	err = cmp.Or(atLeast("forward-max-concurrent", f.maxConcurrent, 1), atLeast("forward-max-body-bytes", f.maxBody, 1),
+		atLeast("forward-timeout", f.timeout, time.Second))
+	return server.ForwardOptions{Allow: rules, MaxConcurrent: f.maxConcurrent, MaxBodyBytes: f.maxBody, Timeout: f.timeout}, err
 }

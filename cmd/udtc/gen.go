@@ -17,14 +17,11 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
-	"github.com/udtc/udtc/generator/emit/docs"
 	"github.com/udtc/udtc/generator/emit/goclient"
-	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/outdir"
-	"github.com/udtc/udtc/internal/buildinfo"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/internal/gctune"
 )
 
@@ -44,40 +41,8 @@ type genFlags struct {
 	state            *outdir.Run // the run under way: what it redoes and keeps
 }
 
-// emitter is one output target (generator.Target, with gen's flags): the
-// composition root lists them all.
-type emitter struct {
-	name string
-	emit func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error)
-}
-
-var emitters = []emitter{
-	{name: "bicep", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
-		return bicep.EmitFunc(cat, bicep.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion}, put)
-	}},
-	{name: "go", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
-		return goclient.EmitFunc(cat, f.goOptions(), put)
-	}},
-	{name: "docs", emit: func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
-		return docs.EmitFunc(cat, docs.Options{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion}, put)
-	}},
-	{name: "registration", emit: func(cat *model.Catalog, _ *genFlags, put emit.Put) (diag.List, error) {
-		return nil, registration.EmitFunc(cat, registration.Options{}, put)
-	}},
-	{name: "site", emit: siteStream}, // site.go: the registry's catalog pages as static files
-}
-
-// emitterNames names emitters, by default all of them.
-func emitterNames(list ...emitter) []string {
-	if len(list) == 0 {
-		list = emitters
-	}
-	names := make([]string, len(list))
-	for i, e := range list {
-		names[i] = e.name
-	}
-	return names
-}
+// genTargets makes gen's targets (a variable, so tests can watch them).
+var genTargets = bridge.Targets
 
 func genCommand(e *env) *cli.Command {
 	f := &genFlags{}
@@ -96,7 +61,7 @@ func genCommand(e *env) *cli.Command {
 			"is not up to date (a leftover stage included).",
 		Flags: append(append(f.flags(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "out", Usage: "output directory", Destination: &f.out},
-			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(emitterNames(), ", ") + " (default: all)", Destination: &f.targets},
+			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(bridge.TargetNames, ", ") + " (default: all)", Destination: &f.targets},
 			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one Bicep extension of this name (default: one per namespace)", Destination: &f.extensionName},
 			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "Bicep extension version", Destination: &f.extensionVersion},
 			&cli.StringFlag{Name: "go-import-prefix", Usage: "Go import path of --out (default: from the go.mod above --out, else " + fallbackImportPrefix + ")", Destination: &f.goImportPrefix},
@@ -153,17 +118,6 @@ func (f *genFlags) validateGo() error {
 	return nil
 }
 
-// goOptions are the Go client emitter's options. With --go-runtime module
-// the go.mod requires udtc's module at the version of this binary, when it
-// has one.
-func (f *genFlags) goOptions() goclient.Options {
-	opts := goclient.Options{ImportPrefix: f.goImportPrefix, Module: f.goModule, Runtime: f.goRuntime}
-	if v := buildinfo.Read().Version; module.Check(goclient.RuntimeModulePath, v) == nil {
-		opts.RuntimeVersion = v
-	}
-	return opts
-}
-
 func (f *genFlags) run(c *cli.Context, e *env) error {
 	if err := f.loadProject(); err != nil {
 		return err
@@ -180,7 +134,7 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if slices.ContainsFunc(selected, func(em emitter) bool { return em.name == "go" || em.name == "site" }) && f.goImportPrefix == "" {
+	if (slices.Contains(selected, "go") || slices.Contains(selected, "site")) && f.goImportPrefix == "" {
 		prefix, found := outdir.GoImportPath(f.out)
 		if !found {
 			prefix = fallbackImportPrefix
@@ -202,7 +156,7 @@ func (f *genFlags) run(c *cli.Context, e *env) error {
 }
 
 // generate is one run of gen: compile, emit, write what changed.
-func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selected []emitter) error {
+func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selected []string) error {
 	// What a killed run left is removed first, even when the inputs are
 	// unchanged; --check reports it instead.
 	if left := outdir.RemoveLeftovers(f.out, f.check); f.check && len(left) > 0 {
@@ -253,7 +207,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 
 // inputKey returns the inputs of the run and their key (outdir.InputKey,
 // with every option that shapes the output).
-func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string, in *outdir.Inputs, err error) {
+func (f *genFlags) inputKey(c *cli.Context, selected []string) (paths []string, in *outdir.Inputs, err error) {
 	paths = c.Args().Slice()
 	if len(paths) == 0 {
 		if paths, err = f.inputs(f.out); err != nil {
@@ -264,7 +218,7 @@ func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string,
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}
-	in, err = outdir.ReadInputs(inputs, append(emitterNames(selected...), f.extensionName, f.extensionVersion, f.goImportPrefix, f.goModule, f.goRuntime, strconv.FormatBool(f.strict), f.proj.Key())...)
+	in, err = outdir.ReadInputs(inputs, append(slices.Clone(selected), f.extensionName, f.extensionVersion, f.goImportPrefix, f.goModule, f.goRuntime, strconv.FormatBool(f.strict), f.proj.Key())...)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}
@@ -275,13 +229,12 @@ func (f *genFlags) inputKey(c *cli.Context, selected []emitter) (paths []string,
 // files are staged as its emitter makes them (outdir.Stager); they replace
 // the old ones only once every emitter is done and no diagnostic (diags,
 // the compiler's, and the emitters') is an error.
-func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags diag.List, selected []emitter) (outdir.Result, error) {
-	st := outdir.NewStager(f.out, outdir.Options{Check: f.check, Targets: emitterNames(), Keep: f.state.Keeps})
+func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags diag.List, selected []string) (outdir.Result, error) {
+	st := outdir.NewStager(f.out, outdir.Options{Check: f.check, Targets: bridge.TargetNames, Keep: f.state.Keeps})
 	defer st.Abort() // removes the stage unless Commit succeeded
-	targets := make([]generator.Target, len(selected))
-	for i, em := range selected {
-		targets[i] = generator.Target{Name: em.name, Emit: func(cat *model.Catalog, put emit.Put) (diag.List, error) { return em.emit(cat, f, put) }}
-	}
+	targets := genTargets(selected, bridge.GenOptions{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion,
+		Go:           goclient.Options{ImportPrefix: f.goImportPrefix, Module: f.goModule, Runtime: f.goRuntime},
+		PreviousHome: f.state.Previous("site/index.json")})
 	more, err := generator.EmitTargets(ctx, cat, targets, st.Stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
 	diags = f.state.Diagnostics(append(diags, f.severities(more)...))
@@ -299,7 +252,7 @@ func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags 
 	if err := ctx.Err(); err != nil {
 		return outdir.Result{}, fail(exitFail, fmt.Errorf("interrupted: %w", err))
 	}
-	res, err := st.Commit(emitterNames(selected...))
+	res, err := st.Commit(selected)
 	if err != nil {
 		return outdir.Result{}, fail(exitUsage, err)
 	}
@@ -327,30 +280,13 @@ func (f *genFlags) report(e *env, res outdir.Result) error {
 	return nil
 }
 
-// selected returns the emitters named by --target, in table order.
-func (f *genFlags) selected() ([]emitter, error) {
-	names := map[string]bool{}
-	for _, v := range f.targets.Value() {
-		for _, n := range strings.Split(v, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				names[n] = true
-			}
-		}
+// selected returns the targets named by --target, in TargetNames order.
+func (f *genFlags) selected() ([]string, error) {
+	names, err := bridge.SelectTargets(f.targets.Value())
+	if err != nil {
+		return nil, fail(exitUsage, err)
 	}
-	if len(names) == 0 || names["all"] {
-		return emitters, nil
-	}
-	var out []emitter
-	for _, em := range emitters {
-		if names[em.name] {
-			out = append(out, em)
-			delete(names, em.name)
-		}
-	}
-	for n := range names {
-		return nil, usageErrorf("unknown --target %q: choose from %s", n, strings.Join(emitterNames(), ", "))
-	}
-	return out, nil
+	return names, nil
 }
 
 // fallbackImportPrefix is the Go import path of --out when no go.mod is

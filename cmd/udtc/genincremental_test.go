@@ -11,9 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/bench/synth"
+	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/internal/goldentest"
 )
 
@@ -23,16 +25,19 @@ import (
 func recordEmitters(t *testing.T) (seen map[string][]string, reset func()) {
 	t.Helper()
 	seen = map[string][]string{}
-	saved := emitters
-	t.Cleanup(func() { emitters = saved })
-	emitters = slices.Clone(saved)
-	for i, em := range emitters {
-		emitters[i].emit = func(cat *model.Catalog, f *genFlags, put emit.Put) (diag.List, error) {
-			for _, p := range cat.Providers {
-				seen[em.name] = append(seen[em.name], p.Namespace)
+	saved := genTargets
+	t.Cleanup(func() { genTargets = saved })
+	genTargets = func(names []string, o bridge.GenOptions) []generator.Target {
+		targets := saved(names, o)
+		for i, tg := range targets {
+			targets[i].Emit = func(cat *model.Catalog, put emit.Put) (diag.List, error) {
+				for _, p := range cat.Providers {
+					seen[tg.Name] = append(seen[tg.Name], p.Namespace)
+				}
+				return tg.Emit(cat, put)
 			}
-			return em.emit(cat, f, put)
 		}
+		return targets
 	}
 	return seen, func() { clear(seen) }
 }
@@ -67,9 +72,9 @@ func TestGenIncremental(t *testing.T) {
 	if !strings.Contains(first, "warning[required-default]") {
 		t.Fatalf("no warnings to keep:\n%s", first)
 	}
-	for _, em := range emitters {
-		if !slices.Equal(seen[em.name], all) {
-			t.Fatalf("first run: %s emitted %v, want %v", em.name, seen[em.name], all)
+	for _, name := range bridge.TargetNames {
+		if !slices.Equal(seen[name], all) {
+			t.Fatalf("first run: %s emitted %v, want %v", name, seen[name], all)
 		}
 	}
 
@@ -78,9 +83,9 @@ func TestGenIncremental(t *testing.T) {
 	editFile(t, edited, "description: '", "description: 'Edited. ")
 	reset()
 	stderr := gen(out)
-	for _, em := range emitters {
-		if got := seen[em.name]; !slices.Equal(got, all[1:2]) {
-			t.Errorf("after one edit: %s emitted %v, want only %v", em.name, got, all[1:2])
+	for _, name := range bridge.TargetNames {
+		if got := seen[name]; !slices.Equal(got, all[1:2]) {
+			t.Errorf("after one edit: %s emitted %v, want only %v", name, got, all[1:2])
 		}
 	}
 	fresh := filepath.Join(t.TempDir(), "fresh")
@@ -101,9 +106,9 @@ func TestGenIncremental(t *testing.T) {
 	}
 	reset()
 	stderr = gen(out)
-	for _, em := range emitters {
-		if !slices.Equal(seen[em.name], all) {
-			t.Errorf("after a type was added: %s emitted %v, want %v", em.name, seen[em.name], all)
+	for _, name := range bridge.TargetNames {
+		if !slices.Equal(seen[name], all) {
+			t.Errorf("after a type was added: %s emitted %v, want %v", name, seen[name], all)
 		}
 	}
 	fresh = filepath.Join(t.TempDir(), "fresh")
@@ -133,9 +138,9 @@ func TestGenIncremental(t *testing.T) {
 	editFile(t, edited, "description: '", "description: 'Again. ")
 	reset()
 	gen(out)
-	for _, em := range emitters {
-		if !slices.Equal(seen[em.name], all) {
-			t.Errorf("after an output was edited: %s emitted %v, want %v", em.name, seen[em.name], all)
+	for _, name := range bridge.TargetNames {
+		if !slices.Equal(seen[name], all) {
+			t.Errorf("after an output was edited: %s emitted %v, want %v", name, seen[name], all)
 		}
 	}
 	fresh = filepath.Join(t.TempDir(), "fresh")

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -43,12 +41,7 @@ func (f *serverFlags) flags() []cli.Flag {
 }
 
 // checkOutput is the usage error for an --output that is neither text nor json.
-func checkOutput(output string) error {
-	if output != "text" && output != "json" {
-		return usageErrorf("--output must be text or json, not %q", output)
-	}
-	return nil
-}
+func checkOutput(output string) error { return choice("output", output, "text", "json") }
 
 // client validates the flags and returns a registry client.
 func (f *serverFlags) client() (*client.Client, error) {
@@ -120,13 +113,8 @@ func (f *serverFlags) dial(parent context.Context) (*client.Client, context.Cont
 // ping finds out what the server is (client.Detect: udtc serve or
 // Radius's UCP) and checks that the plane exists.
 func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
-	var err error
-	if reg.Target().Flavor == client.FlavorUnknown {
-		_, err = reg.Detect(ctx)
-	}
-	if err == nil {
-		_, err = reg.GetPlane(ctx, f.plane)
-	}
+	err := reg.Ping(ctx, f.plane)
+	cause, unreachable := client.Unreachable(err)
 	switch {
 	case err == nil:
 		return nil
@@ -134,11 +122,8 @@ func (f *serverFlags) ping(ctx context.Context, reg *client.Client) error {
 		return fail(exitFail, fmt.Errorf("plane %q does not exist on %s (udtc serve creates \"local\"; others are created with PUT /planes/radius/NAME)", f.plane, f.server))
 	case f.authError(err) != nil:
 		return f.authError(err) // auth.go
-	case client.StatusCode(err) == 0:
-		var ne net.Error
-		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
-			return fail(exitFail, fmt.Errorf("cannot reach the registry at %s: %v (is udtc serve running?)", f.server, rootCause(err)))
-		}
+	case unreachable:
+		return fail(exitFail, fmt.Errorf("cannot reach the registry at %s: %v (is udtc serve running?)", f.server, cause))
 	}
 	return fail(exitFail, err)
 }
@@ -150,17 +135,6 @@ func (f *serverFlags) targetName(reg *client.Client) string {
 		return t.String()
 	}
 	return f.server
-}
-
-// rootCause returns the innermost wrapped error, for short messages.
-func rootCause(err error) error {
-	for {
-		next := errors.Unwrap(err)
-		if next == nil {
-			return err
-		}
-		err = next
-	}
 }
 
 type publishFlags struct {
@@ -177,45 +151,23 @@ type publishFlags struct {
 }
 
 func publishCommand(e *env) *cli.Command {
-	f := &publishFlags{}
-	return &cli.Command{
-		Name:      "publish",
-		Usage:     "register compiled manifests in a registry: plan, then apply",
-		ArgsUsage: "PATH...",
-		Description: "Compiles the manifests (errors stop everything), reads what the registry holds for their\n" +
-			"namespaces, prints the plan (create, update with a field diff, unchanged, delete) and applies\n" +
-			"it in dependency order. Nothing unchanged is written. --prune deletes types, API versions and\n" +
-			"locations of the published namespaces that the manifests no longer declare; other namespaces\n" +
-			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.\n" +
-			"With --git REPO the manifests and their Bicep extension are committed on a branch of a local git\n" +
-			"repository instead (replacing --git-dir), for review as a pull request; no registry is contacted.",
-		Flags: append(append(append(f.compileFlags.flags(), f.serverFlags.flags()...),
-			&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
-			&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
-			&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
-		), append(f.git.flags(), f.review.flags()...)...),
-		Action: func(c *cli.Context) error { return f.run(c, e) },
-	}
+	return command(e, &publishFlags{}, "publish", "PATH...", "register compiled manifests in a registry: plan, then apply",
+		"Compiles the manifests (errors stop everything), reads what the registry holds for their\n"+
+			"namespaces, prints the plan (create, update with a field diff, unchanged, delete) and applies\n"+
+			"it in dependency order. Nothing unchanged is written. --prune deletes types, API versions and\n"+
+			"locations of the published namespaces that the manifests no longer declare; other namespaces\n"+
+			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.\n"+
+			"With --git REPO the manifests and their Bicep extension are committed on a branch of a local git\n"+
+			"repository instead (replacing --git-dir), for review as a pull request; no registry is contacted.")
 }
 
-// publishReport is the --output json document.
-type publishReport struct {
-	Server  string            `json:"server"`
-	Plane   string            `json:"plane"`
-	DryRun  bool              `json:"dryRun"`
-	Plan    []publish.Change  `json:"plan"`
-	Summary map[string]int    `json:"summary"`
-	Applied []publish.Change  `json:"applied"`
-	Failed  []failedChangeDoc `json:"failed"`
-	// Refused lists what a Radius UCP target cannot hold, one problem a
-	// line; those namespaces are not published.
-	Refused []string `json:"refused,omitempty"`
-}
-
-type failedChangeDoc struct {
-	publish.Change
-	Error string `json:"error"`
+func (f *publishFlags) flags() []cli.Flag {
+	return slices.Concat(f.compileFlags.flags(), f.serverFlags.flags(), []cli.Flag{
+		&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
+		&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
+		&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
+	}, f.git.flags(), f.review.flags())
 }
 
 func (f *publishFlags) run(c *cli.Context, e *env) error {
@@ -291,13 +243,8 @@ func (f *publishFlags) finish(ctx context.Context, e *env, reg *client.Client, p
 }
 
 // newReport starts the --output json document of plan.
-func (f *publishFlags) newReport(plan *publish.Plan) publishReport {
-	report := publishReport{Server: f.server, Plane: f.plane, DryRun: f.dryRun, Plan: plan.Changes,
-		Summary: map[string]int{}, Applied: []publish.Change{}, Failed: []failedChangeDoc{}, Refused: f.refused}
-	for _, a := range []publish.Action{publish.Create, publish.Update, publish.Unchanged, publish.Delete} {
-		report.Summary[string(a)] = plan.Count(a)
-	}
-	return report
+func (f *publishFlags) newReport(plan *publish.Plan) publish.Report {
+	return publish.NewReport(f.server, f.plane, f.dryRun, plan, f.refused)
 }
 
 // noWrites ends a dry run, or a publish whose plan writes nothing.
@@ -319,12 +266,14 @@ func (f *publishFlags) noWrites(e *env, plan *publish.Plan, rec *publishRecord) 
 
 // apply applies plan and reports what it did.
 func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, plan *publish.Plan, rec *publishRecord) error {
-	progress := progressPrinter(e, plan.Writes())
-	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{
-		Batch:    reg.Target().Flavor != client.FlavorUCP, // UCP takes no batches
-		Progress: progress,
-		Waiting:  waitingPrinter(e),
-	})
+	opts := publish.ApplyOptions{
+		Batch:   reg.Target().Flavor != client.FlavorUCP, // UCP takes no batches
+		Waiting: publish.WaitingPrinter(e.stderr),
+	}
+	if isTerminal(e.stderr) { // progress on a terminal only
+		opts.Progress = publish.ProgressPrinter(e.stderr, plan.Writes())
+	}
+	res := publish.Apply(ctx, reg, plan, opts)
 	// A 401 or 403 stops Apply (auth.go): one line says why, not one per write.
 	var authErr error
 	for _, fl := range res.Failed {
@@ -334,10 +283,7 @@ func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, pl
 	}
 	if f.output == "json" {
 		report := f.newReport(plan)
-		report.Applied = append(report.Applied, res.Applied...)
-		for _, fl := range res.Failed {
-			report.Failed = append(report.Failed, failedChangeDoc{fl.Change, fl.Err.Error()})
-		}
+		report.AddResult(res)
 		if err := writeJSON(e.stdout, report); err != nil {
 			return err
 		}
@@ -357,48 +303,6 @@ func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, pl
 	}
 	f.recordApplied(ctx, reg, plan, rec)
 	return nil
-}
-
-// progressPrinter shows progress on a terminal for runs of more than a few
-// writes; elsewhere it prints nothing.
-func progressPrinter(e *env, total int) func(done, total int) {
-	if !isTerminal(e.stderr) || total < 20 {
-		return nil
-	}
-	var mu sync.Mutex
-	return func(done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(e.stderr, "\r  applying %d/%d", done, total)
-		if done == total {
-			fmt.Fprintln(e.stderr)
-		}
-	}
-}
-
-// Waits worth a line: a write still waiting after waitingFirst, then every
-// waitingEvery.
-const (
-	waitingFirst = 2 * time.Second
-	waitingEvery = 10 * time.Second
-)
-
-// waitingPrinter prints, on stderr, the writes that wait for a server's
-// asynchronous operation (or for another write of the same resource)
-// longer than waitingFirst, then every waitingEvery.
-func waitingPrinter(e *env) func(c publish.Change, state string, elapsed time.Duration) {
-	var mu sync.Mutex
-	printed := map[string]time.Duration{}
-	return func(c publish.Change, state string, elapsed time.Duration) {
-		mu.Lock()
-		defer mu.Unlock()
-		last, seen := printed[c.Name()]
-		if elapsed < waitingFirst || (seen && elapsed-last < waitingEvery) {
-			return
-		}
-		printed[c.Name()] = elapsed
-		fmt.Fprintf(e.stderr, "  waiting: %s %s (%s)\n", c.Name(), state, elapsed.Round(time.Second))
-	}
 }
 
 func writeJSON(w io.Writer, v any) error {

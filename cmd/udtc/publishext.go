@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,37 +31,34 @@ type publishExtFlags struct {
 }
 
 func publishExtensionCommand(e *env) *cli.Command {
-	f := &publishExtFlags{}
-	return &cli.Command{
-		Name:      "publish-extension",
-		Usage:     "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry",
-		ArgsUsage: "PATH...",
-		Description: "Compiles the manifests in PATH (default: udtc.yaml's inputs) as udtc gen does, or reads the\n" +
-			"extension packages (bicep/NAME.tgz) udtc gen wrote, and pushes each extension to its --target as\n" +
-			"the artifact Bicep restores from bicepconfig.json (\"NAME\": \"br:REGISTRY/REPOSITORY:TAG\").\n" +
-			"With several namespaces (several extensions) give either one --target with " + oci.Placeholder + " in its\n" +
-			"repository, replaced by each extension's name (br:myregistry.azurecr.io/bicep/" + oci.Placeholder + "),\n" +
-			"or one --target NAMESPACE=br:... per namespace. Without :TAG the tag is the extension version.\n" +
-			"A tag that already holds the same extension is left as it is (\"unchanged\"); one that holds other\n" +
-			"content is refused unless --force. The manifest's creation time is $SOURCE_DATE_EPOCH or the time of\n" +
-			"the last commit that changed the inputs, so the same inputs give the same digest.\n" +
-			"Credentials: the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths and\n" +
-			"credential helpers), or --username with the password on stdin (--password-stdin). Loopback\n" +
-			"registries (localhost, 127.0.0.1, ::1) are spoken to over plain HTTP, others over HTTPS unless\n" +
-			"--plain-http. Exit 1 when a push is refused, with the registry's reason.",
-		Flags: append(f.flags(),
-			&cli.StringSliceFlag{Name: "target", Usage: "where to push: `TARGET` is [NAMESPACE=]br:REGISTRY/REPOSITORY[:TAG], with " + oci.Placeholder + " in REPOSITORY for every namespace (repeatable)", Destination: &f.targets},
-			&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one extension of this name (as udtc gen)", Destination: &f.extensionName},
-			&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "extension version (as udtc gen); the tag when --target gives none", Destination: &f.extensionVersion},
-			&cli.BoolFlag{Name: "dry-run", Usage: "push nothing: print each reference with the digests and sizes of its manifest, config and layer", Destination: &f.dryRun},
-			&cli.BoolFlag{Name: "force", Usage: "replace a tag that holds other content", Destination: &f.force},
-			&cli.BoolFlag{Name: "plain-http", Usage: "speak plain HTTP to every registry (loopback ones always are)", Destination: &f.plainHTTP},
-			&cli.StringFlag{Name: "username", Usage: "registry user name (with --password-stdin) instead of the docker config", Destination: &f.username},
-			&cli.BoolFlag{Name: "password-stdin", Usage: "read the password for --username from stdin", Destination: &f.passwordStdin},
-			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
-		),
-		Action: func(c *cli.Context) error { return f.run(c, e) },
-	}
+	return command(e, &publishExtFlags{}, "publish-extension", "PATH...", "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry",
+		"Compiles the manifests in PATH (default: udtc.yaml's inputs) as udtc gen does, or reads the\n"+
+			"extension packages (bicep/NAME.tgz) udtc gen wrote, and pushes each extension to its --target as\n"+
+			"the artifact Bicep restores from bicepconfig.json (\"NAME\": \"br:REGISTRY/REPOSITORY:TAG\").\n"+
+			"With several namespaces (several extensions) give either one --target with "+oci.Placeholder+" in its\n"+
+			"repository, replaced by each extension's name (br:myregistry.azurecr.io/bicep/"+oci.Placeholder+"),\n"+
+			"or one --target NAMESPACE=br:... per namespace. Without :TAG the tag is the extension version.\n"+
+			"A tag that already holds the same extension is left as it is (\"unchanged\"); one that holds other\n"+
+			"content is refused unless --force. The manifest's creation time is $SOURCE_DATE_EPOCH or the time of\n"+
+			"the last commit that changed the inputs, so the same inputs give the same digest.\n"+
+			"Credentials: the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths and\n"+
+			"credential helpers), or --username with the password on stdin (--password-stdin). Loopback\n"+
+			"registries (localhost, 127.0.0.1, ::1) are spoken to over plain HTTP, others over HTTPS unless\n"+
+			"--plain-http. Exit 1 when a push is refused, with the registry's reason.")
+}
+
+func (f *publishExtFlags) flags() []cli.Flag {
+	return append(f.compileFlags.flags(),
+		&cli.StringSliceFlag{Name: "target", Usage: "where to push: `TARGET` is [NAMESPACE=]br:REGISTRY/REPOSITORY[:TAG], with " + oci.Placeholder + " in REPOSITORY for every namespace (repeatable)", Destination: &f.targets},
+		&cli.StringFlag{Name: "extension-name", Usage: "put every namespace into one extension of this name (as udtc gen)", Destination: &f.extensionName},
+		&cli.StringFlag{Name: "extension-version", Value: bicep.DefaultVersion, Usage: "extension version (as udtc gen); the tag when --target gives none", Destination: &f.extensionVersion},
+		&cli.BoolFlag{Name: "dry-run", Usage: "push nothing: print each reference with the digests and sizes of its manifest, config and layer", Destination: &f.dryRun},
+		&cli.BoolFlag{Name: "force", Usage: "replace a tag that holds other content", Destination: &f.force},
+		&cli.BoolFlag{Name: "plain-http", Usage: "speak plain HTTP to every registry (loopback ones always are)", Destination: &f.plainHTTP},
+		&cli.StringFlag{Name: "username", Usage: "registry user name (with --password-stdin) instead of the docker config", Destination: &f.username},
+		&cli.BoolFlag{Name: "password-stdin", Usage: "read the password for --username from stdin", Destination: &f.passwordStdin},
+		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
+	)
 }
 
 func (f *publishExtFlags) validate() error {
@@ -122,9 +117,11 @@ func (f *publishExtFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	created, err := createdTime(e, paths)
+	created, note, err := source.SourceDate(os.Getenv("SOURCE_DATE_EPOCH"), paths...)
 	if err != nil {
-		return err
+		return usageErrorf("%v", err)
+	} else if note != "" {
+		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: %s\n", note)
 	}
 	arts := make([]*oci.Artifact, len(pkgs))
 	for i, p := range pkgs {
@@ -133,9 +130,10 @@ func (f *publishExtFlags) run(c *cli.Context, e *env) error {
 		}
 	}
 	if f.dryRun {
-		return printDryRun(e.stdout, pkgs, refs, arts)
+		oci.WriteDryRun(e.stdout, exts, refs, arts)
+		return nil
 	}
-	return f.push(c.Context, e, pkgs, refs, arts)
+	return f.push(c.Context, e, exts, refs, arts)
 }
 
 // packages are the extensions to publish: those the manifests among paths
@@ -188,43 +186,8 @@ func (f *publishExtFlags) packages(c *cli.Context, e *env, paths []string) ([]bi
 	return pkgs, nil
 }
 
-// createdTime is the manifests' creation time: $SOURCE_DATE_EPOCH, else
-// the time of the last commit that changed the inputs, else none (zero).
-func createdTime(e *env, paths []string) (time.Time, error) {
-	if v, ok := os.LookupEnv("SOURCE_DATE_EPOCH"); ok && v != "" {
-		sec, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || sec < 0 {
-			return time.Time{}, usageErrorf("SOURCE_DATE_EPOCH=%q is not a count of seconds since 1970", v)
-		}
-		return time.Unix(sec, 0).UTC(), nil
-	}
-	t, ok, err := source.LastChange(paths...)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: %v\n", err)
-		return time.Time{}, nil
-	}
-	if !ok {
-		fmt.Fprintf(e.stderr, "note: no creation time in the manifests: the inputs are not committed to git (set SOURCE_DATE_EPOCH for one)\n")
-	}
-	return t, nil
-}
-
-func printDryRun(w io.Writer, pkgs []bicep.Package, refs []oci.Reference, arts []*oci.Artifact) error {
-	for i, a := range arts {
-		fmt.Fprintf(w, "would push %s (%s)\n", refs[i], strings.Join(pkgs[i].Namespaces, ", "))
-		for _, b := range []struct {
-			name string
-			blob oci.Blob
-		}{{"manifest", a.Manifest}, {"config", a.Config}, {"layer", a.Layer}} {
-			d := b.blob.Descriptor
-			fmt.Fprintf(w, "  %-8s %s %7d bytes  %s\n", b.name, d.Digest, d.Size, d.MediaType)
-		}
-	}
-	return nil
-}
-
 // push pushes every artifact and stops at the first failure.
-func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package, refs []oci.Reference, arts []*oci.Artifact) error {
+func (f *publishExtFlags) push(ctx context.Context, e *env, exts []oci.Extension, refs []oci.Reference, arts []*oci.Artifact) error {
 	password := ""
 	if f.passwordStdin {
 		b, err := io.ReadAll(e.stdin)
@@ -236,7 +199,7 @@ func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package
 		}
 	}
 	client, err := oci.NewClient(oci.Options{
-		Username: f.username, Password: password, DockerConfig: dockerConfigPath(),
+		Username: f.username, Password: password, DockerConfig: oci.DockerConfigPath(),
 		PlainHTTP: f.plainHTTP, Force: f.force, UserAgent: "udtc/" + buildinfo.Read().Version,
 	})
 	if err != nil {
@@ -252,35 +215,6 @@ func (f *publishExtFlags) push(ctx context.Context, e *env, pkgs []bicep.Package
 		fmt.Fprintf(e.stdout, "%s %s %s\n", res.Status, refs[i], res.Digest)
 	}
 	fmt.Fprintln(e.stderr, "bicepconfig.json:")
-	fmt.Fprint(e.stderr, bicepConfigExtensions(pkgs, refs))
+	fmt.Fprint(e.stderr, oci.BicepConfig(exts, refs))
 	return nil
-}
-
-// bicepConfigExtensions is the "extensions" member of bicepconfig.json
-// naming each pushed extension.
-func bicepConfigExtensions(pkgs []bicep.Package, refs []oci.Reference) string {
-	var b strings.Builder
-	b.WriteString("  \"extensions\": {\n")
-	for i, p := range pkgs {
-		sep := ","
-		if i == len(pkgs)-1 {
-			sep = ""
-		}
-		fmt.Fprintf(&b, "    %q: %q%s\n", p.Name, refs[i].String(), sep)
-	}
-	b.WriteString("  }\n")
-	return b.String()
-}
-
-// dockerConfigPath is the docker config file: $DOCKER_CONFIG/config.json,
-// else ~/.docker/config.json.
-func dockerConfigPath() string {
-	if d := os.Getenv("DOCKER_CONFIG"); d != "" {
-		return filepath.Join(d, "config.json")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(".docker", "config.json")
-	}
-	return filepath.Join(home, ".docker", "config.json")
 }

@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/source"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/registry/publish"
 )
 
@@ -64,7 +64,7 @@ func (f *publishFlags) publishGit(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	report, err := publish.PublishGit(sourceRepo{repo}, namespaces, files, opts)
+	report, err := publish.PublishGit(bridge.GitRepo(repo), namespaces, files, opts)
 	switch {
 	case errors.Is(err, source.ErrCheckedOut), errors.Is(err, source.ErrNoAuthor):
 		return usageErrorf("--git %s: %v", g.repo, err)
@@ -80,48 +80,19 @@ func (f *publishFlags) publishGit(c *cli.Context, e *env) error {
 
 // gitFiles returns the namespaces of cat and the files a git publish
 // commits: the manifests that declare them and their Bicep extension.
-func (f *publishFlags) gitFiles(e *env, cat *model.Catalog) (namespaces []string, files []publish.GitFile, err error) {
-	var manifests []string
-	for _, p := range cat.Providers {
-		namespaces = append(namespaces, p.Namespace)
-		manifests = append(manifests, p.Files...)
-	}
-	if files, err = publish.ManifestFiles(manifests); err != nil {
-		return nil, nil, fail(exitUsage, err)
-	}
-	ext, diags, err := bicep.Emit(cat, bicep.Options{})
-	if err != nil {
+func (f *publishFlags) gitFiles(e *env, cat *model.Catalog) ([]string, []publish.GitFile, error) {
+	c, diags, err := bridge.GitFiles(cat)
+	files, ferr := publish.ManifestFiles(c.Manifests)
+	switch {
+	case ferr != nil:
+		return nil, nil, fail(exitUsage, ferr)
+	case err != nil:
 		return nil, nil, fail(exitFail, err)
-	}
-	if diags.HasErrors() {
+	case diags.HasErrors():
 		if err := printDiagnostics(e, f.format, diags); err != nil {
 			return nil, nil, fail(exitUsage, err)
 		}
 		return nil, nil, fail(exitFail, nil)
 	}
-	for _, x := range ext {
-		files = append(files, publish.GitFile{Path: x.Path, Data: x.Data})
-	}
-	return namespaces, files, nil
-}
-
-// sourceRepo is generator/source's repository as publish.GitRepository.
-type sourceRepo struct{ repo *source.Repo }
-
-func (r sourceRepo) Root() string { return r.repo.Root }
-
-func (r sourceRepo) Commit(c publish.GitCommit) (string, bool, error) {
-	files := make([]source.File, len(c.Files))
-	for i, f := range c.Files {
-		files[i] = source.File{Path: f.Path, Data: f.Data}
-	}
-	h, err := r.repo.Commit(source.CommitOptions{Branch: c.Branch, Dir: c.Dir, Files: files,
-		Author: source.Author{Name: c.AuthorName, Email: c.AuthorEmail}, Message: c.Message})
-	if errors.Is(err, source.ErrNoChange) {
-		if snap, err := r.repo.Resolve(c.Branch); err == nil {
-			return snap.Hash(), false, nil
-		}
-		return "", false, nil
-	}
-	return h, err == nil, err
+	return c.Namespaces, append(files, c.Extension...), nil
 }

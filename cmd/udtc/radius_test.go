@@ -10,12 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/udtc/udtc/internal/ucpfake"
 	"github.com/udtc/udtc/internal/ucpspec"
 	"github.com/udtc/udtc/registry/api"
-	"github.com/udtc/udtc/registry/publish"
 )
 
 // Radius interop both ways: udtc publish into a Radius UCP (the fake of
@@ -131,34 +129,6 @@ func TestPublishToRadiusTimeout(t *testing.T) {
 	code, out, errOut := runCLI(t, "publish", "--server", fake.URL, "--timeout", "1s", dir)
 	if code != exitFail || !strings.Contains(out, "still Updating after 1s") || !strings.Contains(out, "Applied 0 of 5 writes.") {
 		t.Errorf("publish of a held operation = %d\n%s\n%s", code, out, errOut)
-	}
-}
-
-// TestWaitingPrinter: a waiting write is shown once past waitingFirst,
-// then every waitingEvery, each write on its own.
-func TestWaitingPrinter(t *testing.T) {
-	var stderr bytes.Buffer
-	w := waitingPrinter(&env{stderr: &stderr})
-	a := publish.Change{Kind: publish.KindProvider, Namespace: "Contoso.Data"}
-	b := publish.Change{Kind: publish.KindLocation, Namespace: "Contoso.Data", Location: "global"}
-	for _, s := range []struct {
-		c       publish.Change
-		state   string
-		elapsed time.Duration
-	}{
-		{a, "Accepted", waitingFirst / 2},
-		{a, "Updating", waitingFirst},
-		{a, "Updating", waitingFirst + waitingEvery/2},
-		{b, "waiting for another write", waitingFirst + time.Second},
-		{a, "Updating", waitingFirst + waitingEvery},
-	} {
-		w(s.c, s.state, s.elapsed)
-	}
-	want := "  waiting: Contoso.Data Updating (2s)\n" +
-		"  waiting: Contoso.Data location global waiting for another write (3s)\n" +
-		"  waiting: Contoso.Data Updating (12s)\n"
-	if stderr.String() != want {
-		t.Errorf("printed:\n%s\nwant:\n%s", stderr.String(), want)
 	}
 }
 

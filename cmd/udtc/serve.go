@@ -4,16 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/internal/gctune"
 	"github.com/udtc/udtc/registry/oci"
 	"github.com/udtc/udtc/registry/secrets"
@@ -27,7 +28,7 @@ const DefaultServeAddr = "127.0.0.1:7443"
 // bootstrap registers every manifest in dir with the registry at baseURL
 // before the server reports ready; a manifest with errors stops the start.
 // It returns nil when dir is "".
-var bootstrap = registerDir
+var bootstrap = bridge.RegisterDir
 
 type serveFlags struct {
 	addr      string
@@ -45,38 +46,31 @@ type serveFlags struct {
 }
 
 func serveCommand(e *env) *cli.Command {
-	f := &serveFlags{}
-	return &cli.Command{
-		Name:  "serve",
-		Usage: "serve the resource type registry (UCP-compatible registration APIs) and resources of its types",
-		Description: "Serves /planes/radius/{plane}/providers/System.Resources/... (registrations) and\n" +
-			"/planes/radius/{plane}/resourceGroups/... (resources of the registered types) on --addr until SIGINT/SIGTERM.\n" +
-			"Stores: sqlite:PATH (default: " + displayDefaultStore() + ") or postgres://... .",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},
-			&cli.StringFlag{Name: "store", EnvVars: []string{"UDTC_STORE"}, Usage: "`STORE`: sqlite:PATH or postgres://user@host/db (default sqlite in the user's data directory)", Destination: &f.store},
-			&cli.StringFlag{Name: "bootstrap", Usage: "check and register every manifest in `DIR` at start", Destination: &f.bootstrap},
-			&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line; writes then require one", Destination: &f.tokenFile},
-			&cli.BoolFlag{Name: "auth-reads", Usage: "require the token on reads too", Destination: &f.authReads},
-			&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
-			&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
-			&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
-			&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
-			&cli.StringFlag{Name: "extension-registry", Usage: "show on the catalog's pages the br: reference of each Bicep extension, published to `REGISTRY/PATH[:TAG]` (udtc publish-extension --target 'br:REGISTRY/PATH/{namespace}[:TAG]'; the tag defaults to " + bicep.DefaultVersion + ")", Destination: &f.extReg},
-		}, append(f.sync.flags(), f.forward.flags()...)...),
-		Action: func(c *cli.Context) error {
-			if c.Args().Len() > 0 {
-				return usageErrorf("serve takes no arguments")
-			}
-			f.sync.isSet = c.IsSet
-			return f.run(c.Context, e)
-		},
-	}
+	return command(e, &serveFlags{}, "serve", "", "serve the resource type registry (UCP-compatible registration APIs) and resources of its types",
+		"Serves /planes/radius/{plane}/providers/System.Resources/... (registrations) and\n"+
+			"/planes/radius/{plane}/resourceGroups/... (resources of the registered types) on --addr until SIGINT/SIGTERM.\n"+
+			"Stores: sqlite:PATH (default: "+serve.DefaultStoreName()+") or postgres://... .")
 }
 
-func (f *serveFlags) run(ctx context.Context, e *env) error {
-	if f.logFormat != "json" && f.logFormat != "text" {
-		return usageErrorf("--log-format must be json or text, not %q", f.logFormat)
+func (f *serveFlags) flags() []cli.Flag {
+	return slices.Concat([]cli.Flag{
+		&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},
+		&cli.StringFlag{Name: "store", EnvVars: []string{"UDTC_STORE"}, Usage: "`STORE`: sqlite:PATH or postgres://user@host/db (default sqlite in the user's data directory)", Destination: &f.store},
+		&cli.StringFlag{Name: "bootstrap", Usage: "check and register every manifest in `DIR` at start", Destination: &f.bootstrap},
+		&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line; writes then require one", Destination: &f.tokenFile},
+		&cli.BoolFlag{Name: "auth-reads", Usage: "require the token on reads too", Destination: &f.authReads},
+		&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
+		&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
+		&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
+		&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
+		&cli.StringFlag{Name: "extension-registry", Usage: "show on the catalog's pages the br: reference of each Bicep extension, published to `REGISTRY/PATH[:TAG]` (udtc publish-extension --target 'br:REGISTRY/PATH/{namespace}[:TAG]'; the tag defaults to " + bicep.DefaultVersion + ")", Destination: &f.extReg},
+	}, f.sync.flags(), f.forward.flags())
+}
+
+func (f *serveFlags) run(c *cli.Context, e *env) error {
+	f.sync.isSet = c.IsSet
+	if err := choice("log-format", f.logFormat, "json", "text"); err != nil {
+		return err
 	}
 	if f.authReads && f.tokenFile == "" {
 		return usageErrorf("--auth-reads needs --token-file")
@@ -84,9 +78,13 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if serve.IsPostgres(f.store) && f.secretKey == "" {
 		return usageErrorf("a postgres store needs --secret-key-file FILE (the key that encrypts sensitive values, the same for every server sharing the database); create one with: (umask 077; openssl rand -hex 32 > FILE)")
 	}
-	extensionRef, err := extensionReference(f.extReg)
-	if err != nil {
-		return err
+	var extensionRef func(string) string
+	if f.extReg != "" {
+		t, err := oci.ParseRegistryPath(f.extReg)
+		if err != nil {
+			return usageErrorf("--extension-registry %v", err)
+		}
+		extensionRef = t.Names(bicep.DefaultVersion)
 	}
 	forward, err := f.forward.options()
 	if err != nil {
@@ -103,7 +101,7 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if !loopback && len(tokens) == 0 && !f.insecure {
 		return usageErrorf("refusing to listen on non-loopback address %s without --token-file (pass --insecure to allow it)", f.addr)
 	}
-	logger := newLogger(f.logFormat, e.stderr)
+	logger := serve.NewLogger(f.logFormat, e.stderr)
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
 		return err
@@ -112,17 +110,17 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer gctune.Set(os.LookupEnv, gctune.ServePercent, func() int64 { return gctune.ServeMemoryLimit })()
-	patterns := newPatterns() // the same patterns checked at PUT and compared
+	patterns := bridge.NewPatterns() // the same patterns checked at PUT and compared
 	err = serve.Run(ctx, serve.Config{
 		Addr:   f.addr,
 		Store:  store,
 		Sealer: func() (*secrets.Sealer, error) { return secretKey(f.secretKey, store.Path, logger) },
 		Server: server.Options{
-			CheckSchema:    newSchemaCheck(patterns),
-			CompareSchemas: newCompareSchemas(patterns),
+			CheckSchema:    bridge.CheckSchema(patterns),
+			CompareSchemas: bridge.CompareSchemas(patterns),
 			Logger:         logger,
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
@@ -148,34 +146,6 @@ func (f *serveFlags) run(ctx context.Context, e *env) error {
 		return fail(exitFail, err)
 	}
 	return err
-}
-
-// newLogger is the server's logger: JSON lines, or text with format "text".
-func newLogger(format string, w io.Writer) *slog.Logger {
-	if format == "text" {
-		return slog.New(slog.NewTextHandler(w, nil))
-	}
-	return slog.New(slog.NewJSONHandler(w, nil))
-}
-
-// extensionReference is the br: reference of each extension published
-// under --extension-registry REGISTRY/PATH[:TAG], as publish-extension's
-// target br:REGISTRY/PATH/{namespace}[:TAG] names it; nil without the flag.
-func extensionReference(registryPath string) (func(string) string, error) {
-	if registryPath == "" {
-		return nil, nil
-	}
-	t, err := oci.ParseRegistryPath(registryPath)
-	if err != nil {
-		return nil, usageErrorf("--extension-registry %v", err)
-	}
-	return func(extension string) string {
-		r, err := t.For(extension, bicep.DefaultVersion)
-		if err != nil {
-			return "" // a name that makes no repository: no reference
-		}
-		return r.String()
-	}, nil
 }
 
 // readTokens reads a token file (serve.ParseTokens); "" has none.
@@ -239,11 +209,4 @@ func secretKey(file, dbPath string, logger *slog.Logger) (*secrets.Sealer, error
 		logger.Info("created the secret key file", "path", path, "fingerprint", s.Fingerprint())
 	}
 	return s, nil
-}
-
-func displayDefaultStore() string {
-	if p, err := serve.DefaultStorePath(); err == nil {
-		return "sqlite:" + p
-	}
-	return "sqlite in the user's data directory"
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/udtc/udtc/bench/synth"
 	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/internal/goldentest"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/secrets"
@@ -43,8 +44,8 @@ func benchRegistry(b *testing.B) (http.Handler, string, []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	patterns := newPatterns()
-	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: sealer, CheckSchema: newSchemaCheck(patterns), CompareSchemas: newCompareSchemas(patterns)})
+	patterns := bridge.NewPatterns()
+	srv, err := server.New(context.Background(), server.Options{Store: st, Secrets: sealer, CheckSchema: bridge.CheckSchema(patterns), CompareSchemas: bridge.CompareSchemas(patterns)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func BenchmarkServeCheckSchema(b *testing.B) {
 	if err := json.Unmarshal(body, &v); err != nil {
 		b.Fatal(err)
 	}
-	checkSchema := newSchemaCheck(newPatterns())
+	checkSchema := bridge.CheckSchema(bridge.NewPatterns())
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

@@ -52,8 +52,8 @@ func (f *syncFlags) newSyncer(logger *slog.Logger) (*gitsync.Syncer, error) {
 		}
 		return nil, nil
 	}
-	if f.interval < time.Second {
-		return nil, usageErrorf("--sync-interval must be at least 1s, not %s", f.interval)
+	if err := atLeast("sync-interval", f.interval, time.Second); err != nil {
+		return nil, err
 	}
 	if f.maxFiles < 1 || f.maxBytes < 1 {
 		return nil, usageErrorf("--sync-max-files and --sync-max-bytes must be positive")

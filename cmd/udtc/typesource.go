@@ -6,9 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/registry/api"
-	"github.com/udtc/udtc/registry/catalog"
 	"github.com/udtc/udtc/registry/client"
 )
 
@@ -56,16 +55,12 @@ func (f *typeSourceFlags) provider(c *cli.Context, e *env, namespace string) (ap
 		if err != nil {
 			return api.ProviderSummary{}, err
 		}
-		sums := catalog.FromRegistrations(registration.Registrations(cat, registration.Options{}))
-		var names []string
-		for _, s := range sums {
-			if strings.EqualFold(s.Name, namespace) {
-				return s, nil
-			}
-			names = append(names, s.Name)
+		s, declared, ok := bridge.ProviderSummary(cat, namespace)
+		if !ok {
+			return s, fail(exitFail, fmt.Errorf("namespace %s is not declared in %s (namespaces: %s)",
+				namespace, strings.Join(f.manifests.Value(), ", "), strings.Join(declared, ", ")))
 		}
-		return api.ProviderSummary{}, fail(exitFail, fmt.Errorf("namespace %s is not declared in %s (namespaces: %s)",
-			namespace, strings.Join(f.manifests.Value(), ", "), strings.Join(names, ", ")))
+		return s, nil
 	}
 	if !c.IsSet("server") {
 		return api.ProviderSummary{}, usageErrorf("give --manifests PATH (local manifests) or --server URL (a registry)")

@@ -12,24 +12,15 @@ import (
 type versionFlags struct{ output string }
 
 func versionCommand(e *env) *cli.Command {
-	f := &versionFlags{}
-	return &cli.Command{
-		Name:        "version",
-		Usage:       "print udtc's version, commit, Go version and registration API version",
-		Description: "Prints the module version and VCS commit udtc was built from, the Go version and the version\nof the registration API it serves and publishes to. `udtc --version` prints the same.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output},
-		},
-		Action: func(c *cli.Context) error { return f.run(c, e) },
-	}
+	return command(e, &versionFlags{}, "version", "", "print udtc's version, commit, Go version and registration API version",
+		"Prints the module version and VCS commit udtc was built from, the Go version and the version\nof the registration API it serves and publishes to. `udtc --version` prints the same.")
 }
 
-func (f *versionFlags) run(c *cli.Context, e *env) error {
-	if c.Args().Present() {
-		return usageErrorf("version takes no arguments")
-	}
-	return printVersion(e, f.output)
+func (f *versionFlags) flags() []cli.Flag {
+	return []cli.Flag{&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output}}
 }
+
+func (f *versionFlags) run(_ *cli.Context, e *env) error { return printVersion(e, f.output) }
 
 func printVersion(e *env, output string) error {
 	if err := checkOutput(output); err != nil {

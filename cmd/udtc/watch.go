@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -42,35 +38,18 @@ func (f *watchFlags) loop(ctx context.Context, e *env, paths func() []string, on
 	if f.interval <= 0 {
 		return usageErrorf("--watch-interval must be positive, not %s", f.interval)
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	last := ""
-	tick := time.NewTicker(f.interval)
-	defer tick.Stop()
-	for {
-		if fp := project.Fingerprint(paths()); fp != last {
-			last = fp
-			if e.isTerminal {
-				fmt.Fprint(e.stdout, "\x1b[H\x1b[2J") // clear the screen for the new run
-			}
-			err := once()
-			var ee *exitError
-			if errors.As(err, &ee) && ee.err != nil && ee.err.Error() != "" {
-				fmt.Fprintf(e.stderr, "udtc: %v\n", ee.err)
-			} else if err != nil && !errors.As(err, &ee) {
-				fmt.Fprintf(e.stderr, "udtc: %v\n", err)
-			}
-			if after != nil {
-				after(err != nil)
-			}
-			fmt.Fprintf(e.stderr, "watching %s for changes (Ctrl-C stops)\n", strings.Join(paths(), ", "))
+	project.Watch(ctx, f.interval, paths, func() {
+		if e.isTerminal {
+			fmt.Fprint(e.stdout, "\x1b[H\x1b[2J") // clear the screen for the new run
 		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
+		err := once()
+		report(e.stderr, err)
+		if after != nil {
+			after(err != nil)
 		}
-	}
+		fmt.Fprintf(e.stderr, "watching %s for changes (Ctrl-C stops)\n", strings.Join(paths(), ", "))
+	})
+	return nil
 }
 
 // watchedPaths are the paths a watch looks at: the arguments, or the

@@ -1,9 +1,13 @@
 package project
 
 import (
+	"context"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/udtc/udtc/generator"
 )
@@ -36,4 +40,26 @@ func Fingerprint(paths []string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// Watch calls run, then calls it again whenever the Fingerprint of paths()
+// changes, looking every interval, until ctx is done or SIGINT or SIGTERM
+// arrives (`udtc check --watch`, `udtc gen --watch`).
+func Watch(ctx context.Context, interval time.Duration, paths func() []string, run func()) {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	last := ""
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		if fp := Fingerprint(paths()); fp != last {
+			last = fp
+			run()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }

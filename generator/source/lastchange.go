@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -130,3 +131,25 @@ func entryHashes(c *object.Commit, rels []string) ([]plumbing.Hash, error) {
 
 // committed is when c was committed, in UTC.
 func committed(c *object.Commit) time.Time { return c.Committer.When.UTC() }
+
+// SourceDate is the creation time of artifacts made from paths, for
+// reproducible builds: epoch (the value of $SOURCE_DATE_EPOCH, seconds
+// since 1970) when it is not "", else LastChange of paths. When there is
+// none, t is zero and note says why. The error is a bad epoch.
+func SourceDate(epoch string, paths ...string) (t time.Time, note string, err error) {
+	if epoch != "" {
+		sec, err := strconv.ParseInt(epoch, 10, 64)
+		if err != nil || sec < 0 {
+			return time.Time{}, "", fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a count of seconds since 1970", epoch)
+		}
+		return time.Unix(sec, 0).UTC(), "", nil
+	}
+	t, ok, err := LastChange(paths...)
+	switch {
+	case err != nil:
+		return time.Time{}, err.Error(), nil
+	case !ok:
+		return t, "the inputs are not committed to git (set SOURCE_DATE_EPOCH for one)", nil
+	}
+	return t, "", nil
+}

@@ -25,13 +25,24 @@ var (
 	versionRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(-preview)?$`)
 )
 
-// SegmentProblem explains why s is not a valid name segment.
-func SegmentProblem(s string) string {
+// lengthProblem explains why a name of 1 to limit characters is empty or
+// too long; "" when it is neither.
+func lengthProblem(s string, limit int) string {
 	switch {
 	case s == "":
 		return "is empty"
-	case len(s) > MaxNameLength:
-		return fmt.Sprintf("is %d characters long; the limit is %d", len(s), MaxNameLength)
+	case len(s) > limit:
+		return fmt.Sprintf("is %d characters long; the limit is %d", len(s), limit)
+	}
+	return ""
+}
+
+// SegmentProblem explains why s is not a valid name segment.
+func SegmentProblem(s string) string {
+	if p := lengthProblem(s, MaxNameLength); p != "" {
+		return p
+	}
+	switch {
 	case !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z'):
 		return "must start with a letter"
 	case strings.HasSuffix(s, "-"):

@@ -21,11 +21,10 @@ const MaxResourceNameLength = 63
 // ResourceNameProblem explains why s is not a valid resource or resource
 // group name: 1 to 63 letters, digits, '-', '_' and '.', not "." or "..".
 func ResourceNameProblem(s string) string {
+	if p := lengthProblem(s, MaxResourceNameLength); p != "" {
+		return p
+	}
 	switch {
-	case s == "":
-		return "is empty"
-	case len(s) > MaxResourceNameLength:
-		return fmt.Sprintf("is %d characters long; the limit is %d", len(s), MaxResourceNameLength)
 	case s == "." || s == "..":
 		return "must not be \".\" or \"..\""
 	}
@@ -57,9 +56,6 @@ func ParseResourceID(s string) (ResourceID, error) {
 	if err != nil {
 		return ResourceID{}, err
 	}
-	if len(seg)%2 == 0 {
-		return ResourceID{}, badID(s, formID, "has a type without a name")
-	}
 	if err := parsePairs(s, formID, seg[7:], &id); err != nil {
 		return ResourceID{}, err
 	}
@@ -82,9 +78,6 @@ func ParseResourceListID(s string) (ResourceListID, error) {
 	id, seg, err := parseScope(s, formList)
 	if err != nil {
 		return ResourceListID{}, err
-	}
-	if len(seg)%2 == 1 {
-		return ResourceListID{}, badID(s, formList, "ends with a name, not a type")
 	}
 	last := seg[len(seg)-1]
 	if p := SegmentProblem(last); p != "" {
@@ -110,8 +103,9 @@ func badID(s, form, why string) error {
 	return fmt.Errorf("resource ID %q %s; the form is %s", s, why, form)
 }
 
-// parseScope checks the part of s up to the namespace and returns the
-// segments of s (without the leading "/").
+// parseScope checks the part of s up to the namespace, and that s ends
+// with a name (formID) or a type (formList), and returns the segments of s
+// (without the leading "/").
 func parseScope(s, form string) (ResourceID, []string, error) {
 	var id ResourceID
 	if !strings.HasPrefix(s, "/") {
@@ -131,6 +125,13 @@ func parseScope(s, form string) (ResourceID, []string, error) {
 	}
 	if p := NamespaceProblem(id.Namespace); p != "" {
 		return id, nil, badID(s, form, "has a namespace that "+p)
+	}
+	// An ID ends with a name (an odd count of segments), a list with a type.
+	switch {
+	case form == formID && len(seg)%2 == 0:
+		return id, nil, badID(s, form, "has a type without a name")
+	case form == formList && len(seg)%2 == 1:
+		return id, nil, badID(s, form, "ends with a name, not a type")
 	}
 	return id, seg, nil
 }

@@ -90,11 +90,10 @@ var capabilityRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
 
 // CapabilityProblem explains why c is not a valid capability name.
 func CapabilityProblem(c string) string {
+	if p := lengthProblem(c, MaxNameLength); p != "" {
+		return p
+	}
 	switch {
-	case c == "":
-		return "is empty"
-	case len(c) > MaxNameLength:
-		return fmt.Sprintf("is %d characters long; the limit is %d", len(c), MaxNameLength)
 	case !capabilityRE.MatchString(c):
 		return "is not a PascalCase name"
 	}

@@ -2,7 +2,9 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -101,4 +103,31 @@ func (c *Client) found(resp *http.Response, base *url.URL) Target {
 	}
 	c.base, c.target = base, t
 	return t
+}
+
+// Ping finds out what the server is (Detect, unless known: udtc serve or
+// Radius's UCP) and reads plane: it checks that the server answers and the
+// plane exists (IsNotFound when it does not).
+func (c *Client) Ping(ctx context.Context, plane string) error {
+	if c.target.Flavor == FlavorUnknown {
+		if _, err := c.Detect(ctx); err != nil {
+			return err
+		}
+	}
+	_, err := c.GetPlane(ctx, plane)
+	return err
+}
+
+// Unreachable reports whether err means that the server did not answer at
+// all (a network error or a timeout, no HTTP status), with err's innermost
+// cause for a short message.
+func Unreachable(err error) (cause error, ok bool) {
+	var ne net.Error
+	if StatusCode(err) != 0 || !(errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded)) {
+		return nil, false
+	}
+	for next := errors.Unwrap(err); next != nil; next = errors.Unwrap(err) {
+		err = next
+	}
+	return err, true
 }

@@ -242,3 +242,15 @@ func join(ts []Target) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// Names returns the br: reference of each extension name at version under
+// t (For), or "" for a name that makes no repository.
+func (t Target) Names(version string) func(name string) string {
+	return func(name string) string {
+		r, err := t.For(name, version)
+		if err != nil {
+			return ""
+		}
+		return r.String()
+	}
+}

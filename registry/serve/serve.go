@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -217,4 +218,21 @@ func shutdown(s *http.Server, logger *slog.Logger) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// NewLogger is a server's logger writing to w: JSON lines, or text with
+// format "text".
+func NewLogger(format string, w io.Writer) *slog.Logger {
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, nil))
+	}
+	return slog.New(slog.NewJSONHandler(w, nil))
+}
+
+// DefaultStoreName names the default store for help texts.
+func DefaultStoreName() string {
+	if p, err := DefaultStorePath(); err == nil {
+		return "sqlite:" + p
+	}
+	return "sqlite in the user's data directory"
 }

@@ -91,15 +91,10 @@ func (s *Server) list(kind registry.Kind) handlerFunc {
 				return err
 			}
 		}
-		opts, err := listOptions(r)
-		if err != nil {
-			return err
-		}
-		page, err := s.svc.List(r.Context(), parent, kind, opts)
-		if err != nil {
-			return err
-		}
-		return writeList(w, r, opts.Top, page.Items, page.Next, registry.Resource.Wire)
+		return listPage(w, r, func(opts registry.ListOptions) ([]registry.Resource, string, error) {
+			page, err := s.svc.List(r.Context(), parent, kind, opts)
+			return page.Items, page.Next, err
+		}, registry.Resource.Wire)
 	}
 }
 

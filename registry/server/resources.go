@@ -64,15 +64,10 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request) error {
 	if err := registry.ValidatePlane(plane); err != nil {
 		return err
 	}
-	opts, err := listOptions(r)
-	if err != nil {
-		return err
-	}
-	page, err := s.svc.ListGroups(r.Context(), plane, opts)
-	if err != nil {
-		return err
-	}
-	return writeList(w, r, opts.Top, page.Items, page.Next, func(g registry.Group) (api.ResourceGroup, error) { return g.Wire(), nil })
+	return listPage(w, r, func(opts registry.ListOptions) ([]registry.Group, string, error) {
+		page, err := s.svc.ListGroups(r.Context(), plane, opts)
+		return page.Items, page.Next, err
+	}, func(g registry.Group) (api.ResourceGroup, error) { return g.Wire(), nil })
 }
 
 // readEnvelope reads and decodes a PUT body.
@@ -210,15 +205,10 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request, q registr
 	if done, err := s.forwarded(w, r, s.svc.Generation(r.Context()), ref); done || err != nil {
 		return err
 	}
-	opts, err := listOptions(r)
-	if err != nil {
-		return err
-	}
-	page, err := s.svc.ListResources(r.Context(), q, opts)
-	if err != nil {
-		return err
-	}
-	return writeList(w, r, opts.Top, page.Items, page.Next, func(in registry.Instance) (api.Instance, error) { return in.Wire(), nil })
+	return listPage(w, r, func(opts registry.ListOptions) ([]registry.Instance, string, error) {
+		page, err := s.svc.ListResources(r.Context(), q, opts)
+		return page.Items, page.Next, err
+	}, func(in registry.Instance) (api.Instance, error) { return in.Wire(), nil })
 }
 
 func (s *Server) getResource(w http.ResponseWriter, r *http.Request, id api.ResourceID, ref service.TypeRef) error {

@@ -79,6 +79,20 @@ func writeDeleted(w http.ResponseWriter, deleted bool) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// listPage reads r's list options ($top, $skipToken), lists one page
+// with them and writes it (writeList).
+func listPage[T, W any](w http.ResponseWriter, r *http.Request, list func(registry.ListOptions) (items []T, next string, err error), conv func(T) (W, error)) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	items, next, err := list(opts)
+	if err != nil {
+		return err
+	}
+	return writeList(w, r, opts.Top, items, next, conv)
+}
+
 // writeList writes one page of a list, conv giving each item's wire form,
 // and when more follow (next is not empty) the nextLink that resumes after
 // the page.

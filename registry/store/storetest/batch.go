@@ -19,12 +19,7 @@ var batchTests = []suiteTest{
 }
 
 func batcher(t *testing.T, s registry.Store) registry.Batcher {
-	t.Helper()
-	b, ok := s.(registry.Batcher)
-	if !ok {
-		t.Skipf("%T does not implement registry.Batcher (optional)", s)
-	}
-	return b
+	return optional[registry.Batcher](t, s)
 }
 
 func putOp(id registry.ID, props string) registry.BatchOp {

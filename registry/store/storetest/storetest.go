@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -439,4 +440,15 @@ func testConcurrentDeleteAndCreate(t *testing.T, s registry.Store) {
 			}
 		}
 	}
+}
+
+// optional returns s as the optional interface I of a store, and skips
+// the test when s does not implement it.
+func optional[I any](t *testing.T, s registry.Store) I {
+	t.Helper()
+	i, ok := any(s).(I)
+	if !ok {
+		t.Skipf("%T does not implement %s (optional)", s, reflect.TypeFor[I]())
+	}
+	return i
 }

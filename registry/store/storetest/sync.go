@@ -32,12 +32,7 @@ var syncSharedTests = []sharedTest{
 }
 
 func syncStore(t *testing.T, s registry.Store) registry.SyncStore {
-	t.Helper()
-	ss, ok := s.(registry.SyncStore)
-	if !ok {
-		t.Skipf("%T does not implement registry.SyncStore (optional)", s)
-	}
-	return ss
+	return optional[registry.SyncStore](t, s)
 }
 
 func lease(holder string) registry.SyncLease {

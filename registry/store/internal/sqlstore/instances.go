@@ -163,17 +163,23 @@ func (s *Store) PutGroup(ctx context.Context, w registry.GroupWrite) (registry.G
 	return out, !row.exists, nil
 }
 
+// lookupToDelete reads, in tx, the row ID and ETag of what (sel with args)
+// and checks cond against them; found is false when there is no such row.
+func (s *Store) lookupToDelete(ctx context.Context, tx *sql.Tx, what string, cond registry.Precondition, sel string, args ...any) (rowID int64, etag string, found bool, err error) {
+	err = s.queryRow(ctx, tx, sel, args...).Scan(&rowID, &etag)
+	found = err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, "", false, fmt.Errorf("%s: look up %s: %w", s.d.Name, what, err)
+	}
+	if err := cond.Check(found, etag); err != nil {
+		return rowID, etag, found, fmt.Errorf("%s: %w", what, err)
+	}
+	return rowID, etag, found, nil
+}
+
 // groupWriteErr classifies a failed resource group write; nil stays nil.
 func (s *Store) groupWriteErr(id registry.GroupID, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
-		return fmt.Errorf("plane of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
-	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
-		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
-	}
-	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
+	return s.classifyWrite(id, "plane", err)
 }
 
 // GetGroup implements registry.ResourceStore.
@@ -207,20 +213,13 @@ func (s *Store) deleteRow(ctx context.Context, what string, cond registry.Precon
 	defer we.end()
 	exists := false
 	err = casLoop(what, func() (bool, error) {
-		var (
-			rowID int64
-			etag  string
-		)
-		err := s.queryRow(ctx, tx, sel, args...).Scan(&rowID, &etag)
-		exists = err == nil
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, what, err)
-		}
-		if err := cond.Check(exists, etag); err != nil {
-			return false, fmt.Errorf("%s: %w", what, err)
+		rowID, etag, found, err := s.lookupToDelete(ctx, tx, what, cond, sel, args...)
+		exists = found
+		if err != nil {
+			return false, err
 		}
 		if !exists {
-			return true, nil
+			return true, nil // nothing to delete
 		}
 		done, err := affected(s.exec(ctx, tx, del, rowID, guard(cond, etag)))
 		if err != nil {
@@ -559,20 +558,13 @@ func (s *Store) deleteIn(ctx context.Context, tx *sql.Tx, id registry.ID, cond r
 		n      int
 	)
 	err := casLoop(id.String(), func() (bool, error) {
-		var (
-			rowID int64
-			etag  string
-		)
-		err := s.queryRow(ctx, tx, qDeleteLookup, keyArgs(id)...).Scan(&rowID, &etag)
-		exists = err == nil
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("%s: look up %s: %w", s.d.Name, id, err)
-		}
-		if err := cond.Check(exists, etag); err != nil {
-			return false, fmt.Errorf("%s: %w", id, err)
+		rowID, etag, found, err := s.lookupToDelete(ctx, tx, id.String(), cond, qDeleteLookup, keyArgs(id)...)
+		exists = found
+		if err != nil {
+			return false, err
 		}
 		if !exists {
-			return true, nil
+			return true, nil // nothing to delete
 		}
 		if n, err = s.countInstances(ctx, tx, id, rowID); err != nil {
 			return false, err

@@ -505,6 +505,16 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	return out, !row.exists, nil
 }
 
+// lookupOwner is lookup of a registration's owner, which must exist: a
+// missing one is ErrParentNotFound, named with prefix.
+func (s *Store) lookupOwner(ctx context.Context, tx *sql.Tx, id registry.ID, prefix string) (parentRow, error) {
+	p, found, err := s.lookup(ctx, tx, id)
+	if err == nil && !found {
+		err = fmt.Errorf("%s%s %s: %w", prefix, id.Kind, id, registry.ErrParentNotFound)
+	}
+	return p, err
+}
+
 // registrationOwners looks up, in tx, the parent of the registration id
 // and, for a child type, its parent type, and returns their row IDs and
 // id in their stored names (a child type keeps its parent type's stored
@@ -512,12 +522,9 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 func (s *Store) registrationOwners(ctx context.Context, tx *sql.Tx, id registry.ID) (parentID, ownerID sql.NullInt64, stored registry.ID, err error) {
 	stored = id
 	if pid, ok := id.Parent(); ok {
-		p, found, err := s.lookup(ctx, tx, pid)
+		p, err := s.lookupOwner(ctx, tx, pid, "")
 		if err != nil {
 			return parentID, ownerID, stored, err
-		}
-		if !found {
-			return parentID, ownerID, stored, fmt.Errorf("%s %s: %w", pid.Kind, pid, registry.ErrParentNotFound)
 		}
 		parentID = sql.NullInt64{Int64: p.id, Valid: true}
 		stored.Plane = p.plane
@@ -529,12 +536,9 @@ func (s *Store) registrationOwners(ctx context.Context, tx *sql.Tx, id registry.
 		}
 	}
 	if tid, ok := id.ParentType(); ok {
-		p, found, err := s.lookup(ctx, tx, tid)
+		p, err := s.lookupOwner(ctx, tx, tid, "parent ")
 		if err != nil {
 			return parentID, ownerID, stored, err
-		}
-		if !found {
-			return parentID, ownerID, stored, fmt.Errorf("parent %s %s: %w", tid.Kind, tid, registry.ErrParentNotFound)
 		}
 		ownerID = sql.NullInt64{Int64: p.id, Valid: true}
 		stored.Type = p.typ + id.Type[len(p.typ):]
@@ -607,12 +611,17 @@ func (s *Store) upsert(ctx context.Context, tx *sql.Tx, u upsert) (upserted, err
 }
 
 // writeErr classifies a failed registration write; nil stays nil.
-func (s *Store) writeErr(id registry.ID, err error) error {
+func (s *Store) writeErr(id registry.ID, err error) error { return s.classifyWrite(id, "parent", err) }
+
+// classifyWrite classifies a failed write of id: a foreign key violation
+// is its owner (named owner) deleted concurrently, a unique violation
+// another write of it; nil stays nil.
+func (s *Store) classifyWrite(id fmt.Stringer, owner string, err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case s.d.IsForeignKeyViolation != nil && s.d.IsForeignKeyViolation(err):
-		return fmt.Errorf("parent of %s was deleted concurrently: %w", id, registry.ErrParentNotFound)
+		return fmt.Errorf("%s of %s was deleted concurrently: %w", owner, id, registry.ErrParentNotFound)
 	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
 		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
 	}

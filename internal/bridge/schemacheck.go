@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"encoding/json"
@@ -17,20 +17,20 @@ import (
 // maxCachedPatterns bounds the compiled patterns a server keeps.
 const maxCachedPatterns = 4096
 
-// newPatterns returns a cache of compiled patterns for newSchemaCheck and
-// newCompareSchemas: PUTs and a catalog's versions repeat the same few
+// NewPatterns returns a cache of compiled patterns for CheckSchema and
+// CompareSchemas: PUTs and a catalog's versions repeat the same few
 // patterns. It keeps at most maxCachedPatterns, so a stream of distinct
 // patterns costs bounded memory, and is safe for concurrent use; a server
 // shares one between its checks and its changes pages.
-func newPatterns() *check.Patterns { return &check.Patterns{Max: maxCachedPatterns} }
+func NewPatterns() *check.Patterns { return &check.Patterns{Max: maxCachedPatterns} }
 
-// newSchemaCheck returns serve's check of an API version schema PUT to the
+// CheckSchema returns serve's check of an API version schema PUT to the
 // registry: the checker `udtc check` uses, so the registry accepts what a
 // manifest may declare (the service first reads an object schema without
-// a type as Radius does: service.ImplyObjectTypes). Paths are JSON pointers into the schema;
-// lines and columns point into the request's schema text. Compiled
-// patterns are kept in patterns.
-func newSchemaCheck(patterns *check.Patterns) func(json.RawMessage) []api.Diagnostic {
+// a type as Radius does: service.ImplyObjectTypes). Paths are JSON
+// pointers into the schema; lines and columns point into the request's
+// schema text. Compiled patterns are kept in patterns.
+func CheckSchema(patterns *check.Patterns) func(json.RawMessage) []api.Diagnostic {
 	return func(schema json.RawMessage) []api.Diagnostic {
 		_, diags := check.Schema("schema", schema, patterns)
 		out := make([]api.Diagnostic, 0, len(diags))
@@ -41,13 +41,13 @@ func newSchemaCheck(patterns *check.Patterns) func(json.RawMessage) []api.Diagno
 	}
 }
 
-// newCompareSchemas returns the catalog's comparison of two API versions
-// of a type (registry/catalog.CompareFunc): the schemas are checked as at
-// PUT and judged by the rules of `udtc breaking` as if the newer replaced
-// the older. A schema that does not check is an error naming its first
+// CompareSchemas returns the catalog's comparison of two API versions of a
+// type (registry/catalog.CompareFunc): the schemas are checked as at PUT
+// and judged by the rules of `udtc breaking` as if the newer replaced the
+// older. A schema that does not check is an error naming its first
 // diagnostic; the catalog then falls back to a structural comparison.
 // Compiled patterns are kept in patterns; it is safe for concurrent use.
-func newCompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
+func CompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
 	return func(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
 		old, err := schemaModel("the older version's schema", oldSchema, patterns)
 		if err != nil {

@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"bytes"
@@ -13,12 +13,13 @@ import (
 	"github.com/udtc/udtc/registry/publish"
 )
 
-// registerDir is `udtc serve --bootstrap DIR`: it compiles every manifest in
-// dir and publishes them (without pruning) to the starting server, like
-// UCP's registration of built-in providers. It is idempotent: a restart
-// with the same manifests writes nothing. Manifests with errors stop the
-// start; the error carries their diagnostics.
-func registerDir(ctx context.Context, baseURL, token, dir string) error {
+// RegisterDir is `udtc serve --bootstrap DIR`: it compiles every manifest
+// in dir and publishes them (without pruning) to the starting server at
+// baseURL, like UCP's registration of built-in providers. It is
+// idempotent: a restart with the same manifests writes nothing. Manifests
+// with errors stop the start; the error carries their diagnostics. It
+// does nothing when dir is "".
+func RegisterDir(ctx context.Context, baseURL, token, dir string) error {
 	if dir == "" {
 		return nil
 	}
