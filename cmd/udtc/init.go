@@ -27,6 +27,7 @@ func initCommand(e *env) *cli.Command {
 			"                                 (init also prints the other way: the br: reference of the extension\n"+
 			"                                 pushed to an OCI registry with `udtc publish-extension`)\n"+
 			"  .github/workflows/udtc.yaml    a CI workflow: check, gen --check, and breaking on pull requests\n"+
+			"  example.bicep                  an example resource of the type, which the registry admits\n"+
 			"It refuses to overwrite any existing file (and then writes nothing).")
 }
 
