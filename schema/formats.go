@@ -26,6 +26,9 @@ type Format struct {
 	Valid func(string) bool
 	// Min and Max bound the value of an Integer format.
 	Min, Max int64
+	// Sample is a valid value of a validated string format, for generated
+	// examples (schema/example); "" for the others.
+	Sample string
 }
 
 // Validated reports whether f constrains values: a string format with a
@@ -40,15 +43,15 @@ var formats = []Format{
 	{Name: "int64", Kind: Integer, Means: "a 64-bit integer", Min: math.MinInt64, Max: math.MaxInt64},
 	{Name: "float", Kind: Number},
 	{Name: "double", Kind: Number},
-	{Name: "date", Kind: String, Means: "an RFC 3339 date such as 2025-01-31", Valid: isDate},
-	{Name: "date-time", Kind: String, Means: "an RFC 3339 date-time such as 2025-01-31T12:00:00Z", Valid: isDateTime},
-	{Name: "email", Kind: String, Means: "an email address", Valid: isEmail},
-	{Name: "uuid", Kind: String, Means: "a UUID", Valid: uuidRE.MatchString},
-	{Name: "uri", Kind: String, Means: "an absolute URI", Valid: isURI},
-	{Name: "hostname", Kind: String, Means: "a host name", Valid: isHostname},
-	{Name: "ipv4", Kind: String, Means: "an IPv4 address", Valid: isIPv4},
-	{Name: "ipv6", Kind: String, Means: "an IPv6 address", Valid: isIPv6},
-	{Name: "byte", Kind: String, Means: "base64-encoded data", Valid: isBase64},
+	{Name: "date", Kind: String, Means: "an RFC 3339 date such as 2025-01-31", Valid: isDate, Sample: "2025-01-31"},
+	{Name: "date-time", Kind: String, Means: "an RFC 3339 date-time such as 2025-01-31T12:00:00Z", Valid: isDateTime, Sample: "2025-01-31T12:00:00Z"},
+	{Name: "email", Kind: String, Means: "an email address", Valid: isEmail, Sample: "someone@example.com"},
+	{Name: "uuid", Kind: String, Means: "a UUID", Valid: uuidRE.MatchString, Sample: "00000000-0000-4000-8000-000000000001"},
+	{Name: "uri", Kind: String, Means: "an absolute URI", Valid: isURI, Sample: "https://example.com/"},
+	{Name: "hostname", Kind: String, Means: "a host name", Valid: isHostname, Sample: "example.com"},
+	{Name: "ipv4", Kind: String, Means: "an IPv4 address", Valid: isIPv4, Sample: "192.0.2.1"},
+	{Name: "ipv6", Kind: String, Means: "an IPv6 address", Valid: isIPv6, Sample: "2001:db8::1"},
+	{Name: "byte", Kind: String, Means: "base64-encoded data", Valid: isBase64, Sample: "ZXhhbXBsZQ=="},
 	{Name: "binary", Kind: String},
 	{Name: "password", Kind: String},
 }

@@ -183,6 +183,12 @@ func TestInit(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// The example resource is the catalog's example: the environment gets
+	// a value, not the old 'value' placeholder.
+	if ex, err := os.ReadFile(filepath.Join(dir, "example.bicep")); err != nil ||
+		!strings.Contains(string(ex), "extension contosodata\n\nresource example 'Contoso.Data/postgresDatabases@2025-01-01-preview' = {\n  name: 'example'\n  properties: {\n    environment: 'example'\n  }\n}\n") {
+		t.Errorf("example.bicep: %v\n%s", err, ex)
+	}
 
 	// The starter passes check without a warning, and gen writes the
 	// extension bicepconfig.json names.

@@ -20,22 +20,19 @@ type fmtFlags struct {
 }
 
 func fmtCommand(e *env) *cli.Command {
-	var f fmtFlags
-	return &cli.Command{
-		Name:      "fmt",
-		Usage:     "rewrite manifests in the canonical layout",
-		ArgsUsage: "PATH...",
-		Description: "Rewrites YAML manifests (files, and directories as udtc check reads them) in one layout: keys\n" +
-			"in the order of docs/manifest.md, 2-space indentation, quoted API versions, comments kept.\n" +
-			"JSON manifests are left as they are. Each file rewritten is named on stderr (formatted PATH).\n" +
-			"--check lists the files that would change; --diff prints the changes as a unified diff; neither\n" +
-			"writes. Exit code 0: every file is formatted (or was\n" +
-			"rewritten); 1: --check or --diff found files to change; 2: usage error or a file that does not parse.",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "check", Usage: "list the files that would change and exit 1 if there are any; write nothing", Destination: &f.check},
-			&cli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff and exit 1 if there are any; write nothing", Destination: &f.diff},
-		},
-		Action: func(c *cli.Context) error { return f.run(c, e) },
+	return command(e, &fmtFlags{}, "fmt", "PATH...", "rewrite manifests in the canonical layout",
+		"Rewrites YAML manifests (files, and directories as udtc check reads them) in one layout: keys\n"+
+			"in the order of docs/manifest.md, 2-space indentation, quoted API versions, comments kept.\n"+
+			"JSON manifests are left as they are. Each file rewritten is named on stderr (formatted PATH).\n"+
+			"--check lists the files that would change; --diff prints the changes as a unified diff; neither\n"+
+			"writes. Exit code 0: every file is formatted (or was\n"+
+			"rewritten); 1: --check or --diff found files to change; 2: usage error or a file that does not parse.")
+}
+
+func (f *fmtFlags) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "check", Usage: "list the files that would change and exit 1 if there are any; write nothing", Destination: &f.check},
+		&cli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff and exit 1 if there are any; write nothing", Destination: &f.diff},
 	}
 }
 

@@ -2,16 +2,20 @@ package project
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 	"text/template"
 
+	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/schema/example"
 	"github.com/udtc/udtc/templates"
 )
 
@@ -28,7 +32,8 @@ var starterTemplates = template.Must(template.ParseFS(templates.FS, "init/*.tmpl
 // Starter returns the files that start a project whose first resource type
 // is namespace/typeName (both valid names): a commented manifest, the
 // project file, a bicepconfig.json pointing at the extension `udtc gen`
-// writes, and a CI workflow.
+// writes, a CI workflow, and example.bicep, an example resource of the
+// type.
 func Starter(namespace, typeName string) ([]StarterFile, error) {
 	ext := bicep.DefaultExtensionName(namespace)
 	data := map[string]string{
@@ -53,7 +58,31 @@ func Starter(namespace, typeName string) ([]StarterFile, error) {
 		return nil, err
 	}
 	files[3].Data = ci
-	return files, nil
+	ex, err := starterExample(files[0].Data, ext)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, StarterFile{Path: "example.bicep", Data: ex}), nil
+}
+
+// starterExample is example.bicep: the example resource of the starter
+// manifest's type (package schema/example, as the catalog and the docs
+// show it), which the registry admits.
+func starterExample(man []byte, ext string) ([]byte, error) {
+	fsys := fstest.MapFS{"manifest.yaml": &fstest.MapFile{Data: man}}
+	cat, diags, err := generator.CompileFS(context.Background(), fsys, []string{"."}, generator.Options{})
+	if err != nil || diags.HasErrors() || len(cat.Providers) != 1 || len(cat.Providers[0].Types) != 1 {
+		return nil, fmt.Errorf("the starter manifest does not compile (a bug): %v %v", err, diags)
+	}
+	t := cat.Providers[0].Types[0]
+	v := t.Version(t.DefaultAPIVersion)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// An example %s resource: every required property with a value the\n", t.FullName())
+	b.WriteString("// registry admits, as the catalog and the generated docs show it. Deploy it with\n")
+	b.WriteString("// the extension `udtc gen` writes, which bicepconfig.json names.\n")
+	b.WriteString("extension " + ext + "\n\n")
+	b.WriteString(example.Declaration(t.Namespace, t.Name, v.Name, example.Of(v.Schema).Properties) + "\n")
+	return b.Bytes(), nil
 }
 
 // WriteStarter writes files below dir, creating directories, and returns

@@ -51,10 +51,11 @@ func TestPropertiesKeepSourceOrderAndEveryConstraint(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)
 	}
-	if p.Snippets.JSON != "{\n  \"properties\": {\n    \"ports\": [],\n    \"alpha\": 1.5\n  }\n}\n" {
+	// minItems 1 gives one item, whose port is above its exclusive minimum.
+	if p.Snippets.JSON != "{\n  \"properties\": {\n    \"ports\": [\n      {\n        \"port\": 1025\n      }\n    ],\n    \"alpha\": 1.5\n  }\n}\n" {
 		t.Errorf("JSON snippet:\n%s", p.Snippets.JSON)
 	}
-	if !strings.Contains(p.Snippets.Bicep, "extension contosobus\n\nresource example 'Contoso.Bus/contosoBuses@2025-01-01' = {\n  name: 'example'\n  properties: {\n    ports: []\n    alpha: json('1.5')\n  }\n}\n") {
+	if !strings.Contains(p.Snippets.Bicep, "extension contosobus\n\nresource example 'Contoso.Bus/contosoBuses@2025-01-01' = {\n  name: 'example'\n  properties: {\n    ports: [\n      {\n        port: 1025\n      }\n    ]\n    alpha: json('1.5')\n  }\n}\n") {
 		t.Errorf("Bicep snippet:\n%s", p.Snippets.Bicep)
 	}
 }

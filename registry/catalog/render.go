@@ -52,9 +52,12 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 	"plus":  func(a, b int) int { return a + b },
 	"join":  strings.Join,
 	"lower": strings.ToLower,
-	"json":  func(raw json.RawMessage) string { return compactJSON(raw) },
 	// propertyRows writes the rows of a property table (rows.go).
 	"propertyRows": propertyRows,
+	// propertyTree shows a resource's properties, breakable a type name
+	// (tree.go).
+	"propertyTree": propertyTree,
+	"breakable":    breakable,
 }).ParseFS(templates.FS, "catalog.html.tmpl"))
 
 // Linker turns canonical page paths ("/types/...") into the links of one

@@ -45,3 +45,22 @@ func TestJSONIndentsAsEncoder(t *testing.T) {
 		}
 	}
 }
+
+func TestPropertyTree(t *testing.T) {
+	got := string(propertyTree(json.RawMessage(`{"b": [1, {"<k>": "<v>"}], "a": true, "e": {}, "n": null}`)))
+	want := `<dl class="tree"><dt>a</dt><dd><code>true</code></dd>` +
+		`<dt>b</dt><dd><ol class="tree" start="0"><li><code>1</code></li><li><dl class="tree"><dt>&lt;k&gt;</dt><dd><code>&#34;&lt;v&gt;&#34;</code></dd></dl></li></ol></dd>` +
+		`<dt>e</dt><dd><code>{}</code></dd><dt>n</dt><dd><code>null</code></dd></dl>`
+	if got != want {
+		t.Errorf("propertyTree =\n%s\nwant\n%s", got, want)
+	}
+	if got := string(propertyTree(json.RawMessage(`<not json>`))); got != `<code>&lt;not json&gt;</code>` {
+		t.Errorf("propertyTree of text = %s", got)
+	}
+}
+
+func TestBreakable(t *testing.T) {
+	if got := string(breakable("Contoso.Data/a<b>/c")); got != "Contoso.<wbr>Data/<wbr>a&lt;b&gt;/<wbr>c" {
+		t.Errorf("breakable = %s", got)
+	}
+}

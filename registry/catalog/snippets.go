@@ -1,14 +1,14 @@
 package catalog
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
-	"github.com/udtc/udtc/internal/bicepsyntax"
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
+	"github.com/udtc/udtc/schema/example"
 )
 
 // Snippets show how to use one API version of a type. Names come from
@@ -30,155 +30,45 @@ type Snippets struct {
 	GoPackage string        `json:"goPackage"`
 	GoType    naming.GoType `json:"goNames"`
 	Go        string        `json:"go"`
+	// Group is the request that creates the examples' resource group.
+	Group string `json:"group"`
+	// Requires are the IDs of the examples this one refers to: they must
+	// exist before the registry admits it.
+	Requires []string `json:"requires,omitempty"`
+	// Needs say what the example still needs where no value derived from
+	// the schema satisfies it ("properties.code: a value matching ...").
+	Needs []string `json:"needs,omitempty"`
 }
 
 // DefaultGoImportPrefix stands for the --go-import-prefix of `udtc gen` in
 // snippets when none is known.
 const DefaultGoImportPrefix = "example.com/yourmodule/gen"
 
-// sample is a value of a schema node for an example: the example, default or
-// first enum value when the schema has one, else a placeholder; objects get
-// their required writable properties.
-type sample struct {
-	literal json.RawMessage // a JSON literal, or nil for an object
-	fields  []sampleField
-	object  bool
-	array   bool
-}
-
-type sampleField struct {
-	name string
-	val  sample
-}
-
-func sampleOf(s *schema.Schema) sample {
-	for _, k := range []string{"example", "default"} {
-		if raw, ok := s.Written(k); ok && string(bytes.TrimSpace(raw)) != "null" {
-			return sample{literal: raw}
-		}
-	}
-	if raw, ok := s.Written("enum"); ok {
-		var enum []json.RawMessage
-		if err := json.Unmarshal(raw, &enum); err == nil && len(enum) > 0 {
-			return sample{literal: enum[0]}
-		}
-	}
-	switch str(s, "type") {
-	case "string":
-		return sample{literal: json.RawMessage(`"value"`)}
-	case "integer":
-		return sample{literal: json.RawMessage(lowest(s))}
-	case "number":
-		return sample{literal: json.RawMessage(`0.0`)}
-	case "boolean":
-		return sample{literal: json.RawMessage(`false`)}
-	case "array":
-		return sample{array: true}
-	}
-	out := sample{object: true}
-	if isMap(s) {
-		return out
-	}
-	for _, p := range properties(s) {
-		if p.Required && !flag(p.Schema, "readOnly") {
-			out.fields = append(out.fields, sampleField{p.Name, sampleOf(p.Schema)})
-		}
-	}
-	return out
-}
-
-// lowest is the least integer s accepts by its minimum, else 0.
-func lowest(s *schema.Schema) string {
-	var lo json.Number
-	if raw, ok := s.Written("minimum"); ok && json.Unmarshal(raw, &lo) == nil {
-		if v, err := lo.Int64(); err == nil {
-			if flag(s, "exclusiveMinimum") {
-				v++
-			}
-			return fmt.Sprint(v)
-		}
-	}
-	return "0"
-}
-
-// sampleSyntax is what the Bicep and JSON renderings of a sample differ in.
-type sampleSyntax struct {
-	key     func(name string) string // a property name as written
-	literal func(raw []byte) string  // a scalar value as written
-	commas  bool                     // fields are separated by commas
-}
-
-var (
-	bicepSample = sampleSyntax{key: bicepsyntax.Key, literal: bicepsyntax.JSON}
-	jsonSample  = sampleSyntax{key: jsonKey, literal: func(raw []byte) string { return compactJSON(raw) }, commas: true}
-)
-
-func jsonKey(name string) string {
-	k, _ := json.Marshal(name)
-	return string(k)
-}
-
-// bicep renders s as a Bicep expression at the given indentation depth.
-func (s sample) bicep(depth int) string { return s.render(bicepSample, depth) }
-
-// json renders s as indented JSON at the given depth.
-func (s sample) json(depth int) string { return s.render(jsonSample, depth) }
-
-func (s sample) render(syn sampleSyntax, depth int) string {
-	switch {
-	case s.array:
-		return "[]"
-	case s.object:
-		if len(s.fields) == 0 {
-			return "{}"
-		}
-		var b strings.Builder
-		b.WriteString("{\n")
-		for i, f := range s.fields {
-			b.WriteString(strings.Repeat("  ", depth+1) + syn.key(f.name) + ": " + f.val.render(syn, depth+1))
-			if syn.commas && i < len(s.fields)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		return b.String() + strings.Repeat("  ", depth) + "}"
-	}
-	return syn.literal(s.literal)
-}
-
 // snippets builds the snippets of version v of t, whose schema is root;
-// goNames are t's Go names.
+// goNames are t's Go names. Every snippet writes the example of package
+// schema/example, which the registry admits once the examples it refers
+// to exist.
 func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opts Options) Snippets {
-	body := sampleOf(root)
-	segs := strings.Split(t.Name, "/")
+	ex := example.Of(root)
+	body := ex.Properties
 	ext := opts.BicepExtension
 	if ext == "" {
 		ext = naming.BicepExtension(t.Namespace)
 	}
-	s := Snippets{BicepExtension: ext, GoType: goNames}
+	s := Snippets{BicepExtension: ext, GoType: goNames, Needs: ex.Needs}
+	for _, r := range ex.References {
+		s.Requires = append(s.Requires, example.IDOfType(r))
+	}
 	if opts.BicepReference != nil {
 		s.BicepReference = opts.BicepReference(ext)
 	}
 
-	name := strings.TrimSuffix(strings.Repeat("example/", len(segs)), "/")
-	var b strings.Builder
-	b.WriteString("extension " + ext + "\n\n")
-	b.WriteString("resource example '" + t.FullName + "@" + v + "' = {\n")
-	b.WriteString("  name: '" + name + "'\n")
-	if len(body.fields) > 0 {
-		b.WriteString("  properties: " + body.bicep(1) + "\n")
-	}
-	b.WriteString("}\n")
-	s.Bicep = b.String()
+	s.Bicep = "extension " + ext + "\n\n" + example.Declaration(t.Namespace, t.Name, v, body) + "\n"
 
-	// The resource ID of a child type names its parents.
-	var id strings.Builder
-	id.WriteString("/planes/radius/local/resourceGroups/default/providers/" + t.Namespace)
-	for _, seg := range segs {
-		id.WriteString("/" + seg + "/example")
-	}
-	s.Request = "PUT " + id.String() + "?api-version=" + v
-	s.JSON = "{\n  \"properties\": " + body.json(1) + "\n}\n"
+	s.Request = "PUT " + example.ID(t.Namespace, t.Name) + "?api-version=" + v
+	s.Group = "PUT " + example.Group + "?api-version=" + api.Version + ` {"location": "global"}`
+	props := body.JSON(1)
+	s.JSON = "{\n  \"properties\": " + props + "\n}\n"
 
 	pkg := naming.GoVersionPackage(v)
 	importPrefix := opts.GoImportPrefix
@@ -186,40 +76,31 @@ func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opt
 		importPrefix = DefaultGoImportPrefix
 	}
 	s.GoPackage = importPrefix + "/go/" + naming.GoPackageDir(t.Namespace) + "/" + pkg
-	args := strings.TrimSuffix(strings.Repeat(`"example", `, len(segs)), ", ")
-	// As the Go client: an object schema has a properties struct, an
-	// undeclared one ({}) a map[string]any.
-	props := "map[string]any{}"
-	switch {
-	case isMap(root):
-		props = "nil /* a map: see the property table */"
-	case str(root, "type") == "object" && str(root, "$ref") == "":
-		props = "&" + pkg + "." + goNames.Properties() + "{ /* " + requiredComment(root) + " */ }"
-	}
-	var g strings.Builder
-	fmt.Fprintf(&g, "import %s %q\n\n", pkg, s.GoPackage)
-	fmt.Fprintf(&g, "id := %s.%s(\"/planes/radius/local/resourceGroups/default\", %s)\n", pkg, goNames.NewID, args)
-	fmt.Fprintf(&g, "resourceID, resourceType := id.String(), %s.%s\n", pkg, goNames.TypeConst)
-	fmt.Fprintf(&g, "res := %s.%s{\n", pkg, goNames.Name)
-	g.WriteString("\tID:         &resourceID,\n")
-	g.WriteString("\tType:       &resourceType,\n")
-	fmt.Fprintf(&g, "\tProperties: %s,\n}\n", props)
-	g.WriteString("if err := res.Validate(); err != nil {\n\treturn err // every violation, each with its JSON path\n}\n")
-	fmt.Fprintf(&g, "body, err := json.Marshal(res) // PUT body to id.String() with api-version %s.%s\n", pkg, goNames.APIConst)
-	s.Go = g.String()
+	s.Go = goSnippet(pkg, s.GoPackage, goNames, strings.Count(t.Name, "/")+1, body.JSON(0))
 	return s
 }
 
-// requiredComment lists the required writable properties of an object.
-func requiredComment(root *schema.Schema) string {
-	var names []string
-	for _, p := range properties(root) {
-		if p.Required && !flag(p.Schema, "readOnly") {
-			names = append(names, p.Name)
-		}
+// goSnippet writes the Go snippet: the example's properties decoded into
+// the generated properties type (or map), written with the generated
+// client's CreateOrUpdate.
+func goSnippet(pkg, importPath string, goNames naming.GoType, segments int, props string) string {
+	args := strings.TrimSuffix(strings.Repeat(`"`+example.Name+`", `, segments), ", ")
+	var g strings.Builder
+	fmt.Fprintf(&g, "import %s %q\n\n", pkg, importPath)
+	fmt.Fprintf(&g, "client, err := %s.New%sClient(%s.ClientOptions{Endpoint: \"http://127.0.0.1:7443\"})\n", pkg, goNames.Name, pkg)
+	g.WriteString("if err != nil {\n\treturn err\n}\n")
+	fmt.Fprintf(&g, "id := %s.%s(%q, %s)\n", pkg, goNames.NewID, example.Group, args)
+	fmt.Fprintf(&g, "res := &%s.%s{}\n", pkg, goNames.Name)
+	fmt.Fprintf(&g, "if err := json.Unmarshal([]byte(%s), &res.Properties); err != nil {\n\treturn err\n}\n", goString(props))
+	g.WriteString("if err := res.Validate(); err != nil {\n\treturn err // every violation, each with its JSON path\n}\n")
+	g.WriteString("stored, err := client.CreateOrUpdate(ctx, id, res, nil) // options: IfMatch, IfNoneMatch\n")
+	return g.String()
+}
+
+// goString is s as a Go string literal: raw when it can be.
+func goString(s string) string {
+	if !strings.Contains(s, "`") {
+		return "`" + s + "`"
 	}
-	if len(names) == 0 {
-		return "no required properties"
-	}
-	return "required: " + strings.Join(names, ", ")
+	return strconv.Quote(s)
 }

@@ -71,7 +71,8 @@ func TestCatalogHome(t *testing.T) {
 		`href="/types/Contoso.Data/postgresDatabases/2025-06-01"`,
 		`href="/types/Contoso.Data/postgresDatabases/2025-01-01-preview"`,
 		`href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01"`,
-		"Contoso.Data/postgresDatabases/databases",
+		// A long name breaks between its parts, never inside a word.
+		"Contoso.<wbr>Data/<wbr>postgresDatabases/<wbr>databases",
 		`<span class="tag tag-preview"`, `<span class="tag tag-default"`,
 		"&lt;script&gt;alert(1)&lt;/script&gt;",
 		`<script src="/assets/catalog.js" defer></script>`,
@@ -165,7 +166,8 @@ func TestCatalogTypePage(t *testing.T) {
 		"extension contosodata",
 		"resource example &#39;Contoso.Data/postgresDatabases@2025-06-01&#39;",
 		"v20250601.NewPostgresDatabaseID(",
-		"v20250601.PostgresDatabaseProperties{",
+		"v20250601.NewPostgresDatabaseClient(v20250601.ClientOptions{",
+		"client.CreateOrUpdate(ctx, id, res, nil)",
 		"SupportsRecipes",
 		"The database name. &lt;script&gt;alert(1)&lt;/script&gt;",
 	} {
@@ -368,10 +370,16 @@ func TestCatalogListsResourcesWithoutSecrets(t *testing.T) {
 	}
 	f.must(201, "PUT", appsPath+"/a1"+typeVer, `{"properties":{"image":"nginx","password":"hunter2hunter2"}}`)
 	html := string(f.must(200, "GET", page, "").body)
-	for _, want := range []string{`<tr data-id="/planes/radius/local/resourceGroups/rg/providers/Contoso.Apps/apps/a1">`, "&#34;image&#34;:&#34;nginx&#34;", "<td>rg</td>"} {
+	// The properties show as a tree of keys and values, not as one JSON
+	// blob; the API version it was written with does not wrap.
+	for _, want := range []string{`<tr data-id="/planes/radius/local/resourceGroups/rg/providers/Contoso.Apps/apps/a1">`,
+		`<dl class="tree"><dt>image</dt><dd><code>&#34;nginx&#34;</code></dd>`, "<td>rg</td>", `<td class="nowrap">2024-08-01</td>`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("type page lacks %s", want)
 		}
+	}
+	if strings.Contains(html, `class="json"`) || strings.Contains(html, "&#34;image&#34;:&#34;nginx&#34;") {
+		t.Errorf("type page shows the properties as raw JSON")
 	}
 	r := f.must(200, "GET", page, "", "Accept: application/json")
 	var p catalog.TypePage

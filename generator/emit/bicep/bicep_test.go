@@ -393,7 +393,8 @@ func TestIndexMarkdownLinksResolve(t *testing.T) {
 		t.Errorf("%d links, want 4", links)
 	}
 	for _, want := range []string{
-		"* **size**: 'L' | 'M' | 'S' | 'XL' (Required): The size of database to provision\n",
+		// The enum in declared order, as in types.json.
+		"* **size**: 'S' | 'M' | 'L' | 'XL' (Required): The size of database to provision\n",
 		"* **status**: [PostgresDatabasesPropertiesStatus](#postgresdatabasespropertiesstatus) (ReadOnly)\n",
 		"* **enabled**: bool: Multi\n  line <b>&</b>\n",
 		"A database.\n\nWith two paragraphs.\n",

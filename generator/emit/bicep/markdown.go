@@ -228,7 +228,8 @@ func (m mdNamer) typeName(r ref) string {
 		for i, e := range t.elements {
 			els[i] = m.typeName(e)
 		}
-		slices.SortFunc(els, jsCompare)
+		// In declared order, as types.json and the Go client keep them
+		// (the reference library sorts them).
 		return strings.Join(els, " | ")
 	case kindStringLiteral:
 		return "'" + t.value + "'"

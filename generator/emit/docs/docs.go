@@ -124,7 +124,7 @@ func newPage(ext bicep.Extension, version string) page {
 					Preview:      v.Preview,
 					Undeclared:   v.Undeclared,
 					Description:  strings.TrimSpace(v.Schema.Description),
-					Example:      example(t, v),
+					Example:      exampleOf(t, v),
 					Rows:         rows(v),
 				})
 			}

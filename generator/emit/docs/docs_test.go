@@ -24,7 +24,7 @@ func TestExample(t *testing.T) {
 		}}},
 	}}
 	ty := &model.ResourceType{Name: "dbs/replicas", Namespace: "Contoso.Data"}
-	got := example(ty, &model.APIVersion{Name: "2025-01-01", Schema: schema})
+	got := exampleOf(ty, &model.APIVersion{Name: "2025-01-01", Schema: schema})
 	want := `resource example 'Contoso.Data/dbs/replicas@2025-01-01' = {
   name: 'example/example'
   properties: {
