@@ -102,8 +102,8 @@ func (f *genFlags) validate() error {
 // validateGo checks --go-module and --go-runtime, and gives --go-module's
 // path to an unset import prefix.
 func (f *genFlags) validateGo() error {
-	if f.goRuntime != goclient.RuntimeCopy && f.goRuntime != goclient.RuntimeModule {
-		return usageErrorf("--go-runtime %q: choose %s or %s", f.goRuntime, goclient.RuntimeCopy, goclient.RuntimeModule)
+	if err := choice("go-runtime", f.goRuntime, goclient.RuntimeCopy, goclient.RuntimeModule); err != nil {
+		return err
 	}
 	if f.goModule == "" {
 		return nil
