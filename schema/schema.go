@@ -39,6 +39,13 @@ type Schema struct {
 	Deprecated bool
 	// Sensitive is x-radius-sensitive; only on String and Object/Map nodes.
 	Sensitive bool
+	// ExclusiveMinimum/Maximum refer to Minimum/Maximum (OpenAPI 3.0
+	// boolean form); UniqueItems is an Array constraint. They sit with the
+	// other flags so that all of them take one word: the checker builds a
+	// Schema for every node of every manifest.
+	ExclusiveMinimum bool
+	ExclusiveMaximum bool
+	UniqueItems      bool
 	// Default value, of this node's kind, inside Enum and the bounds; or nil.
 	Default *Value
 	// Example as written, or nil.
@@ -53,20 +60,16 @@ type Schema struct {
 	// Pattern is an ECMA-262 regular expression that compiles.
 	Pattern string
 
-	// Integer and Number constraints. ExclusiveMinimum/Maximum refer to
-	// Minimum/Maximum (OpenAPI 3.0 boolean form).
-	Minimum          *json.Number
-	Maximum          *json.Number
-	ExclusiveMinimum bool
-	ExclusiveMaximum bool
+	// Integer and Number constraints (and ExclusiveMinimum/Maximum above).
+	Minimum *json.Number
+	Maximum *json.Number
 	// MultipleOf is > 0 when set.
 	MultipleOf *json.Number
 
-	// Array: Items is never nil for Array.
-	Items       *Schema
-	MinItems    *int64
-	MaxItems    *int64
-	UniqueItems bool
+	// Array: Items is never nil for Array (and UniqueItems above).
+	Items    *Schema
+	MinItems *int64
+	MaxItems *int64
 
 	// Object: Properties in source order (possibly none: an empty closed
 	// object). Map: AdditionalProperties is the value schema and Properties

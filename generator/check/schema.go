@@ -265,7 +265,8 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 		switch name {
 		case "$ref":
 		case "description":
-			s.Description, _ = r.str(e.value, e.ptr(), "`description`")
+			d, _ := r.str(e.value, e.ptr(), "`description`")
+			s.Description = r.intern(d)
 		default:
 			r.report(e.key, RuleRefSiblings, e.ptr(), "remove it: the built-in schema defines it", "`%s` beside `$ref` is ignored", name)
 		}
@@ -277,10 +278,12 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 func (c *schemaChecker) annotations(s *model.Schema, kw map[string]*entry, ext []*entry) {
 	r := c.r
 	if e := kw["description"]; e != nil {
-		s.Description, _ = r.str(e.value, e.ptr(), "`description`")
+		d, _ := r.str(e.value, e.ptr(), "`description`")
+		s.Description = r.intern(d)
 	}
 	if e := kw["title"]; e != nil {
-		s.Title, _ = r.str(e.value, e.ptr(), "`title`")
+		t, _ := r.str(e.value, e.ptr(), "`title`")
+		s.Title = r.intern(t)
 	}
 	s.ReadOnly = c.flag(kw["readOnly"])
 	s.WriteOnly = c.flag(kw["writeOnly"])
@@ -531,10 +534,19 @@ func (c *schemaChecker) children(s *model.Schema, e *entry, depth int) {
 		if !ok {
 			return
 		}
+		// One allocation for the properties and one for the list: the
+		// checker builds them for every object of every manifest, and the
+		// model stays live through every target.
+		block := make([]model.Property, 0, len(props))
+		list := make([]*model.Property, 0, len(props))
 		for _, p := range props {
 			if ps := c.node(p.key, p.value, p.ptr(), depth+1); ps != nil {
-				s.Properties = append(s.Properties, &model.Property{Name: p.name, Schema: ps, Span: r.pos(p.key)})
+				block = append(block, model.Property{Name: r.intern(p.name), Schema: ps, Span: r.pos(p.key)})
+				list = append(list, &block[len(block)-1])
 			}
+		}
+		if len(list) > 0 {
+			s.Properties = list
 		}
 	default:
 		if resolve(e.value).Kind == yaml.MappingNode {

@@ -33,6 +33,23 @@ type reporter struct {
 	// budget bounds the time this file's defaults and examples spend in
 	// the backtracking engine (pattern.Budget); made on first use.
 	budget *pattern.Budget
+	// interned holds the file's descriptions, titles and property names
+	// kept in the model: its API versions repeat most of them, and the
+	// model stays live through every target of gen (intern).
+	interned map[string]string
+}
+
+// intern returns s, or an equal string kept earlier for this file, so
+// that the model holds each text once.
+func (r *reporter) intern(s string) string {
+	if t, ok := r.interned[s]; ok {
+		return t
+	}
+	if r.interned == nil {
+		r.interned = map[string]string{}
+	}
+	r.interned[s] = s
+	return s
 }
 
 // Patterns caches compiled ECMA-262 patterns (pattern.Compile); it is safe for concurrent use.
