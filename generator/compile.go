@@ -30,6 +30,12 @@ type Options struct {
 	// Expand lists them): an incremental gen compiles the namespaces
 	// whose manifests changed (outdir.Run.Compiles).
 	Only func(path string) bool
+	// Contents, when set, returns the bytes of an input (its path as
+	// Expand lists it) that the caller has read already, so that Compile
+	// does not read the file again (gen reads every input once, to hash
+	// it and to compile it: outdir.ReadInputs); ok false reads the file.
+	// Compile only; CompileFS reads its file system.
+	Contents func(path string) (data []byte, ok bool)
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
@@ -45,7 +51,16 @@ func Compile(ctx context.Context, paths []string, opts Options) (*model.Catalog,
 	if err != nil {
 		return nil, nil, err
 	}
-	return compileInputs(ctx, inputs, readLimited, opts)
+	read := readLimited
+	if opts.Contents != nil {
+		read = func(path string) ([]byte, error) {
+			if data, ok := opts.Contents(path); ok {
+				return data, nil
+			}
+			return readLimited(path)
+		}
+	}
+	return compileInputs(ctx, inputs, read, opts)
 }
 
 // CompileFS is Compile over a file system other than the disk (a git

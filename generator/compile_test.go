@@ -5,7 +5,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -266,4 +268,38 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCompileContents: the bytes Options.Contents hands over are what is
+// compiled, not the file on disk; a file it does not have is read.
+func TestCompileContents(t *testing.T) {
+	dir := t.TempDir()
+	onDisk := "namespace: Contoso.Disk\ntypes:\n  things:\n    apiVersions:\n      '2025-01-01':\n        schema: {type: object, properties: {a: {type: string}}}\n"
+	a := writeFile(t, dir, "a.yaml", []byte(onDisk))
+	b := writeFile(t, dir, "b.yaml", []byte(strings.ReplaceAll(onDisk, "Disk", "Read")))
+	handed := map[string]string{a: strings.ReplaceAll(onDisk, "Disk", "Handed")}
+	var asked []string
+	var mu sync.Mutex
+	contents := func(path string) ([]byte, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, path)
+		data, ok := handed[path]
+		return []byte(data), ok
+	}
+	cat, diags, err := generator.Compile(context.Background(), []string{dir}, generator.Options{Contents: contents})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("compile: %v %v", err, diags)
+	}
+	var got []string
+	for _, p := range cat.Providers {
+		got = append(got, p.Namespace)
+	}
+	slices.Sort(asked)
+	if want := []string{"Contoso.Handed", "Contoso.Read"}; !slices.Equal(got, want) {
+		t.Errorf("namespaces %v, want %v (a.yaml from Contents, b.yaml from disk)", got, want)
+	}
+	if want := []string{a, b}; !slices.Equal(asked, want) {
+		t.Errorf("Contents asked for %v, want %v", asked, want)
+	}
 }

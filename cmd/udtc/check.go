@@ -20,7 +20,7 @@ type compileFlags struct {
 	// nil (loadProject, projectcmd.go).
 	proj       *project.Project
 	projLoaded bool
-	only       func(path string) bool // inputs to compile (generator.Options.Only); nil: all
+	opts       generator.Options // gen's: the inputs to compile (Only; nil: all), the bytes it read
 }
 
 func (f *compileFlags) flags() []cli.Flag {
@@ -66,7 +66,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 			return nil, nil, err
 		}
 	}
-	cat, diags, err := generator.Compile(c.Context, paths, generator.Options{Only: f.only})
+	cat, diags, err := generator.Compile(c.Context, paths, f.opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}

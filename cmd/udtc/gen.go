@@ -178,10 +178,10 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 	// One report: the compiler's diagnostics and the emitters' together
 	// (JSON and SARIF consumers read exactly one document).
 	f.state = outdir.Plan(f.out, in, !f.force && !f.check && f.extensionName == "")
-	f.only = f.state.Compiles
+	f.opts = f.state.CompileOptions()
 	cat, diags, err := f.collect(c, paths)
 	if err == nil && !f.state.Accept(cat) {
-		f.only = nil // errors, or changes that reach past their namespaces: compile everything
+		f.opts.Only = nil // errors, or changes that reach past their namespaces: compile everything
 		cat, diags, err = f.collect(c, paths)
 		f.state.Accept(cat)
 	}

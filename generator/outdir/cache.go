@@ -15,6 +15,7 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/emit"
+	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/internal/atomicfile"
 	"github.com/udtc/udtc/internal/par"
 )
@@ -156,7 +157,8 @@ func InputKey(inputs []generator.Input, options ...string) (string, error) {
 // ReadInputs reads every input file (on every core) and returns the
 // inputs with the SHA-256 of each, the key of the binary and options
 // alone (Inputs.Options: a run whose options differ redoes everything)
-// and the key of everything (InputKey).
+// and the key of everything (InputKey). It keeps the bytes of each file
+// no larger than a manifest may be, for the compile (Inputs.Take).
 func ReadInputs(inputs []generator.Input, options ...string) (*Inputs, error) {
 	h := sha256.New()
 	if exe, err := os.Executable(); err == nil {
@@ -167,11 +169,15 @@ func ReadInputs(inputs []generator.Input, options ...string) (*Inputs, error) {
 	for _, o := range options {
 		fmt.Fprintf(h, "opt %q\n", o)
 	}
-	in := &Inputs{List: inputs, Sums: make([]string, len(inputs)), Options: hex.EncodeToString(h.Sum(nil))}
+	in := &Inputs{List: inputs, Sums: make([]string, len(inputs)), Options: hex.EncodeToString(h.Sum(nil)),
+		contents: make([][]byte, len(inputs)), index: make(map[string]int, len(inputs))}
 	errs := make([]error, len(inputs))
 	par.Each(len(inputs), func(i int) {
-		in.Sums[i], errs[i] = fileSum(inputs[i].Path)
+		in.Sums[i], in.contents[i], errs[i] = readSum(inputs[i].Path)
 	})
+	for i, input := range inputs {
+		in.index[input.Path] = i
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -182,17 +188,54 @@ func ReadInputs(inputs []generator.Input, options ...string) (*Inputs, error) {
 	return in, nil
 }
 
-func fileSum(p string) (string, error) {
+// readSum returns the hex SHA-256 of file p and, when it is no larger
+// than manifest.MaxFileSize, its contents; a larger file is hashed as it
+// streams past, never held (the compile rejects it, reading only as much
+// as it needs to).
+func readSum(p string) (string, []byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	size := int64(512)
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		size = min(st.Size(), manifest.MaxFileSize) + 1
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	// One allocation of the file's size (as os.ReadFile), one byte more
+	// so that the read meets the end of the file.
+	data, err := readUpTo(f, make([]byte, 0, size), manifest.MaxFileSize+1)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(data) <= manifest.MaxFileSize {
+		return hash(data), data, nil
+	}
+	h := sha256.New()
+	h.Write(data)
+	if _, err := io.Copy(h, f); err != nil {
+		return "", nil, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil, nil
+}
+
+// readUpTo appends r's bytes to data until r ends or data holds limit
+// bytes.
+func readUpTo(r io.Reader, data []byte, limit int) ([]byte, error) {
+	for len(data) < limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):min(cap(data), limit)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
 }
 
 // StartKey computes the InputKey of the inputs of paths (generator.Expand)

@@ -157,8 +157,9 @@ func (r *Run) Compiles(path string) bool {
 func (r *Run) Accept(cat *model.Catalog) bool {
 	if r.dirty != nil && !r.contained(cat) {
 		r.dirty, r.changed = nil, nil
-		return false
+		return false // the compile of everything takes what is left
 	}
+	clear(r.in.contents) // what the compile did not take is not needed again
 	if cat == nil {
 		return true // errors: nothing is written or recorded
 	}
@@ -314,4 +315,30 @@ type Inputs struct {
 	Sums    []string
 	Options string
 	Key     string
+
+	// contents are the bytes ReadInputs hashed, by List's index, until
+	// the compile takes them (Take); index maps a path to its index.
+	contents [][]byte
+	index    map[string]int
+}
+
+// Take returns the bytes of the input at path as ReadInputs read (and
+// hashed) them, and forgets them, so that they are garbage once the
+// compile has parsed them; ok is false when they were not kept (a file
+// over the manifest size limit) or were taken already. The compile's
+// workers may call it at once for different paths
+// (generator.Options.Contents).
+func (in *Inputs) Take(path string) (data []byte, ok bool) {
+	i, found := in.index[path]
+	if !found || in.contents[i] == nil {
+		return nil, false
+	}
+	data, in.contents[i] = in.contents[i], nil
+	return data, true
+}
+
+// CompileOptions are the compiler's options for the run: the inputs it
+// compiles (Compiles) and the bytes read already (Inputs.Take).
+func (r *Run) CompileOptions() generator.Options {
+	return generator.Options{Only: r.Compiles, Contents: r.in.Take}
 }
