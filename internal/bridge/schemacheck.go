@@ -57,13 +57,42 @@ func CompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
 		if err != nil {
 			return nil, err
 		}
-		fs := compat.CompareSchemas(old, new)
-		out := make([]catalog.Change, len(fs))
-		for i, f := range fs {
-			out[i] = catalog.Change{Rule: f.Rule, Severity: compat.SeverityName(f.Severity), Path: f.Path, Message: f.Message}
-		}
-		return out, nil
+		return changes(compat.CompareSchemas(old, new)), nil
 	}
+}
+
+// compareCompiled is CompareSchemas for the site of a compiled catalog:
+// the schemas compared are the registrations' (regs, made from cat), and
+// the model of each is in cat already, as the registry's check would make
+// it, so it is not checked again; a schema not in cat is left to compare.
+func compareCompiled(cat *model.Catalog, regs []api.Registration, compare catalog.CompareFunc) catalog.CompareFunc {
+	compiled := map[string]*model.Schema{} // by the schema's registered JSON
+	for i, p := range cat.Providers {
+		for j, t := range p.Types {
+			for k, v := range t.APIVersions {
+				if v.Schema != nil {
+					compiled[string(regs[i].Types[j].APIVersions[k].Properties.Schema)] = v.Schema
+				}
+			}
+		}
+	}
+	return func(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
+		old, oldOK := compiled[string(oldSchema)]
+		new, newOK := compiled[string(newSchema)]
+		if !oldOK || !newOK {
+			return compare(oldSchema, newSchema)
+		}
+		return changes(compat.CompareSchemas(old, new)), nil
+	}
+}
+
+// changes are compat's findings as the catalog lists them.
+func changes(fs []compat.Finding) []catalog.Change {
+	out := make([]catalog.Change, len(fs))
+	for i, f := range fs {
+		out[i] = catalog.Change{Rule: f.Rule, Severity: compat.SeverityName(f.Severity), Path: f.Path, Message: f.Message}
+	}
+	return out
 }
 
 // schemaModel checks a stored schema as the registry read it at PUT

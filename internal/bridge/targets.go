@@ -95,9 +95,10 @@ func Targets(names []string, o GenOptions) []generator.Target {
 // do. The pages are handed to put as they are rendered (catalog.SiteFunc),
 // from several goroutines at once.
 func site(cat *model.Catalog, o GenOptions, put emit.Put) error {
-	c := catalog.New(catalog.FromRegistrations(registration.Registrations(cat, registration.Options{})))
+	regs := registration.Registrations(cat, registration.Options{})
+	c := catalog.New(catalog.FromRegistrations(regs))
 	opts := catalog.Options{GoImportPrefix: o.Go.ImportPrefix, BicepExtension: o.ExtensionName,
-		Compare: CompareSchemas(NewPatterns()), PreviousHome: o.PreviousHome}
+		Compare: compareCompiled(cat, regs, CompareSchemas(NewPatterns())), PreviousHome: o.PreviousHome}
 	return c.SiteFunc(opts, func(pages []catalog.File) error {
 		files := make([]emit.File, len(pages))
 		for i, p := range pages {
