@@ -49,6 +49,12 @@ type Stager struct {
 	staged []stagedFile
 	errs   []error
 
+	// absent caches which directories below DIR (and DIR) were found
+	// missing (true) or there (false): a file below a missing one is new
+	// and not read to compare (a cold gen reads nothing).
+	absentMu sync.Mutex
+	absent   map[string]bool
+
 	dirMu     sync.Mutex
 	stageDir  string          // "" until the first file is staged
 	stageDirs map[string]bool // directories below stageDir known to exist
@@ -86,7 +92,7 @@ type Options struct {
 
 // NewStager returns a Stager for dir.
 func NewStager(dir string, opts Options) *Stager {
-	return &Stager{dir: filepath.Clean(dir), opts: opts, stageDirs: map[string]bool{}}
+	return &Stager{dir: filepath.Clean(dir), opts: opts, stageDirs: map[string]bool{}, absent: map[string]bool{}}
 }
 
 // RemoveLeftovers removes what runs that were killed before their commit
@@ -128,6 +134,10 @@ func (s *Stager) Stage(target string, files []emit.File) error {
 	errs := make([]error, len(files))
 	parallel(len(files), func(i int) {
 		sf := &out[i]
+		if s.missingDir(filepath.Dir(sf.path)) {
+			sf.stale = true
+			return
+		}
 		old, err := os.ReadFile(sf.path)
 		sf.found = !errors.Is(err, fs.ErrNotExist)
 		if err == nil && bytes.Equal(old, files[i].Data) {
@@ -164,6 +174,27 @@ func (s *Stager) Stage(target string, files []emit.File) error {
 	return err
 }
 
+// missingDir reports whether directory d, DIR or below it, is missing:
+// it or a parent up to DIR was not there when first asked about.
+func (s *Stager) missingDir(d string) bool {
+	s.absentMu.Lock()
+	missing, known := s.absent[d]
+	s.absentMu.Unlock()
+	if known {
+		return missing
+	}
+	if d != s.dir && len(d) > len(s.dir) && s.missingDir(filepath.Dir(d)) {
+		missing = true
+	} else {
+		_, err := os.Stat(d)
+		missing = errors.Is(err, fs.ErrNotExist)
+	}
+	s.absentMu.Lock()
+	s.absent[d] = missing
+	s.absentMu.Unlock()
+	return missing
+}
+
 func (s *Stager) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,17 +217,28 @@ func (s *Stager) makeStageDirs(rels []string) (string, error) {
 		}
 		s.stageDir = d
 	}
-	var dirs []string
+	// Every directory not made yet, parents included, made one level at a
+	// time (each level at once, parents first): one mkdir per directory,
+	// not os.MkdirAll's stat of it and of its parents.
+	var levels [][]string
 	for _, r := range rels {
-		if d := filepath.Dir(r); d != "." && !s.stageDirs[d] {
+		for d := filepath.Dir(r); d != "." && !s.stageDirs[d]; d = filepath.Dir(d) {
 			s.stageDirs[d] = true
-			dirs = append(dirs, d)
+			depth := strings.Count(d, string(filepath.Separator))
+			for len(levels) <= depth {
+				levels = append(levels, nil)
+			}
+			levels[depth] = append(levels[depth], d)
 		}
 	}
-	errs := make([]error, len(dirs))
-	parallel(len(dirs), func(i int) {
-		errs[i] = os.MkdirAll(filepath.Join(s.stageDir, dirs[i]), 0o755)
-	})
+	var errs []error
+	for _, dirs := range levels {
+		errs = slices.Grow(errs, len(dirs))[:len(errs)+len(dirs)]
+		level := errs[len(errs)-len(dirs):]
+		parallel(len(dirs), func(i int) {
+			level[i] = os.Mkdir(filepath.Join(s.stageDir, dirs[i]), 0o755)
+		})
+	}
 	return s.stageDir, errors.Join(errs...)
 }
 

@@ -564,3 +564,52 @@ func TestStagerFailedUndoOfANewDirectory(t *testing.T) {
 		t.Errorf("DIR after the next run, %d kept files (-want +got):\n%s", kept, diff)
 	}
 }
+
+// Stage learns which directories of DIR are missing once (a file below one
+// is new and not read), and makes the stage's directories in batches that
+// share parents; a directory made after it looked is not taken as missing
+// for good by a new Stager.
+func TestStagerMissingDirectories(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "out")
+	st := NewStager(dir, Options{})
+	defer st.Abort()
+	if !st.missingDir(filepath.Join(dir, "a", "b")) || !st.missingDir(dir) {
+		t.Fatal("directories of a missing DIR are not missing")
+	}
+	batches := [][]emit.File{
+		{{Path: "a/b/c/one.txt", Data: []byte("1")}, {Path: "a/b/two.txt", Data: []byte("2")}},
+		{{Path: "a/b/c/d/three.txt", Data: []byte("3")}, {Path: "a/x/four.txt", Data: []byte("4")}, {Path: "five.txt", Data: []byte("5")}},
+	}
+	for _, files := range batches {
+		if err := st.Stage("t", files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := st.Commit([]string{"t"})
+	if err != nil || res.Written != 5 {
+		t.Fatalf("commit: %+v, %v; want 5 files written", res, err)
+	}
+	got, _ := outdirtest.ReadTree(t, dir)
+	for _, files := range batches {
+		for _, f := range files {
+			if got[f.Path] != string(f.Data) {
+				t.Errorf("%s: %q, want %q", f.Path, got[f.Path], f.Data)
+			}
+		}
+	}
+	again := NewStager(dir, Options{})
+	defer again.Abort()
+	if again.missingDir(filepath.Join(dir, "a", "b", "c")) || !again.missingDir(filepath.Join(dir, "a", "nope")) {
+		t.Error("a new Stager: a/b/c should be there and a/nope missing")
+	}
+	// A second run of the same files reads them and finds them unchanged.
+	for _, files := range batches {
+		if err := again.Stage("t", files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res, err := again.Commit([]string{"t"}); err != nil || res.Unchanged != 5 || res.Written != 0 {
+		t.Errorf("second run: %+v, %v; want 5 unchanged", res, err)
+	}
+}

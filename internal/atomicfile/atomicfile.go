@@ -49,7 +49,7 @@ func Replace(path string, data []byte, perm fs.FileMode, rename func(from, to st
 
 // WriteNew writes data with mode perm to path, which must not exist yet.
 func WriteNew(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	f, err := openNew(path, perm)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,5 +35,26 @@ func TestIsTempName(t *testing.T) {
 		if got := IsTempName(name); got != want {
 			t.Errorf("IsTempName(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// WriteNew creates the file with its contents and mode, whatever the
+// umask; an existing file is an error naming it, and is left as it was.
+func TestWriteNew(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.txt")
+	if err := WriteNew(p, []byte("one"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(p)
+	if b, _ := os.ReadFile(p); err != nil || st.Mode().Perm() != 0o640 || string(b) != "one" {
+		t.Fatalf("wrote %q, mode %v, %v; want \"one\", 0640", b, st.Mode(), err)
+	}
+	err = WriteNew(p, []byte("two"), 0o644)
+	var pe *fs.PathError
+	if !errors.Is(err, fs.ErrExist) || !errors.As(err, &pe) || pe.Path != p {
+		t.Errorf("writing over an existing file: %v; want a path error saying it exists", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one" {
+		t.Errorf("the existing file now holds %q", b)
 	}
 }
