@@ -1,14 +1,18 @@
 package bridge
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
 	"github.com/udtc/udtc/registry/service"
@@ -61,28 +65,50 @@ func CompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
 	}
 }
 
-// compareCompiled is CompareSchemas for the site of a compiled catalog:
-// the schemas compared are the registrations' (regs, made from cat), and
-// the model of each is in cat already, as the registry's check would make
-// it, so it is not checked again; a schema not in cat is left to compare.
+// compareCompiled is CompareSchemas for the site of a compiled catalog,
+// whose schemas are the registrations' (regs, made from cat): the model
+// of each is in cat already, as the registry's check would make it. It
+// compares every ordered pair of a type's versions up front, from the
+// models, so that the site's pages neither check a schema again nor keep
+// the model live while they render (the site is gen's last target, and
+// the model is a third of gen's heap at the memory limit); a pair it did
+// not compare is left to compare.
 func compareCompiled(cat *model.Catalog, regs []api.Registration, compare catalog.CompareFunc) catalog.CompareFunc {
-	compiled := map[string]*model.Schema{} // by the schema's registered JSON
+	type pair struct{ old, new [sha256.Size]byte }
+	var types [][]*model.Schema // each type's versions' models
+	var sums [][][sha256.Size]byte
 	for i, p := range cat.Providers {
 		for j, t := range p.Types {
+			vs := make([]*model.Schema, len(t.APIVersions))
+			hs := make([][sha256.Size]byte, len(t.APIVersions))
 			for k, v := range t.APIVersions {
-				if v.Schema != nil {
-					compiled[string(regs[i].Types[j].APIVersions[k].Properties.Schema)] = v.Schema
+				vs[k], hs[k] = v.Schema, sha256.Sum256(regs[i].Types[j].APIVersions[k].Properties.Schema)
+			}
+			types, sums = append(types, vs), append(sums, hs)
+		}
+	}
+	found := make([]map[pair][]catalog.Change, len(types))
+	par.Each(len(types), func(i int) {
+		for a, old := range types[i] {
+			for b, new := range types[i] {
+				if a != b && old != nil && new != nil {
+					if found[i] == nil {
+						found[i] = map[pair][]catalog.Change{}
+					}
+					found[i][pair{sums[i][a], sums[i][b]}] = changes(compat.CompareSchemas(old, new))
 				}
 			}
 		}
+	})
+	all := map[pair][]catalog.Change{}
+	for _, m := range found {
+		maps.Copy(all, m)
 	}
 	return func(oldSchema, newSchema json.RawMessage) ([]catalog.Change, error) {
-		old, oldOK := compiled[string(oldSchema)]
-		new, newOK := compiled[string(newSchema)]
-		if !oldOK || !newOK {
-			return compare(oldSchema, newSchema)
+		if cs, ok := all[pair{sha256.Sum256(oldSchema), sha256.Sum256(newSchema)}]; ok {
+			return slices.Clone(cs), nil
 		}
-		return changes(compat.CompareSchemas(old, new)), nil
+		return compare(oldSchema, newSchema)
 	}
 }
 
