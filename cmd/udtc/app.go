@@ -60,8 +60,8 @@ type runner interface {
 
 // command is the command name running f. args is its ArgsUsage: "" for a
 // command that takes no arguments, which refuses any.
-func command(e *env, f runner, name, args, usage, description string) *cli.Command {
-	return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: description, Flags: f.flags(),
+func command(e *env, f runner, name, args, usage string) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: description(name), Flags: f.flags(),
 		Action: func(c *cli.Context) error {
 			if args == "" && c.Args().Present() {
 				return usageErrorf("%s takes no arguments", name)

@@ -11,12 +11,7 @@ import (
 type explainFlags struct{ typeSourceFlags }
 
 func explainCommand(e *env) *cli.Command {
-	return command(e, &explainFlags{}, "explain", "NAMESPACE/TYPE[@VERSION][.path]", "describe a resource type or one of its properties (like kubectl explain)",
-		"Describes a type's API version (the default one unless @VERSION is given) or a property below\n"+
-			"it (.size, .status.recipe; array items and map values are stepped into, .tags.items is the item\n"+
-			"schema itself, .labels.additionalProperties a map's values): its type, constraints (an array's\n"+
-			"include its items': each item: enum: ...), default, description and children, read from local\n"+
-			"manifests (--manifests) or a registry (--server).")
+	return command(e, &explainFlags{}, "explain", "NAMESPACE/TYPE[@VERSION][.path]", "describe a resource type or one of its properties (like kubectl explain)")
 }
 
 func (f *explainFlags) run(c *cli.Context, e *env) error {

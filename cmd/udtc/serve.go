@@ -46,10 +46,7 @@ type serveFlags struct {
 }
 
 func serveCommand(e *env) *cli.Command {
-	return command(e, &serveFlags{}, "serve", "", "serve the resource type registry (UCP-compatible registration APIs) and resources of its types",
-		"Serves /planes/radius/{plane}/providers/System.Resources/... (registrations) and\n"+
-			"/planes/radius/{plane}/resourceGroups/... (resources of the registered types) on --addr until SIGINT/SIGTERM.\n"+
-			"Stores: sqlite:PATH (default: "+serve.DefaultStoreName()+") or postgres://... .")
+	return command(e, &serveFlags{}, "serve", "", "serve the resource type registry (UCP-compatible registration APIs) and resources of its types")
 }
 
 func (f *serveFlags) flags() []cli.Flag {

@@ -17,13 +17,7 @@ import (
 type validateFlags struct{ typeSourceFlags }
 
 func validateCommand(e *env) *cli.Command {
-	return command(e, &validateFlags{}, "validate", "NAMESPACE/TYPE[@VERSION] FILE...", "check resource documents against a type's schema, as the registry would admit them",
-		"Checks resource documents (YAML or JSON; several YAML documents per file are allowed) the way\n"+
-			"the registry admits a PUT: with the same implementation (registry/admission), against the schema\n"+
-			"of the API version (the default one unless @VERSION is given, as explain) read from local manifests\n"+
-			"(--manifests) or from a registry (--server). A document is a resource body {location, tags,\n"+
-			"properties}; every violation is reported with its path and file:line:col, in the order of the file.\n"+
-			"Exit code 0: every document is admitted; 1: a violation; 2: usage error.")
+	return command(e, &validateFlags{}, "validate", "NAMESPACE/TYPE[@VERSION] FILE...", "check resource documents against a type's schema, as the registry would admit them")
 }
 
 func (f *validateFlags) run(c *cli.Context, e *env) error {

@@ -12,8 +12,7 @@ import (
 type versionFlags struct{ output string }
 
 func versionCommand(e *env) *cli.Command {
-	return command(e, &versionFlags{}, "version", "", "print udtc's version, commit, Go version and registration API version",
-		"Prints the module version and VCS commit udtc was built from, the Go version and the version\nof the registration API it serves and publishes to. `udtc --version` prints the same.")
+	return command(e, &versionFlags{}, "version", "", "print udtc's version, commit, Go version and registration API version")
 }
 
 func (f *versionFlags) flags() []cli.Flag {
