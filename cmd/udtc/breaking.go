@@ -19,10 +19,6 @@ type breakingFlags struct {
 	failOn  string
 }
 
-func breakingCommand(e *env) *cli.Command {
-	return command(e, &breakingFlags{}, "breaking", "PATH... --against REV|DIR", "report API changes of the manifests against a git revision or a directory")
-}
-
 func (f *breakingFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "against", Usage: "git revision or directory to compare with (required)", Destination: &f.against},

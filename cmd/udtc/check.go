@@ -107,10 +107,6 @@ func diagColor(e *env) bool {
 	return e.isTerminal && isTerminal(e.stderr) && !noColor
 }
 
-func checkCommand(e *env) *cli.Command {
-	return command(e, &checkFlags{}, "check", "PATH...", "check manifests and report every problem")
-}
-
 // checkFlags are the flags of `udtc check`.
 type checkFlags struct {
 	compileFlags

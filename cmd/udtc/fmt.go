@@ -19,10 +19,6 @@ type fmtFlags struct {
 	check, diff bool
 }
 
-func fmtCommand(e *env) *cli.Command {
-	return command(e, &fmtFlags{}, "fmt", "PATH...", "rewrite manifests in the canonical layout")
-}
-
 func (f *fmtFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "check", Usage: "list the files that would change and exit 1 if there are any; write nothing", Destination: &f.check},

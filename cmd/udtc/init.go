@@ -18,10 +18,6 @@ type initFlags struct {
 	typeName  string
 }
 
-func initCommand(e *env) *cli.Command {
-	return command(e, &initFlags{}, "init", "[DIR]", "start a project: a commented manifest, bicepconfig.json and a CI workflow")
-}
-
 func (f *initFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "namespace", Usage: "resource provider namespace, e.g. Contoso.Data (required)", Destination: &f.namespace},

@@ -150,10 +150,6 @@ type publishFlags struct {
 	review   planFlags       // publishplan.go
 }
 
-func publishCommand(e *env) *cli.Command {
-	return command(e, &publishFlags{}, "publish", "PATH...", "register compiled manifests in a registry: plan, then apply")
-}
-
 func (f *publishFlags) flags() []cli.Flag {
 	return slices.Concat(f.compileFlags.flags(), f.serverFlags.flags(), []cli.Flag{
 		&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},

@@ -30,10 +30,6 @@ type publishExtFlags struct {
 	timeout          time.Duration
 }
 
-func publishExtensionCommand(e *env) *cli.Command {
-	return command(e, &publishExtFlags{}, "publish-extension", "PATH...", "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry")
-}
-
 func (f *publishExtFlags) flags() []cli.Flag {
 	return append(f.compileFlags.flags(),
 		&cli.StringSliceFlag{Name: "target", Usage: "where to push: `TARGET` is [NAMESPACE=]br:REGISTRY/REPOSITORY[:TAG], with " + oci.Placeholder + " in REPOSITORY for every namespace (repeatable)", Destination: &f.targets},

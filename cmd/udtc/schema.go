@@ -6,10 +6,6 @@ import (
 	"github.com/udtc/udtc/generator/manifest"
 )
 
-func schemaCommand(e *env) *cli.Command {
-	return command(e, &schemaFlags{}, "schema", "", "print the JSON Schema of the manifest format")
-}
-
 // schemaFlags are the flags of `udtc schema`.
 type schemaFlags struct{ project bool }
 

@@ -45,10 +45,6 @@ type serveFlags struct {
 	forward   forwardFlags // forward.go
 }
 
-func serveCommand(e *env) *cli.Command {
-	return command(e, &serveFlags{}, "serve", "", "serve the resource type registry (UCP-compatible registration APIs) and resources of its types")
-}
-
 func (f *serveFlags) flags() []cli.Flag {
 	return slices.Concat([]cli.Flag{
 		&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},

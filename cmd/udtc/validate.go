@@ -16,20 +16,10 @@ import (
 // validateFlags are the flags of `udtc validate`.
 type validateFlags struct{ typeSourceFlags }
 
-func validateCommand(e *env) *cli.Command {
-	return command(e, &validateFlags{}, "validate", "NAMESPACE/TYPE[@VERSION] FILE...", "check resource documents against a type's schema, as the registry would admit them")
-}
-
 func (f *validateFlags) run(c *cli.Context, e *env) error {
-	if err := checkOutput(f.server.output); err != nil {
-		return err
-	}
-	if c.Args().Len() < 2 {
-		return usageErrorf("validate takes NAMESPACE/TYPE[@VERSION] and at least one FILE")
-	}
-	ref, err := api.ParseTypeRef(c.Args().First())
+	ref, err := f.typeArg(c, c.Args().Len() >= 2, "validate takes NAMESPACE/TYPE[@VERSION] and at least one FILE")
 	if err != nil {
-		return usageErrorf("%v", err)
+		return err
 	}
 	if len(ref.Path) > 0 {
 		return usageErrorf("validate takes NAMESPACE/TYPE[@VERSION] (a type, no property path), not %q", c.Args().First())

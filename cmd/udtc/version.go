@@ -11,10 +11,6 @@ import (
 // versionFlags are the flags of `udtc version`.
 type versionFlags struct{ output string }
 
-func versionCommand(e *env) *cli.Command {
-	return command(e, &versionFlags{}, "version", "", "print udtc's version, commit, Go version and registration API version")
-}
-
 func (f *versionFlags) flags() []cli.Flag {
 	return []cli.Flag{&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output}}
 }
