@@ -16,6 +16,7 @@ package model
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -84,10 +85,8 @@ func (t *ResourceType) Leaf() string {
 
 // Version returns the named API version or nil.
 func (t *ResourceType) Version(name string) *APIVersion {
-	for _, v := range t.APIVersions {
-		if v.Name == name {
-			return v
-		}
+	if i := slices.IndexFunc(t.APIVersions, func(v *APIVersion) bool { return v.Name == name }); i >= 0 {
+		return t.APIVersions[i]
 	}
 	return nil
 }
