@@ -18,7 +18,8 @@ type Resource struct {
 	// Properties is the canonical JSON object of the kind's properties
 	// (ProviderProperties, TypeProperties, ...), without provisioningState.
 	Properties json.RawMessage
-	// ETag changes on every write; stores set it.
+	// ETag changes on every write that changes the resource; stores set
+	// it.
 	ETag   string
 	System SystemData
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -128,10 +129,8 @@ type Property struct {
 
 // Property returns the named property or nil.
 func (s *Schema) Property(name string) *Property {
-	for _, p := range s.Properties {
-		if p.Name == name {
-			return p
-		}
+	if i := slices.IndexFunc(s.Properties, func(p *Property) bool { return p.Name == name }); i >= 0 {
+		return s.Properties[i]
 	}
 	return nil
 }

@@ -60,8 +60,8 @@ type runner interface {
 
 // command is the command name running f. args is its ArgsUsage: "" for a
 // command that takes no arguments, which refuses any.
-func command(e *env, f runner, name, args, usage, description string) *cli.Command {
-	return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: description, Flags: f.flags(),
+func command(e *env, f runner, name, args, usage string) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: description(name), Flags: f.flags(),
 		Action: func(c *cli.Context) error {
 			if args == "" && c.Args().Present() {
 				return usageErrorf("%s takes no arguments", name)
@@ -79,23 +79,24 @@ func atLeast[T int | int64 | time.Duration](flag string, value, min T) error {
 	return nil
 }
 
-// commands is the composition root: every command, one line each.
+// commands is the composition root: every command, one line each (its
+// flags, name, arguments and usage; its long help is help/NAME.txt).
 func commands(env *env) []*cli.Command {
 	return []*cli.Command{
-		breakingCommand(env),
-		checkCommand(env),
+		command(env, &breakingFlags{}, "breaking", "PATH... --against REV|DIR", "report API changes of the manifests against a git revision or a directory"),
+		command(env, &checkFlags{}, "check", "PATH...", "check manifests and report every problem"),
 		completionCommand(env),
-		explainCommand(env),
-		fmtCommand(env),
+		command(env, &explainFlags{}, "explain", "NAMESPACE/TYPE[@VERSION][.path]", "describe a resource type or one of its properties (like kubectl explain)"),
+		command(env, &fmtFlags{}, "fmt", "PATH...", "rewrite manifests in the canonical layout"),
 		genCommand(env),
-		initCommand(env),
-		publishCommand(env),
-		publishExtensionCommand(env),
+		command(env, &initFlags{}, "init", "[DIR]", "start a project: a commented manifest, bicepconfig.json and a CI workflow"),
+		command(env, &publishFlags{}, "publish", "PATH...", "register compiled manifests in a registry: plan, then apply"),
+		command(env, &publishExtFlags{}, "publish-extension", "PATH...", "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry"),
 		registryCommand(env),
-		schemaCommand(env),
-		serveCommand(env),
-		validateCommand(env),
-		versionCommand(env),
+		command(env, &schemaFlags{}, "schema", "", "print the JSON Schema of the manifest format"),
+		command(env, &serveFlags{}, "serve", "", "serve the resource type registry (UCP-compatible registration APIs) and resources of its types"),
+		command(env, &validateFlags{}, "validate", "NAMESPACE/TYPE[@VERSION] FILE...", "check resource documents against a type's schema, as the registry would admit them"),
+		command(env, &versionFlags{}, "version", "", "print udtc's version, commit, Go version and registration API version"),
 	}
 }
 

@@ -19,15 +19,6 @@ type breakingFlags struct {
 	failOn  string
 }
 
-func breakingCommand(e *env) *cli.Command {
-	return command(e, &breakingFlags{}, "breaking", "PATH... --against REV|DIR", "report API changes of the manifests against a git revision or a directory",
-		"Compares the manifests under PATH with the same paths at a git revision (branch, tag,\n"+
-			"commit, HEAD~N) of the repository that contains them, or with the manifests under DIR.\n"+
-			"Types are matched by namespace and name. Findings are printed to stdout. Exit code 0: no\n"+
-			"finding at or above --fail-on; 1: at least one, or the manifests do not compile; 2: usage\n"+
-			"error (an unknown revision, a path outside a repository). Rules: docs/rules.md.")
-}
-
 func (f *breakingFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "against", Usage: "git revision or directory to compare with (required)", Destination: &f.against},

@@ -107,13 +107,6 @@ func diagColor(e *env) bool {
 	return e.isTerminal && isTerminal(e.stderr) && !noColor
 }
 
-func checkCommand(e *env) *cli.Command {
-	return command(e, &checkFlags{}, "check", "PATH...", "check manifests and report every problem",
-		"Checks manifest files and directories (recursively: *.yaml, *.yml, *.json) against the\n"+
-			"manifest format and the supported schema subset. Exit code 0: no errors (warnings allowed);\n"+
-			"1: at least one error; 2: usage or I/O error.")
-}
-
 // checkFlags are the flags of `udtc check`.
 type checkFlags struct {
 	compileFlags

@@ -30,11 +30,10 @@ func completionCommand(e *env) *cli.Command {
 		})
 	}
 	return &cli.Command{
-		Name:      "completion",
-		Usage:     "print a shell completion script: bash, zsh or fish",
-		ArgsUsage: "bash|zsh|fish",
-		Description: "Prints a completion script for commands, subcommands and flags. Load it in the current shell\n" +
-			"(bash: source <(udtc completion bash)) or install it where the shell looks for completions.",
+		Name:        "completion",
+		Usage:       "print a shell completion script: bash, zsh or fish",
+		ArgsUsage:   "bash|zsh|fish",
+		Description: description("completion"),
 		Subcommands: subs,
 	}
 }

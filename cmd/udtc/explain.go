@@ -3,32 +3,16 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/explain"
 )
 
 // explainFlags are the flags of `udtc explain`.
 type explainFlags struct{ typeSourceFlags }
 
-func explainCommand(e *env) *cli.Command {
-	return command(e, &explainFlags{}, "explain", "NAMESPACE/TYPE[@VERSION][.path]", "describe a resource type or one of its properties (like kubectl explain)",
-		"Describes a type's API version (the default one unless @VERSION is given) or a property below\n"+
-			"it (.size, .status.recipe; array items and map values are stepped into, .tags.items is the item\n"+
-			"schema itself, .labels.additionalProperties a map's values): its type, constraints (an array's\n"+
-			"include its items': each item: enum: ...), default, description and children, read from local\n"+
-			"manifests (--manifests) or a registry (--server).")
-}
-
 func (f *explainFlags) run(c *cli.Context, e *env) error {
-	if err := checkOutput(f.server.output); err != nil {
-		return err
-	}
-	if c.Args().Len() != 1 {
-		return usageErrorf("explain takes one argument: NAMESPACE/TYPE[@VERSION][.path]")
-	}
-	ref, err := api.ParseTypeRef(c.Args().First())
+	ref, err := f.typeArg(c, c.Args().Len() == 1, "explain takes one argument: NAMESPACE/TYPE[@VERSION][.path]")
 	if err != nil {
-		return usageErrorf("%v", err)
+		return err
 	}
 	res, err := f.lookup(c, e, ref)
 	if err != nil {

@@ -19,16 +19,6 @@ type fmtFlags struct {
 	check, diff bool
 }
 
-func fmtCommand(e *env) *cli.Command {
-	return command(e, &fmtFlags{}, "fmt", "PATH...", "rewrite manifests in the canonical layout",
-		"Rewrites YAML manifests (files, and directories as udtc check reads them) in one layout: keys\n"+
-			"in the order of docs/manifest.md, 2-space indentation, quoted API versions, comments kept.\n"+
-			"JSON manifests are left as they are. Each file rewritten is named on stderr (formatted PATH).\n"+
-			"--check lists the files that would change; --diff prints the changes as a unified diff; neither\n"+
-			"writes. Exit code 0: every file is formatted (or was\n"+
-			"rewritten); 1: --check or --diff found files to change; 2: usage error or a file that does not parse.")
-}
-
 func (f *fmtFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "check", Usage: "list the files that would change and exit 1 if there are any; write nothing", Destination: &f.check},

@@ -47,18 +47,10 @@ var genTargets = bridge.Targets
 func genCommand(e *env) *cli.Command {
 	f := &genFlags{}
 	return &cli.Command{
-		Name:      "gen",
-		Usage:     "generate the Bicep extension, Go client and docs from manifests",
-		ArgsUsage: "PATH...",
-		Description: "Compiles the manifests (nothing is written when they have errors) and writes the outputs\n" +
-			"under --out. Files whose content is unchanged are not rewritten; files that an earlier run of\n" +
-			"a selected target wrote and this run no longer produces are removed (other targets' files are\n" +
-			"left alone). --out/.udtc-generated lists what was written. Directories holding .udtc-generated\n" +
-			"are never read as inputs. Changed files are staged in --out/.udtc-stage-*/ and renamed into\n" +
-			"place only when every target is done and no diagnostic is an error; a failed or interrupted\n" +
-			"(SIGINT, SIGTERM) run removes its stage and leaves --out unchanged, and a stage left by a killed\n" +
-			"run is removed by the next gen. --check writes nothing and exits 1 when the output directory\n" +
-			"is not up to date (a leftover stage included).",
+		Name:        "gen",
+		Usage:       "generate the Bicep extension, Go client and docs from manifests",
+		ArgsUsage:   "PATH...",
+		Description: description("gen"),
 		Flags: append(append(f.flags(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "out", Usage: "output directory", Destination: &f.out},
 			&cli.StringSliceFlag{Name: "target", Usage: "targets to generate: " + strings.Join(bridge.TargetNames, ", ") + " (default: all)", Destination: &f.targets},

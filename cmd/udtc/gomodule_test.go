@@ -95,3 +95,32 @@ func writeTestFile(t *testing.T, path, data string) {
 		t.Fatal(err)
 	}
 }
+
+// TestGenGoModuleFromProject: udtc.yaml's go.module and go.runtime apply
+// when no flag sets them, and a flag overrides them.
+func TestGenGoModuleFromProject(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // gen's no-op cache
+	manifest, err := os.ReadFile("../../fixtures/valid_basic/manifest.yaml")
+	if err != nil {
+		t.Skipf("fixture: %v", err)
+	}
+	writeTestFile(t, filepath.Join(dir, "manifests", "types.yaml"), string(manifest))
+	writeTestFile(t, filepath.Join(dir, "udtc.yaml"), "inputs: {include: [manifests]}\noutput: out\ntargets: [go]\ngo: {module: example.com/acme/gen, runtime: module}\n")
+	t.Chdir(dir)
+	if code, _, stderr := runCLI(t, "gen"); code != 0 {
+		t.Fatalf("gen: exit %d\n%s", code, stderr)
+	}
+	if gomod, err := os.ReadFile(filepath.Join("out", "go.mod")); err != nil || !strings.Contains(string(gomod), "module example.com/acme/gen\n") {
+		t.Errorf("out/go.mod = %q, %v; want the module of udtc.yaml", gomod, err)
+	}
+	if _, err := os.Stat(filepath.Join("out", "go", "internal", "udtc")); err == nil {
+		t.Errorf("go.runtime: module in udtc.yaml, but the runtime was copied")
+	}
+	if code, _, stderr := runCLI(t, "gen", "--go-runtime", "copy"); code != 0 {
+		t.Fatalf("gen --go-runtime copy: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join("out", "go", "internal", "udtc")); err != nil {
+		t.Errorf("--go-runtime copy did not override udtc.yaml: %v", err)
+	}
+}

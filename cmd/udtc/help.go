@@ -1,12 +1,42 @@
 package main
 
 import (
+	"embed"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/registry/oci"
+	"github.com/udtc/udtc/registry/serve"
 )
+
+// helpFiles hold each command's long description, help/NAME.txt, so the
+// command files carry flags and a call, not paragraphs of prose.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// helpValues are the {{name}} placeholders a help file may use: values the
+// text states but the code owns.
+func helpValues() *strings.Replacer {
+	return strings.NewReplacer(
+		"{{default-store}}", serve.DefaultStoreName(),
+		"{{manifest-schema-id}}", manifest.SchemaID,
+		"{{oci-placeholder}}", oci.Placeholder,
+	)
+}
+
+// description is the long description of command name: help/NAME.txt
+// without its final newline, placeholders replaced; "" when there is none.
+func description(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		return ""
+	}
+	return helpValues().Replace(strings.TrimSuffix(string(b), "\n"))
+}
 
 // examples are the examples every command's --help ends with, by command
 // path. A test fails when a command has none.

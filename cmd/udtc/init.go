@@ -18,19 +18,6 @@ type initFlags struct {
 	typeName  string
 }
 
-func initCommand(e *env) *cli.Command {
-	return command(e, &initFlags{}, "init", "[DIR]", "start a project: a commented manifest, bicepconfig.json and a CI workflow",
-		"Writes, under DIR (default: the current directory):\n"+
-			"  manifests/TYPE.yaml            a commented starter manifest (with the editor schema line)\n"+
-			"  udtc.yaml                      the project file: inputs manifests/, output out/\n"+
-			"  bicepconfig.json               pointing at the Bicep extension `udtc gen manifests --out out` writes\n"+
-			"                                 (init also prints the other way: the br: reference of the extension\n"+
-			"                                 pushed to an OCI registry with `udtc publish-extension`)\n"+
-			"  .github/workflows/udtc.yaml    a CI workflow: check, gen --check, and breaking on pull requests\n"+
-			"  example.bicep                  an example resource of the type, which the registry admits\n"+
-			"It refuses to overwrite any existing file (and then writes nothing).")
-}
-
 func (f *initFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "namespace", Usage: "resource provider namespace, e.g. Contoso.Data (required)", Destination: &f.namespace},

@@ -69,6 +69,12 @@ func (f *genFlags) fromProject(c *cli.Context) {
 	if !c.IsSet("go-import-prefix") && p.File.Go.ImportPrefix != "" {
 		f.goImportPrefix = p.File.Go.ImportPrefix
 	}
+	if !c.IsSet("go-module") && p.File.Go.Module != "" {
+		f.goModule = p.File.Go.Module
+	}
+	if !c.IsSet("go-runtime") && p.File.Go.Runtime != "" {
+		f.goRuntime = p.File.Go.Runtime
+	}
 	bicepFromProject(c, p, &f.extensionName, &f.extensionVersion)
 }
 

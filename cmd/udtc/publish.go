@@ -150,17 +150,6 @@ type publishFlags struct {
 	review   planFlags       // publishplan.go
 }
 
-func publishCommand(e *env) *cli.Command {
-	return command(e, &publishFlags{}, "publish", "PATH...", "register compiled manifests in a registry: plan, then apply",
-		"Compiles the manifests (errors stop everything), reads what the registry holds for their\n"+
-			"namespaces, prints the plan (create, update with a field diff, unchanged, delete) and applies\n"+
-			"it in dependency order. Nothing unchanged is written. --prune deletes types, API versions and\n"+
-			"locations of the published namespaces that the manifests no longer declare; other namespaces\n"+
-			"are never touched. Exit code 0: the registry matches; 1: something failed; 2: usage error.\n"+
-			"With --git REPO the manifests and their Bicep extension are committed on a branch of a local git\n"+
-			"repository instead (replacing --git-dir), for review as a pull request; no registry is contacted.")
-}
-
 func (f *publishFlags) flags() []cli.Flag {
 	return slices.Concat(f.compileFlags.flags(), f.serverFlags.flags(), []cli.Flag{
 		&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},

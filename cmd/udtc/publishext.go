@@ -30,23 +30,6 @@ type publishExtFlags struct {
 	timeout          time.Duration
 }
 
-func publishExtensionCommand(e *env) *cli.Command {
-	return command(e, &publishExtFlags{}, "publish-extension", "PATH...", "push the Bicep extensions of manifests (or of udtc gen's .tgz) to an OCI registry",
-		"Compiles the manifests in PATH (default: udtc.yaml's inputs) as udtc gen does, or reads the\n"+
-			"extension packages (bicep/NAME.tgz) udtc gen wrote, and pushes each extension to its --target as\n"+
-			"the artifact Bicep restores from bicepconfig.json (\"NAME\": \"br:REGISTRY/REPOSITORY:TAG\").\n"+
-			"With several namespaces (several extensions) give either one --target with "+oci.Placeholder+" in its\n"+
-			"repository, replaced by each extension's name (br:myregistry.azurecr.io/bicep/"+oci.Placeholder+"),\n"+
-			"or one --target NAMESPACE=br:... per namespace. Without :TAG the tag is the extension version.\n"+
-			"A tag that already holds the same extension is left as it is (\"unchanged\"); one that holds other\n"+
-			"content is refused unless --force. The manifest's creation time is $SOURCE_DATE_EPOCH or the time of\n"+
-			"the last commit that changed the inputs, so the same inputs give the same digest.\n"+
-			"Credentials: the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths and\n"+
-			"credential helpers), or --username with the password on stdin (--password-stdin). Loopback\n"+
-			"registries (localhost, 127.0.0.1, ::1) are spoken to over plain HTTP, others over HTTPS unless\n"+
-			"--plain-http. Exit 1 when a push is refused, with the registry's reason.")
-}
-
 func (f *publishExtFlags) flags() []cli.Flag {
 	return append(f.compileFlags.flags(),
 		&cli.StringSliceFlag{Name: "target", Usage: "where to push: `TARGET` is [NAMESPACE=]br:REGISTRY/REPOSITORY[:TAG], with " + oci.Placeholder + " in REPOSITORY for every namespace (repeatable)", Destination: &f.targets},

@@ -20,11 +20,7 @@ import (
 // manifests and their Bicep extension go into a git repository as one
 // commit on a branch, for teams that review registrations as pull requests.
 type gitPublishFlags struct {
-	repo    string
-	branch  string
-	dir     string
-	message string
-	author  string
+	repo, branch, dir, message, author string // --git, --git-branch, --git-dir, --git-message, --git-author
 }
 
 func (f *gitPublishFlags) flags() []cli.Flag {

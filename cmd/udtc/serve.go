@@ -45,13 +45,6 @@ type serveFlags struct {
 	forward   forwardFlags // forward.go
 }
 
-func serveCommand(e *env) *cli.Command {
-	return command(e, &serveFlags{}, "serve", "", "serve the resource type registry (UCP-compatible registration APIs) and resources of its types",
-		"Serves /planes/radius/{plane}/providers/System.Resources/... (registrations) and\n"+
-			"/planes/radius/{plane}/resourceGroups/... (resources of the registered types) on --addr until SIGINT/SIGTERM.\n"+
-			"Stores: sqlite:PATH (default: "+serve.DefaultStoreName()+") or postgres://... .")
-}
-
 func (f *serveFlags) flags() []cli.Flag {
 	return slices.Concat([]cli.Flag{
 		&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},

@@ -32,6 +32,23 @@ type resolved struct {
 	schema  []byte
 }
 
+// typeArg is the start of explain and validate: it checks --output, then
+// argsOK (the command's argument count, refused with usage), then parses
+// the first argument as NAMESPACE/TYPE[@VERSION][.path]. Errors are usage errors.
+func (f *typeSourceFlags) typeArg(c *cli.Context, argsOK bool, usage string) (api.TypeRef, error) {
+	if err := checkOutput(f.server.output); err != nil {
+		return api.TypeRef{}, err
+	}
+	if !argsOK {
+		return api.TypeRef{}, usageErrorf("%s", usage)
+	}
+	ref, err := api.ParseTypeRef(c.Args().First())
+	if err != nil {
+		return api.TypeRef{}, usageErrorf("%v", err)
+	}
+	return ref, nil
+}
+
 // lookup finds ref's type and API version (the default version when ref has
 // none) in the manifests or on the server. Errors are exit errors.
 func (f *typeSourceFlags) lookup(c *cli.Context, e *env, ref api.TypeRef) (resolved, error) {

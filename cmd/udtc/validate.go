@@ -16,26 +16,10 @@ import (
 // validateFlags are the flags of `udtc validate`.
 type validateFlags struct{ typeSourceFlags }
 
-func validateCommand(e *env) *cli.Command {
-	return command(e, &validateFlags{}, "validate", "NAMESPACE/TYPE[@VERSION] FILE...", "check resource documents against a type's schema, as the registry would admit them",
-		"Checks resource documents (YAML or JSON; several YAML documents per file are allowed) the way\n"+
-			"the registry admits a PUT: with the same implementation (registry/admission), against the schema\n"+
-			"of the API version (the default one unless @VERSION is given, as explain) read from local manifests\n"+
-			"(--manifests) or from a registry (--server). A document is a resource body {location, tags,\n"+
-			"properties}; every violation is reported with its path and file:line:col, in the order of the file.\n"+
-			"Exit code 0: every document is admitted; 1: a violation; 2: usage error.")
-}
-
 func (f *validateFlags) run(c *cli.Context, e *env) error {
-	if err := checkOutput(f.server.output); err != nil {
-		return err
-	}
-	if c.Args().Len() < 2 {
-		return usageErrorf("validate takes NAMESPACE/TYPE[@VERSION] and at least one FILE")
-	}
-	ref, err := api.ParseTypeRef(c.Args().First())
+	ref, err := f.typeArg(c, c.Args().Len() >= 2, "validate takes NAMESPACE/TYPE[@VERSION] and at least one FILE")
 	if err != nil {
-		return usageErrorf("%v", err)
+		return err
 	}
 	if len(ref.Path) > 0 {
 		return usageErrorf("validate takes NAMESPACE/TYPE[@VERSION] (a type, no property path), not %q", c.Args().First())

@@ -11,11 +11,6 @@ import (
 // versionFlags are the flags of `udtc version`.
 type versionFlags struct{ output string }
 
-func versionCommand(e *env) *cli.Command {
-	return command(e, &versionFlags{}, "version", "", "print udtc's version, commit, Go version and registration API version",
-		"Prints the module version and VCS commit udtc was built from, the Go version and the version\nof the registration API it serves and publishes to. `udtc --version` prints the same.")
-}
-
 func (f *versionFlags) flags() []cli.Flag {
 	return []cli.Flag{&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output}}
 }

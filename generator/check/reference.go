@@ -37,18 +37,18 @@ func (c *schemaChecker) resourceReference(s *model.Schema, e *entry) {
 			return
 		}
 		if v.Value == api.AnyResourceType {
-			s.Reference = &model.Reference{Span: r.pos(v)}
+			s.Reference = &schema.Reference{Span: r.pos(v)}
 			return
 		}
 		if c.referenceType(v, e.ptr(), v.Value) {
-			s.Reference = &model.Reference{Types: []string{v.Value}, Span: r.pos(v), TypeSpans: []schema.Span{r.pos(v)}}
+			s.Reference = &schema.Reference{Types: []string{v.Value}, Span: r.pos(v), TypeSpans: []schema.Span{r.pos(v)}}
 		}
 	case yaml.SequenceNode:
 		if len(v.Content) == 0 {
 			r.report(v, RuleResourceReference, e.ptr(), hint, "`%s` lists no type", api.ExtensionResourceType)
 			return
 		}
-		ref := &model.Reference{Span: r.pos(v)}
+		ref := &schema.Reference{Span: r.pos(v)}
 		ok := true
 		seen := map[string]int{}
 		for i, item := range v.Content {

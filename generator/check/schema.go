@@ -185,7 +185,7 @@ func (c *schemaChecker) constraints(s *model.Schema, n *yaml.Node, kw map[string
 }
 
 // kindOfType names a kind the way `type` spells it.
-func kindOfType(k model.Kind) string {
+func kindOfType(k schema.Kind) string {
 	if k == model.Map {
 		return "object (a map)"
 	}
@@ -325,7 +325,7 @@ func (c *schemaChecker) extensions(s *model.Schema, ext []*entry) {
 			r.report(e.value, RuleKeywordValue, e.ptr(), "", "`%s` cannot be represented as JSON: %v", e.name, err)
 			continue
 		}
-		s.Extensions = append(s.Extensions, model.Extension{Name: e.name, Value: raw})
+		s.Extensions = append(s.Extensions, schema.Extension{Name: e.name, Value: raw})
 	}
 }
 
@@ -751,7 +751,7 @@ func (c *schemaChecker) value(n *yaml.Node, s *model.Schema) (model.Value, strin
 	return v, ""
 }
 
-func article(k model.Kind) string {
+func article(k schema.Kind) string {
 	switch k {
 	case model.Any:
 		return "null"

@@ -16,6 +16,7 @@ package model
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -84,10 +85,8 @@ func (t *ResourceType) Leaf() string {
 
 // Version returns the named API version or nil.
 func (t *ResourceType) Version(name string) *APIVersion {
-	for _, v := range t.APIVersions {
-		if v.Name == name {
-			return v
-		}
+	if i := slices.IndexFunc(t.APIVersions, func(v *APIVersion) bool { return v.Name == name }); i >= 0 {
+		return t.APIVersions[i]
 	}
 	return nil
 }
@@ -108,22 +107,15 @@ type APIVersion struct {
 	Span   diag.Span
 }
 
-// The schema model (package schema).
+// The schema nodes the IR holds (package schema; the checker builds them
+// with schema's own types).
 type (
-	// Kind is the kind of a schema node.
-	Kind = schema.Kind
 	// Schema is one checked schema node.
 	Schema = schema.Schema
 	// Property is a named property of an Object schema.
 	Property = schema.Property
-	// Reference is what a reference-valued string points at.
-	Reference = schema.Reference
-	// Extension is an x- annotation kept for emitters that want it.
-	Extension = schema.Extension
 	// Value is a literal from a schema (an enum member, a default, an example).
 	Value = schema.Value
-	// Constraint is one thing a schema node says besides its kind, as one sentence.
-	Constraint = schema.Constraint
 )
 
 // Schema kinds (see schema.Kind).
@@ -147,4 +139,6 @@ func Walk(s *Schema, fn func(*Schema) bool) { schema.Walk(s, fn) }
 
 // Constraints returns what s requires or declares beyond its kind, one
 // sentence each (schema.Constraints).
-func Constraints(s *Schema, lit func(Value) string) []Constraint { return schema.Constraints(s, lit) }
+func Constraints(s *Schema, lit func(Value) string) []schema.Constraint {
+	return schema.Constraints(s, lit)
+}

@@ -22,10 +22,12 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/mod/module"
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/manifest"
 )
 
@@ -58,6 +60,8 @@ type Inputs struct {
 // Go configures the go target.
 type Go struct {
 	ImportPrefix string `json:"importPrefix,omitempty" yaml:"importPrefix,omitempty" jsonschema:"description=Go import path of the output directory (--go-import-prefix)."`
+	Module       string `json:"module,omitempty" yaml:"module,omitempty" jsonschema:"description=Module path of a go.mod written at the root of the output directory, which is then the Go import prefix (--go-module)."`
+	Runtime      string `json:"runtime,omitempty" yaml:"runtime,omitempty" jsonschema:"enum=copy,enum=module,description=Where the Go clients find their runtime: a copy in the output directory or the published module (--go-runtime)."`
 }
 
 // Bicep configures the bicep target.
@@ -151,6 +155,14 @@ func Load(file string) (*Project, error) {
 			}
 		default:
 			bad("rules.%s.severity: %q is not off, warning or error", id, r.Severity)
+		}
+	}
+	if r := p.File.Go.Runtime; r != "" && r != goclient.RuntimeCopy && r != goclient.RuntimeModule {
+		bad("go.runtime: %q is not %s or %s", r, goclient.RuntimeCopy, goclient.RuntimeModule)
+	}
+	if m := p.File.Go.Module; m != "" {
+		if err := module.CheckPath(m); err != nil {
+			bad("go.module: %q is not a Go module path: %v", m, errors.Unwrap(err))
 		}
 	}
 	for _, g := range append(slices.Clone(p.File.Inputs.Include), p.File.Inputs.Exclude...) {

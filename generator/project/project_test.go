@@ -70,6 +70,8 @@ func TestLoadErrors(t *testing.T) {
 		{"rules:\n  type-invalid: {severity: off, reason: x}\n", "rules.type-invalid: an error rule cannot be lowered to off"},
 		{"inputs: {include: [/abs]}\n", `inputs: "/abs" is not a glob relative to the project directory`},
 		{"inputs: {exclude: ['[']}\n", `inputs: "[" is not a glob`},
+		{"go: {runtime: vendored}\n", `go.runtime: "vendored" is not copy or module`},
+		{"go: {module: 'Not A Path'}\n", `go.module: "Not A Path" is not a Go module path`},
 	} {
 		_, err := Load(write(t, dir, FileName, tc.file))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -118,5 +120,23 @@ func TestFindInputsApply(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"unknown-keyword:error", "not-a-manifest:note", "type-invalid:error"}, rules); diff != "" {
 		t.Errorf("Apply (-want +got):\n%s", diff)
+	}
+}
+
+// TestDocsExample loads the udtc.yaml that docs/cli.md shows: an example a
+// page shows must work as shown.
+func TestDocsExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Skipf("docs: %v", err)
+	}
+	_, after, _ := strings.Cut(string(doc), "## The project file")
+	_, block, ok := strings.Cut(after, "```yaml\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/cli.md has no yaml block under \"The project file\"")
+	}
+	if _, err := Load(write(t, t.TempDir(), FileName, block)); err != nil {
+		t.Errorf("the udtc.yaml of docs/cli.md does not load: %v", err)
 	}
 }

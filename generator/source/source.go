@@ -17,11 +17,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// ErrNotRepository is returned when a path is not inside a git repository.
-var ErrNotRepository = errors.New("not inside a git repository")
-
-// ErrUnknownRevision is returned when a revision names no commit.
-var ErrUnknownRevision = errors.New("unknown revision")
+var (
+	// ErrNotRepository is returned when a path is not inside a git repository.
+	ErrNotRepository = errors.New("not inside a git repository")
+	// ErrUnknownRevision is returned when a revision names no commit.
+	ErrUnknownRevision = errors.New("unknown revision")
+)
 
 // Repo is a git repository with a working tree.
 type Repo struct {

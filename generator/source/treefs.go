@@ -91,11 +91,11 @@ func (t *TreeFS) lookup(op, name string) (*object.TreeEntry, error) {
 func (t *TreeFS) Stat(name string) (fs.FileInfo, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, fi, err := t.entry("stat", name)
+	e, err := t.lookup("stat", name)
 	if err != nil {
 		return nil, err
 	}
-	return fi, nil
+	return t.info(name, e), nil
 }
 
 // entry looks name up for op and describes it; mu is held.
@@ -104,21 +104,22 @@ func (t *TreeFS) entry(op, name string) (*object.TreeEntry, *fileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err := t.info(name, e)
-	return e, fi, err
+	return e, t.info(name, e), nil
 }
 
-func (t *TreeFS) info(name string, e *object.TreeEntry) (*fileInfo, error) {
+// info describes e (nil: the root) as name; a size the blob does not give
+// is 0. mu is held.
+func (t *TreeFS) info(name string, e *object.TreeEntry) *fileInfo {
 	fi := &fileInfo{name: path.Base(name), dir: true}
 	if e == nil || e.Mode == filemode.Dir {
-		return fi, nil
+		return fi
 	}
 	fi.dir = false
 	if b, err := t.blob(e); err == nil {
 		fi.size = b.size
 	}
 	fi.exec = e.Mode == filemode.Executable
-	return fi, nil
+	return fi
 }
 
 // Open implements fs.FS.
@@ -200,11 +201,7 @@ func (t *TreeFS) readDir(name string) ([]fs.DirEntry, error) {
 		if !(ent.Mode == filemode.Dir || ent.Mode.IsFile()) || ent.Mode == filemode.Symlink {
 			continue
 		}
-		fi, err := sub.info(ent.Name, ent)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fs.FileInfoToDirEntry(fi))
+		out = append(out, fs.FileInfoToDirEntry(sub.info(ent.Name, ent)))
 	}
 	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return out, nil

@@ -48,7 +48,7 @@ func SelectTargets(values []string) ([]string, error) {
 		}
 	}
 	if len(want) == 0 || want["all"] {
-		return TargetNames, nil
+		return slices.Clone(TargetNames), nil
 	}
 	for n := range want {
 		if !slices.Contains(TargetNames, n) {

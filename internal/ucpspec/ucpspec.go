@@ -109,7 +109,7 @@ func load(dir string) (*Spec, error) {
 		return nil, err
 	}
 	var common openapi2.T
-	if err := json.Unmarshal([]byte(commonTypes), &common); err != nil {
+	if err := json.Unmarshal(commonTypes, &common); err != nil {
 		return nil, fmt.Errorf("the common types stand-in: %w", err)
 	}
 	for name, d := range common.Definitions {

@@ -74,11 +74,7 @@ func (s *Server) delete(kind registry.Kind) handlerFunc {
 			return err
 		}
 		deleted, err := s.svc.DeleteRegistration(r.Context(), id, preconditions(r), force)
-		if err != nil {
-			return err
-		}
-		writeDeleted(w, deleted)
-		return nil
+		return writeDeleted(w, deleted, err)
 	}
 }
 

@@ -52,11 +52,7 @@ func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	deleted, err := s.svc.DeleteGroup(r.Context(), id, preconditions(r))
-	if err != nil {
-		return err
-	}
-	writeDeleted(w, deleted)
-	return nil
+	return writeDeleted(w, deleted, err)
 }
 
 func (s *Server) listGroups(w http.ResponseWriter, r *http.Request) error {
@@ -239,11 +235,7 @@ func (s *Server) deleteResource(w http.ResponseWriter, r *http.Request, id api.R
 		return err
 	}
 	deleted, err := s.svc.DeleteResource(r.Context(), id, preconditions(r))
-	if err != nil {
-		return err
-	}
-	writeDeleted(w, deleted)
-	return nil
+	return writeDeleted(w, deleted, err)
 }
 
 // putResource is the write path: the service resolves the type, then

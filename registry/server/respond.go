@@ -71,12 +71,18 @@ func createdStatus(created bool) int {
 	return http.StatusOK
 }
 
-func writeDeleted(w http.ResponseWriter, deleted bool) {
-	if deleted {
+// writeDeleted answers a DELETE with the service's result: its error as it
+// is, else 200 when something was deleted and 204 when nothing was there.
+func writeDeleted(w http.ResponseWriter, deleted bool, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case deleted:
 		w.WriteHeader(http.StatusOK)
-		return
+	default:
+		w.WriteHeader(http.StatusNoContent)
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // listPage reads r's list options ($top, $skipToken), lists one page

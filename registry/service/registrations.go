@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,7 +54,31 @@ func (s *Service) PutRegistration(ctx context.Context, w RegistrationWrite) (reg
 	if err != nil {
 		return registry.Resource{}, false, err
 	}
+	if cur, ok := s.unchanged(ctx, res, w.If, w.Actor); ok {
+		return cur, false, nil
+	}
 	return s.store.Put(ctx, registry.Write{Resource: res, If: w.If, Now: s.stamp(), Actor: w.Actor})
+}
+
+// unchanged returns the stored registration when writing res as actor
+// would store what is stored already (location, tags, properties and the
+// last writer) and cond holds against its ETag. Such a PUT is not written,
+// as Kubernetes skips an update that changes nothing: the registration
+// keeps its ETag and system data, and the PUT costs one read instead of a
+// write transaction, which on PostgreSQL waits for the row lock of every
+// other writer of the row. Another caller's PUT of the same body is
+// written, so that lastModifiedBy names it.
+// The answer stands at the moment of the read, as a write would at its
+// commit. On any doubt (an error, no such registration) it returns false
+// and the write decides.
+func (s *Service) unchanged(ctx context.Context, res registry.Resource, cond registry.Precondition, actor string) (registry.Resource, bool) {
+	cur, err := s.store.Get(ctx, res.ID)
+	if err != nil || cond.Check(true, cur.ETag) != nil {
+		return registry.Resource{}, false
+	}
+	same := cur.Location == res.Location && maps.Equal(cur.Tags, res.Tags) &&
+		bytes.Equal(cur.Properties, res.Properties) && cur.System.LastModifiedBy == actor
+	return cur, same
 }
 
 // DeleteRegistration deletes the registration id and everything under it
@@ -311,7 +336,10 @@ func (s *Service) checkAddresses(lp registry.LocationProperties) error {
 }
 
 // validSchema compacts and checks an API version schema and returns the
-// stored properties that hold it (registry.StoredSchemaHead). At most
+// stored properties that hold it (registry.StoredSchemaHead). A schema
+// accepted before (the same compacted bytes, by hash) is not checked
+// again: the check is a function of those bytes, and re-applying the same
+// schemas (git sync, CI, rad) is the common PUT. At most
 // checkSlots schemas are checked at a time: a check costs memory in
 // proportion to the schema, so this bounds the server's memory under many
 // large requests; the others wait for a slot as long as their context
@@ -329,6 +357,10 @@ func (s *Service) validSchema(ctx context.Context, raw json.RawMessage) (json.Ra
 	buf.WriteString(registry.StoredSchemaTail)
 	stored := json.RawMessage(buf.Bytes())
 	if s.checkSchema == nil {
+		return stored, nil
+	}
+	sum := sha256.Sum256(stored)
+	if s.accepted.Contains(sum) {
 		return stored, nil
 	}
 	schema, _ := registry.StoredSchema(stored)
@@ -355,5 +387,6 @@ func (s *Service) validSchema(ctx context.Context, raw json.RawMessage) (json.Ra
 			Message: fmt.Sprintf("properties.schema is not valid: %d error(s)", len(details)),
 			Details: api.CapDetails(details)}
 	}
+	s.accepted.Add(sum, struct{}{})
 	return stored, nil
 }

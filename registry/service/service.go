@@ -15,11 +15,14 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
 	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
@@ -45,6 +48,10 @@ type Options struct {
 	Egress *egress.Policy
 }
 
+// maxAcceptedSchemas bounds the hashes of the schemas validSchema
+// accepted, least recently used first out.
+const maxAcceptedSchemas = 1024
+
 // Service is the registry's service layer; it is safe for concurrent use.
 type Service struct {
 	store       registry.Store
@@ -54,8 +61,9 @@ type Service struct {
 	gens        *generations // nil: the store has none, nothing is cached
 	types       typeCache
 	schemas     *schemaCache
-	checkSlots  chan struct{} // see validSchema
-	syncs       syncCache     // sync.go
+	checkSlots  chan struct{}                           // see validSchema
+	accepted    *lru.Cache[[sha256.Size]byte, struct{}] // schemas validSchema accepted
+	syncs       syncCache                               // sync.go
 	egress      *egress.Policy
 }
 
@@ -82,6 +90,7 @@ func New(ctx context.Context, opts Options) (*Service, error) {
 		checkSlots:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		egress:      opts.Egress,
 	}
+	s.accepted, _ = lru.New[[sha256.Size]byte, struct{}](maxAcceptedSchemas) // errs only on a size < 1
 	if s.egress == nil {
 		s.egress = egress.New(nil, nil)
 	}

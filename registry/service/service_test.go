@@ -179,3 +179,40 @@ func TestStoredSchemaMatchesMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptedSchemaCheckedOnce counts schema checks: a schema accepted
+// once is not checked again, whatever the spacing of its JSON or the API
+// version it is PUT to; a refused one is checked every time.
+func TestAcceptedSchemaCheckedOnce(t *testing.T) {
+	svc := newSQLiteService(t)
+	var checks atomic.Int64
+	svc.checkSchema = func(s json.RawMessage) []api.Diagnostic {
+		checks.Add(1)
+		if bytes.Contains(s, []byte(`"bad"`)) {
+			return []api.Diagnostic{{Severity: "error", Rule: "bad", Message: "bad schema"}}
+		}
+		return nil
+	}
+	const ns, typ = "Contoso.Apps", "apps"
+	putRegistration(t, svc, registry.ProviderID(api.DefaultPlane, ns), `{}`, true)
+	putRegistration(t, svc, registry.TypeID(api.DefaultPlane, ns, typ), `{}`, true)
+	v1, v2 := registry.APIVersionID(api.DefaultPlane, ns, typ, "2024-08-01"), registry.APIVersionID(api.DefaultPlane, ns, typ, "2025-01-01")
+	putRegistration(t, svc, v1, `{"properties":{"schema":{"type":"object"}}}`, true)
+	putRegistration(t, svc, v1, `{"properties":{"schema":{ "type": "object" }}}`, false)
+	putRegistration(t, svc, v2, `{"properties":{"schema":{"type":"object"}}}`, true)
+	if n := checks.Load(); n != 1 {
+		t.Errorf("%d checks for 3 PUTs of one schema, want 1", n)
+	}
+	for range 2 {
+		env, err := DecodeEnvelope([]byte(`{"properties":{"schema":{"type":"object","description":"bad"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := svc.PutRegistration(context.Background(), RegistrationWrite{ID: v1, Body: env}); registry.CodeOf(err) != registry.CodeInvalid {
+			t.Fatalf("PUT of a refused schema = %v, want CodeInvalid", err)
+		}
+	}
+	if n := checks.Load(); n != 3 {
+		t.Errorf("%d checks after 2 PUTs of a refused schema, want 3", n)
+	}
+}
