@@ -35,7 +35,7 @@ func Set(lookupEnv func(string) (string, bool), percent int, limit func() int64)
 
 // gen's collector settings once the manifests are compiled, unless $GOGC or
 // $GOMEMLIMIT set them. The compiled model stays live through every target
-// (about 105 MB for the 23.8 MB of YAML of the 1,000-type catalog, 5 times
+// (about 93 MB for the 23.8 MB of YAML of the 1,000-type catalog, 5 times
 // that for 5,000 types) while the targets allocate their output around it.
 // At the default GOGC=100 the heap may grow to twice the live heap, and gen
 // of 1,000 types peaked at 410 MB. GenMemoryLimit lets the heap grow to the
