@@ -52,3 +52,32 @@ func TestReadInputsKeepsWhatItHashed(t *testing.T) {
 		t.Error("Take gave bytes for a path that is no input")
 	}
 }
+
+// A run's compile options hand the kept bytes to the compile; once the run
+// accepts its catalog, what the compile did not take is dropped.
+func TestRunDropsUntakenInputsOnAccept(t *testing.T) {
+	dir := t.TempDir()
+	var inputs []generator.Input
+	for _, name := range []string{"a.yaml", "b.yaml"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("namespace: Contoso."+name[:1]+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, generator.Input{Path: p})
+	}
+	in, err := ReadInputs(inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Plan(filepath.Join(dir, "out"), in, false)
+	opts := r.CompileOptions()
+	if data, ok := opts.Contents(inputs[0].Path); !ok || string(data) != "namespace: Contoso.a\n" {
+		t.Fatalf("Contents gave %q, %t", data, ok)
+	}
+	if !r.Accept(nil) {
+		t.Fatal("a run of everything did not accept")
+	}
+	if _, ok := opts.Contents(inputs[1].Path); ok {
+		t.Error("bytes the compile did not take are still kept after Accept")
+	}
+}
