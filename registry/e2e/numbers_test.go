@@ -20,13 +20,7 @@ import (
 // int32, or past a bound by less than float64 can tell are refused; on each
 // store.
 func TestIntegersStoredPlain(t *testing.T) {
-	for _, st := range stores {
-		t.Run(st.name, func(t *testing.T) {
-			s := st.open(t)
-			t.Cleanup(func() { s.Close() }) // after the server's own cleanup
-			integerScenario(t, serveStore(t, s))
-		})
-	}
+	onEachStore(t, func(t *testing.T, _ integrityStore, h httpc) { integerScenario(t, h) })
 }
 
 // serveStore serves a registry on s, on 127.0.0.1, until the test ends.

@@ -56,6 +56,18 @@ var stores = []struct {
 	}},
 }
 
+// onEachStore runs scenario on a fresh store of each kind, served on
+// 127.0.0.1 (serveStore), as a subtest named after the store.
+func onEachStore(t *testing.T, scenario func(t *testing.T, s integrityStore, h httpc)) {
+	for _, st := range stores {
+		t.Run(st.name, func(t *testing.T) {
+			s := st.open(t)
+			t.Cleanup(func() { s.Close() }) // after the server's own cleanup
+			scenario(t, s, serveStore(t, s))
+		})
+	}
+}
+
 // httpc is a plain HTTP client for a registry under test.
 type httpc struct {
 	t    *testing.T
@@ -202,18 +214,14 @@ func registerGoldenAt(h httpc, fixture, address string) {
 // TestResourcesEndToEnd registers fixtures' types through the registration
 // API and drives resources of them through the real handler, on each store.
 func TestResourcesEndToEnd(t *testing.T) {
-	for _, st := range stores {
-		t.Run(st.name, func(t *testing.T) {
-			s := st.open(t)
-			t.Cleanup(func() { s.Close() }) // after the server's own cleanup
-			resourceScenario(t, serveStore(t, s))
-			for name, count := range map[string]func(context.Context) (int, error){"registration": s.OrphanCount, "resource": s.InstanceOrphanCount} {
-				if n, err := count(context.Background()); err != nil || n != 0 {
-					t.Errorf("%s orphans = %d, %v", name, n, err)
-				}
+	onEachStore(t, func(t *testing.T, s integrityStore, h httpc) {
+		resourceScenario(t, h)
+		for name, count := range map[string]func(context.Context) (int, error){"registration": s.OrphanCount, "resource": s.InstanceOrphanCount} {
+			if n, err := count(context.Background()); err != nil || n != 0 {
+				t.Errorf("%s orphans = %d, %v", name, n, err)
 			}
-		})
-	}
+		}
+	})
 }
 
 func resourceScenario(t *testing.T, h httpc) {

@@ -10,38 +10,33 @@ import (
 // with the stored ETag and system data. A changed body, another caller or
 // a stale If-Match still write, or fail, as before. On each store.
 func TestUnchangedPutKeepsETag(t *testing.T) {
-	for _, st := range stores {
-		t.Run(st.name, func(t *testing.T) {
-			s := st.open(t)
-			t.Cleanup(func() { s.Close() })
-			h := serveStore(t, s)
-			const body = `{"properties":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}}`
-			version := rpPath + "Contoso.Same/resourceTypes/widgets/apiVersions/2025-01-01" + regVersion
-			h.must(201, "PUT", rpPath+"Contoso.Same"+regVersion, `{}`)
-			h.must(201, "PUT", rpPath+"Contoso.Same/resourceTypes/widgets"+regVersion, `{}`)
-			first := h.must(201, "PUT", version, body)
-			etag := first.header.Get("ETag")
+	onEachStore(t, func(t *testing.T, _ integrityStore, h httpc) {
+		const body = `{"properties":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}}`
+		version := rpPath + "Contoso.Same/resourceTypes/widgets/apiVersions/2025-01-01" + regVersion
+		h.must(201, "PUT", rpPath+"Contoso.Same"+regVersion, `{}`)
+		h.must(201, "PUT", rpPath+"Contoso.Same/resourceTypes/widgets"+regVersion, `{}`)
+		first := h.must(201, "PUT", version, body)
+		etag := first.header.Get("ETag")
 
-			// The same body again, in another spacing: nothing changes.
-			again := h.must(200, "PUT", version, `{"properties":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}}`, "If-Match: "+etag)
-			if got := again.header.Get("ETag"); got != etag {
-				t.Errorf("ETag after an unchanged PUT = %s, want the stored %s", got, etag)
-			}
-			if a, b := systemData(t, first.body), systemData(t, again.body); a != b {
-				t.Errorf("systemData after an unchanged PUT = %v, want the stored %v", b, a)
-			}
-			// A stale ETag fails even when nothing would change.
-			h.must(412, "PUT", version, body, `If-Match: "stale"`)
-			h.must(412, "PUT", version, body, "If-None-Match: *")
+		// The same body again, in another spacing: nothing changes.
+		again := h.must(200, "PUT", version, `{"properties":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}}`, "If-Match: "+etag)
+		if got := again.header.Get("ETag"); got != etag {
+			t.Errorf("ETag after an unchanged PUT = %s, want the stored %s", got, etag)
+		}
+		if a, b := systemData(t, first.body), systemData(t, again.body); a != b {
+			t.Errorf("systemData after an unchanged PUT = %v, want the stored %v", b, a)
+		}
+		// A stale ETag fails even when nothing would change.
+		h.must(412, "PUT", version, body, `If-Match: "stale"`)
+		h.must(412, "PUT", version, body, "If-None-Match: *")
 
-			// A changed body is a write: a new ETag, and the old one is stale.
-			changed := h.must(200, "PUT", version, `{"properties":{"schema":{"type":"object"}}}`, "If-Match: "+etag)
-			if changed.header.Get("ETag") == etag {
-				t.Errorf("a changed PUT kept the ETag %s", etag)
-			}
-			h.must(412, "PUT", version, body, "If-Match: "+etag)
-		})
-	}
+		// A changed body is a write: a new ETag, and the old one is stale.
+		changed := h.must(200, "PUT", version, `{"properties":{"schema":{"type":"object"}}}`, "If-Match: "+etag)
+		if changed.header.Get("ETag") == etag {
+			t.Errorf("a changed PUT kept the ETag %s", etag)
+		}
+		h.must(412, "PUT", version, body, "If-Match: "+etag)
+	})
 }
 
 // systemData is the systemData of a resource body, as text.
