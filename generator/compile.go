@@ -105,6 +105,23 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 	return cat, diags, nil
 }
 
+// InputBytes returns the size of the files Compile would read for paths
+// (the sum of what os.Stat says), 0 when Expand fails: enough to size the
+// collector's memory limit before compiling (internal/gctune).
+func InputBytes(paths []string) int64 {
+	inputs, err := Expand(paths)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, in := range inputs {
+		if st, err := os.Stat(in.Path); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
 // Input is one file Expand found.
 type Input struct {
 	Path string

@@ -303,3 +303,27 @@ func TestCompileContents(t *testing.T) {
 		t.Errorf("Contents asked for %v, want %v", asked, want)
 	}
 }
+
+// InputBytes sums the files Compile reads: inputs found below directories
+// and files named, not other files; 0 when the paths cannot be expanded.
+func TestInputBytes(t *testing.T) {
+	dir := t.TempDir()
+	for name, size := range map[string]int{"a.yaml": 10, "sub/b.json": 7, "notes.txt": 100, ".hidden/c.yaml": 50} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := generator.InputBytes([]string{dir}); got != 17 {
+		t.Errorf("InputBytes(dir) = %d, want 17", got)
+	}
+	if got := generator.InputBytes([]string{dir, filepath.Join(dir, "notes.txt")}); got != 117 {
+		t.Errorf("InputBytes(dir, notes.txt) = %d, want 117", got)
+	}
+	if got := generator.InputBytes([]string{filepath.Join(dir, "missing")}); got != 0 {
+		t.Errorf("InputBytes(missing) = %d, want 0", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/generator/project"
+	"github.com/udtc/udtc/internal/gctune"
 )
 
 // compileFlags are shared by every command that compiles manifests.
@@ -66,6 +67,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 			return nil, nil, err
 		}
 	}
+	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
 	cat, diags, err := generator.Compile(c.Context, paths, f.opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)

@@ -42,3 +42,17 @@ func TestServeSettingsUnlessTheEnvironmentDoes(t *testing.T) {
 	}
 	restore()
 }
+
+func TestCompileLimitGrowsWithTheInput(t *testing.T) {
+	if got := CompileLimitFor(0); got != CompileHeadroom {
+		t.Errorf("CompileLimitFor(0) = %d, want the headroom %d", got, CompileHeadroom)
+	}
+	if got := CompileLimitFor(-1); got != CompileHeadroom {
+		t.Errorf("CompileLimitFor(-1) = %d, want the headroom %d", got, CompileHeadroom)
+	}
+	// The 23.8 MB flat catalog compiles to a 90 MB model: the limit leaves
+	// room above it.
+	if got := CompileLimitFor(24 << 20); got != 120<<20+CompileHeadroom || got < 90<<20+CompileHeadroom {
+		t.Errorf("CompileLimitFor(24 MiB) = %d MiB, want %d MiB", got>>20, (120<<20+CompileHeadroom)>>20)
+	}
+}
