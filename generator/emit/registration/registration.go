@@ -81,11 +81,31 @@ func Registrations(cat *model.Catalog, opts Options) []api.Registration {
 }
 
 func compact(src json.RawMessage) json.RawMessage {
+	if isCompact(src) {
+		return src // what json.Compact would return, without the copy
+	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, src); err != nil {
 		return src // the checker produced it; it is valid JSON
 	}
 	return b.Bytes()
+}
+
+// isCompact reports whether src has no white space outside its strings
+// (the checker writes schemas so): json.Compact would return it as it is.
+func isCompact(src []byte) bool {
+	inString := false
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return false
+		}
+	}
+	return true
 }
 
 // Emit renders the registration documents as files under
