@@ -8,6 +8,7 @@ package registration
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"maps"
 	"strings"
 
@@ -126,12 +127,17 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) error {
 // documents encodes the documents of one namespace.
 func documents(reg api.Registration) ([]emit.File, error) {
 	var files []emit.File
+	// One encoder and buffer for the namespace's documents: each document
+	// is copied out at its size, so neither the buffer's growth nor the
+	// encoder's indentation buffer is paid per document.
+	var b bytes.Buffer
+	enc := encoder(&b)
 	add := func(path string, v any) error {
-		b, err := marshal(v)
-		if err != nil {
+		b.Reset()
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		files = append(files, emit.File{Path: path, Data: b})
+		files = append(files, emit.File{Path: path, Data: bytes.Clone(b.Bytes())})
 		return nil
 	}
 	dir := "registration/" + reg.Namespace + "/"
@@ -162,15 +168,13 @@ func body[P any](r api.Resource[P]) api.Resource[P] {
 	return api.Resource[P]{Location: r.Location, Tags: r.Tags, Properties: r.Properties}
 }
 
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+// encoder writes documents to w as the registry's API does: indented,
+// without HTML escaping, each ending in a newline.
+func encoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return enc
 }
 
 // Diagnostic is a checker diagnostic as the registry's API reports it (a
