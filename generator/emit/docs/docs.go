@@ -10,8 +10,10 @@
 package docs
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -57,14 +59,21 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 		version = bicep.DefaultVersion
 	}
 	err := emit.Each(len(exts), func(i int) ([]emit.File, error) {
-		var b strings.Builder
-		if err := pageTemplate.Execute(&b, newPage(exts[i], version)); err != nil {
+		b := buffers.Get().(*bytes.Buffer)
+		defer buffers.Put(b)
+		b.Reset()
+		if err := pageTemplate.Execute(b, newPage(exts[i], version)); err != nil {
 			return nil, fmt.Errorf("docs for %s: %w", exts[i].Name, err)
 		}
-		return []emit.File{{Path: "docs/" + exts[i].Name + ".md", Data: []byte(b.String())}}, nil
+		return []emit.File{{Path: "docs/" + exts[i].Name + ".md", Data: bytes.Clone(b.Bytes())}}, nil
 	}, put)
 	return diags.Sorted(), err
 }
+
+// buffers are reused between pages: a page (megabytes for a large
+// namespace) is rendered into a buffer grown by earlier pages and copied
+// out at its size, so its growth is not paid per page.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // page is the data of docs.md.tmpl.
 type page struct {
