@@ -115,21 +115,25 @@ func isListItem(s string) bool {
 
 // fill breaks a paragraph into lines of at most commentWidth characters,
 // never breaking a word.
+// The words go into one builder, a space between words of a line and
+// nothing between lines, so it never outgrows s and each line is a part
+// of its one string.
 func fill(s string) []string {
 	var lines []string
-	var cur strings.Builder
-	for _, w := range strings.Fields(s) {
-		if cur.Len() > 0 && cur.Len()+1+len(w) > commentWidth {
-			lines = append(lines, cur.String())
-			cur.Reset()
+	var b strings.Builder
+	b.Grow(len(s))
+	start := 0 // where the current line starts in b
+	for w := range strings.FieldsSeq(s) {
+		if n := b.Len() - start; n > 0 && n+1+len(w) > commentWidth {
+			lines = append(lines, b.String()[start:])
+			start = b.Len()
+		} else if n > 0 {
+			b.WriteByte(' ')
 		}
-		if cur.Len() > 0 {
-			cur.WriteByte(' ')
-		}
-		cur.WriteString(w)
+		b.WriteString(w)
 	}
-	if cur.Len() > 0 {
-		lines = append(lines, cur.String())
+	if b.Len() > start {
+		lines = append(lines, b.String()[start:])
 	}
 	return lines
 }
