@@ -3,8 +3,14 @@ package goclient
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -24,16 +30,55 @@ func (p *pkgPlan) newFile() *jen.File {
 	return f
 }
 
-// render renders f to gofmt'd bytes. jen.File.Render formats its output
-// with go/format itself; formatting again would double the cost (tests check
-// that the output is gofmt-clean).
+// render renders f to gofmt'd bytes: jen's source, unformatted, then
+// formatted as go/format.Source formats a file (gofmt), each into a buffer
+// reused between files. The formatted file is copied out at its size;
+// format.Source would return a buffer grown by doubling, and jen would
+// copy it once more.
 func render(f *jen.File, path string) (emit.File, error) {
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	src, out := getBuffer(), getBuffer()
+	defer putBuffer(src)
+	defer putBuffer(out)
+	f.NoFormat = true
+	if err := f.Render(src); err != nil {
 		return emit.File{}, fmt.Errorf("goclient: rendering %s: %w", path, err)
 	}
-	return emit.File{Path: path, Data: buf.Bytes()}, nil
+	if err := gofmt(out, src.Bytes()); err != nil {
+		return emit.File{}, fmt.Errorf("goclient: formatting %s: %w\n%s", path, err, src.Bytes())
+	}
+	return emit.File{Path: path, Data: bytes.Clone(out.Bytes())}, nil
 }
+
+// gofmt writes the Go file src to w formatted exactly as go/format.Source
+// formats a whole file: parsed with comments, imports sorted, printed with
+// gofmt's settings.
+func gofmt(w io.Writer, src []byte) error {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	ast.SortImports(fset, file)
+	return gofmtConfig.Fprint(w, fset, file)
+}
+
+// gofmtConfig is go/format's printer configuration. normalizeNumbers is
+// its printerNormalizeNumbers, the mode bit go/printer defines for gofmt
+// alone (lower-case number prefixes and exponents); TestGofmtIsFormatSource
+// holds the two to the same bytes.
+var gofmtConfig = printer.Config{Mode: printer.UseSpaces | printer.TabIndent | normalizeNumbers, Tabwidth: 8}
+
+const normalizeNumbers printer.Mode = 1 << 30
+
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer {
+	b := buffers.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+func putBuffer(b *bytes.Buffer) { buffers.Put(b) }
 
 // files builds and renders the package's files, each as soon as it is
 // built: one per resource type and the shared declarations.
