@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/udtc/udtc/internal/jsonindent"
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
 )
@@ -160,14 +161,13 @@ func JSON(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	// json.Indent into a reused buffer: what an Encoder with SetIndent
-	// writes, without a fresh buffer per page.
+	// Indented into a reused buffer: what an Encoder with SetIndent
+	// writes, without a fresh buffer per page, and without json.Indent's
+	// scanner (the Encoder's output is valid JSON).
 	out := getBuffer()
-	defer putBuffer(out)
-	if err := json.Indent(out, b.Bytes(), "", "  "); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(out.Bytes()), nil
+	data := jsonindent.Append(out.AvailableBuffer(), b.Bytes(), "  ")
+	putBuffer(bytes.NewBuffer(data[:0])) // out, or what it grew into
+	return bytes.Clone(data), nil
 }
 
 // buffers are reused between pages: a page is rendered into a grown buffer

@@ -15,6 +15,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/jsonindent"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -131,13 +132,15 @@ func documents(reg api.Registration) ([]emit.File, error) {
 	// is copied out at its size, so neither the buffer's growth nor the
 	// encoder's indentation buffer is paid per document.
 	var b bytes.Buffer
+	var indented []byte
 	enc := encoder(&b)
 	add := func(path string, v any) error {
 		b.Reset()
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		files = append(files, emit.File{Path: path, Data: bytes.Clone(b.Bytes())})
+		indented = jsonindent.Append(indented[:0], b.Bytes(), "  ")
+		files = append(files, emit.File{Path: path, Data: bytes.Clone(indented)})
 		return nil
 	}
 	dir := "registration/" + reg.Namespace + "/"
@@ -168,12 +171,13 @@ func body[P any](r api.Resource[P]) api.Resource[P] {
 	return api.Resource[P]{Location: r.Location, Tags: r.Tags, Properties: r.Properties}
 }
 
-// encoder writes documents to w as the registry's API does: indented,
-// without HTML escaping, each ending in a newline.
+// encoder writes documents to w as the registry's API does, without HTML
+// escaping, each ending in a newline; documents then indents them by two
+// spaces, as the Encoder's SetIndent("", "  ") would (without its
+// validating scanner: the Encoder's output is valid JSON).
 func encoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	return enc
 }
 
