@@ -65,6 +65,12 @@ type Dialect struct {
 	// writers of one hot row held the whole pool while they queued on its
 	// lock and every GET waited behind them.
 	MaxWriters int
+	// Pipeline, when set, runs query once with each of args, in order, in
+	// one round trip to the database and one transaction, and calls
+	// scan(i, row) with the i-th's result row. The updates of one hot row
+	// are batched with it (hotrow.go); without it a batch is a transaction
+	// of one statement after another, a round trip each.
+	Pipeline func(ctx context.Context, db *sql.DB, query string, args [][]any, scan func(i int, row Scanner) error) error
 }
 
 // Store is a registry.Store over database/sql.
@@ -86,6 +92,8 @@ type Store struct {
 	// writers holds a token per write transaction under way when the
 	// dialect bounds them (MaxWriters); nil otherwise.
 	writers chan struct{}
+	// hot queues the updates of a row while one runs (hotrow.go).
+	hot rowQueues
 }
 
 var _ registry.Store = (*Store)(nil)
@@ -381,9 +389,10 @@ const keyWhere = `plane_key = ? AND kind = ? AND provider_key = ? AND type_key =
 
 const cols = `kind, plane, provider, type, name, location, tags, properties, etag, created_at, created_by, modified_at, modified_by`
 
-type scanner interface{ Scan(...any) error }
+// Scanner is a result row: *sql.Row, or a driver's own.
+type Scanner interface{ Scan(...any) error }
 
-func scanResource(sc scanner) (registry.Resource, error) {
+func scanResource(sc Scanner) (registry.Resource, error) {
 	var (
 		r                          registry.Resource
 		kind                       int
@@ -540,13 +549,8 @@ func (s *Store) putExisting(ctx context.Context, w registry.Write) (out registry
 	if err != nil {
 		return out, false, err
 	}
-	release, err := s.writeToken(ctx)
-	if err != nil {
-		return out, false, err
-	}
-	defer release()
 	args := append([]any{w.Resource.Location, tags, props, newETag(), formatTime(w.Now), w.Actor}, keyArgs(id)...)
-	out, err = scanResource(s.queryRow(ctx, nil, qUpdateExisting, append(args, guard)...))
+	out, err = s.updateRow(ctx, id.Key(), append(args, guard))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return registry.Resource{}, false, nil
@@ -778,7 +782,7 @@ func (s *Store) List(ctx context.Context, parent registry.ID, kind registry.Kind
 // scanPage reads the rows of a list query that asked for top+1 rows (and
 // closes them): the first top items, and when the extra row came, next,
 // the key of the last item, which the following page starts after.
-func scanPage[T any](rows *sql.Rows, top int, scan func(scanner) (T, error), key func(T) string) (items []T, next string, err error) {
+func scanPage[T any](rows *sql.Rows, top int, scan func(Scanner) (T, error), key func(T) string) (items []T, next string, err error) {
 	defer rows.Close()
 	for rows.Next() {
 		it, err := scan(rows)
