@@ -99,8 +99,10 @@ func TestPoolBoundsWritersAndKeepsConnections(t *testing.T) {
 		var writers sync.WaitGroup
 		for w := range 32 {
 			writers.Go(func() {
-				for range 10 {
-					if _, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: id(w)}}); err != nil {
+				for i := range 10 {
+					// Each write changes the row (one that changes nothing is a read).
+					loc := fmt.Sprintf("region-%d-%d", w, i)
+					if _, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: id(w), Location: loc}}); err != nil {
 						t.Error(err)
 					}
 				}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sync"
 
 	"github.com/udtc/udtc/registry"
@@ -23,27 +24,68 @@ import (
 // updates performed one after another would have, and a write is answered
 // only after the batch's COMMIT returned.
 
-// rowQueues holds the updates waiting for a row that one is running on.
+// rowQueues holds the updates waiting for a row that one is running on,
+// and what this process last saw stored in the rows it updated.
 type rowQueues struct {
 	mu   sync.Mutex
 	rows map[registry.ID][]*rowUpdate // by ID.Key; present while a batch runs
+	// last is the contentHash of each row as this process last wrote it
+	// or found it unchanged, by ID.Key; at most maxRemembered rows.
+	last map[registry.ID]uint64
+}
+
+// maxRemembered bounds rowQueues.last; past it, it starts over.
+const maxRemembered = 4096
+
+var contentSeed = maphash.MakeSeed()
+
+// contentHash is a hash of what a Put of a registration stores besides
+// its system data: its location, tags, properties and writer.
+func contentHash(parts ...string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(contentSeed)
+	for _, p := range parts {
+		h.WriteString(p)
+		h.WriteByte(0)
+	}
+	return h.Sum64()
+}
+
+// seen reports whether content is what this process last saw in row key.
+func (q *rowQueues) seen(key registry.ID, content uint64) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	last, ok := q.last[key]
+	return ok && last == content
+}
+
+// remember records content as what row key holds.
+func (q *rowQueues) remember(key registry.ID, content uint64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.last == nil || len(q.last) >= maxRemembered {
+		q.last = map[registry.ID]uint64{}
+	}
+	q.last[key] = content
 }
 
 // rowUpdate is one qUpdateExisting of a row, and its outcome.
 type rowUpdate struct {
-	ctx   context.Context
-	args  []any
-	out   registry.Resource
-	err   error
-	batch []*rowUpdate    // set when this update leads the next batch
-	done  chan *rowUpdate // receives itself when out and err are set
+	ctx     context.Context
+	args    []any
+	out     registry.Resource
+	updated bool // out is the row written, not the current one
+	err     error
+	batch   []*rowUpdate  // set when this update leads the next batch
+	done    chan struct{} // closed when out and err are set, or batch
 }
 
 // updateRow runs qUpdateExisting with args on the row key, batched with
-// the other updates of that row (see above). Its error is sql.ErrNoRows
-// when the update matched no row.
-func (s *Store) updateRow(ctx context.Context, key registry.ID, args []any) (registry.Resource, error) {
-	u := &rowUpdate{ctx: ctx, args: args, done: make(chan *rowUpdate, 1)}
+// the other updates of that row (see above), and returns the row it
+// answered and whether it is the one written. Its error is sql.ErrNoRows
+// when there is no row.
+func (s *Store) updateRow(ctx context.Context, key registry.ID, args []any) (registry.Resource, bool, error) {
+	u := &rowUpdate{ctx: ctx, args: args, done: make(chan struct{})}
 	s.hot.mu.Lock()
 	if s.hot.rows == nil {
 		s.hot.rows = map[registry.ID][]*rowUpdate{}
@@ -54,7 +96,7 @@ func (s *Store) updateRow(ctx context.Context, key registry.ID, args []any) (reg
 		s.hot.mu.Unlock()
 		<-u.done
 		if u.batch == nil {
-			return u.out, u.err
+			return u.out, u.updated, u.err
 		}
 	} else {
 		s.hot.rows[key] = nil
@@ -62,7 +104,7 @@ func (s *Store) updateRow(ctx context.Context, key registry.ID, args []any) (reg
 		u.batch = []*rowUpdate{u}
 	}
 	s.leadRow(key, u)
-	return u.out, u.err
+	return u.out, u.updated, u.err
 }
 
 // leadRow runs lead's batch, answers its other updates and hands the
@@ -72,7 +114,7 @@ func (s *Store) leadRow(key registry.ID, lead *rowUpdate) {
 	batch := lead.batch
 	s.runRowBatch(batch)
 	for _, u := range batch[1:] {
-		u.done <- u
+		close(u.done)
 	}
 	s.hot.mu.Lock()
 	next := s.hot.rows[key]
@@ -88,7 +130,7 @@ func (s *Store) leadRow(key registry.ID, lead *rowUpdate) {
 	}
 	s.hot.mu.Unlock()
 	next[0].batch = next
-	next[0].done <- next[0]
+	close(next[0].done)
 }
 
 // runRowBatch sets the outcome of every update of batch: one alone is one
@@ -112,7 +154,7 @@ func (s *Store) runRowBatch(batch []*rowUpdate) {
 	// Alone, or again after a failed batch.
 	for _, u := range batch {
 		if u.err = u.ctx.Err(); u.err == nil {
-			u.out, u.err = scanResource(s.queryRow(ctx, nil, qUpdateExisting, u.args...))
+			u.scan(s.queryRow(ctx, nil, qUpdateExisting, u.args...))
 		}
 	}
 }
@@ -128,12 +170,10 @@ func (s *Store) runRowTx(ctx context.Context, batch []*rowUpdate) error {
 		}
 	}
 	scan := func(i int, row Scanner) error {
-		u := live[i]
-		u.out, u.err = scanResource(row)
-		if errors.Is(u.err, sql.ErrNoRows) {
-			return nil
+		if err := live[i].scan(row); !errors.Is(err, sql.ErrNoRows) {
+			return err
 		}
-		return u.err
+		return nil
 	}
 	if s.d.Pipeline != nil {
 		args := make([][]any, len(live))
@@ -156,4 +196,21 @@ func (s *Store) runRowTx(ctx context.Context, batch []*rowUpdate) error {
 		return fmt.Errorf("%s: commit: %w", s.d.Name, err)
 	}
 	return nil
+}
+
+// scan sets u's outcome from the row qUpdateExisting answered, and
+// returns its error.
+func (u *rowUpdate) scan(row Scanner) error {
+	u.out, u.err = scanResource(flagged{row, &u.updated})
+	return u.err
+}
+
+// flagged is a row of a boolean, then the columns of a resource.
+type flagged struct {
+	Scanner
+	flag *bool
+}
+
+func (f flagged) Scan(dest ...any) error {
+	return f.Scanner.Scan(append([]any{f.flag}, dest...)...)
 }

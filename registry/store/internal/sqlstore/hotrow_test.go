@@ -6,21 +6,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"os"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	_ "modernc.org/sqlite"
+	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/store/postgres/pgtest"
 )
 
-// pipelineRecorder is a Dialect.Pipeline over SQLite, which has none: it
-// runs the statements in one transaction, records each batch's size, and
-// fails the statement at failAt (when not negative) to test what a failed
-// batch leaves.
+// pipelineRecorder is a Dialect.Pipeline through database/sql: it runs the
+// statements in one transaction, records each batch's size, and fails the
+// statement at failAt (when not negative) to test what a failed batch
+// leaves.
 type pipelineRecorder struct {
 	mu     sync.Mutex
 	sizes  []int
@@ -47,25 +48,35 @@ func (p *pipelineRecorder) run(ctx context.Context, db *sql.DB, query string, ar
 	return tx.Commit()
 }
 
-// openHotRow opens a SQLite store without group commit (so that updates
-// of an existing row take putExisting, as on PostgreSQL), with one write
+var pg *pgtest.Env
+
+func TestMain(m *testing.M) {
+	pg = pgtest.Start()
+	code := m.Run()
+	pg.Stop()
+	os.Exit(code)
+}
+
+// openHotRow opens a store on a new PostgreSQL database, with one write
 // token, which a test holds to keep a batch from starting, and the
 // recorder as its pipeline. It seeds one API version.
 func openHotRow(t *testing.T, rec *pipelineRecorder) (*Store, registry.ID, registry.Resource) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "r.db")+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate")
+	db, err := sql.Open("pgx", pg.NewDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, err := Open(ctx, db, Dialect{
-		Name: "sqlite",
+		Name: "postgres",
 		Migrations: []string{
-			Schema("INTEGER PRIMARY KEY", "INTEGER", ""), ProviderIndex,
-			ResourceTables("INTEGER PRIMARY KEY", "INTEGER", "", "BLOB"), SyncTables(""),
+			Schema("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`), ProviderIndex,
+			ResourceTables("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT", `COLLATE "C"`, "BYTEA"), SyncTables(`COLLATE "C"`),
 		},
-		MaxWriters: 1,
-		Pipeline:   rec.run,
+		DollarParams: true,
+		LockRows:     " FOR UPDATE",
+		MaxWriters:   1,
+		Pipeline:     rec.run,
 	})
 	if err != nil {
 		t.Fatal(err)
