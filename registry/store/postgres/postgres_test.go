@@ -17,10 +17,7 @@ import (
 var pg *pgtest.Env
 
 func TestMain(m *testing.M) {
-	pg = pgtest.Start()
-	code := m.Run()
-	pg.Stop()
-	os.Exit(code)
+	os.Exit(pgtest.Run(m, &pg))
 }
 
 func open(t *testing.T, dsn string) *postgres.Store {

@@ -51,10 +51,7 @@ func (p *pipelineRecorder) run(ctx context.Context, db *sql.DB, query string, ar
 var pg *pgtest.Env
 
 func TestMain(m *testing.M) {
-	pg = pgtest.Start()
-	code := m.Run()
-	pg.Stop()
-	os.Exit(code)
+	os.Exit(pgtest.Run(m, &pg))
 }
 
 // openHotRow opens a store on a new PostgreSQL database, with one write
