@@ -24,6 +24,15 @@ func TestImplyObjectTypes(t *testing.T) {
 		// Numbers, escapes and white space are kept.
 		{"{ \"properties\" : {\"n\":{\"type\":\"number\",\"maximum\":1.50e3,\"description\":\"\\u00e9\"}} }",
 			"{\"type\":\"object\", \"properties\" : {\"n\":{\"type\":\"number\",\"maximum\":1.50e3,\"description\":\"\\u00e9\"}} }"},
+		// Keys are read as JSON reads them: escapes, quotes inside.
+		{`{"\u0070roperties":{"a\"b":{"additionalProperties":false}}}`,
+			`{"type":"object","\u0070roperties":{"a\"b":{"type":"object","additionalProperties":false}}}`},
+		{`{"type\u0000":"x","properties":{}}`, `{"type":"object","type\u0000":"x","properties":{}}`},
+		// Arrays, in schema positions and not, with white space.
+		{"{\"items\": [ {\"properties\":{}} , 1 ],\"allOf\":[{\"properties\":{\"x\":{\"items\":{\"additionalProperties\":{}}}}}]}",
+			"{\"items\": [ {\"properties\":{}} , 1 ],\"allOf\":[{\"properties\":{\"x\":{\"items\":{\"additionalProperties\":{}}}}}]}"},
+		{`{"properties":{"l":{"items":{"properties":{"n":{"type":"integer","enum":[1,-2.5e-3,null,true]}}}}}}`,
+			`{"type":"object","properties":{"l":{"items":{"type":"object","properties":{"n":{"type":"integer","enum":[1,-2.5e-3,null,true]}}}}}}`},
 		// Not JSON: returned as it is, for the checker to refuse.
 		{`{"properties":`, ``},
 	} {
