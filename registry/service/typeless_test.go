@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +49,25 @@ func TestImplyObjectTypes(t *testing.T) {
 			t.Errorf("ImplyObjectTypes(%s) is not JSON: %s", tc.in, got)
 		}
 	}
+}
+
+// FuzzImplyObjectTypes: any text, never a panic; JSON stays JSON and
+// changes only by inserted "type":"object" members; other text is kept.
+func FuzzImplyObjectTypes(f *testing.F) {
+	for _, s := range []string{`{"properties":{"a":{"items":{"additionalProperties":{}}}}}`, ` [ {"x" : "\"}"} ] `, `{"\u0074ype":1}`, `1e5`, `{"properties":`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got := string(ImplyObjectTypes(json.RawMessage(in)))
+		if !json.Valid([]byte(in)) {
+			if got != in {
+				t.Fatalf("not JSON, yet changed: %q -> %q", in, got)
+			}
+			return
+		}
+		const member = `"type":"object",`
+		if !json.Valid([]byte(got)) || strings.ReplaceAll(got, member, "") != strings.ReplaceAll(in, member, "") {
+			t.Fatalf("ImplyObjectTypes(%q) = %q", in, got)
+		}
+	})
 }
