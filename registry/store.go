@@ -19,6 +19,10 @@ type Store interface {
 	// and whether it was created. It returns ErrParentNotFound when the parent
 	// (or a child type's parent type) does not exist, ErrPrecondition when
 	// w.If does not hold, and ErrConflict when a concurrent write interfered.
+	// A Put that would store nothing new (the same location, tags and
+	// properties, by the same w.Actor as the last write) under a condition
+	// that holds writes nothing and returns the stored resource, its ETag
+	// and system data unchanged; so does each such Put of ApplyBatch.
 	Put(ctx context.Context, w Write) (stored Resource, created bool, err error)
 	// Delete removes the resource and all its descendants (for a type, also
 	// its child types), and only them, in one transaction. It reports whether

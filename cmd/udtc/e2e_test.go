@@ -45,9 +45,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("XDG_CACHE_HOME", cache)
-	pg = pgtest.Start()
-	code := m.Run()
-	pg.Stop()
+	code := pgtest.Run(m, &pg)
 	os.RemoveAll(cache)
 	os.Exit(code)
 }

@@ -31,10 +31,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	pg = pgtest.Start()
-	code := m.Run()
-	pg.Stop()
-	os.Exit(code)
+	os.Exit(pgtest.Run(m, &pg))
 }
 
 // serve runs a registry server on the SQLite file db until killed, writing

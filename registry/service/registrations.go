@@ -54,31 +54,7 @@ func (s *Service) PutRegistration(ctx context.Context, w RegistrationWrite) (reg
 	if err != nil {
 		return registry.Resource{}, false, err
 	}
-	if cur, ok := s.unchanged(ctx, res, w.If, w.Actor); ok {
-		return cur, false, nil
-	}
 	return s.store.Put(ctx, registry.Write{Resource: res, If: w.If, Now: s.stamp(), Actor: w.Actor})
-}
-
-// unchanged returns the stored registration when writing res as actor
-// would store what is stored already (location, tags, properties and the
-// last writer) and cond holds against its ETag. Such a PUT is not written,
-// as Kubernetes skips an update that changes nothing: the registration
-// keeps its ETag and system data, and the PUT costs one read instead of a
-// write transaction, which on PostgreSQL waits for the row lock of every
-// other writer of the row. Another caller's PUT of the same body is
-// written, so that lastModifiedBy names it.
-// The answer stands at the moment of the read, as a write would at its
-// commit. On any doubt (an error, no such registration) it returns false
-// and the write decides.
-func (s *Service) unchanged(ctx context.Context, res registry.Resource, cond registry.Precondition, actor string) (registry.Resource, bool) {
-	cur, err := s.store.Get(ctx, res.ID)
-	if err != nil || cond.Check(true, cur.ETag) != nil {
-		return registry.Resource{}, false
-	}
-	same := cur.Location == res.Location && maps.Equal(cur.Tags, res.Tags) &&
-		bytes.Equal(cur.Properties, res.Properties) && cur.System.LastModifiedBy == actor
-	return cur, same
 }
 
 // DeleteRegistration deletes the registration id and everything under it

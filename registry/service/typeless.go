@@ -1,10 +1,8 @@
 package service
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
+	"slices"
 )
 
 // ImplyObjectTypes returns schema as the registry reads it before checking
@@ -18,16 +16,18 @@ import (
 // stays without a type. Text that is not JSON is returned as it is, for
 // the checker to refuse.
 func ImplyObjectTypes(schema json.RawMessage) json.RawMessage {
-	var at []int64
-	dec := json.NewDecoder(bytes.NewReader(schema))
-	dec.UseNumber()
-	if err := implyNode(dec, roleSchema, &at); err != nil || len(at) == 0 {
+	if !json.Valid(schema) {
+		return schema
+	}
+	w := &implier{data: schema}
+	w.value(roleSchema)
+	if len(w.at) == 0 {
 		return schema
 	}
 	const insert = `"type":"object",`
-	out := make([]byte, 0, len(schema)+len(at)*len(insert))
-	prev := int64(0)
-	for _, off := range at {
+	out := make([]byte, 0, len(schema)+len(w.at)*len(insert))
+	prev := 0
+	for _, off := range w.at {
 		out = append(out, schema[prev:off]...)
 		out = append(out, insert...)
 		prev = off
@@ -43,38 +43,65 @@ const (
 	roleOther
 )
 
-// implyNode reads the next value of dec, whose role is role, and adds to
-// at, in order, the offsets just after the '{' of each schema node that
-// needs "type": "object".
-func implyNode(dec *json.Decoder, role int, at *[]int64) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	d, ok := tok.(json.Delim)
-	switch {
-	case !ok:
-		return nil
-	case d == '[':
-		for dec.More() {
-			if err := implyNode(dec, roleOther, at); err != nil {
-				return err
-			}
+// implier walks the bytes of a valid JSON text (json.Valid) and collects
+// in at, in order, the offsets just after the '{' of each schema node that
+// needs "type": "object". Reading the text through encoding/json's tokens
+// cost a third of the check of a PUT's schema.
+type implier struct {
+	data []byte
+	i    int // next byte
+	at   []int
+}
+
+// space moves past white space and the separators ',' and ':'.
+func (w *implier) space() {
+	for w.i < len(w.data) {
+		switch w.data[w.i] {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			w.i++
+		default:
+			return
 		}
-		_, err := dec.Token()
-		return err
-	case d != '{':
-		return errors.New("unexpected delimiter")
 	}
-	open := dec.InputOffset()
-	idx := len(*at)
+}
+
+// value reads the next value, whose role is role.
+func (w *implier) value(role int) {
+	w.space()
+	switch w.data[w.i] {
+	case '{':
+		w.object(role)
+	case '[':
+		w.i++
+		for w.space(); w.data[w.i] != ']'; w.space() {
+			w.value(roleOther)
+		}
+		w.i++
+	case '"':
+		w.str()
+	default: // a number, true, false or null
+		for w.i < len(w.data) && !delimiter(w.data[w.i]) {
+			w.i++
+		}
+	}
+}
+
+// delimiter reports whether c ends a number, true, false or null.
+func delimiter(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ',', ']', '}':
+		return true
+	}
+	return false
+}
+
+// object reads an object whose role is role.
+func (w *implier) object(role int) {
+	w.i++
+	open, idx := w.i, len(w.at)
 	typed, object := false, false
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key, _ := kt.(string)
+	for w.space(); w.data[w.i] != '}'; w.space() {
+		key := w.key()
 		child := roleOther
 		switch {
 		case role == roleSchemaMap:
@@ -89,16 +116,45 @@ func implyNode(dec *json.Decoder, role int, at *[]int64) error {
 		case key == "items":
 			child = roleSchema
 		}
-		if err := implyNode(dec, child, at); err != nil {
-			return err
-		}
+		w.value(child)
 	}
-	if _, err := dec.Token(); err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
+	w.i++
 	if role == roleSchema && object && !typed {
 		// Before the offsets of the nodes inside it: at stays in order.
-		*at = append((*at)[:idx], append([]int64{open}, (*at)[idx:]...)...)
+		w.at = slices.Insert(w.at, idx, open)
 	}
-	return nil
+}
+
+// keywords are the keys of a schema node that object looks for.
+var keywords = []string{"type", "properties", "additionalProperties", "items"}
+
+// key reads a key and returns it when it is one of keywords, "" when not.
+func (w *implier) key() string {
+	raw, escaped := w.str()
+	name := raw[1 : len(raw)-1]
+	if escaped {
+		var s string
+		_ = json.Unmarshal(raw, &s) // valid: json.Valid accepted the text
+		name = []byte(s)
+	}
+	for _, k := range keywords {
+		if string(name) == k {
+			return k
+		}
+	}
+	return ""
+}
+
+// str reads a string and returns its text, quotes included, and whether
+// it has escapes.
+func (w *implier) str() (raw []byte, escaped bool) {
+	start := w.i
+	for w.i++; w.data[w.i] != '"'; w.i++ {
+		if w.data[w.i] == '\\' {
+			escaped = true
+			w.i++
+		}
+	}
+	w.i++
+	return w.data[start:w.i], escaped
 }

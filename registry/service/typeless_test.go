@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,15 @@ func TestImplyObjectTypes(t *testing.T) {
 		// Numbers, escapes and white space are kept.
 		{"{ \"properties\" : {\"n\":{\"type\":\"number\",\"maximum\":1.50e3,\"description\":\"\\u00e9\"}} }",
 			"{\"type\":\"object\", \"properties\" : {\"n\":{\"type\":\"number\",\"maximum\":1.50e3,\"description\":\"\\u00e9\"}} }"},
+		// Keys are read as JSON reads them: escapes, quotes inside.
+		{`{"\u0070roperties":{"a\"b":{"additionalProperties":false}}}`,
+			`{"type":"object","\u0070roperties":{"a\"b":{"type":"object","additionalProperties":false}}}`},
+		{`{"type\u0000":"x","properties":{}}`, `{"type":"object","type\u0000":"x","properties":{}}`},
+		// Arrays, in schema positions and not, with white space.
+		{"{\"items\": [ {\"properties\":{}} , 1 ],\"allOf\":[{\"properties\":{\"x\":{\"items\":{\"additionalProperties\":{}}}}}]}",
+			"{\"items\": [ {\"properties\":{}} , 1 ],\"allOf\":[{\"properties\":{\"x\":{\"items\":{\"additionalProperties\":{}}}}}]}"},
+		{`{"properties":{"l":{"items":{"properties":{"n":{"type":"integer","enum":[1,-2.5e-3,null,true]}}}}}}`,
+			`{"type":"object","properties":{"l":{"items":{"type":"object","properties":{"n":{"type":"integer","enum":[1,-2.5e-3,null,true]}}}}}}`},
 		// Not JSON: returned as it is, for the checker to refuse.
 		{`{"properties":`, ``},
 	} {
@@ -39,4 +49,25 @@ func TestImplyObjectTypes(t *testing.T) {
 			t.Errorf("ImplyObjectTypes(%s) is not JSON: %s", tc.in, got)
 		}
 	}
+}
+
+// FuzzImplyObjectTypes: any text, never a panic; JSON stays JSON and
+// changes only by inserted "type":"object" members; other text is kept.
+func FuzzImplyObjectTypes(f *testing.F) {
+	for _, s := range []string{`{"properties":{"a":{"items":{"additionalProperties":{}}}}}`, ` [ {"x" : "\"}"} ] `, `{"\u0074ype":1}`, `1e5`, `{"properties":`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got := string(ImplyObjectTypes(json.RawMessage(in)))
+		if !json.Valid([]byte(in)) {
+			if got != in {
+				t.Fatalf("not JSON, yet changed: %q -> %q", in, got)
+			}
+			return
+		}
+		const member = `"type":"object",`
+		if !json.Valid([]byte(got)) || strings.ReplaceAll(got, member, "") != strings.ReplaceAll(in, member, "") {
+			t.Fatalf("ImplyObjectTypes(%q) = %q", in, got)
+		}
+	})
 }

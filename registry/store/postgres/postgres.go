@@ -11,8 +11,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	"github.com/jackc/pgx/v5/stdlib" // also the "pgx" database/sql driver
 
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/store/internal/sqlstore"
@@ -53,6 +54,7 @@ var dialect = sqlstore.Dialect{
 	LockRows:        " FOR UPDATE",
 	MaxWriters:      MaxWriters,
 	LockMigrations:  `SELECT pg_advisory_xact_lock(74430001)`,
+	Pipeline:        pipeline,
 	IsForeignKeyViolation: func(err error) bool {
 		return pgCode(err) == "23503"
 	},
@@ -96,4 +98,33 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, err
 	}
 	return &Store{s}, nil
+}
+
+// pipeline is the dialect's Pipeline: one pgx batch, which PostgreSQL runs
+// as one implicit transaction (a statement that fails rolls back all of
+// them) and answers in one round trip.
+func pipeline(ctx context.Context, db *sql.DB, query string, args [][]any, scan func(int, sqlstore.Scanner) error) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("postgres: a %T is not a pgx connection", dc)
+		}
+		var b pgx.Batch
+		for _, a := range args {
+			b.Queue(query, a...)
+		}
+		br := c.Conn().SendBatch(ctx, &b)
+		for i := range args {
+			if err := scan(i, br.QueryRow()); err != nil {
+				br.Close()
+				return err
+			}
+		}
+		return br.Close()
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -20,6 +21,37 @@ import (
 var sharedTests = []sharedTest{
 	{"OneETagOneWinner", testOneETagOneWinner},
 	{"UnconditionalWritersAllSucceed", testUnconditionalWriters},
+	{"UnchangedAfterAnotherStoreWrote", testUnchangedAcrossStores},
+}
+
+// testUnchangedAcrossStores: a store that wrote a registration and sees
+// the same Put again must not take it for unchanged once another store
+// (another server process) changed the row in between.
+func testUnchangedAcrossStores(t *testing.T, a, b registry.Store) {
+	ctx := context.Background()
+	seedTypes(t, a)
+	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
+	write := func(s registry.Store, title string) registry.Resource {
+		t.Helper()
+		props := fmt.Sprintf(`{"schema":{"type":"object","title":%q}}`, title)
+		r, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: version, Properties: json.RawMessage(props)}, Now: t0, Actor: "bob"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := write(a, "x")
+	if again := write(a, "x"); again.ETag != first.ETag {
+		t.Errorf("the same Put again wrote: ETag %s, then %s", first.ETag, again.ETag)
+	}
+	other := write(b, "y")
+	back := write(a, "x")
+	if back.ETag == other.ETag || back.ETag == first.ETag {
+		t.Errorf("a Put of x after the other store wrote y answered ETag %s (x: %s, y: %s), want a new one", back.ETag, first.ETag, other.ETag)
+	}
+	if got, err := b.Get(ctx, version); err != nil || got.ETag != back.ETag || !strings.Contains(string(got.Properties), `"x"`) {
+		t.Errorf("stored %s %s (%v), want x under ETag %s", got.ETag, got.Properties, err, back.ETag)
+	}
 }
 
 // testUnconditionalWriters: writes without a condition never fail because
@@ -70,10 +102,13 @@ func testOneETagOneWinner(t *testing.T, a, b registry.Store) {
 	}
 	for _, k := range guardedWrites(t, res) {
 		for round := range raceRounds {
+			// Each round's values are new: a write of what is stored
+			// already changes nothing, and succeeds without writing.
+			write := func(s registry.Store, etag string, i int) error { return k.write(s, etag, round*raceWriters+i) }
 			ok := race(t, k.name, []registry.Store{a, b}, func(s registry.Store) (string, error) {
 				etag, _, err := k.read(s)
 				return etag, err
-			}, k.write)
+			}, write)
 			if !ok {
 				return
 			}
@@ -115,7 +150,7 @@ func guardedWrites(t *testing.T, res api.ResourceID) []guarded {
 	}
 	return []guarded{
 		registration(registry.TypeID(plane, "Aa.Bb", "widgets"), func(i int) string {
-			return fmt.Sprintf(`{"defaultApiVersion":%q}`, fmt.Sprintf("2024-01-%02d", i+1))
+			return fmt.Sprintf(`{"defaultApiVersion":"v%d"}`, i)
 		}),
 		registration(version, func(i int) string { return fmt.Sprintf(`{"schema":{"type":"object","description":"w%d"}}`, i) }),
 		{

@@ -53,6 +53,7 @@ func Run(t *testing.T, newDatabase func(t *testing.T) Opener) {
 		{"ParentMustExist", testParentMustExist},
 		{"ChildTypes", testChildTypes},
 		{"UpdateKeepsCreation", testUpdateKeepsCreation},
+		{"UnchangedPutWritesNothing", testUnchangedPut},
 		{"Preconditions", testPreconditions},
 		{"DeleteCascadesOnlyDescendants", testDeleteCascade},
 		{"ListPaging", testListPaging},
@@ -224,6 +225,68 @@ func testUpdateKeepsCreation(t *testing.T, s registry.Store) {
 		t.Errorf("properties = %s", got.Properties)
 	}
 }
+
+// testUnchangedPut: a Put, or a Put of a batch, that would store nothing
+// new answers the stored registration and writes nothing; one that
+// changes anything, or by another caller, or whose condition fails, is
+// what it always was.
+func testUnchangedPut(t *testing.T, s registry.Store) {
+	ctx := context.Background()
+	seed(t, s, "Aa.Bb")
+	id := registry.APIVersionID(plane, "Aa.Bb", "widgets", "2024-01-01")
+	write := func(tags map[string]string, actor string, cond registry.Precondition) registry.Write {
+		return registry.Write{Resource: registry.Resource{ID: id, Tags: tags, Properties: json.RawMessage(`{"schema":{"type":"object","title":"w"}}`)},
+			If: cond, Now: t0.Add(time.Hour), Actor: actor}
+	}
+	first, _, err := s.Put(ctx, write(map[string]string{"a": "b"}, "bob", registry.Precondition{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := func(w registry.Write) registry.Write { w.Now = w.Now.Add(time.Hour); return w }
+	for _, c := range []struct {
+		what string
+		w    registry.Write
+		err  error
+		same bool
+	}{
+		{"the same Put", later(write(map[string]string{"a": "b"}, "bob", registry.Precondition{})), nil, true},
+		{"under If-Match of its ETag", later(write(map[string]string{"a": "b"}, "bob", registry.Precondition{IfMatch: []string{first.ETag}})), nil, true},
+		{"under If-Match: *", later(write(map[string]string{"a": "b"}, "bob", registry.Precondition{IfMatch: []string{"*"}})), nil, true},
+		{"under a stale If-Match", write(map[string]string{"a": "b"}, "bob", registry.Precondition{IfMatch: []string{"stale"}}), registry.ErrPrecondition, false},
+		{"under If-None-Match: *", write(map[string]string{"a": "b"}, "bob", registry.Precondition{IfNoneMatch: []string{"*"}}), registry.ErrPrecondition, false},
+	} {
+		r, created, err := s.Put(ctx, c.w)
+		if !errors.Is(err, c.err) || created {
+			t.Fatalf("%s: err %v, created %v; want %v", c.what, err, created, c.err)
+		}
+		if c.same {
+			if diff := cmp.Diff(first, r); diff != "" {
+				t.Errorf("%s answered (-stored +answered):\n%s", c.what, diff)
+			}
+		}
+	}
+	if err := batcher(t, s).ApplyBatch(ctx, []registry.BatchOp{{Put: ptr(later(write(map[string]string{"a": "b"}, "bob", registry.Precondition{})))}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Get(ctx, id); !cmp.Equal(got, first) {
+		t.Errorf("after the unchanged Puts, stored %+v, want %+v", got, first)
+	}
+	for _, c := range []struct {
+		what string
+		w    registry.Write
+	}{
+		{"by another caller", write(map[string]string{"a": "b"}, "carol", registry.Precondition{})},
+		{"with other tags", write(map[string]string{"a": "c"}, "carol", registry.Precondition{})},
+	} {
+		before, _ := s.Get(ctx, id)
+		r, _, err := s.Put(ctx, c.w)
+		if err != nil || r.ETag == before.ETag {
+			t.Errorf("%s: err %v, ETag %s before and after: want a write", c.what, err, r.ETag)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 func testPreconditions(t *testing.T, s registry.Store) {
 	ctx := context.Background()

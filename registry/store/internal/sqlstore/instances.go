@@ -104,7 +104,7 @@ func parseTimes(sys *registry.SystemData, created, modified, what string) error 
 
 const groupCols = `plane, name, location, tags, etag, created_at, created_by, modified_at, modified_by`
 
-func scanGroup(sc scanner) (registry.Group, error) {
+func scanGroup(sc Scanner) (registry.Group, error) {
 	var (
 		g                     registry.Group
 		tags                  string
@@ -282,7 +282,7 @@ func pageSize(opts registry.ListOptions) int {
 
 const instanceCols = `rid, api_version, location, tags, properties, secrets, etag, created_at, created_by, modified_at, modified_by`
 
-func scanInstance(sc scanner) (registry.Instance, error) {
+func scanInstance(sc Scanner) (registry.Instance, error) {
 	var (
 		in                    registry.Instance
 		rid, tags, props      string

@@ -55,6 +55,14 @@ func Start() *Env {
 	return e
 }
 
+// Run runs the tests of m (from TestMain) with *env started before them
+// and stopped after, and returns m.Run's exit code.
+func Run(m *testing.M, env **Env) int {
+	*env = Start()
+	defer (*env).Stop()
+	return m.Run()
+}
+
 // Available reports whether a PostgreSQL is running.
 func (e *Env) Available() bool { return e.unavailable == "" }
 
