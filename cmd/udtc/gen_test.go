@@ -4,7 +4,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -342,24 +341,7 @@ func TestGenRemovesWhatAKilledRunLeft(t *testing.T) {
 // were afterwards (tests run many commands in one process), and the memory
 // limit leaves room above the compiled model.
 func TestGenTunesGCForItsRunOnly(t *testing.T) {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		t.Skip("GOMEMLIMIT is set: gen leaves the limit alone")
-	}
-	beforePercent := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(beforePercent)
-	beforeLimit := debug.SetMemoryLimit(1 << 40)
-	defer debug.SetMemoryLimit(beforeLimit)
-
-	t.Chdir("../..")
-	if code, _, stderr := runCLI(t, "gen", "examples", "--out", t.TempDir(), "--go-import-prefix", "example.com/x"); code != 0 {
-		t.Fatalf("gen: exit %d\n%s", code, stderr)
-	}
-	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
-		t.Errorf("memory limit after gen = %d, want %d as before", got, int64(1<<40))
-	}
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent after gen = %d, want 100 as before", got)
-	}
+	runRestoresGC(t, "gen", "examples", "--out", t.TempDir(), "--go-import-prefix", "example.com/x")
 	if small, big := gctune.GenLimitFor(10<<20), gctune.GenLimitFor(600<<20); small != 10<<20+gctune.GenHeadroom || big != 1500<<20 {
 		t.Errorf("GenLimitFor: %d MiB for a 10 MiB model, %d MiB for 600 MiB; want the model plus %d MiB, and 2.5 times a larger model", small>>20, big>>20, gctune.GenHeadroom>>20)
 	}
