@@ -77,15 +77,17 @@ func liveHeap() uint64 {
 // model while each core parses a file into a YAML tree that is garbage
 // once the file is checked: the live heap grows from nothing to the model,
 // about 4 times the YAML (3.8 times for the flat 1,000-type synthetic
-// catalog, 4.1 times for the deep one). At GOGC=100 the collector ran 23
-// times on the way and took 0.36-0.41 s of a 2.7 s check. At CompilePercent
-// it runs only as the heap nears the soft limit, CompileLimitFor the
-// input: room for the model at 5 times the YAML plus CompileHeadroom for the
-// trees being parsed; 4-5 collections, 0.10-0.17 s, a peak of 260-280 MB
-// for those catalogs (200-245 MB at 100).
+// catalog, 4.1 times for the deep one). At GOGC=100 the collector ran 23-25
+// times on the way and took 0.27-0.35 s of CPU. At CompilePercent it runs
+// mostly as the heap nears the soft limit, CompileLimitFor the input: room
+// for the model at 5 times the YAML plus CompileHeadroom for the trees
+// being parsed; 7-8 collections, 0.15-0.25 s, at the same peak memory
+// (190-235 MB). A larger headroom (128 MiB) collected less still but
+// touched 20-50 MB more fresh memory, whose page faults cost more than
+// the collections saved; 32 MiB collected more often again.
 const (
 	CompilePercent  = 800
-	CompileHeadroom = 128 << 20
+	CompileHeadroom = 64 << 20
 )
 
 // CompileLimitFor is the compiler's soft memory limit for inputBytes of
