@@ -166,8 +166,9 @@ func JSON(v any) ([]byte, error) {
 	// scanner (the Encoder's output is valid JSON).
 	out := getBuffer()
 	data := jsonindent.Append(out.AvailableBuffer(), b.Bytes(), "  ")
+	page := bytes.Clone(data) // before the buffer goes back to the pool
 	putBuffer(bytes.NewBuffer(data[:0])) // out, or what it grew into
-	return bytes.Clone(data), nil
+	return page, nil
 }
 
 // buffers are reused between pages: a page is rendered into a grown buffer
