@@ -166,7 +166,7 @@ func JSON(v any) ([]byte, error) {
 	// scanner (the Encoder's output is valid JSON).
 	out := getBuffer()
 	data := jsonindent.Append(out.AvailableBuffer(), b.Bytes(), "  ")
-	page := bytes.Clone(data) // before the buffer goes back to the pool
+	page := bytes.Clone(data)            // before the buffer goes back to the pool
 	putBuffer(bytes.NewBuffer(data[:0])) // out, or what it grew into
 	return page, nil
 }
