@@ -15,7 +15,7 @@ import (
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
-	"github.com/udtc/udtc/registry/service"
+	"github.com/udtc/udtc/schema"
 )
 
 // maxCachedPatterns bounds the compiled patterns a server keeps.
@@ -31,7 +31,7 @@ func NewPatterns() *check.Patterns { return &check.Patterns{Max: maxCachedPatter
 // CheckSchema returns serve's check of an API version schema PUT to the
 // registry: the checker `udtc check` uses, so the registry accepts what a
 // manifest may declare (the service first reads an object schema without
-// a type as Radius does: service.ImplyObjectTypes). Paths are JSON
+// a type as Radius does: schema.ImplyObjectTypes). Paths are JSON
 // pointers into the schema; lines and columns point into the request's
 // schema text. Compiled patterns are kept in patterns.
 func CheckSchema(patterns *check.Patterns) func(json.RawMessage) []api.Diagnostic {
@@ -122,9 +122,9 @@ func changes(fs []compat.Finding) []catalog.Change {
 }
 
 // schemaModel checks a stored schema as the registry read it at PUT
-// (service.ImplyObjectTypes) and returns its model.
-func schemaModel(what string, schema json.RawMessage, patterns *check.Patterns) (*model.Schema, error) {
-	s, diags := check.Schema("schema", service.ImplyObjectTypes(schema), patterns)
+// (schema.ImplyObjectTypes) and returns its model.
+func schemaModel(what string, raw json.RawMessage, patterns *check.Patterns) (*model.Schema, error) {
+	s, diags := check.Schema("schema", schema.ImplyObjectTypes(raw), patterns)
 	if s != nil {
 		return s, nil
 	}

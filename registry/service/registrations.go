@@ -14,6 +14,7 @@ import (
 
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // The registrations: planes, providers, resource types, API versions and
@@ -339,13 +340,13 @@ func (s *Service) validSchema(ctx context.Context, raw json.RawMessage) (json.Ra
 	if s.accepted.Contains(sum) {
 		return stored, nil
 	}
-	schema, _ := registry.StoredSchema(stored)
+	compact, _ := registry.StoredSchema(stored)
 	select {
 	case s.checkSlots <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	diags := s.checkSchema(ImplyObjectTypes(schema)) // typeless.go; stored as sent
+	diags := s.checkSchema(schema.ImplyObjectTypes(compact)) // stored as sent
 	<-s.checkSlots
 	var details []api.ErrorDetail
 	for _, d := range diags {

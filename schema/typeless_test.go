@@ -1,4 +1,4 @@
-package service
+package schema
 
 import (
 	"encoding/json"
