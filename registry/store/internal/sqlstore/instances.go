@@ -611,14 +611,28 @@ func (s *Store) ApplyBatch(ctx context.Context, ops []registry.BatchOp) error {
 	return nil
 }
 
+// unchangedOp reports whether the Put w of a batch is unchanged (see
+// unchanged) in tx.
+func (s *Store) unchangedOp(ctx context.Context, tx *sql.Tx, w registry.Write) bool {
+	_, props, err := encodeColumns(w.Resource.Tags, w.Resource.Properties)
+	if err != nil {
+		return false // putIn reports it
+	}
+	_, ok := s.unchangedIn(ctx, tx, w, props)
+	return ok
+}
+
 // applyOps performs the ops of a batch in tx, which the caller commits; a
 // failed op is returned as a *registry.BatchError.
 func (s *Store) applyOps(ctx context.Context, tx *sql.Tx, ops []registry.BatchOp) error {
 	for i, op := range ops {
 		var err error
-		if op.Put != nil {
+		switch {
+		case op.Put != nil && s.unchangedOp(ctx, tx, *op.Put):
+			// Nothing new to store: written, it would only change the ETag.
+		case op.Put != nil:
 			_, _, err = s.putIn(ctx, tx, *op.Put)
-		} else {
+		default:
 			_, _, err = s.deleteIn(ctx, tx, op.Delete, op.If, false)
 		}
 		if err != nil {

@@ -492,9 +492,6 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	if err != nil {
 		return registry.Resource{}, false, err
 	}
-	if cur, err := scanResource(s.queryRow(ctx, tx, qGet, keyArgs(id)...)); err == nil && unchanged(cur, w, props) {
-		return cur, false, nil
-	}
 	etag, now := newETag(), formatTime(w.Now)
 	row, err := s.upsert(ctx, tx, upsert{
 		what: id.String(), current: qCurrent, args: keyArgs(id), cond: w.If, now: now, actor: w.Actor,
@@ -580,8 +577,7 @@ func (s *Store) putExisting(ctx context.Context, w registry.Write) (out registry
 	// likely changes nothing, which a read tells without queueing behind
 	// the row's writers. A wrong guess costs the read, not a wrong answer.
 	if s.queue != nil || s.hot.seen(key, content) {
-		cur, err := scanResource(s.queryRow(ctx, nil, qGet, keyArgs(id)...))
-		if err == nil && unchanged(cur, w, props) {
+		if cur, ok := s.unchangedIn(ctx, nil, w, props); ok {
 			return cur, true, nil
 		}
 		if s.queue != nil {
@@ -608,6 +604,14 @@ func (s *Store) putExisting(ctx context.Context, w registry.Write) (out registry
 // that holds. Such a Put is not performed and answers cur, as Kubernetes
 // answers an update that changes nothing: the ETag stays, and so do the
 // response caches of every replica.
+// unchangedIn reads the registration of w in tx (nil: outside any) and
+// reports whether w over it is unchanged; props is w's as encodeColumns
+// stores them.
+func (s *Store) unchangedIn(ctx context.Context, tx *sql.Tx, w registry.Write, props string) (registry.Resource, bool) {
+	cur, err := scanResource(s.queryRow(ctx, tx, qGet, keyArgs(w.Resource.ID)...))
+	return cur, err == nil && unchanged(cur, w, props)
+}
+
 func unchanged(cur registry.Resource, w registry.Write, props string) bool {
 	return w.If.Check(true, cur.ETag) == nil && cur.Location == w.Resource.Location &&
 		maps.Equal(cur.Tags, w.Resource.Tags) && string(cur.Properties) == props &&
