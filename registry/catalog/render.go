@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/udtc/udtc/internal/bufpool"
 	"github.com/udtc/udtc/internal/jsonindent"
 	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/templates"
@@ -143,8 +144,8 @@ func RenderNotFound(l Linker, what string) ([]byte, error) {
 
 func render(name string, v view) ([]byte, error) {
 	v.Policy = metaPolicy
-	b := getBuffer()
-	defer putBuffer(b)
+	b := bufpool.Get()
+	defer bufpool.Put(b)
 	if err := pages.ExecuteTemplate(b, name, v); err != nil {
 		return nil, fmt.Errorf("catalog: rendering %s: %w", name, err)
 	}
@@ -154,8 +155,8 @@ func render(name string, v view) ([]byte, error) {
 // JSON encodes a page's data, its JSON twin, indented and without HTML
 // escaping (it is served as application/json).
 func JSON(v any) ([]byte, error) {
-	b := getBuffer()
-	defer putBuffer(b)
+	b := bufpool.Get()
+	defer bufpool.Put(b)
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
@@ -164,26 +165,11 @@ func JSON(v any) ([]byte, error) {
 	// Indented into a reused buffer: what an Encoder with SetIndent
 	// writes, without a fresh buffer per page, and without json.Indent's
 	// scanner (the Encoder's output is valid JSON).
-	out := getBuffer()
+	out := bufpool.Get()
 	data := jsonindent.Append(out.AvailableBuffer(), b.Bytes(), "  ")
-	page := bytes.Clone(data)            // before the buffer goes back to the pool
-	putBuffer(bytes.NewBuffer(data[:0])) // out, or what it grew into
+	page := bytes.Clone(data)              // before the buffer goes back to the pool
+	bufpool.Put(bytes.NewBuffer(data[:0])) // out, or what it grew into
 	return page, nil
-}
-
-// buffers are reused between pages: a page is rendered into a grown buffer
-// and copied out at its exact size, so neither the buffer's growth nor its
-// spare capacity is paid per page.
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
-
-func putBuffer(b *bytes.Buffer) {
-	if b.Cap() > 4<<20 {
-		return // an outsized page: let it go rather than pin it
-	}
-	b.Reset()
-	buffers.Put(b)
 }
 
 // File is one file of the static site.

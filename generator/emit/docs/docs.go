@@ -13,13 +13,13 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 	"text/template"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/bufpool"
 	"github.com/udtc/udtc/templates"
 )
 
@@ -59,9 +59,8 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 		version = bicep.DefaultVersion
 	}
 	err := emit.Each(len(exts), func(i int) ([]emit.File, error) {
-		b := buffers.Get().(*bytes.Buffer)
-		defer buffers.Put(b)
-		b.Reset()
+		b := bufpool.Get()
+		defer bufpool.Put(b)
 		if err := pageTemplate.Execute(b, newPage(exts[i], version)); err != nil {
 			return nil, fmt.Errorf("docs for %s: %w", exts[i].Name, err)
 		}
@@ -69,11 +68,6 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 	}, put)
 	return diags.Sorted(), err
 }
-
-// buffers are reused between pages: a page (megabytes for a large
-// namespace) is rendered into a buffer grown by earlier pages and copied
-// out at its size, so its growth is not paid per page.
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // page is the data of docs.md.tmpl.
 type page struct {

@@ -10,12 +10,12 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/bufpool"
 	"github.com/udtc/udtc/internal/naming"
 )
 
@@ -36,9 +36,9 @@ func (p *pkgPlan) newFile() *jen.File {
 // format.Source would return a buffer grown by doubling, and jen would
 // copy it once more.
 func render(f *jen.File, path string) (emit.File, error) {
-	src, out := getBuffer(), getBuffer()
-	defer putBuffer(src)
-	defer putBuffer(out)
+	src, out := bufpool.Get(), bufpool.Get()
+	defer bufpool.Put(src)
+	defer bufpool.Put(out)
 	f.NoFormat = true
 	if err := f.Render(src); err != nil {
 		return emit.File{}, fmt.Errorf("goclient: rendering %s: %w", path, err)
@@ -69,16 +69,6 @@ func gofmt(w io.Writer, src []byte) error {
 var gofmtConfig = printer.Config{Mode: printer.UseSpaces | printer.TabIndent | normalizeNumbers, Tabwidth: 8}
 
 const normalizeNumbers printer.Mode = 1 << 30
-
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-func getBuffer() *bytes.Buffer {
-	b := buffers.Get().(*bytes.Buffer)
-	b.Reset()
-	return b
-}
-
-func putBuffer(b *bytes.Buffer) { buffers.Put(b) }
 
 // files builds and renders the package's files, each as soon as it is
 // built: one per resource type and the shared declarations.
