@@ -84,7 +84,8 @@ func group(s string) (string, int) {
 	return "(", 1
 }
 
-// brace reads a `{`: a quantifier {n}, {n,} or {n,m} as written, else a
+// brace reads a `{`: a quantifier {n}, {n,} or {n,m} with its numbers
+// without leading zeros (RE2 reads {00} as text, ECMA-262 as {0}), else a
 // literal brace (Annex B).
 func brace(s string) (string, int) {
 	end := strings.IndexByte(s, '}')
@@ -95,7 +96,22 @@ func brace(s string) (string, int) {
 	if !digits(lo) || comma && hi != "" && !digits(hi) {
 		return `\{`, 1
 	}
-	return s[:end+1], end + 1
+	q := "{" + number(lo)
+	if comma {
+		q += ","
+		if hi != "" {
+			q += number(hi)
+		}
+	}
+	return q + "}", end + 1
+}
+
+// number is a decimal number without its leading zeros.
+func number(d string) string {
+	if t := strings.TrimLeft(d, "0"); t != "" {
+		return t
+	}
+	return "0"
 }
 
 func digits(s string) bool {
