@@ -3,10 +3,14 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 
 	"github.com/udtc/udtc/registry"
 )
@@ -24,14 +28,35 @@ import (
 // updates performed one after another would have, and a write is answered
 // only after the batch's COMMIT returned.
 
+// Most batches of a hot row need not write every update, only the last
+// that changes the row: each update is answered as if it had been
+// written, and then overwritten by the next one in the same transaction,
+// which no reader can tell apart. This process remembers the ETag and
+// content of each row as its last batch left it (rowState); a batch
+// evaluates its updates in order against that, in Go, and writes the
+// outcome with one UPDATE guarded by the remembered ETag (coalesce). That
+// guard is the batch's proof: when another process or statement wrote the
+// row meanwhile, the UPDATE matches nothing and the batch runs its updates
+// one by one in the database as above.
+
 // rowQueues holds the updates waiting for a row that one is running on,
 // and what this process last saw stored in the rows it updated.
 type rowQueues struct {
 	mu   sync.Mutex
 	rows map[registry.ID][]*rowUpdate // by ID.Key; present while a batch runs
-	// last is the contentHash of each row as this process last wrote it
-	// or found it unchanged, by ID.Key; at most maxRemembered rows.
-	last map[registry.ID]uint64
+	// last is each row as this process last wrote it or found it
+	// unchanged, by ID.Key; at most maxRemembered rows.
+	last map[registry.ID]rowState
+	// coalesced counts the batches written as one UPDATE.
+	coalesced int
+}
+
+// rowState is what a row holds, as far as this process knows.
+type rowState struct {
+	content uint64 // contentHash of its location, tags, properties and writer
+	etag    string
+	// base has the row's stored ID and creation; no properties.
+	base registry.Resource
 }
 
 // maxRemembered bounds rowQueues.last; past it, it starts over.
@@ -53,39 +78,81 @@ func contentHash(parts ...string) uint64 {
 
 // seen reports whether content is what this process last saw in row key.
 func (q *rowQueues) seen(key registry.ID, content uint64) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	last, ok := q.last[key]
-	return ok && last == content
+	st, ok := q.state(key)
+	return ok && st.content == content
 }
 
-// remember records content as what row key holds.
-func (q *rowQueues) remember(key registry.ID, content uint64) {
+// state is what this process last saw in row key.
+func (q *rowQueues) state(key registry.ID) (rowState, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.last == nil || len(q.last) >= maxRemembered {
-		q.last = map[registry.ID]uint64{}
+	st, ok := q.last[key]
+	return st, ok
+}
+
+// remember records st as what row key holds, or forgets the row when ok
+// is false.
+func (q *rowQueues) remember(key registry.ID, st rowState, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch {
+	case !ok:
+		delete(q.last, key)
+		return
+	case q.last == nil || len(q.last) >= maxRemembered:
+		q.last = map[registry.ID]rowState{}
 	}
-	q.last[key] = content
+	q.last[key] = st
 }
 
-// rowUpdate is one qUpdateExisting of a row, and its outcome.
+// rowUpdate is one update of a row, and its outcome.
 type rowUpdate struct {
-	ctx     context.Context
-	args    []any
-	out     registry.Resource
-	updated bool // out is the row written, not the current one
-	err     error
-	batch   []*rowUpdate  // set when this update leads the next batch
-	done    chan struct{} // closed when out and err are set, or batch
+	ctx         context.Context
+	w           registry.Write
+	tags, props string // as stored (encodeColumns)
+	etag        string // the row's ETag if this update writes it
+	content     uint64 // contentHash of what it writes
+	guard       any    // the ETag the row must have (string), or nil
+	out         registry.Resource
+	updated     bool // out is the row written, not the current one
+	err         error
+	batch       []*rowUpdate  // set when this update leads the next batch
+	done        chan struct{} // closed when out and err are set, or batch
 }
 
-// updateRow runs qUpdateExisting with args on the row key, batched with
-// the other updates of that row (see above), and returns the row it
-// answered and whether it is the one written. Its error is sql.ErrNoRows
-// when there is no row.
-func (s *Store) updateRow(ctx context.Context, key registry.ID, args []any) (registry.Resource, bool, error) {
-	u := &rowUpdate{ctx: ctx, args: args, done: make(chan struct{})}
+// args are qUpdateExisting's arguments for u.
+func (u *rowUpdate) args() []any {
+	return append(append([]any{u.w.Resource.Location, u.tags, u.props, u.etag, formatTime(u.w.Now), u.w.Actor},
+		keyArgs(u.w.Resource.ID)...), u.guard)
+}
+
+// written is the row as u writes it over base.
+func (u *rowUpdate) written(base registry.Resource) registry.Resource {
+	r := base
+	r.Location, r.Tags = u.w.Resource.Location, u.w.Resource.Tags
+	if len(r.Tags) == 0 {
+		r.Tags = nil
+	}
+	r.Properties = json.RawMessage(u.props)
+	r.ETag = u.etag
+	r.System.LastModifiedBy = u.w.Actor
+	r.System.LastModifiedAt, _ = time.Parse(time.RFC3339Nano, formatTime(u.w.Now))
+	return r
+}
+
+// sameContent reports whether a and b store the same location, tags,
+// properties and writer.
+func sameContent(a, b *rowUpdate) bool {
+	return a.content == b.content && a.w.Resource.Location == b.w.Resource.Location && a.tags == b.tags &&
+		a.props == b.props && a.w.Actor == b.w.Actor
+}
+
+// updateRow runs the update u of the row key, batched with the other
+// updates of that row (see above), and returns the row it answered and
+// whether it is the one written. Its error is sql.ErrNoRows when there is
+// no row.
+func (s *Store) updateRow(key registry.ID, u *rowUpdate) (registry.Resource, bool, error) {
+	u.done = make(chan struct{})
 	s.hot.mu.Lock()
 	if s.hot.rows == nil {
 		s.hot.rows = map[registry.ID][]*rowUpdate{}
@@ -148,27 +215,124 @@ func (s *Store) runRowBatch(batch []*rowUpdate) {
 		return
 	}
 	defer release()
-	if len(batch) > 1 && s.runRowTx(ctx, batch) == nil {
+	live := liveUpdates(batch)
+	if len(live) == 0 {
 		return
 	}
-	// Alone, or again after a failed batch.
-	for _, u := range batch {
-		if u.err = u.ctx.Err(); u.err == nil {
-			u.scan(s.queryRow(ctx, nil, qUpdateExisting, u.args...))
+	key := live[0].w.Resource.ID.Key()
+	if s.coalesce(ctx, key, live) {
+		return
+	}
+	if len(live) == 1 || s.runRowTx(ctx, live) != nil {
+		// Alone, or again after a failed batch.
+		for _, u := range live {
+			if u.err = u.ctx.Err(); u.err == nil {
+				u.scan(s.queryRow(ctx, nil, qUpdateExisting, u.args()...))
+			}
 		}
 	}
+	// The row as the last update left it, when that one wrote it or found
+	// it unchanged: its content is the update's.
+	last := live[len(live)-1]
+	known := last.err == nil && (last.updated || unchangedRow(last))
+	s.hot.remember(key, rowState{content: last.content, etag: last.out.ETag, base: baseOf(last.out)}, known)
 }
 
-// runRowTx runs batch in one transaction, through the dialect's Pipeline
-// when it has one, and returns nil when it committed: on an error nothing
-// is written and the outcomes are unset.
-func (s *Store) runRowTx(ctx context.Context, batch []*rowUpdate) error {
+// unchangedRow reports whether u's answer, the current row, holds what u
+// would have written.
+func unchangedRow(u *rowUpdate) bool {
+	return unchanged(u.out, registry.Write{Resource: u.w.Resource, Actor: u.w.Actor}, u.props)
+}
+
+// baseOf is r without what an update changes.
+func baseOf(r registry.Resource) registry.Resource {
+	return registry.Resource{ID: r.ID, System: registry.SystemData{CreatedAt: r.System.CreatedAt, CreatedBy: r.System.CreatedBy}}
+}
+
+// liveUpdates are the updates of batch whose writers still wait; the
+// others get their context's error.
+func liveUpdates(batch []*rowUpdate) []*rowUpdate {
 	var live []*rowUpdate
 	for _, u := range batch {
 		if u.err = u.ctx.Err(); u.err == nil {
 			live = append(live, u)
 		}
 	}
+	return live
+}
+
+// qUpdateIfETag writes an update over the row with the given ETag.
+const qUpdateIfETag = `UPDATE resources SET location = ?, tags = ?, properties = ?, etag = ?, modified_at = ?, modified_by = ? WHERE ` + keyWhere + ` AND etag = ?`
+
+// storable reports whether the database surely accepts u's values: the
+// updates a batch coalesces are answered without being written, so they
+// must be ones it would have taken. Text without NUL bytes in valid UTF-8
+// is (the columns are TEXT without constraints); PostgreSQL refuses the
+// rest, which then runs in the database to answer its own error.
+func (u *rowUpdate) storable() bool {
+	for _, v := range []string{u.w.Resource.Location, u.tags, u.props, u.w.Actor} {
+		if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// coalesce answers live, the updates of row key in order, from what this
+// process remembers of the row, and writes the last one that changes it
+// with one UPDATE guarded by the remembered ETag. It reports false, having
+// written nothing, when it cannot (the updates then run in the database,
+// which sets their outcomes again): nothing is
+// remembered, an update's outcome depends on content not remembered (an
+// update that fails its guard or changes nothing before any update of the
+// batch changed the row), an update is not storable, no update changes
+// the row, or the guard found another ETag.
+func (s *Store) coalesce(ctx context.Context, key registry.ID, live []*rowUpdate) bool {
+	st, ok := s.hot.state(key)
+	if !ok {
+		return false
+	}
+	etag, content := st.etag, st.content
+	var last *rowUpdate // the update whose write the row holds, in order
+	for _, u := range live {
+		if !u.storable() {
+			return false
+		}
+		stale := u.guard != nil && u.guard != etag
+		if stale || u.content == content {
+			if last == nil {
+				return false // the answer is the remembered row, whose content is not kept
+			}
+			if stale || sameContent(u, last) {
+				u.out, u.updated = last.written(st.base), false
+				continue
+			}
+			// Equal hashes of different content: a change.
+		}
+		last, etag, content = u, u.etag, u.content
+		u.out, u.updated = u.written(st.base), true
+	}
+	if last == nil {
+		return false
+	}
+	args := last.args() // qUpdateExisting's are qUpdateIfETag's, with the row's ETag for the guard
+	args[len(args)-1] = st.etag
+	written, err := affected(s.execDB(ctx, qUpdateIfETag, args...))
+	if err != nil || !written {
+		s.hot.remember(key, st, false)
+		return false
+	}
+	s.hot.mu.Lock()
+	s.hot.coalesced++
+	s.hot.mu.Unlock()
+	s.hot.remember(key, rowState{content: last.content, etag: last.etag, base: st.base}, true)
+	return true
+}
+
+// runRowTx runs batch in one transaction, through the dialect's Pipeline
+// when it has one, and returns nil when it committed: on an error nothing
+// is written and the outcomes are unset.
+func (s *Store) runRowTx(ctx context.Context, live []*rowUpdate) error {
 	scan := func(i int, row Scanner) error {
 		if err := live[i].scan(row); !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -178,7 +342,7 @@ func (s *Store) runRowTx(ctx context.Context, batch []*rowUpdate) error {
 	if s.d.Pipeline != nil {
 		args := make([][]any, len(live))
 		for i, u := range live {
-			args[i] = u.args
+			args[i] = u.args()
 		}
 		return s.d.Pipeline(ctx, s.db, s.q(qUpdateExisting), args, scan)
 	}
@@ -187,7 +351,7 @@ func (s *Store) runRowTx(ctx context.Context, batch []*rowUpdate) error {
 		return err
 	}
 	for i, u := range live {
-		if err := scan(i, s.queryRow(ctx, tx, qUpdateExisting, u.args...)); err != nil {
+		if err := scan(i, s.queryRow(ctx, tx, qUpdateExisting, u.args()...)); err != nil {
 			tx.Rollback()
 			return err
 		}
@@ -213,4 +377,14 @@ type flagged struct {
 
 func (f flagged) Scan(dest ...any) error {
 	return f.Scanner.Scan(append([]any{f.flag}, dest...)...)
+}
+
+// execDB runs a statement outside any transaction, through the statement
+// cache.
+func (s *Store) execDB(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
 }

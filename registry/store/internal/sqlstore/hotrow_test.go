@@ -137,11 +137,11 @@ func propsWrite(id registry.ID, n int, cond registry.Precondition) registry.Writ
 	}
 }
 
-// TestHotRowUpdatesRunAsOneBatch: updates of one row that queue behind a
-// running one run as one batch, in arrival order, each with its own
-// outcome: its own ETag, or 412 for an If-Match that the updates before it
-// in the batch made stale.
-func TestHotRowUpdatesRunAsOneBatch(t *testing.T) {
+// TestHotRowUpdatesCoalesce: updates of one row that queue behind a
+// running one are answered in arrival order, each with its own outcome
+// (its own ETag, or 412 for an If-Match that the updates before it in the
+// batch made stale), and only the last is written, with one statement.
+func TestHotRowUpdatesCoalesce(t *testing.T) {
 	rec := &pipelineRecorder{failAt: -1}
 	s, version, first := openHotRow(t, rec)
 	writes := []registry.Write{
@@ -152,10 +152,64 @@ func TestHotRowUpdatesRunAsOneBatch(t *testing.T) {
 		propsWrite(version, 4, registry.Precondition{}),
 	}
 	out := putQueued(t, s, version, writes)
-	if want := []int{4}; !slices.Equal(rec.sizes, want) {
-		t.Errorf("pipeline batch sizes %v, want %v: one batch of the four queued updates", rec.sizes, want)
+	if len(rec.sizes) != 0 || s.hot.coalesced != 1 {
+		t.Errorf("pipeline batch sizes %v and %d coalesced batches, want none and 1", rec.sizes, s.hot.coalesced)
 	}
-	checkSequential(t, s, version, out, 2)
+	checkSequential(t, s, version, out, 2, -1)
+}
+
+// TestHotRowCoalesceSeesOtherWriters: a row written by another process
+// since this one last wrote it is not coalesced over: the guard on the
+// remembered ETag fails, and the update runs in the database.
+func TestHotRowCoalesceSeesOtherWriters(t *testing.T) {
+	rec := &pipelineRecorder{failAt: -1}
+	s, version, _ := openHotRow(t, rec)
+	ctx := context.Background()
+	if _, _, err := s.Put(ctx, propsWrite(version, 100, registry.Precondition{})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE resources SET properties = '{"n":"other"}', etag = 'other' WHERE name_key = '2024-01-01'`); err != nil {
+		t.Fatal(err)
+	}
+	stale := propsWrite(version, 0, registry.Precondition{IfMatch: []string{"other"}})
+	out, _, err := s.Put(ctx, stale)
+	if err != nil {
+		t.Fatalf("If-Match the other writer's ETag: %v", err)
+	}
+	if s.hot.coalesced != 0 || string(out.Properties) != `{"n":0}` {
+		t.Errorf("%d coalesced batches, answered %s; want none and the write", s.hot.coalesced, out.Properties)
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE resources SET etag = 'other2' WHERE name_key = '2024-01-01'`); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = s.Put(ctx, propsWrite(version, 1, registry.Precondition{}))
+	if err != nil || string(out.Properties) != `{"n":1}` {
+		t.Fatalf("a write after another writer's: %s, %v", out.Properties, err)
+	}
+	got, err := s.Get(ctx, version)
+	if err != nil || got.ETag != out.ETag || string(got.Properties) != `{"n":1}` {
+		t.Errorf("stored %s %s (%v), want the last write's %s", got.ETag, got.Properties, err, out.ETag)
+	}
+}
+
+// TestHotRowUpdatesRunAsOneBatch: a batch whose first update changes
+// nothing is not coalesced (its answer is the stored row, which this
+// process does not keep): it runs in the database as one batch.
+func TestHotRowUpdatesRunAsOneBatch(t *testing.T) {
+	rec := &pipelineRecorder{failAt: -1}
+	s, version, _ := openHotRow(t, rec)
+	writes := []registry.Write{
+		propsWrite(version, 0, registry.Precondition{}),
+		propsWrite(version, 0, registry.Precondition{}), // unchanged
+		propsWrite(version, 2, registry.Precondition{}),
+		propsWrite(version, 3, registry.Precondition{}),
+		propsWrite(version, 4, registry.Precondition{}),
+	}
+	out := putQueued(t, s, version, writes)
+	if want := []int{4}; !slices.Equal(rec.sizes, want) || s.hot.coalesced != 0 {
+		t.Errorf("pipeline batch sizes %v, %d coalesced; want %v: one batch of the four queued updates", rec.sizes, s.hot.coalesced, want)
+	}
+	checkSequential(t, s, version, out, -1, 1)
 }
 
 // TestHotRowFailedBatchRunsEachAlone: when a batch fails as a whole,
@@ -165,7 +219,7 @@ func TestHotRowFailedBatchRunsEachAlone(t *testing.T) {
 	s, version, _ := openHotRow(t, rec)
 	writes := []registry.Write{
 		propsWrite(version, 0, registry.Precondition{}),
-		propsWrite(version, 1, registry.Precondition{}),
+		propsWrite(version, 0, registry.Precondition{}), // unchanged: not coalesced
 		propsWrite(version, 2, registry.Precondition{}),
 		propsWrite(version, 3, registry.Precondition{}),
 	}
@@ -173,14 +227,15 @@ func TestHotRowFailedBatchRunsEachAlone(t *testing.T) {
 	if want := []int{3}; !slices.Equal(rec.sizes, want) {
 		t.Errorf("pipeline batch sizes %v, want %v", rec.sizes, want)
 	}
-	checkSequential(t, s, version, out, -1)
+	checkSequential(t, s, version, out, -1, 1)
 }
 
 // checkSequential checks that out are the outcomes of the writes run one
-// after another: every write but stale (-1: none) succeeded with an ETag
-// of its own and its properties, stale failed its precondition, and the
-// stored row is the last write's.
-func checkSequential(t *testing.T, s *Store, id registry.ID, out []putResult, stale int) {
+// after another: every write but stale (-1: none) succeeded with its
+// properties and an ETag of its own, but for same (-1: none), which
+// changed nothing and answered the ETag of the write before it; stale
+// failed its precondition; the stored row is the last write's.
+func checkSequential(t *testing.T, s *Store, id registry.ID, out []putResult, stale, same int) {
 	t.Helper()
 	etags := map[string]bool{}
 	for i, r := range out {
@@ -192,6 +247,12 @@ func checkSequential(t *testing.T, s *Store, id registry.ID, out []putResult, st
 		}
 		if r.err != nil {
 			t.Fatalf("write %d: %v", i, r.err)
+		}
+		if i == same {
+			if r.res.ETag != out[i-1].res.ETag || string(r.res.Properties) != string(out[i-1].res.Properties) {
+				t.Errorf("write %d, unchanged, answered %s %s, want the row before it %s %s", i, r.res.ETag, r.res.Properties, out[i-1].res.ETag, out[i-1].res.Properties)
+			}
+			continue
 		}
 		if want := fmt.Sprintf(`{"n":%d}`, i); string(r.res.Properties) != want {
 			t.Errorf("write %d answered properties %s, want %s", i, r.res.Properties, want)

@@ -584,15 +584,14 @@ func (s *Store) putExisting(ctx context.Context, w registry.Write) (out registry
 			return out, false, nil
 		}
 	}
-	args := append([]any{w.Resource.Location, tags, props, newETag(), formatTime(w.Now), w.Actor}, keyArgs(id)...)
-	out, updated, err := s.updateRow(ctx, key, append(args, guard))
+	u := &rowUpdate{ctx: ctx, w: w, tags: tags, props: props, etag: newETag(), content: content, guard: guard}
+	out, updated, err := s.updateRow(key, u)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return registry.Resource{}, false, nil
 	case err != nil:
 		return registry.Resource{}, false, s.writeErr(id, err)
 	case updated || unchanged(out, w, props):
-		s.hot.remember(key, content)
 		return out, true, nil
 	}
 	return registry.Resource{}, false, nil
