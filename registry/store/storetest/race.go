@@ -22,6 +22,60 @@ var sharedTests = []sharedTest{
 	{"OneETagOneWinner", testOneETagOneWinner},
 	{"UnconditionalWritersAllSucceed", testUnconditionalWriters},
 	{"UnchangedAfterAnotherStoreWrote", testUnchangedAcrossStores},
+	{"IncrementsAreNotLost", testIncrements},
+}
+
+// testIncrements: writers on both stores increment a number in one
+// registration, each reading it and writing it back under If-Match, and
+// reading again when another write came first. No increment may be lost:
+// the number ends at the count of writes that succeeded.
+func testIncrements(t *testing.T, a, b registry.Store) {
+	ctx := context.Background()
+	seedTypes(t, a)
+	version := registry.APIVersionID(plane, "Aa.Bb", "widgets", ver)
+	props := func(n int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"schema":{"type":"object","title":"%d"}}`, n))
+	}
+	if _, _, err := a.Put(ctx, registry.Write{Resource: registry.Resource{ID: version, Properties: props(0)}, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	read := func(s registry.Store) (int, string) {
+		r, err := s.Get(ctx, version)
+		if err != nil {
+			t.Error(err)
+			return 0, ""
+		}
+		var p struct{ Schema struct{ Title string } }
+		n := -1
+		if err := json.Unmarshal(r.Properties, &p); err == nil {
+			_, err = fmt.Sscan(p.Schema.Title, &n)
+		}
+		return n, r.ETag
+	}
+	const writers, each = 8, 6
+	var wg sync.WaitGroup
+	for i := range writers {
+		s := []registry.Store{a, b}[i%2]
+		wg.Go(func() {
+			for done := 0; done < each && !t.Failed(); {
+				n, etag := read(s)
+				_, _, err := s.Put(ctx, registry.Write{Resource: registry.Resource{ID: version, Properties: props(n + 1)},
+					If: registry.Precondition{IfMatch: []string{etag}}, Now: t0})
+				switch {
+				case err == nil:
+					done++
+				case !errors.Is(err, registry.ErrPrecondition):
+					t.Errorf("writer %d: %v", i, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, s := range []registry.Store{a, b} {
+		if n, _ := read(s); n != writers*each {
+			t.Errorf("the number is %d after %d increments", n, writers*each)
+		}
+	}
 }
 
 // testUnchangedAcrossStores: a store that wrote a registration and sees
