@@ -157,8 +157,8 @@ func Load(file string) (*Project, error) {
 			bad("rules.%s.severity: %q is not off, warning or error", id, r.Severity)
 		}
 	}
-	if r := p.File.Go.Runtime; r != "" && r != goclient.RuntimeCopy && r != goclient.RuntimeModule {
-		bad("go.runtime: %q is not %s or %s", r, goclient.RuntimeCopy, goclient.RuntimeModule)
+	if err := goclient.CheckRuntime(p.File.Go.Runtime); err != nil {
+		bad("go.runtime: %v", err)
 	}
 	if m := p.File.Go.Module; m != "" {
 		if err := module.CheckPath(m); err != nil {

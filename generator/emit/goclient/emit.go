@@ -47,6 +47,17 @@ const (
 	RuntimeModule = "module"
 )
 
+// Runtimes are the values of Options.Runtime, the default first.
+var Runtimes = []string{RuntimeCopy, RuntimeModule}
+
+// CheckRuntime reports why r is not one of Runtimes ("" is the default).
+func CheckRuntime(r string) error {
+	if r == "" || slices.Contains(Runtimes, r) {
+		return nil
+	}
+	return fmt.Errorf("%q is not %s or %s", r, RuntimeCopy, RuntimeModule)
+}
+
 // RuntimeImportPath is the import path of the published runtime, the
 // package the generated code imports with RuntimeModule.
 const RuntimeImportPath = RuntimeModulePath + "/generator/emit/goclient/udtc"
@@ -137,8 +148,8 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 
 // check reports options that do not go together.
 func (o Options) check() error {
-	if o.Runtime != "" && o.Runtime != RuntimeCopy && o.Runtime != RuntimeModule {
-		return fmt.Errorf("goclient: unknown runtime %q (want %q or %q)", o.Runtime, RuntimeCopy, RuntimeModule)
+	if err := CheckRuntime(o.Runtime); err != nil {
+		return fmt.Errorf("goclient: runtime: %w", err)
 	}
 	if o.Module != "" && o.ImportPrefix != "" && o.Module != o.ImportPrefix {
 		return fmt.Errorf("goclient: the module path %s is the import prefix of the output, not %s", o.Module, o.ImportPrefix)
