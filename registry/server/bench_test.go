@@ -89,3 +89,20 @@ func BenchmarkGetResourceParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPutAPIVersionNewSchema PUTs an API version whose 8 KB schema
+// (the harness's mixed load) changes every time, so that each PUT is
+// decoded, checked and written.
+func BenchmarkPutAPIVersionNewSchema(b *testing.B) {
+	h := benchServer(b)
+	props := make([]string, 40)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"p%d":{"type":"string","description":"Selects the zonal audit trail used for property %d. Applied by the recipe that provisions the resource.","maxLength":64}`, i, i)
+	}
+	schema := `"type":"object","properties":{` + strings.Join(props, ",") + `}`
+	n := 0
+	for b.Loop() {
+		n++
+		send(b, h, "PUT", provider+"/resourceTypes/type3/apiVersions/2024-06-01", fmt.Sprintf(`{"properties":{"schema":{"description":"v%d",%s}}}`, n, schema), 200)
+	}
+}
