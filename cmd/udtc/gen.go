@@ -225,7 +225,7 @@ func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags 
 	st := outdir.NewStager(f.out, outdir.Options{Check: f.check, Targets: bridge.TargetNames, Keep: f.state.Keeps})
 	defer st.Abort() // removes the stage unless Commit succeeded
 	targets := genTargets(selected, bridge.GenOptions{ExtensionName: f.extensionName, ExtensionVersion: f.extensionVersion,
-		Go:           goclient.Options{ImportPrefix: f.goImportPrefix, Module: f.goModule, Runtime: f.goRuntime},
+		Go:           goclient.Options{ImportPrefix: f.goImportPrefix, Module: f.goModule, Runtime: f.goRuntime, Format: f.state.FormatGo},
 		PreviousHome: f.state.Previous("site/index.json")})
 	more, err := generator.EmitTargets(ctx, cat, targets, st.Stage)
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.

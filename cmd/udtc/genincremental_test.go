@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,14 +21,26 @@ import (
 )
 
 // recordEmitters makes every target record the namespaces of each catalog
-// it is given (the work a run does) and returns the record, reset by the
-// returned function. Not parallel: it swaps the emitter table.
+// it is given (the work a run does), and the Go client the files it
+// formats (under "gofmt"), and returns the record, reset by the returned
+// function. Not parallel: it swaps the emitter table.
 func recordEmitters(t *testing.T) (seen map[string][]string, reset func()) {
 	t.Helper()
 	seen = map[string][]string{}
+	var mu sync.Mutex
 	saved := genTargets
 	t.Cleanup(func() { genTargets = saved })
 	genTargets = func(names []string, o bridge.GenOptions) []generator.Target {
+		if inner := o.Go.Format; inner != nil {
+			o.Go.Format = func(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error) {
+				return inner(path, src, func(src []byte) ([]byte, error) {
+					mu.Lock()
+					seen["gofmt"] = append(seen["gofmt"], path)
+					mu.Unlock()
+					return format(src)
+				})
+			}
+		}
 		targets := saved(names, o)
 		for i, tg := range targets {
 			targets[i].Emit = func(cat *model.Catalog, put emit.Put) (diag.List, error) {
@@ -81,12 +94,18 @@ func TestGenIncremental(t *testing.T) {
 	// One description in one manifest of the second namespace.
 	edited := firstManifest(t, filepath.Join(dir, all[1]))
 	editFile(t, edited, "description: '", "description: 'Edited. ")
+	firstFormatted := len(seen["gofmt"]) // the first run formatted every Go file
 	reset()
 	stderr := gen(out)
 	for _, name := range bridge.TargetNames {
 		if got := seen[name]; !slices.Equal(got, all[1:2]) {
 			t.Errorf("after one edit: %s emitted %v, want only %v", name, got, all[1:2])
 		}
+	}
+	// Of the namespace's Go files, only those whose source changed are
+	// formatted again: the edited type's, one per version package.
+	if got := seen["gofmt"]; len(got) == 0 || len(got) > 2 || len(got) >= firstFormatted/3 {
+		t.Errorf("after one edit, gofmt ran on %v; want the edited type's file in each of its 2 versions", got)
 	}
 	fresh := filepath.Join(t.TempDir(), "fresh")
 	want := gen(fresh)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
@@ -39,6 +40,7 @@ type Run struct {
 	changed map[string]bool
 	owners  map[string]string // path segment naming a namespace → lower-cased namespace
 
+	mu   sync.Mutex // guards next.GoSources, which FormatGo's callers fill at once
 	next incState
 }
 
@@ -48,6 +50,9 @@ type incState struct {
 	Inputs      map[string]incInput     `json:"inputs"`     // by path
 	Namespaces  map[string]incNamespace `json:"namespaces"` // by lower-cased name
 	Diagnostics diag.List               `json:"diagnostics"`
+	// GoSources are the SHA-256 of each Go file's source before gofmt, by
+	// its path in the output (FormatGo).
+	GoSources map[string]string `json:"goSources,omitempty"`
 }
 
 type incInput struct {
@@ -163,7 +168,13 @@ func (r *Run) Accept(cat *model.Catalog) bool {
 	if cat == nil {
 		return true // errors: nothing is written or recorded
 	}
-	r.next = incState{Options: r.in.Options, Inputs: map[string]incInput{}, Namespaces: map[string]incNamespace{}}
+	r.next = incState{Options: r.in.Options, Inputs: map[string]incInput{}, Namespaces: map[string]incNamespace{},
+		GoSources: map[string]string{}}
+	for p, sum := range r.prev.GoSources {
+		if r.Keeps("go", p) {
+			r.next.GoSources[p] = sum // a kept file: FormatGo does not see it
+		}
+	}
 	declared := map[string]string{}
 	for _, p := range cat.Providers {
 		key := strings.ToLower(p.Namespace)
@@ -274,6 +285,34 @@ func (r *Run) Previous(p string) []byte {
 	}
 	b, _ := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(p)))
 	return b
+}
+
+// FormatGo is goclient.Options.Format for the run. gofmt is most of a Go
+// file's cost, and the version packages of a namespace an incremental run
+// redoes are mostly as they were: a file whose source is the one the last
+// run formatted at the same path is answered with that run's file, which
+// Plan found as the run left it. Every other file is formatted. Either
+// way the source is recorded for the next run. A nil Run formats.
+func (r *Run) FormatGo(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error) {
+	if r == nil {
+		return format(src)
+	}
+	sum := hash(src)
+	out, err := []byte(nil), error(nil)
+	if r.Incremental() && r.prev.GoSources[path] == sum {
+		out = r.Previous(path)
+	}
+	if out == nil {
+		if out, err = format(src); err != nil {
+			return nil, err
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.next.GoSources != nil {
+		r.next.GoSources[path] = sum
+	}
+	return out, nil
 }
 
 // Diagnostics returns the run's diagnostics, sorted: fresh, those of what

@@ -33,6 +33,12 @@ type Options struct {
 	// go.mod of Module requires with RuntimeModule; when empty, the go.mod
 	// says to add the requirement.
 	RuntimeVersion string
+	// Format, when set, formats each Go file in place of the emitter: path
+	// is the file's path in the output, src its source as rendered (valid
+	// only during the call), and format formats it. gen passes one that
+	// answers a source formatted in its last run with that run's file
+	// (outdir.Run.FormatGo).
+	Format func(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error)
 }
 
 // The values of Options.Runtime.
@@ -104,10 +110,11 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Runtime == RuntimeModule {
-		for _, ns := range nss {
+	for _, ns := range nss {
+		if opts.Runtime == RuntimeModule {
 			ns.runtime = RuntimeImportPath
 		}
+		ns.format = opts.Format
 	}
 	// A job is one package: a namespace's resourceids (version "") or one
 	// of its version packages. Each plans with diagnostics of its own,

@@ -32,21 +32,35 @@ func (p *pkgPlan) newFile() *jen.File {
 
 // render renders f to gofmt'd bytes: jen's source, unformatted, then
 // formatted as go/format.Source formats a file (gofmt), each into a buffer
-// reused between files. The formatted file is copied out at its size;
-// format.Source would return a buffer grown by doubling, and jen would
-// copy it once more.
-func render(f *jen.File, path string) (emit.File, error) {
-	src, out := bufpool.Get(), bufpool.Get()
+// reused between files, or by Options.Format. The formatted file is
+// copied out at its size; format.Source would return a buffer grown by
+// doubling, and jen would copy it once more.
+func (ns *nsPlan) render(f *jen.File, path string) (emit.File, error) {
+	src := bufpool.Get()
 	defer bufpool.Put(src)
-	defer bufpool.Put(out)
 	f.NoFormat = true
 	if err := f.Render(src); err != nil {
 		return emit.File{}, fmt.Errorf("goclient: rendering %s: %w", path, err)
 	}
-	if err := gofmt(out, src.Bytes()); err != nil {
-		return emit.File{}, fmt.Errorf("goclient: formatting %s: %w\n%s", path, err, src.Bytes())
+	format := func(src []byte) ([]byte, error) {
+		out := bufpool.Get()
+		defer bufpool.Put(out)
+		if err := gofmt(out, src); err != nil {
+			return nil, fmt.Errorf("goclient: formatting %s: %w\n%s", path, err, src)
+		}
+		return bytes.Clone(out.Bytes()), nil
 	}
-	return emit.File{Path: path, Data: bytes.Clone(out.Bytes())}, nil
+	var data []byte
+	var err error
+	if ns.format != nil {
+		data, err = ns.format(path, src.Bytes(), format)
+	} else {
+		data, err = format(src.Bytes())
+	}
+	if err != nil {
+		return emit.File{}, err
+	}
+	return emit.File{Path: path, Data: data}, nil
 }
 
 // gofmt writes the Go file src to w formatted exactly as go/format.Source
@@ -77,7 +91,7 @@ func (p *pkgPlan) files() ([]emit.File, error) {
 	for _, vt := range p.types {
 		f := p.newFile()
 		p.genType(f, vt)
-		r, err := render(f, p.dir+"/"+vt.file)
+		r, err := p.ns.render(f, p.dir+"/"+vt.file)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +102,7 @@ func (p *pkgPlan) files() ([]emit.File, error) {
 	f := p.newFile()
 	p.genCommon(f)
 	p.genIDAliases(f)
-	r, err := render(f, p.dir+"/common_gen.go")
+	r, err := p.ns.render(f, p.dir+"/common_gen.go")
 	if err != nil {
 		return nil, err
 	}

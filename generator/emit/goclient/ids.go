@@ -24,7 +24,7 @@ func (p *nsPlan) idsFile() (emit.File, error) {
 	for _, t := range p.types {
 		p.genID(f, t)
 	}
-	return render(f, "go/"+p.dir+"/resourceids/resourceids_gen.go")
+	return p.render(f, "go/"+p.dir+"/resourceids/resourceids_gen.go")
 }
 
 // genID declares the ID of one resource type: its type constant, struct,

@@ -48,6 +48,8 @@ type nsPlan struct {
 	// known are the types of every namespace of the run, by lower-cased
 	// full name: the targets of typed references.
 	known map[string]*typeNames
+	// format is Options.Format.
+	format func(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error)
 }
 
 // typeNames are the Go names of one resource type, the same in every
