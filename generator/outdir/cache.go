@@ -22,7 +22,8 @@ import (
 
 // genCache is the machine-local half of the no-op check: the inputs' key of
 // the last run into an output directory, the marker it wrote, and each
-// listed file's size and modification time then. It lives in the user cache
+// listed file's size and modification time then (and for a Go file, the
+// hash of its source before gofmt: Run.FormatGo). It lives in the user cache
 // directory (os.UserCacheDir()/udtc/gen/), one file per output directory,
 // never in the output directory itself.
 type genCache struct {
@@ -31,7 +32,10 @@ type genCache struct {
 	stats  map[string]fileStat
 }
 
-type fileStat struct{ size, mtime int64 }
+type fileStat struct {
+	size, mtime int64
+	source      string // "" but for Go files
+}
 
 // cachePath returns the cache file of the output directory dir, or "" when
 // there is no user cache directory.
@@ -69,13 +73,16 @@ func readGenCache(dir string) (genCache, bool) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 3 {
+		if len(f) != 3 && len(f) != 4 {
 			continue
 		}
 		size, err1 := strconv.ParseInt(f[1], 10, 64)
 		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
 		if err1 == nil && err2 == nil {
-			c.stats[f[0]] = fileStat{size, mtime}
+			c.stats[f[0]] = fileStat{size: size, mtime: mtime}
+			if len(f) == 4 {
+				c.stats[f[0]] = fileStat{size: size, mtime: mtime, source: f[3]}
+			}
 		}
 	}
 	return c, c.key != "" && c.marker != ""
@@ -113,9 +120,10 @@ func outputsAsLeft(dir string, c genCache) (int, bool) {
 	return len(m.files), true
 }
 
-// SaveCache records key and the current state of dir's listed files. It
-// is best effort: without a cache the next run just does the work.
-func SaveCache(dir, key string) {
+// SaveCache records key and the current state of dir's listed files, with
+// the source hash that source gives of each (nil: none). It is best
+// effort: without a cache the next run just does the work.
+func SaveCache(dir, key string, source func(path string) string) {
 	p := cachePath(dir)
 	if p == "" {
 		return
@@ -126,12 +134,20 @@ func SaveCache(dir, key string) {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "key %s\nmarker %s\n", key, hash(mb))
-	for _, e := range readMarker(dir).files {
+	files := readMarker(dir).files
+	b.Grow(len(files) * 128) // one allocation: a line is a path, two numbers and a hash
+	for _, e := range files {
 		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.path)))
 		if err != nil {
 			return
 		}
-		fmt.Fprintf(&b, "%s\t%d\t%d\n", e.path, st.Size(), st.ModTime().UnixNano())
+		fmt.Fprintf(&b, "%s\t%d\t%d", e.path, st.Size(), st.ModTime().UnixNano())
+		if source != nil {
+			if s := source(e.path); s != "" {
+				fmt.Fprintf(&b, "\t%s", s)
+			}
+		}
+		b.WriteByte('\n')
 	}
 	_ = atomicfile.WriteFile(p, b.Bytes(), 0o644)
 }

@@ -2,6 +2,8 @@ package outdir
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path"
@@ -40,7 +42,13 @@ type Run struct {
 	changed map[string]bool
 	owners  map[string]string // path segment naming a namespace → lower-cased namespace
 
-	mu   sync.Mutex // guards next.GoSources, which FormatGo's callers fill at once
+	// lastCache is the last run's gen cache: the source of each Go file
+	// it wrote (FormatGo). goSources are this run's, by path; mu guards
+	// them, which FormatGo's callers fill at once.
+	lastCache genCache
+	mu        sync.Mutex
+	goSources map[string]string
+
 	next incState
 }
 
@@ -50,9 +58,6 @@ type incState struct {
 	Inputs      map[string]incInput     `json:"inputs"`     // by path
 	Namespaces  map[string]incNamespace `json:"namespaces"` // by lower-cased name
 	Diagnostics diag.List               `json:"diagnostics"`
-	// GoSources are the SHA-256 of each Go file's source before gofmt, by
-	// its path in the output (FormatGo).
-	GoSources map[string]string `json:"goSources,omitempty"`
 }
 
 type incInput struct {
@@ -114,15 +119,19 @@ func (r *Run) load() bool {
 		return false
 	}
 	b, err := os.ReadFile(p)
-	if err != nil || json.Unmarshal(b, &r.prev) != nil || r.prev.Options != r.in.Options {
+	var prev incState
+	if err != nil || json.Unmarshal(b, &prev) != nil || prev.Options != r.in.Options {
 		return false
 	}
 	c, ok := readGenCache(r.dir)
 	if !ok {
 		return false
 	}
-	_, ok = outputsAsLeft(r.dir, c)
-	return ok
+	if _, ok := outputsAsLeft(r.dir, c); !ok {
+		return false // nothing of the last run is kept through this one
+	}
+	r.prev, r.lastCache = prev, c
+	return true
 }
 
 // ownersKnown maps the spellings of every namespace in output paths (as
@@ -168,13 +177,7 @@ func (r *Run) Accept(cat *model.Catalog) bool {
 	if cat == nil {
 		return true // errors: nothing is written or recorded
 	}
-	r.next = incState{Options: r.in.Options, Inputs: map[string]incInput{}, Namespaces: map[string]incNamespace{},
-		GoSources: map[string]string{}}
-	for p, sum := range r.prev.GoSources {
-		if r.Keeps("go", p) {
-			r.next.GoSources[p] = sum // a kept file: FormatGo does not see it
-		}
-	}
+	r.next = incState{Options: r.in.Options, Inputs: map[string]incInput{}, Namespaces: map[string]incNamespace{}}
 	declared := map[string]string{}
 	for _, p := range cat.Providers {
 		key := strings.ToLower(p.Namespace)
@@ -292,14 +295,16 @@ func (r *Run) Previous(p string) []byte {
 // redoes are mostly as they were: a file whose source is the one the last
 // run formatted at the same path is answered with that run's file, which
 // Plan found as the run left it. Every other file is formatted. Either
-// way the source is recorded for the next run. A nil Run formats.
+// way the source's hash is recorded for the next run (goSource). A nil Run
+// formats.
 func (r *Run) FormatGo(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error) {
 	if r == nil {
 		return format(src)
 	}
-	sum := hash(src)
+	sum := sha256.Sum256(src)
+	key := hex.EncodeToString(sum[:16]) // 128 bits tell sources apart
 	out, err := []byte(nil), error(nil)
-	if r.Incremental() && r.prev.GoSources[path] == sum {
+	if r.Incremental() && r.lastCache.stats[path].source == key {
 		out = r.Previous(path)
 	}
 	if out == nil {
@@ -309,10 +314,23 @@ func (r *Run) FormatGo(path string, src []byte, format func([]byte) ([]byte, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.next.GoSources != nil {
-		r.next.GoSources[path] = sum
+	if r.goSources == nil {
+		r.goSources = map[string]string{}
 	}
+	r.goSources[path] = key
 	return out, nil
+}
+
+// goSource is the source hash of the Go file at path as the run leaves it
+// (SaveCache): FormatGo's, or the last run's for a file it kept.
+func (r *Run) goSource(path string) string {
+	if s, ok := r.goSources[path]; ok {
+		return s
+	}
+	if r.Keeps("go", path) {
+		return r.lastCache.stats[path].source
+	}
+	return ""
 }
 
 // Diagnostics returns the run's diagnostics, sorted: fresh, those of what
@@ -336,7 +354,7 @@ func (r *Run) Diagnostics(fresh diag.List) diag.List {
 // files it left (UpToDate), and what it compiled (Plan). Best effort, like
 // SaveCache.
 func (r *Run) Save() {
-	SaveCache(r.dir, r.in.Key)
+	SaveCache(r.dir, r.in.Key, r.goSource)
 	p := statePath(r.dir)
 	if p == "" || r.next.Inputs == nil {
 		return
