@@ -90,19 +90,21 @@ func (q *rowQueues) state(key registry.ID) (rowState, bool) {
 	return st, ok
 }
 
-// remember records st as what row key holds, or forgets the row when ok
-// is false.
-func (q *rowQueues) remember(key registry.ID, st rowState, ok bool) {
+// remember records st as what row key holds.
+func (q *rowQueues) remember(key registry.ID, st rowState) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	switch {
-	case !ok:
-		delete(q.last, key)
-		return
-	case q.last == nil || len(q.last) >= maxRemembered:
+	if q.last == nil || len(q.last) >= maxRemembered {
 		q.last = map[registry.ID]rowState{}
 	}
 	q.last[key] = st
+}
+
+// forget drops what row key holds: this process no longer knows.
+func (q *rowQueues) forget(key registry.ID) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	delete(q.last, key)
 }
 
 // rowUpdate is one update of a row, and its outcome.
@@ -233,9 +235,11 @@ func (s *Store) runRowBatch(batch []*rowUpdate) {
 	}
 	// The row as the last update left it, when that one wrote it or found
 	// it unchanged: its content is the update's.
-	last := live[len(live)-1]
-	known := last.err == nil && (last.updated || unchangedRow(last))
-	s.hot.remember(key, rowState{content: last.content, etag: last.out.ETag, base: baseOf(last.out)}, known)
+	if last := live[len(live)-1]; last.err == nil && (last.updated || unchangedRow(last)) {
+		s.hot.remember(key, rowState{content: last.content, etag: last.out.ETag, base: baseOf(last.out)})
+	} else {
+		s.hot.forget(key)
+	}
 }
 
 // unchangedRow reports whether u's answer, the current row, holds what u
@@ -281,12 +285,12 @@ func (u *rowUpdate) storable() bool {
 // coalesce answers live, the updates of row key in order, from what this
 // process remembers of the row, and writes the last one that changes it
 // with one UPDATE guarded by the remembered ETag. It reports false, having
-// written nothing, when it cannot (the updates then run in the database,
-// which sets their outcomes again): nothing is
-// remembered, an update's outcome depends on content not remembered (an
-// update that fails its guard or changes nothing before any update of the
-// batch changed the row), an update is not storable, no update changes
-// the row, or the guard found another ETag.
+// written nothing, when it cannot; the updates then run in the database,
+// which sets their outcomes again. It cannot when nothing is remembered,
+// when an update's outcome depends on content not remembered (an update
+// that fails its guard or changes nothing before any update of the batch
+// changed the row), when an update is not storable, when no update
+// changes the row, or when the guard finds another ETag.
 func (s *Store) coalesce(ctx context.Context, key registry.ID, live []*rowUpdate) bool {
 	st, ok := s.hot.state(key)
 	if !ok {
@@ -317,21 +321,22 @@ func (s *Store) coalesce(ctx context.Context, key registry.ID, live []*rowUpdate
 	}
 	args := last.args() // qUpdateExisting's are qUpdateIfETag's, with the row's ETag for the guard
 	args[len(args)-1] = st.etag
-	written, err := affected(s.execDB(ctx, qUpdateIfETag, args...))
+	written, err := affected(s.exec(ctx, nil, qUpdateIfETag, args...))
 	if err != nil || !written {
-		s.hot.remember(key, st, false)
+		s.hot.forget(key)
 		return false
 	}
 	s.hot.mu.Lock()
 	s.hot.coalesced++
 	s.hot.mu.Unlock()
-	s.hot.remember(key, rowState{content: last.content, etag: last.etag, base: st.base}, true)
+	s.hot.remember(key, rowState{content: last.content, etag: last.etag, base: st.base})
 	return true
 }
 
-// runRowTx runs batch in one transaction, through the dialect's Pipeline
-// when it has one, and returns nil when it committed: on an error nothing
-// is written and the outcomes are unset.
+// runRowTx runs live, the updates of a batch whose writers still wait, in
+// one transaction, through the dialect's Pipeline when it has one, and
+// returns nil when it committed: on an error nothing is written and the
+// outcomes are unset.
 func (s *Store) runRowTx(ctx context.Context, live []*rowUpdate) error {
 	scan := func(i int, row Scanner) error {
 		if err := live[i].scan(row); !errors.Is(err, sql.ErrNoRows) {
@@ -377,14 +382,4 @@ type flagged struct {
 
 func (f flagged) Scan(dest ...any) error {
 	return f.Scanner.Scan(append([]any{f.flag}, dest...)...)
-}
-
-// execDB runs a statement outside any transaction, through the statement
-// cache.
-func (s *Store) execDB(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	return st.ExecContext(ctx, args...)
 }

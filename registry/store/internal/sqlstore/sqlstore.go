@@ -259,8 +259,16 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 	return st.QueryContext(ctx, args...)
 }
 
-// exec runs a statement in tx through the statement cache.
+// exec runs a statement through the statement cache, in tx when tx is
+// not nil.
 func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	if tx == nil {
+		st, err := s.prepared(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		return st.ExecContext(ctx, args...)
+	}
 	if st := s.inTx(ctx, tx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -603,18 +611,18 @@ func (s *Store) putExisting(ctx context.Context, w registry.Write) (out registry
 // that holds. Such a Put is not performed and answers cur, as Kubernetes
 // answers an update that changes nothing: the ETag stays, and so do the
 // response caches of every replica.
+func unchanged(cur registry.Resource, w registry.Write, props string) bool {
+	return w.If.Check(true, cur.ETag) == nil && cur.Location == w.Resource.Location &&
+		maps.Equal(cur.Tags, w.Resource.Tags) && string(cur.Properties) == props &&
+		cur.System.LastModifiedBy == w.Actor
+}
+
 // unchangedIn reads the registration of w in tx (nil: outside any) and
 // reports whether w over it is unchanged; props is w's as encodeColumns
 // stores them.
 func (s *Store) unchangedIn(ctx context.Context, tx *sql.Tx, w registry.Write, props string) (registry.Resource, bool) {
 	cur, err := scanResource(s.queryRow(ctx, tx, qGet, keyArgs(w.Resource.ID)...))
 	return cur, err == nil && unchanged(cur, w, props)
-}
-
-func unchanged(cur registry.Resource, w registry.Write, props string) bool {
-	return w.If.Check(true, cur.ETag) == nil && cur.Location == w.Resource.Location &&
-		maps.Equal(cur.Tags, w.Resource.Tags) && string(cur.Properties) == props &&
-		cur.System.LastModifiedBy == w.Actor
 }
 
 // updateGuard is the ETag guard of qUpdateExisting for cond (see guard),
