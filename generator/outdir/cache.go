@@ -79,10 +79,11 @@ func readGenCache(dir string) (genCache, bool) {
 		size, err1 := strconv.ParseInt(f[1], 10, 64)
 		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
 		if err1 == nil && err2 == nil {
-			c.stats[f[0]] = fileStat{size: size, mtime: mtime}
+			st := fileStat{size: size, mtime: mtime}
 			if len(f) == 4 {
-				c.stats[f[0]] = fileStat{size: size, mtime: mtime, source: f[3]}
+				st.source = f[3]
 			}
+			c.stats[f[0]] = st
 		}
 	}
 	return c, c.key != "" && c.marker != ""

@@ -303,11 +303,12 @@ func (r *Run) FormatGo(path string, src []byte, format func([]byte) ([]byte, err
 	}
 	sum := sha256.Sum256(src)
 	key := hex.EncodeToString(sum[:16]) // 128 bits tell sources apart
-	out, err := []byte(nil), error(nil)
+	var out []byte
 	if r.Incremental() && r.lastCache.stats[path].source == key {
 		out = r.Previous(path)
 	}
 	if out == nil {
+		var err error
 		if out, err = format(src); err != nil {
 			return nil, err
 		}

@@ -115,6 +115,9 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 			ns.runtime = RuntimeImportPath
 		}
 		ns.format = opts.Format
+		if ns.format == nil {
+			ns.format = formatItself
+		}
 	}
 	// A job is one package: a namespace's resourceids (version "") or one
 	// of its version packages. Each plans with diagnostics of its own,

@@ -50,17 +50,17 @@ func (ns *nsPlan) render(f *jen.File, path string) (emit.File, error) {
 		}
 		return bytes.Clone(out.Bytes()), nil
 	}
-	var data []byte
-	var err error
-	if ns.format != nil {
-		data, err = ns.format(path, src.Bytes(), format)
-	} else {
-		data, err = format(src.Bytes())
-	}
+	data, err := ns.format(path, src.Bytes(), format)
 	if err != nil {
 		return emit.File{}, err
 	}
 	return emit.File{Path: path, Data: data}, nil
+}
+
+// formatItself is nsPlan.format without Options.Format: every file is
+// formatted.
+func formatItself(_ string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error) {
+	return format(src)
 }
 
 // gofmt writes the Go file src to w formatted exactly as go/format.Source

@@ -48,7 +48,7 @@ type nsPlan struct {
 	// known are the types of every namespace of the run, by lower-cased
 	// full name: the targets of typed references.
 	known map[string]*typeNames
-	// format is Options.Format.
+	// format is Options.Format, or formatItself.
 	format func(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error)
 }
 
