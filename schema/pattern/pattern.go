@@ -28,8 +28,9 @@
 // `\d`, `\w`, `\b`, `^`, `$` (end of input only, no multiline) and the
 // quantifiers mean the same in both. Anything the reader does not know
 // (inline flags, `\p`, identity escapes of letters, octal escapes, surrogate
-// code units, a repeat count RE2 refuses) goes to regexp2 unchanged, so a
-// pattern never changes meaning by moving to RE2. Both engines read the
+// code units, a repeat count RE2 refuses) goes to regexp2, spelled so
+// that regexp2 too gives it its ECMA-262 meaning (forRegexp2): a pattern
+// never changes meaning by moving between the engines. Both engines read the
 // input as Unicode code points, not UTF-16 code units, as lengths are
 // counted (schema.Length).
 package pattern
@@ -40,6 +41,7 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
+	"github.com/dlclark/regexp2/syntax"
 )
 
 // Pattern is a compiled schema pattern. It is immutable and safe for
@@ -53,8 +55,12 @@ type Pattern struct {
 // Compile compiles an ECMA-262 pattern. The error says why it does not
 // compile as ECMA-262.
 func Compile(source string) (*Pattern, error) {
-	ecma, err := regexp2.Compile(source, regexp2.ECMAScript)
+	ecma, err := regexp2.Compile(forRegexp2(source), regexp2.ECMAScript)
 	if err != nil {
+		var syn *syntax.Error
+		if errors.As(err, &syn) {
+			syn.Expr = source // the pattern as written, not as respelled
+		}
 		return nil, err
 	}
 	p := &Pattern{source: source}
@@ -121,7 +127,7 @@ func (b *Budget) match(p *Pattern, s string) (bool, error) {
 	re := b.own[p]
 	if re == nil {
 		// It compiled in Compile; the same source compiles again.
-		re = regexp2.MustCompile(p.source, regexp2.ECMAScript)
+		re = regexp2.MustCompile(p.ecma.String(), regexp2.ECMAScript)
 		if b.own == nil {
 			b.own = map[*Pattern]*regexp2.Regexp{}
 		}

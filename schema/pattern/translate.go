@@ -250,3 +250,54 @@ func hexEscape(s string, width int) (string, int) {
 	}
 	return fmt.Sprintf(`\x{%x}`, v), 2 + width
 }
+
+// ECMA-262 spellings of what regexp2's ECMAScript mode reads otherwise:
+// its `.` also matches U+2028 and U+2029, and its `\b` and `\B` take
+// non-ASCII letters and marks (é, U+05AD) for word characters, though its
+// `\w` does not.
+const (
+	ecmaDot      = `[^\n\r\u2028\u2029]`
+	ecmaBound    = `(?:(?<=\w)(?!\w)|(?<!\w)(?=\w))`
+	ecmaNotBound = `(?:(?<=\w)(?=\w)|(?<!\w)(?!\w))`
+)
+
+// forRegexp2 spells a pattern so that regexp2 gives it its ECMA-262
+// meaning: `.`, `\b` and `\B` as above, and a `[` after a `-` in a class
+// escaped, since regexp2 reads `[a-z-[aeiou]]` as .NET class subtraction
+// where ECMA-262 reads a literal `[` (and the class ending at the first
+// `]`).
+func forRegexp2(src string) string {
+	var out strings.Builder
+	in := false // inside a class
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case !in && strings.HasPrefix(src[i:], `\b`):
+			out.WriteString(ecmaBound)
+			i++
+		case !in && strings.HasPrefix(src[i:], `\B`):
+			out.WriteString(ecmaNotBound)
+			i++
+		case c == '\\' && i+1 < len(src):
+			out.WriteString(src[i : i+2])
+			i++
+		case !in && c == '.':
+			out.WriteString(ecmaDot)
+		case !in && c == '[':
+			in = true
+			if strings.HasPrefix(src[i:], "[^") {
+				out.WriteString("[^")
+				i++
+				break
+			}
+			out.WriteByte(c)
+		case in && c == ']':
+			in = false
+			out.WriteByte(c)
+		case in && c == '[' && src[i-1] == '-':
+			out.WriteString(`\[`)
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String()
+}
