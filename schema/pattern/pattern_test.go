@@ -85,8 +85,10 @@ func TestBacktrackingPatterns(t *testing.T) {
 }
 
 // A pattern that runs on regexp2 keeps its ECMA-262 meaning where
-// regexp2's own reading differs: `.`, `\b`, `\B` and `-[` in a class (read
-// as .NET class subtraction). The answers are those of node's RegExp.
+// regexp2's own reading differs: `.`, `\b`, `\B`, `-[` in a class (read as
+// .NET class subtraction), escaped letters ECMA-262 reads as themselves
+// (.NET's \A, \e, \G, \z...) and `\c` without a letter. The answers are
+// those of node's RegExp.
 func TestRegexp2Meaning(t *testing.T) {
 	for _, c := range []struct {
 		pattern string
@@ -99,6 +101,9 @@ func TestRegexp2Meaning(t *testing.T) {
 		{`^(?=.)[a-z-[aeiou]]$`, []string{"b]", "-]", "[]"}, []string{"b", "a"}},
 		{`^(?!z)[^-[]$`, []string{"a"}, []string{"-", "["}},
 		{`^(?!z)\\b\.$`, []string{"\\b."}, []string{"\\bx"}},
+		{`^(?!z)\A\e\G\z$`, []string{"AeGz"}, []string{"", "\x1b"}},
+		{`^(?!z)[\c1\B]$`, []string{"\x11", "B"}, []string{"1", "\\"}},
+		{`^(?!z)\c1$`, []string{"\\c1"}, []string{"\x11"}},
 	} {
 		p, err := pattern.Compile(c.pattern)
 		if err != nil || !p.Backtracks() {

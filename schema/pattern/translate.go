@@ -262,10 +262,10 @@ const (
 )
 
 // forRegexp2 spells a pattern so that regexp2 gives it its ECMA-262
-// meaning: `.`, `\b` and `\B` as above, and a `[` after a `-` in a class
-// escaped, since regexp2 reads `[a-z-[aeiou]]` as .NET class subtraction
-// where ECMA-262 reads a literal `[` (and the class ending at the first
-// `]`).
+// meaning: `.`, `\b` and `\B` as above, the escapes of regexp2Escape, and
+// a `[` after a `-` in a class escaped, since regexp2 reads `[a-z-[aeiou]]`
+// as .NET class subtraction where ECMA-262 reads a literal `[` (and the
+// class ending at the first `]`).
 func forRegexp2(src string) string {
 	var out strings.Builder
 	in := false // inside a class
@@ -278,8 +278,9 @@ func forRegexp2(src string) string {
 			out.WriteString(ecmaNotBound)
 			i++
 		case c == '\\' && i+1 < len(src):
-			out.WriteString(src[i : i+2])
-			i++
+			tok, n := regexp2Escape(src[i:], in)
+			out.WriteString(tok)
+			i += n - 1
 		case !in && c == '.':
 			out.WriteString(ecmaDot)
 		case !in && c == '[':
@@ -301,3 +302,37 @@ func forRegexp2(src string) string {
 	}
 	return out.String()
 }
+
+// regexp2Escape spells the escape at the start of s for regexp2, and
+// returns how much of s it read. ECMA-262 (Annex B, no u flag) reads an
+// escaped letter it gives no meaning to as the letter itself, where regexp2
+// reads .NET's anchors and escapes (\A, \Z, \z, \G, \e, \a...); and it
+// reads `\c` not followed by a letter as a backslash and a `c`, except
+// that in a class `\c` with a digit or `_` is a control character. `\p{...}`
+// and `\P{...}` stay Unicode properties, as documented.
+func regexp2Escape(s string, inClass bool) (string, int) {
+	c := s[1]
+	switch {
+	case c == 'c' && len(s) > 2 && isLetter(s[2]):
+		return s[:3], 3
+	case c == 'c' && inClass && len(s) > 2 && (s[2] >= '0' && s[2] <= '9' || s[2] == '_'):
+		return fmt.Sprintf(`\x%02x`, s[2]%32), 3
+	case c == 'c':
+		return `\\c`, 2
+	case isLetter(c) && !strings.ContainsRune(ecmaEscapes(inClass), rune(c)):
+		return string(c), 2
+	}
+	return s[:2], 2
+}
+
+// ecmaEscapes are the letters an ECMA-262 escape gives a meaning to (and p
+// and P, read as Unicode properties); in a class, \b is a backspace and
+// \B a letter.
+func ecmaEscapes(inClass bool) string {
+	if inClass {
+		return "bdDwWsSfnrtvxukpP"
+	}
+	return "bBdDwWsSfnrtvxukpP"
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
