@@ -1,7 +1,10 @@
 package pattern_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +166,67 @@ func TestBudgetIsPerRequest(t *testing.T) {
 	plain, _ := pattern.Compile(`^a+$`)
 	if ok, err := plain.Match(b, "aaa"); !ok || err != nil {
 		t.Fatalf("RE2 pattern under a spent budget: %v, %v", ok, err)
+	}
+}
+
+// TestMeaningIsNodes compares both engines with node's RegExp, the
+// ECMA-262 reference at hand: every escaped ASCII letter in and out of a
+// class, and the spellings where RE2 or regexp2 read ECMA-262 their own
+// way, each on RE2 when it can run there and, behind a lookahead, on
+// regexp2. A pattern node refuses is not compared (regexp2 is more
+// lenient), nor are \p and \P, which are Unicode properties here.
+func TestMeaningIsNodes(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH; this comparison needs it (CI has it)")
+	}
+	values := []string{"", "a", "b", "A", "é", "\u05ad", "\u2028", "\r", "\n", "\x00", "\x11", "\x1f",
+		`\`, "-", "[", "]", "0]", "b]", "[]", "ab", "a b", "aa}", "a{,2}", `\c1`}
+	var patterns []string
+	for c := byte('A'); c <= 'z'; c++ {
+		if c > 'Z' && c < 'a' || c == 'p' || c == 'P' {
+			continue
+		}
+		l := string(c)
+		patterns = append(patterns, `^\`+l+`$`, `^[\`+l+`]$`, `^a\`+l)
+		values = append(values, l, `\`+l, string(c%32))
+	}
+	patterns = append(patterns, `^.$`, `^[^]$`, `^[]$`, `^[0-[]]$`, `^[a-z-[aeiou]]$`, `\bé`, `^é\B`,
+		`^a{,2}$`, `^a{2}}$`, `^]$`, `^\0$`, `^[\s]+$`, `^\S$`, `^[\c1]$`, `^\c1$`, `^[\c_-]+$`, `^\cJ$`,
+		`^\x4$`, `^\u12$`, `^[\w-.]+$`, `^a{01}$`)
+	for _, p := range patterns { // the range reads the list as it was
+		patterns = append(patterns, `(?!~)`+p)
+	}
+	type pair struct{ P, S string }
+	var cases []pair
+	for _, p := range patterns {
+		for _, s := range values {
+			cases = append(cases, pair{p, s})
+		}
+	}
+	in, _ := json.Marshal(cases)
+	cmd := exec.Command(node, "-e", `let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{
+		console.log(JSON.stringify(JSON.parse(d).map(({P,S})=>{try{return new RegExp(P).test(S)}catch(e){return null}})))})`)
+	cmd.Stdin = bytes.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var want []*bool
+	if err := json.Unmarshal(out, &want); err != nil || len(want) != len(cases) {
+		t.Fatalf("node's answer: %v (%d of %d)", err, len(want), len(cases))
+	}
+	for i, c := range cases {
+		if want[i] == nil {
+			continue
+		}
+		p, err := pattern.Compile(c.P)
+		if err != nil {
+			t.Errorf("%s: node compiles it, Compile says %v", c.P, err)
+			continue
+		}
+		if got, _ := p.Match(nil, c.S); got != *want[i] {
+			t.Errorf("%s on %q: %v (backtracking %v), node %v", c.P, c.S, got, p.Backtracks(), *want[i])
+		}
 	}
 }
