@@ -77,6 +77,17 @@ func Compile(source string) (*Pattern, error) {
 // String returns the pattern as written.
 func (p *Pattern) String() string { return p.source }
 
+// RE2 returns the pattern in the syntax of Go's regexp package (RE2), with
+// its ECMA-262 meaning, or "" when it needs the backtracking engine. It is
+// the pattern as written unless RE2 reads some of it differently (`.`,
+// `\s`, `[^]`...).
+func (p *Pattern) RE2() string {
+	if p.re2 == nil {
+		return ""
+	}
+	return p.re2.String()
+}
+
 // Backtracks reports whether the pattern runs on the backtracking engine
 // (and so under a Budget).
 func (p *Pattern) Backtracks() bool { return p.ecma != nil }

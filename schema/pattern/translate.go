@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -54,13 +55,17 @@ func translate(src string) (string, bool) {
 	return out.String(), true
 }
 
-// literal spells one character for RE2, in or out of a class.
+// literal spells one character for RE2, in or out of a class: as itself
+// when it is printable, escaped when RE2 gives it a meaning there, and as
+// a code point otherwise.
 func literal(r rune) string {
-	if r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-		return string(r)
-	}
-	if r == utf8.RuneError {
+	switch {
+	case r == utf8.RuneError:
 		return "" // invalid UTF-8 or U+FFFD as written: leave it to regexp2
+	case r < utf8.RuneSelf && strings.ContainsRune(`\.+*?()|[]{}^$-`, r):
+		return `\` + string(r)
+	case unicode.IsPrint(r):
+		return string(r)
 	}
 	return fmt.Sprintf(`\x{%x}`, r)
 }
