@@ -229,7 +229,7 @@ func fieldDoc(fp *fieldPlan, tagged map[string]bool, unchecked []string) string 
 	}
 	words = append(words, constraints(s, tagged)...)
 	for _, re := range unchecked {
-		words = append(words, fmt.Sprintf("Validate does not check the pattern %q: Go's regexp package does not support it.", re))
+		words = append(words, fmt.Sprintf("Validate does not check the pattern %q: it needs a backtracking engine, which Go's regexp package does not have.", re))
 	}
 	words = append(words, flags(s)...)
 	return comment(describe(s, strings.Join(words, " ")), deprecated(s))

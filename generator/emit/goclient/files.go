@@ -316,12 +316,12 @@ func ownKeywords(keywords []string) map[string]bool {
 	return out
 }
 
-// unsupportedPatterns are the patterns Go cannot compile in s or its items
+// unsupportedPatterns are the patterns Go cannot run in s or its items
 // and values (nested objects note their own).
 func (p *pkgPlan) unsupportedPatterns(s *model.Schema) []string {
 	var out []string
 	model.Walk(s, func(n *model.Schema) bool {
-		if n.Pattern != "" && !p.pattern(n) {
+		if n.Pattern != "" && p.pattern(n) == "" {
 			out = append(out, n.Pattern)
 		}
 		return n == s || n.Kind != model.Object

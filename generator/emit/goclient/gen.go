@@ -87,7 +87,7 @@ func (p *pkgPlan) fieldKeywords(prop *model.Property) []string {
 // keywords are the checked keywords of a value of s and, after "items" or
 // "values", those of its elements. Objects check their own fields;
 // references and times are checked when they are parsed; a pattern Go
-// cannot compile is left out (the go-pattern-unsupported warning and the
+// cannot run is left out (the go-pattern-unsupported warning and the
 // field's comment say so).
 func (p *pkgPlan) keywords(s *model.Schema) []string {
 	if s.Kind == model.String && (s.Reference != nil || isTime(s)) {
@@ -121,8 +121,10 @@ func (p *pkgPlan) keywords(s *model.Schema) []string {
 		if s.MaxLength != nil {
 			kw("maxLength", *s.MaxLength)
 		}
-		if s.Pattern != "" && p.pattern(s) {
-			kw("pattern", s.Pattern) // last: it runs to the end of the tag
+		if s.Pattern != "" {
+			if re := p.pattern(s); re != "" {
+				kw("pattern", re) // last: it runs to the end of the tag
+			}
 		}
 	case model.Map:
 		if s.MinProperties != nil {

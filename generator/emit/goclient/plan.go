@@ -2,7 +2,6 @@ package goclient
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -10,6 +9,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/schema/pattern"
 )
 
 // Rule ids of the warnings this emitter reports.
@@ -20,7 +20,7 @@ const (
 	// ruleFieldCollision: two properties of one object map to the same Go
 	// field name (they differ only in case or separators).
 	ruleFieldCollision = "go-field-collision"
-	// rulePatternUnsupported: a pattern Go's regexp package cannot compile;
+	// rulePatternUnsupported: a pattern Go's regexp package cannot run;
 	// Validate does not check it.
 	rulePatternUnsupported = "go-pattern-unsupported"
 	// ruleJSONTag: a property name encoding/json cannot use as a tag name.
@@ -31,7 +31,7 @@ const (
 var Rules = []diag.Rule{
 	{ID: ruleNameCollision, Severity: diag.Warning, Doc: "Two declarations of a Go package (types, structs, enums, constants) want the same name, or two namespaces the same directory; the later one gets a numeric suffix (`udtc gen`, see go-client.md)."},
 	{ID: ruleFieldCollision, Severity: diag.Warning, Doc: "Two properties of one object differ only in case or separators (`fooBar`, `foo_bar`), the Go field names get suffixes (`udtc gen`)."},
-	{ID: rulePatternUnsupported, Severity: diag.Warning, Doc: "A `pattern` Go's regexp package cannot compile (lookaround, backreferences): the Go client's `Validate` does not check it (`udtc gen`)."},
+	{ID: rulePatternUnsupported, Severity: diag.Warning, Doc: "A `pattern` that needs a backtracking engine (lookaround, backreferences), which Go's regexp package does not have: the Go client's `Validate` does not check it (`udtc gen`)."},
 	{ID: ruleJSONTag, Severity: diag.Warning, Doc: "A property name encoding/json cannot use as a tag name: encoding/json uses the Go field name instead (`udtc gen`)."},
 }
 
@@ -171,7 +171,7 @@ type pkgPlan struct {
 	structOf map[*model.Schema]*structPlan
 	enumOf   map[*model.Schema]*enumPlan
 	refs     map[string]*model.Schema // canonical node per $ref name
-	patterns map[string]bool          // by source: compiles with Go's regexp
+	patterns map[string]string        // by source: its RE2 spelling, or "" when it backtracks
 	// sharedEnums are enums inside shared ($ref) schemas.
 	sharedEnums []*enumPlan
 	diags       *diag.List
@@ -224,7 +224,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		structOf: map[*model.Schema]*structPlan{},
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
-		patterns: map[string]bool{},
+		patterns: map[string]string{},
 		runtime:  ns.runtime,
 		diags:    diags,
 	}
@@ -429,21 +429,26 @@ func constPart(v string) string {
 	return "Empty"
 }
 
-// pattern reports whether Go's regexp package compiles s's pattern,
-// warning once per package (go-pattern-unsupported) when it does not.
-func (p *pkgPlan) pattern(s *model.Schema) bool {
-	if ok, seen := p.patterns[s.Pattern]; seen {
-		return ok
+// pattern returns s's pattern in Go's regexp syntax with its ECMA-262
+// meaning, the spelling the registry runs (pattern.Pattern.RE2), or "" when
+// it needs the backtracking engine, warning once per package
+// (go-pattern-unsupported).
+func (p *pkgPlan) pattern(s *model.Schema) string {
+	if re, seen := p.patterns[s.Pattern]; seen {
+		return re
 	}
-	_, err := regexp.Compile(s.Pattern)
-	if err != nil {
+	var re string
+	if c, err := pattern.Compile(s.Pattern); err == nil {
+		re = c.RE2()
+	}
+	if re == "" {
 		p.diags.Add(diag.Diagnostic{
 			Span: diag.Span(s.Span), Severity: diag.Warning, Rule: rulePatternUnsupported, Path: s.Path,
-			Message: fmt.Sprintf("pattern %q is not supported by Go's regexp package (%v); the Go client does not check it", s.Pattern, err),
+			Message: fmt.Sprintf("pattern %q needs a backtracking engine (lookaround, backreferences), which Go's regexp package does not have; the Go client does not check it", s.Pattern),
 		})
 	}
-	p.patterns[s.Pattern] = err == nil
-	return err == nil
+	p.patterns[s.Pattern] = re
+	return re
 }
 
 // validTag reports whether encoding/json accepts name as a tag name.

@@ -127,8 +127,8 @@ type WidgetPolicyProperties struct {
 	APIURL *string            `json:"apiURL,omitempty"`
 	Level  *WidgetPolicyLevel `json:"level,omitempty" udtc:"required,enum=[\"1.0\",\"v-2\",\"Standard_LRS\",\"all\",\"All\"]"`
 	// Must match the regular expression `^(?=[A-Z])[A-Z0-9]{2,8}$`. Validate does
-	// not check the pattern "^(?=[A-Z])[A-Z0-9]{2,8}$": Go's regexp package does
-	// not support it.
+	// not check the pattern "^(?=[A-Z])[A-Z0-9]{2,8}$": it needs a backtracking
+	// engine, which Go's regexp package does not have.
 	Code   *string                            `json:"code,omitempty" udtc:"minLength=2"`
 	Since  *time.Time                         `json:"since,omitempty" udtc:"required"`
 	Ports  []int64                            `json:"ports,omitzero" udtc:"required,items,minimum=1,maximum=65535"`

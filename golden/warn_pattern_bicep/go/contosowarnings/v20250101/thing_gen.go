@@ -112,6 +112,7 @@ func (c *ThingClient) List(ctx context.Context, scope string, opts *ThingClientL
 // ThingProperties holds the properties of [Thing].
 type ThingProperties struct {
 	// Must match the regular expression `^(?!admin).*$`. Validate does not check
-	// the pattern "^(?!admin).*$": Go's regexp package does not support it.
+	// the pattern "^(?!admin).*$": it needs a backtracking engine, which Go's
+	// regexp package does not have.
 	Name *string `json:"name,omitempty"`
 }
