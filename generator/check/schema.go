@@ -428,7 +428,7 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 				"pattern needs the backtracking engine: the registry matches it under a time budget per request and refuses values it cannot match in time")
 		}
 		if lookaround.MatchString(p) {
-			r.report(e.value, RulePatternBicep, e.ptr(), "the registry and generated Go code still check it where they can",
+			r.report(e.value, RulePatternBicep, e.ptr(), "the registry still checks it; the Go client cannot (go-pattern-unsupported)",
 				"pattern uses lookaround or backreferences, which Bicep does not check")
 		}
 		s.Pattern = p
