@@ -88,10 +88,10 @@ func TestBacktrackingPatterns(t *testing.T) {
 }
 
 // A pattern that runs on regexp2 keeps its ECMA-262 meaning where
-// regexp2's own reading differs: `.`, `\b`, `\B`, `-[` in a class (read as
-// .NET class subtraction), escaped letters ECMA-262 reads as themselves
-// (.NET's \A, \e, \G, \z...) and `\c` without a letter. The answers are
-// those of node's RegExp.
+// regexp2's own reading differs: `.`, `\b`, `\B`, `[` in a class (read as
+// .NET class subtraction or a POSIX class), escaped letters ECMA-262 reads
+// as themselves (.NET's \A, \e, \G, \z...) and `\c` without a letter.
+// The answers are those of node's RegExp.
 func TestRegexp2Meaning(t *testing.T) {
 	for _, c := range []struct {
 		pattern string
@@ -103,6 +103,7 @@ func TestRegexp2Meaning(t *testing.T) {
 		{`^(?!z)a\Bb$`, []string{"ab"}, []string{"a b"}},
 		{`^(?=.)[a-z-[aeiou]]$`, []string{"b]", "-]", "[]"}, []string{"b", "a"}},
 		{`^(?!z)[^-[]$`, []string{"a"}, []string{"-", "["}},
+		{`^(?!z)[[:alpha:]]$`, []string{"a]", ":]", "[]"}, []string{"a", "b]"}},
 		{`^(?!z)\\b\.$`, []string{"\\b."}, []string{"\\bx"}},
 		{`^(?!z)\A\e\G\z$`, []string{"AeGz"}, []string{"", "\x1b"}},
 		{`^(?!z)[\c1\B]$`, []string{"\x11", "B"}, []string{"1", "\\"}},
@@ -191,7 +192,7 @@ func TestMeaningIsNodes(t *testing.T) {
 		patterns = append(patterns, `^\`+l+`$`, `^[\`+l+`]$`, `^a\`+l)
 		values = append(values, l, `\`+l, string(c%32))
 	}
-	patterns = append(patterns, `^.$`, `^[^]$`, `^[]$`, `^[0-[]]$`, `^[a-z-[aeiou]]$`, `\bé`, `^é\B`,
+	patterns = append(patterns, `^.$`, `^[^]$`, `^[]$`, `^[0-[]]$`, `^[a-z-[aeiou]]$`, `^[[:alpha:]]$`, `[[::]0.`, `\bé`, `^é\B`,
 		`^a{,2}$`, `^a{2}}$`, `^]$`, `^\0$`, `^[\s]+$`, `^\S$`, `^[\c1]$`, `^\c1$`, `^[\c_-]+$`, `^\cJ$`,
 		`^\x4$`, `^\u12$`, `^[\w-.]+$`, `^a{01}$`)
 	for _, p := range patterns { // the range reads the list as it was

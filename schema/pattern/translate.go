@@ -268,9 +268,9 @@ const (
 
 // forRegexp2 spells a pattern so that regexp2 gives it its ECMA-262
 // meaning: `.`, `\b` and `\B` as above, the escapes of regexp2Escape, and
-// a `[` after a `-` in a class escaped, since regexp2 reads `[a-z-[aeiou]]`
-// as .NET class subtraction where ECMA-262 reads a literal `[` (and the
-// class ending at the first `]`).
+// a `[` in a class escaped. ECMA-262 reads that `[` as a literal (and the
+// class as ending at the first `]`); regexp2 reads `[a-z-[aeiou]]` as .NET
+// class subtraction and skips `[:alpha:]` in a class.
 func forRegexp2(src string) string {
 	var out strings.Builder
 	in := false // inside a class
@@ -299,7 +299,7 @@ func forRegexp2(src string) string {
 		case in && c == ']':
 			in = false
 			out.WriteByte(c)
-		case in && c == '[' && src[i-1] == '-':
+		case in && c == '[':
 			out.WriteString(`\[`)
 		default:
 			out.WriteByte(c)
