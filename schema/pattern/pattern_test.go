@@ -192,7 +192,7 @@ func TestMeaningIsNodes(t *testing.T) {
 		patterns = append(patterns, `^\`+l+`$`, `^[\`+l+`]$`, `^a\`+l)
 		values = append(values, l, `\`+l, string(c%32))
 	}
-	patterns = append(patterns, `^.$`, `^[^]$`, `^[]$`, `^[0-[]]$`, `^[a-z-[aeiou]]$`, `^[[:alpha:]]$`, `[[::]0.`, `\bé`, `^é\B`,
+	patterns = append(patterns, `^.$`, `^[^]$`, `^[]$`, `^[0-[]]$`, `^[a-z-[aeiou]]$`, `^[[:alpha:]]$`, `[[::]0.`, `^[a-\d]$`, `^[\s-\w]+$`, `^[\\d-z]$`, `\bé`, `^é\B`,
 		`^a{,2}$`, `^a{2}}$`, `^]$`, `^\0$`, `^[\s]+$`, `^\S$`, `^[\c1]$`, `^\c1$`, `^[\c_-]+$`, `^\cJ$`,
 		`^\x4$`, `^\u12$`, `^[\w-.]+$`, `^a{01}$`)
 	for _, p := range patterns { // the range reads the list as it was

@@ -267,14 +267,18 @@ const (
 )
 
 // forRegexp2 spells a pattern so that regexp2 gives it its ECMA-262
-// meaning: `.`, `\b` and `\B` as above, the escapes of regexp2Escape, and
-// a `[` in a class escaped. ECMA-262 reads that `[` as a literal (and the
+// meaning: `.`, `\b` and `\B` as above, the escapes of regexp2Escape, a
+// `-` next to a set in a class escaped (regexp2 refuses `[a-\d]`, which
+// Annex B reads as a, - and the digits), and a `[` in a class escaped. ECMA-262 reads that `[` as a literal (and the
 // class as ending at the first `]`); regexp2 reads `[a-z-[aeiou]]` as .NET
 // class subtraction and skips `[:alpha:]` in a class.
 func forRegexp2(src string) string {
 	var out strings.Builder
-	in := false // inside a class
+	in := false  // inside a class
+	set := false // the last token was a set escape (\d, \w, \s...)
 	for i := 0; i < len(src); i++ {
+		afterSet := set
+		set = false
 		switch c := src[i]; {
 		case !in && strings.HasPrefix(src[i:], `\b`):
 			out.WriteString(ecmaBound)
@@ -283,6 +287,7 @@ func forRegexp2(src string) string {
 			out.WriteString(ecmaNotBound)
 			i++
 		case c == '\\' && i+1 < len(src):
+			set = isSet(src[i:])
 			tok, n := regexp2Escape(src[i:], in)
 			out.WriteString(tok)
 			i += n - 1
@@ -301,6 +306,8 @@ func forRegexp2(src string) string {
 			out.WriteByte(c)
 		case in && c == '[':
 			out.WriteString(`\[`)
+		case in && c == '-' && (afterSet || isSet(src[i+1:])):
+			out.WriteString(`\-`) // a range with a set is a literal - (Annex B)
 		default:
 			out.WriteByte(c)
 		}
