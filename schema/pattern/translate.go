@@ -332,7 +332,9 @@ func regexp2Escape(s string, inClass bool) (string, int) {
 	case c == 'c':
 		return `\\c`, 2
 	case isLetter(c) && !strings.ContainsRune(ecmaEscapes(inClass), rune(c)):
-		return string(c), 2
+		// As a code point: a bare letter could complete an escape before
+		// it that ECMA-262 reads as incomplete (\u004 then \A is not \u004A).
+		return fmt.Sprintf(`\x%02x`, c), 2
 	}
 	return s[:2], 2
 }
