@@ -121,6 +121,10 @@ func TestPattern(t *testing.T) {
 		{`^\d{3}-\d{4}$`, 0, -1},
 		{`^(dev|test|prod)$`, 0, -1},
 		{`^[^\s]+@[^\s]+$`, 0, -1},
+		// ECMA-262 that is not Go syntax as written: sampled from the
+		// pattern as RE2 runs it.
+		{`^\u0041[^]\cJ?$`, 2, 3},
+		{`^x[^]{2}\x2d$`, 0, -1},
 	} {
 		got, ok := example.Pattern(c.expr, c.lo, c.hi, 0)
 		if !ok {

@@ -23,7 +23,14 @@ func Pattern(expr string, lo, hi int64, variant int) (string, bool) {
 
 // sample is Pattern, matching with m.
 func (m *matcher) sample(expr string, lo, hi int64, variant int) (string, bool) {
-	re, err := syntax.Parse(withoutLookarounds(expr), syntax.Perl)
+	// The pattern as RE2 runs it, with its ECMA-262 meaning, when it can
+	// (`[^]`, `\u0041`, `\cJ` are not Go syntax); else as written, without
+	// its lookarounds.
+	src := withoutLookarounds(expr)
+	if p := m.compile(expr); p != nil && p.RE2() != "" {
+		src = p.RE2()
+	}
+	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
 		return "", false
 	}
@@ -64,16 +71,23 @@ func newMatcher() *matcher {
 // matches reports whether s matches the pattern expr; false when expr does
 // not compile or the budget ran out.
 func (m *matcher) matches(expr, s string) bool {
-	p, ok := m.compiled[expr]
-	if !ok {
-		p, _ = pattern.Compile(expr)
-		m.compiled[expr] = p
-	}
+	p := m.compile(expr)
 	if p == nil {
 		return false
 	}
 	ok, err := p.Match(m.budget, s)
 	return err == nil && ok
+}
+
+// compile returns expr compiled, once per matcher; nil when it does not
+// compile.
+func (m *matcher) compile(expr string) *pattern.Pattern {
+	p, ok := m.compiled[expr]
+	if !ok {
+		p, _ = pattern.Compile(expr)
+		m.compiled[expr] = p
+	}
+	return p
 }
 
 // withoutLookarounds removes the lookaround groups (?=...), (?!...),
