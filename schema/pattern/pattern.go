@@ -22,15 +22,17 @@
 //     a literal (no POSIX classes);
 //   - `\xHH`, `\uHHHH`, `\cX`, `\0` and `\b` inside a class (backspace) are
 //     spelled as RE2 code points;
+//   - an escaped letter ECMA-262 gives no meaning to is the letter (`\A`
+//     is A; LetterEscapes names them);
 //   - a `{` or `}` that is not a quantifier, and a `]` outside a class, are
 //     literals (ECMA-262 Annex B).
 //
 // `\d`, `\w`, `\b`, `^`, `$` (end of input only, no multiline) and the
 // quantifiers mean the same in both. Anything the reader does not know
-// (inline flags, `\p`, identity escapes of letters, octal escapes, surrogate
-// code units, a repeat count RE2 refuses) goes to regexp2, spelled so
-// that regexp2 too gives it its ECMA-262 meaning (forRegexp2): a pattern
-// never changes meaning by moving between the engines. Both engines read the
+// (inline flags, `\p`, `\k`, octal escapes, surrogate code units, a repeat
+// count RE2 refuses) goes to regexp2, spelled so that regexp2 too gives it
+// its ECMA-262 meaning (forRegexp2): a pattern never changes meaning by
+// moving between the engines. Both engines read the
 // input as Unicode code points, not UTF-16 code units, as lengths are
 // counted (schema.Length).
 package pattern
@@ -50,12 +52,15 @@ type Pattern struct {
 	source string
 	re2    *regexp.Regexp  // the translation, when RE2 can run the pattern
 	ecma   *regexp2.Regexp // otherwise: the backtracking engine
+	// letters are the escaped letters ECMA-262 reads as themselves.
+	letters []string
 }
 
 // Compile compiles an ECMA-262 pattern. The error says why it does not
 // compile as ECMA-262.
 func Compile(source string) (*Pattern, error) {
-	ecma, err := regexp2.Compile(forRegexp2(source), regexp2.ECMAScript)
+	spelled, letters := forRegexp2(source)
+	ecma, err := regexp2.Compile(spelled, regexp2.ECMAScript)
 	if err != nil {
 		var syn *syntax.Error
 		if errors.As(err, &syn) {
@@ -63,7 +68,7 @@ func Compile(source string) (*Pattern, error) {
 		}
 		return nil, err
 	}
-	p := &Pattern{source: source}
+	p := &Pattern{source: source, letters: letters}
 	if expr, ok := translate(source); ok {
 		if re, err := regexp.Compile(expr); err == nil {
 			p.re2 = re
@@ -87,6 +92,12 @@ func (p *Pattern) RE2() string {
 	}
 	return p.re2.String()
 }
+
+// LetterEscapes returns the escapes of letters ECMA-262 gives no meaning
+// to, each once (`\A`, `\z`): they match the letters themselves, though
+// other dialects read anchors or escapes there, and validators that use
+// the u flag refuse them.
+func (p *Pattern) LetterEscapes() []string { return p.letters }
 
 // Backtracks reports whether the pattern runs on the backtracking engine
 // (and so under a Budget).

@@ -41,6 +41,7 @@ func TestRE2Meaning(t *testing.T) {
 		{`^[a-c-]$`, []string{"b", "-"}, []string{"d"}},
 		{`^.*?x$`, []string{"abx"}, []string{"ab"}},
 		{`^[0-[]]$`, []string{"0]", "[]"}, []string{"0", "]"}},
+		{`^\A\e[\B\y]\z$`, []string{"AeBz", "Aeyz"}, []string{"e", "Ae\x1bz"}},
 	} {
 		p, err := pattern.Compile(c.pattern)
 		if err != nil {
@@ -65,7 +66,7 @@ func TestRE2Meaning(t *testing.T) {
 // What RE2 cannot run, or the reader does not know, stays with regexp2.
 func TestBacktrackingPatterns(t *testing.T) {
 	for _, src := range []string{
-		`^(?!admin$).*`, `(?<=a)b`, `^(a)\1$`, `^(?<x>a)\k<x>$`, `(?i)a`, `\p{L}`, `\e`, `[\S]`, `[\d-z]`, `\1`, `a{1001}`,
+		`^(?!admin$).*`, `(?<=a)b`, `^(a)\1$`, `^(?<x>a)\k<x>$`, `(?i)a`, `\p{L}`, `\k`, `[\S]`, `[\d-z]`, `\1`, `a{1001}`,
 	} {
 		p, err := pattern.Compile(src)
 		if err != nil {
@@ -127,6 +128,29 @@ func TestRegexp2Meaning(t *testing.T) {
 	// ECMA-262 refuses the range [a-[; the error shows the pattern as written.
 	if _, err := pattern.Compile(`[a-[b]]`); err == nil || !strings.Contains(err.Error(), "in `[a-[b]]`") {
 		t.Errorf("[a-[b]]: %v", err)
+	}
+}
+
+// LetterEscapes names the escaped letters ECMA-262 reads as themselves,
+// each once, and only those.
+func TestLetterEscapes(t *testing.T) {
+	for src, want := range map[string]string{
+		`^\Aabc\z$`:                 `\A \z`,
+		`\z\Z\z[\z\B]\x4\u12`:       `\z \Z \B \x \u`,
+		`^\d\w\s\b\B[\b]\cJ\x41\t$`: "",
+		`^(?=a)\e\k\p{L}\\q$`:       `\e`,
+		`[`:                         "",
+	} {
+		p, err := pattern.Compile(src)
+		if err != nil {
+			if want != "" {
+				t.Errorf("%s: %v", src, err)
+			}
+			continue
+		}
+		if got := strings.Join(p.LetterEscapes(), " "); got != want {
+			t.Errorf("%s: LetterEscapes() = %q, want %q", src, got, want)
+		}
 	}
 }
 

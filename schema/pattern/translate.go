@@ -192,8 +192,8 @@ func isSet(s string) bool {
 }
 
 // escape reads an escape sequence, in a class or not; 0 when it has no
-// RE2 spelling of the same meaning (backreferences, \k, \p, octal, identity
-// escapes of letters, \S in a class).
+// RE2 spelling of the same meaning (backreferences, \k, \p, octal, \S in
+// a class).
 func escape(s string, inClass bool) (string, int) {
 	if len(s) < 2 {
 		return "", 0
@@ -201,12 +201,14 @@ func escape(s string, inClass bool) (string, int) {
 	switch c := s[1]; c {
 	case 'd', 'D', 'w', 'W':
 		return s[:2], 2
-	case 'b', 'B':
+	case 'b':
 		if inClass {
-			if c == 'b' {
-				return `\x{8}`, 2
-			}
-			return "", 0
+			return `\x{8}`, 2
+		}
+		return s[:2], 2
+	case 'B':
+		if inClass {
+			return "B", 2 // identityLetter
 		}
 		return s[:2], 2
 	case 's':
@@ -231,10 +233,13 @@ func escape(s string, inClass bool) (string, int) {
 	case 'u':
 		return hexEscape(s, 4)
 	case 'c':
-		if len(s) > 2 && (s[2] >= 'a' && s[2] <= 'z' || s[2] >= 'A' && s[2] <= 'Z') {
+		if len(s) > 2 && isLetter(s[2]) {
 			return fmt.Sprintf(`\x{%x}`, s[2]%32), 3
 		}
 		return "", 0
+	}
+	if identityLetter(s, inClass) {
+		return s[1:2], 2
 	}
 	r, size := utf8.DecodeRuneInString(s[1:])
 	if r < utf8.RuneSelf && strings.ContainsRune(`^$\.*+?()[]{}|/-`, r) {
@@ -256,144 +261,6 @@ func hexEscape(s string, width int) (string, int) {
 	return fmt.Sprintf(`\x{%x}`, v), 2 + width
 }
 
-// ECMA-262 spellings of what regexp2's ECMAScript mode reads otherwise:
-// its `.` also matches U+2028 and U+2029, and its `\b` and `\B` take
-// non-ASCII letters and marks (é, U+05AD) for word characters, though its
-// `\w` does not.
-const (
-	ecmaDot      = `[^\n\r\u2028\u2029]`
-	ecmaBound    = `(?:(?<=\w)(?!\w)|(?<!\w)(?=\w))`
-	ecmaNotBound = `(?:(?<=\w)(?=\w)|(?<!\w)(?!\w))`
-)
-
-// forRegexp2 spells a pattern so that regexp2 gives it its ECMA-262
-// meaning: `.`, `\b` and `\B` as above, escapes as regexp2Escape says, and
-// classes as classForRegexp2 does.
-func forRegexp2(src string) string {
-	var out strings.Builder
-	for i := 0; i < len(src); {
-		tok, n := src[i:i+1], 1
-		switch {
-		case strings.HasPrefix(src[i:], `\b`):
-			tok, n = ecmaBound, 2
-		case strings.HasPrefix(src[i:], `\B`):
-			tok, n = ecmaNotBound, 2
-		case src[i] == '\\' && i+1 < len(src):
-			tok, n = regexp2Escape(src[i:], false)
-		case src[i] == '.':
-			tok = ecmaDot
-		case src[i] == '[':
-			tok, n = classForRegexp2(src[i:])
-		}
-		out.WriteString(tok)
-		i += n
-	}
-	return out.String()
-}
-
-// classForRegexp2 spells the class at the start of s for regexp2, reading
-// it as ECMA-262 does: atom by atom, a `-` between two atoms making a
-// range, and ending at the first `]`. Every literal `[` and `-` is escaped:
-// regexp2 reads `[a-z-[aeiou]]` as .NET class subtraction and skips
-// `[:alpha:]` in a class. A range with a set at either end is the set, a
-// `-` and the other atom (Annex B), which regexp2 refuses (`[a-\d]`).
-func classForRegexp2(s string) (string, int) {
-	i := 1
-	if strings.HasPrefix(s, "[^") {
-		i = 2
-	}
-	var out strings.Builder
-	out.WriteString(s[:i])
-	for i < len(s) && s[i] != ']' {
-		a, aSet := classAtom(s[i:])
-		out.WriteString(atomForRegexp2(s[i : i+a]))
-		i += a
-		if i+1 < len(s) && s[i] == '-' && s[i+1] != ']' {
-			b, bSet := classAtom(s[i+1:])
-			dash := "-"
-			if aSet || bSet {
-				dash = `\-`
-			}
-			out.WriteString(dash + atomForRegexp2(s[i+1:i+1+b]))
-			i += 1 + b
-		}
-	}
-	if i < len(s) {
-		out.WriteByte(']')
-		i++
-	}
-	return out.String(), i
-}
-
-// classAtom returns the length of the class atom at the start of s, as
-// ECMA-262 reads it (Annex B, no u flag), and whether it is a set (\d,
-// \w, \s and their negations).
-func classAtom(s string) (int, bool) {
-	if s[0] != '\\' || len(s) < 2 {
-		_, size := utf8.DecodeRuneInString(s)
-		return size, false
-	}
-	switch c := s[1]; {
-	case isSet(s):
-		return 2, true
-	case c == 'x' && hexDigits(s[2:], 2):
-		return 4, false
-	case c == 'u' && hexDigits(s[2:], 4):
-		return 6, false
-	case c == 'c' && len(s) > 2 && (isLetter(s[2]) || s[2] >= '0' && s[2] <= '9' || s[2] == '_'):
-		return 3, false
-	case c == 'c':
-		return 1, false // a backslash; the c is the next atom
-	case c >= '0' && c <= '7':
-		// A legacy octal escape: up to three digits from \0 to \377.
-		n := 2
-		for n < len(s) && n < 4 && s[n] >= '0' && s[n] <= '7' && (n < 3 || c <= '3') {
-			n++
-		}
-		return n, false
-	}
-	_, size := utf8.DecodeRuneInString(s[1:])
-	return 1 + size, false
-}
-
-// atomForRegexp2 spells one class atom for regexp2.
-func atomForRegexp2(a string) string {
-	switch {
-	case a == "-", a == "[", a == `\`:
-		return `\` + a
-	case len(a) > 1 && a[0] == '\\':
-		tok, n := regexp2Escape(a, true)
-		return tok + a[n:]
-	}
-	return a
-}
-
-// regexp2Escape spells the escape at the start of s for regexp2, and
-// returns how much of s it read. ECMA-262 (Annex B, no u flag) reads an
-// escaped letter it gives no meaning to as the letter itself, where regexp2
-// reads .NET's anchors and escapes (\A, \Z, \z, \G, \e, \a...); so are
-// \x and \u without their hex digits. It reads `\c` not followed by a
-// letter as a backslash and a `c`, except that in a class `\c` with a
-// digit or `_` is a control character. `\p{...}` and `\P{...}` stay
-// Unicode properties, as documented.
-func regexp2Escape(s string, inClass bool) (string, int) {
-	c := s[1]
-	switch {
-	case c == 'c' && len(s) > 2 && isLetter(s[2]):
-		return s[:3], 3
-	case c == 'c' && inClass && len(s) > 2 && (s[2] >= '0' && s[2] <= '9' || s[2] == '_'):
-		return fmt.Sprintf(`\x%02x`, s[2]%32), 3
-	case c == 'c':
-		return `\\c`, 2
-	case isLetter(c) && !strings.ContainsRune(ecmaEscapes(inClass), rune(c)),
-		c == 'x' && !hexDigits(s[2:], 2), c == 'u' && !hexDigits(s[2:], 4):
-		// As a code point: a bare letter could complete an escape before
-		// it that ECMA-262 reads as incomplete (\u004 then \A is not \u004A).
-		return fmt.Sprintf(`\x%02x`, c), 2
-	}
-	return s[:2], 2
-}
-
 // hexDigits reports whether s starts with n hex digits.
 func hexDigits(s string, n int) bool {
 	if len(s) < n {
@@ -405,16 +272,6 @@ func hexDigits(s string, n int) bool {
 		}
 	}
 	return true
-}
-
-// ecmaEscapes are the letters an ECMA-262 escape gives a meaning to (and p
-// and P, read as Unicode properties); in a class, \b is a backspace and
-// \B a letter.
-func ecmaEscapes(inClass bool) string {
-	if inClass {
-		return "bdDwWsSfnrtvxukpP"
-	}
-	return "bBdDwWsSfnrtvxukpP"
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
