@@ -66,6 +66,7 @@ var Rules = []diag.Rule{
 	{ID: RuleRange, Severity: diag.Error, Doc: "Bounds are consistent: minLength ≤ maxLength, minimum ≤ maximum (and not an empty exclusive range), minItems ≤ maxItems, minProperties ≤ maxProperties, multipleOf > 0."},
 	{ID: RulePattern, Severity: diag.Error, Doc: "`pattern` compiles as an ECMA-262 regular expression."},
 	{ID: RulePatternBicep, Severity: diag.Warning, Doc: "`pattern` uses lookaround or backreferences, which Bicep does not check."},
+	{ID: RulePatternLetterEscape, Severity: diag.Warning, Doc: "`pattern` escapes a letter ECMA-262 gives no meaning to (`\\A`, `\\z`, `\\e`): it matches the letter itself, where other dialects read an anchor or an escape, and validators that use the `u` flag refuse it."},
 	{ID: RulePatternBacktracking, Severity: diag.Warning, Doc: "`pattern` needs the backtracking engine (lookaround, backreferences, escapes Go's RE2 cannot run with the same meaning): the registry matches it under a time budget per request and refuses a value it cannot match in time."},
 	{ID: RuleFormat, Severity: diag.Error, Doc: "`format` fits the type: int32/int64 on integer; float/double on number; date, date-time, email, uuid, uri, hostname, ipv4, ipv6, byte, binary, password on string."},
 	{ID: RuleFormatUnknown, Severity: diag.Warning, Doc: "`format` is one of the known formats."},
@@ -120,6 +121,7 @@ const (
 	RulePattern             = "pattern"
 	RulePatternBicep        = "pattern-bicep"
 	RulePatternBacktracking = "pattern-backtracking"
+	RulePatternLetterEscape = "pattern-letter-escape"
 	RuleFormat              = "format"
 	RuleFormatUnknown       = "format-unknown"
 	RuleReadWriteOnly       = "read-write-only"

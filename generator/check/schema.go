@@ -427,6 +427,14 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 			r.report(e.value, RulePatternBacktracking, e.ptr(), "write it without lookaround and backreferences (docs/schema-subset.md lists what runs in linear time)",
 				"pattern needs the backtracking engine: the registry matches it under a time budget per request and refuses values it cannot match in time")
 		}
+		if letters := re.LetterEscapes(); len(letters) > 0 {
+			var each []string
+			for _, l := range letters {
+				each = append(each, fmt.Sprintf("`%s` is %s", l, l[1:]))
+			}
+			r.report(e.value, RulePatternLetterEscape, e.ptr(), "write ^ and $ for the start and end of the value, or the letter without its backslash",
+				"pattern escapes letters ECMA-262 reads as themselves: %s", strings.Join(each, ", "))
+		}
 		if lookaround.MatchString(p) {
 			r.report(e.value, RulePatternBicep, e.ptr(), "the registry still checks it; the Go client cannot (go-pattern-unsupported)",
 				"pattern uses lookaround or backreferences, which Bicep does not check")
