@@ -32,9 +32,8 @@
 // (inline flags, `\p`, `\k`, octal escapes, surrogate code units, a repeat
 // count RE2 refuses) goes to regexp2, spelled so that regexp2 too gives it
 // its ECMA-262 meaning (forRegexp2): a pattern never changes meaning by
-// moving between the engines. Both engines read the
-// input as Unicode code points, not UTF-16 code units, as lengths are
-// counted (schema.Length).
+// moving between the engines. Both engines read the input as Unicode code
+// points, not UTF-16 code units, as lengths are counted (schema.Length).
 package pattern
 
 import (
