@@ -206,7 +206,7 @@ func TestMeaningIsNodes(t *testing.T) {
 		t.Skip("node is not on PATH; this comparison needs it (CI has it)")
 	}
 	values := []string{"", "a", "b", "A", "é", "\u05ad", "\u2028", "\r", "\n", "\x00", "\x11", "\x1f",
-		`\`, "-", "[", "]", "0]", "b]", "[]", "ab", "a b", "aa}", "a{,2}", `\c1`, "J", "u004A", "x4a"}
+		`\`, "-", "[", "]", "0]", "b]", "[]", "ab", "a b", "aa}", "a{,2}", `\c1`, "J", "u004A", "x4a", "1"}
 	var patterns []string
 	for c := byte('A'); c <= 'z'; c++ {
 		if c > 'Z' && c < 'a' || c == 'p' || c == 'P' {
@@ -216,7 +216,7 @@ func TestMeaningIsNodes(t *testing.T) {
 		patterns = append(patterns, `^\`+l+`$`, `^[\`+l+`]$`, `^a\`+l)
 		values = append(values, l, `\`+l, string(c%32))
 	}
-	patterns = append(patterns, `^.$`, `^[^]$`, `^[]$`, `^[0-[]]$`, `^[a-z-[aeiou]]$`, `^[[:alpha:]]$`, `[[::]0.`, `^[a-\d]$`, `^[\s-\w]+$`, `^[\\d-z]$`, `^\u004\A$`, `^\x4\a$`, `\bé`, `^é\B`,
+	patterns = append(patterns, `^.$`, `^[^]$`, `^[]$`, `^[0-[]]$`, `^[a-z-[aeiou]]$`, `^[[:alpha:]]$`, `[[::]0.`, `^[a-\d]$`, `^[\s-\w]+$`, `^[\\d-z]$`, `^\u004\A$`, `^\x4\a$`, `^[\--A]$`, `^[--A]$`, `^[\d-a-z]$`, `\bé`, `^é\B`,
 		`^a{,2}$`, `^a{2}}$`, `^]$`, `^\0$`, `^[\s]+$`, `^\S$`, `^[\c1]$`, `^\c1$`, `^[\c_-]+$`, `^\cJ$`,
 		`^\x4$`, `^\u12$`, `^[\w-.]+$`, `^a{01}$`)
 	for _, p := range patterns { // the range reads the list as it was

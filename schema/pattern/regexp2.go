@@ -73,7 +73,7 @@ func (sp *regexp2Spelling) class(s string) int {
 		if i+1 < len(s) && s[i] == '-' && s[i+1] != ']' {
 			b, bSet := classAtom(s[i+1:])
 			if aSet || bSet {
-				sp.out.WriteString(`\-`)
+				sp.out.WriteString(`\x2d`)
 			} else {
 				sp.out.WriteByte('-')
 			}
@@ -122,7 +122,9 @@ func classAtom(s string) (int, bool) {
 // atom spells one class atom.
 func (sp *regexp2Spelling) atom(a string) {
 	switch {
-	case a == "-", a == "[", a == `\`:
+	case a == "-", a == `\-`:
+		sp.out.WriteString(`\x2d`) // regexp2 does not start a range at `\-`
+	case a == "[", a == `\`:
 		sp.out.WriteString(`\` + a)
 	case len(a) > 1 && a[0] == '\\':
 		n := sp.escape(a, true)
