@@ -63,6 +63,20 @@ func TestRE2Meaning(t *testing.T) {
 	}
 }
 
+// The RE2 spelling, which the Go client's tags carry, is the pattern as
+// written when RE2 reads it the same way, as it does the usual patterns.
+func TestRE2SpellingIsAsWritten(t *testing.T) {
+	for _, src := range []string{`^[a-zA-Z0-9._-]+$`, `^[a-z][a-z0-9-]*$`, `^/`, `^[a-z]+("[a-z]+")?$`, `^\d{3}-\d{4}$`, `^[$*+?(){}|]é$`} {
+		p, err := pattern.Compile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.RE2(); got != src {
+			t.Errorf("RE2() of %s = %s", src, got)
+		}
+	}
+}
+
 // What RE2 cannot run, or the reader does not know, stays with regexp2.
 func TestBacktrackingPatterns(t *testing.T) {
 	for _, src := range []string{

@@ -44,7 +44,7 @@ func translate(src string) (string, bool) {
 			tok, n = string(c), 1
 		default:
 			r, size := utf8.DecodeRuneInString(src[i:])
-			tok, n = literal(r), size
+			tok, n = literal(r, false), size
 		}
 		if n == 0 || tok == "" {
 			return "", false
@@ -58,11 +58,15 @@ func translate(src string) (string, bool) {
 // literal spells one character for RE2, in or out of a class: as itself
 // when it is printable, escaped when RE2 gives it a meaning there, and as
 // a code point otherwise.
-func literal(r rune) string {
+func literal(r rune, inClass bool) string {
+	meta := `\.+*?()|[]{}^$`
+	if inClass {
+		meta = `\[]^-`
+	}
 	switch {
 	case r == utf8.RuneError:
 		return "" // invalid UTF-8 or U+FFFD as written: leave it to regexp2
-	case r < utf8.RuneSelf && strings.ContainsRune(`\.+*?()|[]{}^$-`, r):
+	case r < utf8.RuneSelf && strings.ContainsRune(meta, r):
 		return `\` + string(r)
 	case unicode.IsPrint(r):
 		return string(r)
@@ -162,7 +166,7 @@ func class(s string) (string, int) {
 			tok, n, set = "-", 1, true
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
-			tok, n, set = literal(r), size, false
+			tok, n, set = literal(r, true), size, false
 		}
 		if n == 0 || tok == "" {
 			return "", 0
@@ -243,7 +247,7 @@ func escape(s string, inClass bool) (string, int) {
 	}
 	r, size := utf8.DecodeRuneInString(s[1:])
 	if r < utf8.RuneSelf && strings.ContainsRune(`^$\.*+?()[]{}|/-`, r) {
-		return literal(r), 1 + size
+		return literal(r, inClass), 1 + size
 	}
 	return "", 0
 }
