@@ -50,15 +50,21 @@ func TestRE2Meaning(t *testing.T) {
 		if p.Backtracks() {
 			t.Errorf("%s runs on the backtracking engine, want RE2", c.pattern)
 		}
-		for _, s := range c.yes {
-			if ok, err := p.Match(nil, s); !ok || err != nil {
-				t.Errorf("%s on %q: %v, %v; want a match", c.pattern, s, ok, err)
-			}
+		matches(t, p, c.yes, c.no)
+	}
+}
+
+// matches checks that p matches each of yes and none of no.
+func matches(t *testing.T, p *pattern.Pattern, yes, no []string) {
+	t.Helper()
+	for _, s := range yes {
+		if ok, err := p.Match(nil, s); !ok || err != nil {
+			t.Errorf("%s on %q: %v, %v; want a match", p, s, ok, err)
 		}
-		for _, s := range c.no {
-			if ok, err := p.Match(nil, s); ok || err != nil {
-				t.Errorf("%s on %q: %v, %v; want no match", c.pattern, s, ok, err)
-			}
+	}
+	for _, s := range no {
+		if ok, err := p.Match(nil, s); ok || err != nil {
+			t.Errorf("%s on %q: %v, %v; want no match", p, s, ok, err)
 		}
 	}
 }
@@ -128,16 +134,7 @@ func TestRegexp2Meaning(t *testing.T) {
 		if err != nil || !p.Backtracks() {
 			t.Fatalf("%s: want a backtracking pattern: %v", c.pattern, err)
 		}
-		for _, s := range c.yes {
-			if ok, err := p.Match(nil, s); !ok || err != nil {
-				t.Errorf("%s on %q: %v, %v; want a match", c.pattern, s, ok, err)
-			}
-		}
-		for _, s := range c.no {
-			if ok, err := p.Match(nil, s); ok || err != nil {
-				t.Errorf("%s on %q: %v, %v; want no match", c.pattern, s, ok, err)
-			}
-		}
+		matches(t, p, c.yes, c.no)
 	}
 	// ECMA-262 refuses the range [a-[; the error shows the pattern as written.
 	if _, err := pattern.Compile(`[a-[b]]`); err == nil || !strings.Contains(err.Error(), "in `[a-[b]]`") {
