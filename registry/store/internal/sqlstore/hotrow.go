@@ -3,13 +3,11 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/udtc/udtc/registry"
@@ -130,16 +128,7 @@ func (u *rowUpdate) args() []any {
 
 // written is the row as u writes it over base.
 func (u *rowUpdate) written(base registry.Resource) registry.Resource {
-	r := base
-	r.Location, r.Tags = u.w.Resource.Location, u.w.Resource.Tags
-	if len(r.Tags) == 0 {
-		r.Tags = nil
-	}
-	r.Properties = json.RawMessage(u.props)
-	r.ETag = u.etag
-	r.System.LastModifiedBy = u.w.Actor
-	r.System.LastModifiedAt, _ = time.Parse(time.RFC3339Nano, formatTime(u.w.Now))
-	return r
+	return writtenRow(base, u.w.Resource, u.props, u.etag, formatTime(u.w.Now), u.w.Actor)
 }
 
 // sameContent reports whether a and b store the same location, tags,

@@ -520,17 +520,25 @@ func (s *Store) putIn(ctx context.Context, tx *sql.Tx, w registry.Write) (regist
 	if err != nil {
 		return registry.Resource{}, false, err
 	}
-	out := r
-	out.ID = stored
-	out.Properties = json.RawMessage(props)
-	out.ETag = etag
-	out.System = registry.SystemData{CreatedBy: row.createdBy, LastModifiedBy: w.Actor}
-	out.System.CreatedAt, _ = time.Parse(time.RFC3339Nano, row.createdAt)
-	out.System.LastModifiedAt, _ = time.Parse(time.RFC3339Nano, now)
+	base := registry.Resource{ID: stored, System: registry.SystemData{CreatedBy: row.createdBy}}
+	base.System.CreatedAt, _ = time.Parse(time.RFC3339Nano, row.createdAt)
+	return writtenRow(base, r, props, etag, now, w.Actor), !row.exists, nil
+}
+
+// writtenRow is the row a write of r leaves over base (the row's stored ID
+// and creation): r's location and tags, props as stored, etag, and the
+// modification at now (as stored) by actor.
+func writtenRow(base, r registry.Resource, props, etag, now, actor string) registry.Resource {
+	out := base
+	out.Location, out.Tags = r.Location, r.Tags
 	if len(out.Tags) == 0 {
 		out.Tags = nil
 	}
-	return out, !row.exists, nil
+	out.Properties = json.RawMessage(props)
+	out.ETag = etag
+	out.System.LastModifiedBy = actor
+	out.System.LastModifiedAt, _ = time.Parse(time.RFC3339Nano, now)
+	return out
 }
 
 // qUpdateExisting is the write of a registration that exists, in one
