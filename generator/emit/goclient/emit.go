@@ -61,7 +61,7 @@ func CheckRuntime(r string) error {
 	if r == "" || slices.Contains(Runtimes, r) {
 		return nil
 	}
-	return fmt.Errorf("%q is not %s or %s", r, RuntimeCopy, RuntimeModule)
+	return fmt.Errorf("%q is not %s", r, strings.Join(Runtimes, " or "))
 }
 
 // RuntimeImportPath is the import path of the published runtime, the
