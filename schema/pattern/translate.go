@@ -211,10 +211,10 @@ func escape(s string, inClass bool) (string, int) {
 		}
 		return s[:2], 2
 	case 'B':
-		if inClass {
-			return "B", 2 // identityLetter
+		if !inClass {
+			return s[:2], 2
 		}
-		return s[:2], 2
+		// In a class, a letter: identityLetter, below.
 	case 's':
 		if inClass {
 			return space, 2
