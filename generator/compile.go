@@ -36,6 +36,10 @@ type Options struct {
 	// it and to compile it: outdir.ReadInputs); ok false reads the file.
 	// Compile only; CompileFS reads its file system.
 	Contents func(path string) (data []byte, ok bool)
+	// NoBaseProperties leaves Radius's base resource properties out of
+	// every schema (check.Options.NoBase): for a Radius from before the
+	// base resource manifest (radius-project/radius #12252) or none.
+	NoBaseProperties bool
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
@@ -89,7 +93,7 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 	if opts.Only != nil {
 		inputs = slices.DeleteFunc(inputs, func(in Input) bool { return !opts.Only(in.Path) })
 	}
-	results, diags, err := loadAndCheck(ctx, inputs, read)
+	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,7 +266,7 @@ func unwrapPath(err error) error {
 // loadAndCheck reads, parses and checks files concurrently, one worker per
 // core, each taking a whole file through every step so its syntax tree is
 // garbage as soon as the file is checked. Results keep the files' order.
-func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte, error)) ([]*check.FileResult, diag.List, error) {
+func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte, error), opts check.Options) ([]*check.FileResult, diag.List, error) {
 	results := make([]*check.FileResult, len(files))
 	diags := make([]diag.List, len(files))
 	errs := make([]error, len(files))
@@ -286,7 +290,7 @@ func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte,
 			return
 		}
 		if doc != nil {
-			results[i] = check.CheckFile(doc, patterns)
+			results[i] = check.CheckFile(doc, patterns, opts)
 		}
 	})
 	var all diag.List

@@ -13,6 +13,7 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/schema"
 	"github.com/udtc/udtc/schema/kin"
 )
 
@@ -145,8 +146,16 @@ func TestModel(t *testing.T) {
 		t.Errorf("capabilities = %v", got)
 	}
 	root := v.Schema
-	if root.Kind != model.Object || len(root.Properties) != 2 || root.Properties[0].Name != "size" || !root.Properties[0].Required {
-		t.Fatalf("root = %+v", root)
+	// size and status as written, then Radius's base properties (schema.MergeBase).
+	var propNames []string
+	for _, p := range root.Properties {
+		propNames = append(propNames, p.Name)
+	}
+	if root.Kind != model.Object || strings.Join(propNames, ",") != "size,status,application,environment,connections,codeReference" || !root.Properties[0].Required {
+		t.Fatalf("root = %+v, properties %v", root, propNames)
+	}
+	if env := root.Property("environment"); !env.Required || env.Span != (schema.Span{}) || env.Schema.Path != root.Path+"/properties/environment" {
+		t.Errorf("environment = %+v", env)
 	}
 	size := root.Properties[0].Schema
 	if size.Kind != model.String || len(size.Enum) != 4 || size.Enum[3].Str != "XL" || size.Description != "The size of database to provision" {

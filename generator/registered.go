@@ -11,6 +11,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // CompareRegistered is the generator's half of publish's breaking-change
@@ -34,7 +35,10 @@ func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, ca
 		fsys[sum.Name+".json"] = &fstest.MapFile{Data: b}
 		names = append(names, sum.Name)
 	}
-	old, diags, err := CompileFS(ctx, fsys, []string{"."}, Options{FilePrefix: "registry:"})
+	// The registrations as stored: base properties merged by whoever
+	// registered them are there, and those registered without them stay
+	// without, so that the plan shows what a merge adds.
+	old, diags, err := CompileFS(ctx, fsys, []string{"."}, Options{FilePrefix: "registry:", NoBaseProperties: true})
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +87,9 @@ func registeredManifest(sum api.ProviderSummary) ([]byte, error) {
 	for name, t := range sum.ResourceTypes {
 		vs := map[string]version{}
 		for v, s := range t.APIVersions {
-			vs[v] = version{Schema: api.SchemaOrEmpty(s.Schema)}
+			// rad registers schemas without a root type (schema.ImplyObjectTypes
+			// reads them as the registry does).
+			vs[v] = version{Schema: schema.ImplyObjectTypes(api.SchemaOrEmpty(s.Schema))}
 		}
 		m.Types[name] = typ{t.Description, t.Capabilities, t.DefaultAPIVersion, vs}
 	}

@@ -42,6 +42,16 @@ type TypeProperties struct {
 	IconHash          string   `json:"iconHash,omitempty"`
 }
 
+// WireIconHash is the iconHash a type is answered with: its icon's, or, as
+// UCP answers a type registered without an icon, api.DefaultIconHash (the
+// registry serves api.DefaultIcon under it).
+func (p TypeProperties) WireIconHash() string {
+	if p.Icon == "" {
+		return api.DefaultIconHash
+	}
+	return p.IconHash
+}
+
 // APIVersionProperties are an API version's stored properties. Schema is
 // compacted JSON, returned exactly as stored.
 type APIVersionProperties struct {

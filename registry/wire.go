@@ -31,7 +31,7 @@ func (r Resource) Wire() (api.Resource[any], error) {
 			return out, err
 		}
 		out.Properties = api.ResourceTypeProperties{DefaultAPIVersion: p.DefaultAPIVersion, Description: p.Description,
-			Capabilities: p.Capabilities, Icon: p.Icon, IconHash: p.IconHash, ProvisioningState: api.ProvisioningSucceeded}
+			Capabilities: p.Capabilities, Icon: p.Icon, IconHash: p.WireIconHash(), ProvisioningState: api.ProvisioningSucceeded}
 	case api.KindAPIVersion:
 		var p APIVersionProperties
 		if err := decodeProps(r, &p); err != nil {
@@ -131,7 +131,7 @@ func (sum ProviderSummary) Wire() api.ProviderSummary {
 			Description:       t.Description,
 			Capabilities:      t.Capabilities,
 			Icon:              t.Icon,
-			IconHash:          t.IconHash,
+			IconHash:          TypeProperties{Icon: t.Icon, IconHash: t.IconHash}.WireIconHash(),
 		}
 		for v, schema := range t.APIVersions {
 			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema}

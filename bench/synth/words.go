@@ -45,7 +45,7 @@ var fragmentNames = []string{
 	"backup", "networking", "scaling", "monitoring", "tls", "identity",
 	"maintenanceWindow", "replication", "firewall", "logging", "alerts",
 	"retention", "encryption", "ingress", "healthCheck", "resources",
-	"connections", "storage", "failover", "audit", "quotas", "secretRefs",
+	"linkages", "storage", "failover", "audit", "quotas", "secretRefs",
 	"notifications", "caching", "throttling", "routing", "cors",
 	"authentication", "metrics", "tracing", "snapshots", "lifecycle",
 	"placement", "affinity", "tolerations", "volumes", "probes", "sidecars",

@@ -17,6 +17,8 @@ import (
 type compileFlags struct {
 	format string
 	strict bool
+	// base is --base-properties (see noBase).
+	base bool
 	// proj is the udtc.yaml found from the working directory upward, or
 	// nil (loadProject, projectcmd.go).
 	proj       *project.Project
@@ -28,7 +30,19 @@ func (f *compileFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "diagnostics format: text, json or sarif", Destination: &f.format},
 		&cli.BoolFlag{Name: "strict", Usage: "treat every warning as an error", Destination: &f.strict},
+		&cli.BoolFlag{Name: "base-properties", Value: true, Destination: &f.base,
+			Usage: "merge Radius's base resource properties (application, environment, connections, codeReference) into every schema, as rad does since radius-project/radius #12252; --base-properties=false for an older Radius or none (udtc.yaml: baseProperties)"},
 	}
+}
+
+// noBase reports whether Radius's base properties stay out of the schemas:
+// --base-properties=false, else udtc.yaml's `baseProperties: false`. The
+// project file must be loaded.
+func (f *compileFlags) noBase(c *cli.Context) bool {
+	if c.IsSet("base-properties") {
+		return !f.base
+	}
+	return f.proj != nil && f.proj.File.BaseProperties != nil && !*f.proj.File.BaseProperties
 }
 
 func (f *compileFlags) validate() error { return choice("format", f.format, "text", "json", "sarif") }
@@ -68,6 +82,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 		}
 	}
 	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
+	f.opts.NoBaseProperties = f.noBase(c)
 	cat, diags, err := generator.Compile(c.Context, paths, f.opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)

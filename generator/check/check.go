@@ -26,10 +26,18 @@ type FileResult struct {
 	diags diag.List
 }
 
+// Options tune CheckFile. The zero value checks as today's Radius does.
+type Options struct {
+	// NoBase leaves Radius's base resource properties (application,
+	// environment, connections, codeReference; schema.MergeBase) out of
+	// every API version's schema, for a Radius from before mid-2026 or none.
+	NoBase bool
+}
+
 // CheckFile checks one loaded document. It is safe to call concurrently;
 // patterns (may be nil) caches compiled patterns across the files of a run.
-func CheckFile(doc *manifest.Document, patterns *Patterns) *FileResult {
-	r := &reporter{file: doc.File, patterns: patterns}
+func CheckFile(doc *manifest.Document, patterns *Patterns, opts Options) *FileResult {
+	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase}
 	decl := checkFile(r, doc)
 	return &FileResult{decl: decl, diags: r.diags}
 }

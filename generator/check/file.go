@@ -7,9 +7,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/schema"
 )
 
 // Keys of the manifest structure, taken from the wire structs.
@@ -283,7 +285,54 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 		return nil
 	}
 	av.Source = src
+	if r.base && !mergeBase(r, av, schema) {
+		return nil
+	}
 	return av
+}
+
+// mergeBase merges Radius's base resource properties into av's schema, in
+// the model and in its Source, as `rad` does before it validates and
+// registers (schema.MergeBase). What the author declared stays theirs, and
+// is checked against what Radius requires of it: diagnostics point at the
+// author's lines only. It reports false when the schema cannot take them.
+func mergeBase(r *reporter, av *model.APIVersion, e *entry) bool {
+	root := av.Schema
+	if !schema.CanMergeBase(root) {
+		r.report(e.value, RuleBaseProperty, e.ptr(), "declare the values as a property of type object, or set `baseProperties: false` in udtc.yaml for a Radius without the base manifest",
+			"a schema that is a map cannot take Radius's base properties (%s): Radius refuses a schema with both `properties` and `additionalProperties`", strings.Join(schema.BaseNames(), ", "))
+		return false
+	}
+	ok := true
+	for _, name := range schema.BaseNames() {
+		p := root.Property(name)
+		if p == nil {
+			continue
+		}
+		want := schema.BaseProperty(name, "").Schema.Kind
+		if p.Schema.Kind != want {
+			what := "a string (`type: string`)"
+			if want == schema.Map {
+				what = "a map (`type: object` with `additionalProperties`)"
+			}
+			r.reportAt(diag.Span(p.Span), RuleBaseProperty, schema.AppendPointer(schema.AppendPointer(root.Path, "properties"), name),
+				"drop the declaration to inherit Radius's, or declare it as "+what,
+				"property %q is one of Radius's base properties and must be %s, not %s", name, what, p.Schema.Kind)
+			ok = false
+		}
+	}
+	if !ok {
+		return false
+	}
+	src, err := schema.MergeBaseJSON(av.Source)
+	if err != nil {
+		r.report(e.value, RuleBaseProperty, e.ptr(), "", "cannot merge Radius's base properties: %v", err)
+		return false
+	}
+	// `schema: {}` is no longer undeclared: it is an object of the base
+	// properties, as Radius types it.
+	av.Schema, av.Source, av.Undeclared = schema.MergeBase(root), src, false
+	return true
 }
 
 // Suggest returns the candidate closest to s (case-insensitive edit distance

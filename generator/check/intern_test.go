@@ -24,7 +24,7 @@ func TestModelHoldsRepeatedTextsOnce(t *testing.T) {
 	if doc == nil || diags.HasErrors() {
 		t.Fatalf("load: %v", diags)
 	}
-	cat, more := Merge([]*FileResult{CheckFile(doc, nil)})
+	cat, more := Merge([]*FileResult{CheckFile(doc, nil, Options{})})
 	if cat == nil {
 		t.Fatalf("check: %v", more)
 	}

@@ -46,7 +46,8 @@ var Rules = []diag.Rule{
 	{ID: RuleDefaultAPIVersion, Severity: diag.Error, Doc: "`defaultApiVersion` names one of the type's API versions."},
 
 	// Schemas.
-	{ID: RuleSchemaUndeclared, Severity: diag.Warning, Doc: "`schema: {}` declares no schema: accepted (built-in Radius types use it), but nothing is validated or typed."},
+	{ID: RuleSchemaUndeclared, Severity: diag.Warning, Doc: "`schema: {}` declares no schema of its own: accepted (built-in Radius types use it); resources then have only Radius's base properties (or, with `baseProperties: false`, anything goes, unvalidated and untyped)."},
+	{ID: RuleBaseProperty, Severity: diag.Error, Doc: "Radius merges its base resource properties into every schema (`application`, `environment` and `codeReference` strings, `connections` a map; docs/radius.md): a schema declaring one of them declares it as Radius does, and the root is not a map. Off with `baseProperties: false`."},
 	{ID: RuleSchemaRoot, Severity: diag.Error, Doc: "The root of a schema is `type: object` with declared properties, or a map."},
 	{ID: RuleTooManyErrors, Severity: diag.Error, Doc: "A schema sent to the registry is checked up to 1,000 errors; past that the rest are counted, not listed."},
 	{ID: RuleTypeMissing, Severity: diag.Error, Doc: "Every schema node declares its `type`: each property, `items` and `additionalProperties`."},
@@ -101,6 +102,7 @@ const (
 	RuleParentMissing       = "parent-missing"
 	RuleDefaultAPIVersion   = "default-api-version"
 	RuleSchemaUndeclared    = "schema-undeclared"
+	RuleBaseProperty        = "base-property"
 	RuleSchemaRoot          = "schema-root"
 	RuleTooManyErrors       = "too-many-errors"
 	RuleTypeMissing         = "type-missing"

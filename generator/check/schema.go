@@ -29,6 +29,8 @@ var lookaround = regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`)
 // schemaChecker checks one schema tree and converts it to the model.
 type schemaChecker struct {
 	r *reporter
+	// root is the path of the API version's schema, when checking one.
+	rootPath string
 }
 
 // root checks the schema of an API version: n is the value of key (the
@@ -37,11 +39,17 @@ type schemaChecker struct {
 func (c *schemaChecker) root(key, n *yaml.Node, path string) (s *model.Schema, undeclared bool) {
 	n = resolve(n)
 	if n.Kind == yaml.MappingNode && len(n.Content) == 0 {
-		c.r.report(n, RuleSchemaUndeclared, path, "declare `type: object` and the properties to get validation, typed Bicep and Go",
-			"`schema: {}` declares no schema: any properties are accepted")
+		if c.r.base {
+			c.r.report(n, RuleSchemaUndeclared, path, "declare `type: object` and the properties to get validation, typed Bicep and Go",
+				"`schema: {}` declares no properties of its own: resources have only Radius's base properties (%s)", strings.Join(schema.BaseNames(), ", "))
+		} else {
+			c.r.report(n, RuleSchemaUndeclared, path, "declare `type: object` and the properties to get validation, typed Bicep and Go",
+				"`schema: {}` declares no schema: any properties are accepted")
+		}
 		return &model.Schema{Kind: model.Map, Path: path, Span: c.r.pos(n),
 			AdditionalProperties: &model.Schema{Kind: model.Any, Path: pointer(path, "additionalProperties"), Span: c.r.pos(n)}}, true
 	}
+	c.rootPath = path
 	s = c.node(key, n, path, 1)
 	if s == nil {
 		return nil, false
@@ -596,6 +604,12 @@ func (c *schemaChecker) required(s *model.Schema, e *entry) {
 		}
 		seen[name] = true
 		p := s.Property(name)
+		if p == nil && c.r.base && s.Path == c.rootPath && s.Kind == model.Object {
+			// Radius merges the base property in (schema.MergeBase).
+			if p = schema.BaseProperty(name, schema.AppendPointer(schema.AppendPointer(s.Path, "properties"), name)); p != nil {
+				s.Properties = append(s.Properties, p)
+			}
+		}
 		if p == nil {
 			hint := ""
 			var names []string

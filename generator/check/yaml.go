@@ -37,6 +37,9 @@ type reporter struct {
 	// kept in the model: its API versions repeat most of them, and the
 	// model stays live through every target of gen (intern).
 	interned map[string]string
+	// base merges Radius's base resource properties into every API
+	// version's schema (Options.NoBase turns it off).
+	base bool
 }
 
 // intern returns s, or an equal string kept earlier for this file, so
@@ -111,6 +114,11 @@ func (r *reporter) pos(n *yaml.Node) schema.Span { return schema.Span(r.span(n))
 
 // report adds a diagnostic at n with the rule's severity.
 func (r *reporter) report(n *yaml.Node, rule, path, hint, format string, args ...any) {
+	r.reportAt(r.span(n), rule, path, hint, format, args...)
+}
+
+// reportAt adds a diagnostic at span with the rule's severity.
+func (r *reporter) reportAt(span diag.Span, rule, path, hint, format string, args ...any) {
 	sev, ok := severityOf[rule]
 	if !ok {
 		panic("check: unregistered rule " + rule) // a bug in this package, caught by tests
@@ -122,7 +130,7 @@ func (r *reporter) report(n *yaml.Node, rule, path, hint, format string, args ..
 		}
 		r.errors++
 	}
-	r.diags.Add(diag.Diagnostic{Span: r.span(n), Severity: sev, Rule: rule, Path: path,
+	r.diags.Add(diag.Diagnostic{Span: span, Severity: sev, Rule: rule, Path: path,
 		Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 

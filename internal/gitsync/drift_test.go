@@ -16,6 +16,7 @@ import (
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/service"
+	"github.com/udtc/udtc/schema"
 )
 
 // driftBehindTheSync changes the registry behind the sync's back, as a
@@ -29,7 +30,13 @@ func driftBehindTheSync(t *testing.T, f *syncFixture) {
 	if _, err := svc.DeleteRegistration(ctx, registry.TypeID(api.DefaultPlane, "Contoso.Data", "caches"), registry.Precondition{}, false); err != nil {
 		t.Fatal(err)
 	}
-	env, err := service.DecodeEnvelope([]byte(`{"properties":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}}`))
+	// The sync registers schemas with Radius's base properties merged:
+	// the drift is in size alone.
+	changed, err := schema.MergeBaseJSON([]byte(`{"type":"object","properties":{"size":{"type":"string"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := service.DecodeEnvelope([]byte(`{"properties":{"schema":` + string(changed) + `}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -406,7 +406,7 @@ func TestSyncNamespaceAllOrNothing(t *testing.T) {
 		t.Errorf("%d writes in all, but only %d in the transactions: some went over HTTP", n, len(f.batches[0])+len(f.batches[1]))
 	}
 	f.put("/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{"location":"global"}`)
-	f.put("/planes/radius/local/resourceGroups/rg/providers/Contoso.Data/caches/c1?api-version=2025-01-01", `{"properties":{"ttl":5}}`)
+	f.put("/planes/radius/local/resourceGroups/rg/providers/Contoso.Data/caches/c1?api-version=2025-01-01", `{"properties":{"environment":"env","ttl":5}}`)
 	before, err := f.reg.ProviderSummary(ctx, "Contoso.Data")
 	if err != nil {
 		t.Fatal(err)

@@ -85,7 +85,14 @@ func Corpus(t testing.TB) string {
 // CompilePaths compiles manifests and fails the test unless they compile.
 func CompilePaths(t testing.TB, paths ...string) *model.Catalog {
 	t.Helper()
-	cat, diags, err := generator.Compile(context.Background(), paths, generator.Options{})
+	return CompilePathsWith(t, generator.Options{}, paths...)
+}
+
+// CompilePathsWith is CompilePaths with options (for example without
+// Radius's base properties, for shapes only that subset allows).
+func CompilePathsWith(t testing.TB, opts generator.Options, paths ...string) *model.Catalog {
+	t.Helper()
+	cat, diags, err := generator.Compile(context.Background(), paths, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,19 @@ const MaxIconBytes = 32 << 10
 // documents only.
 const IconMediaType = "image/svg+xml; charset=utf-8"
 
+// DefaultIcon is the icon of a resource type registered without one: UCP
+// answers such a type with the hash of its product default icon and serves
+// that icon, so that every type has one (Radius's SDK GetIcon, the
+// dashboard). This one is udtc's own drawing, a cube, so its hash differs
+// from UCP's.
+const DefaultIcon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
+	`<path d="M16 3 28 9.5v13L16 29 4 22.5v-13Z" fill="#e8eef7" stroke="#3b5b8c" stroke-width="1.5" stroke-linejoin="round"/>` +
+	`<path d="M4 9.5 16 16l12-6.5M16 16v13" fill="none" stroke="#3b5b8c" stroke-width="1.5" stroke-linejoin="round"/>` +
+	`</svg>`
+
+// DefaultIconHash is IconHash(DefaultIcon).
+var DefaultIconHash = IconHash(DefaultIcon)
+
 // IconHash names an icon: the lower-case hex SHA-256 of its UTF-8 bytes,
 // as UCP computes properties.iconHash.
 func IconHash(svg string) string {

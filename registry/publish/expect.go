@@ -109,7 +109,9 @@ func expectWrite(sum *api.ProviderSummary, exists *bool, c Change) bool {
 					name = parent + name[slash:]
 				}
 			}
-			t = api.ResourceTypeSummary{APIVersions: map[string]api.APIVersionSummary{}}
+			// Registered without an icon: answered with the default's hash,
+			// as udtc serve does (registry.TypeProperties.WireIconHash).
+			t = api.ResourceTypeSummary{APIVersions: map[string]api.APIVersionSummary{}, IconHash: api.DefaultIconHash}
 		}
 		t.DefaultAPIVersion, t.Description, t.Capabilities = props.DefaultAPIVersion, props.Description, props.Capabilities
 		sum.ResourceTypes[name] = t

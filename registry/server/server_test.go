@@ -263,7 +263,7 @@ func TestResourceBodies(t *testing.T) {
 		path string
 		want string
 	}{
-		{buses, `{"id":"` + buses + `","name":"contosoBuses","type":"System.Resources/resourceProviders/resourceTypes","properties":{"defaultApiVersion":"2024-08-01","description":"A bus.","capabilities":["SupportsRecipes"],"provisioningState":"Succeeded"}}`},
+		{buses, `{"id":"` + buses + `","name":"contosoBuses","type":"System.Resources/resourceProviders/resourceTypes","properties":{"defaultApiVersion":"2024-08-01","description":"A bus.","capabilities":["SupportsRecipes"],"iconHash":"` + api.DefaultIconHash + `","provisioningState":"Succeeded"}}`},
 		{version, `{"id":"` + version + `","name":"2024-08-01","type":"System.Resources/resourceProviders/resourceTypes/apiVersions","properties":{"schema":{"type":"object","properties":{"size":{"type":"string"}}},"provisioningState":"Succeeded"}}`},
 		{location, `{"id":"` + location + `","name":"global","type":"System.Resources/resourceProviders/locations","properties":{"address":"http://myrp.global.cluster.svc.local","resourceTypes":{"contosoBuses":{"apiVersions":{"2024-08-01":{}}}},"provisioningState":"Succeeded"}}`},
 	}
@@ -584,7 +584,7 @@ func TestSummaries(t *testing.T) {
 	f.seed()
 	f.must(201, "PUT", rp+"/Another.Provider", `{}`)
 	r := f.must(200, "GET", "/planes/radius/local/providers/contoso.platform", "")
-	want := `{"name":"Contoso.Platform","locations":{"global":{"address":"http://myrp.global.cluster.svc.local"}},"resourceTypes":{"contosoBuses":{"apiVersions":{"2024-08-01":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}},"defaultApiVersion":"2024-08-01","description":"A bus.","capabilities":["SupportsRecipes"]}}}`
+	want := `{"name":"Contoso.Platform","locations":{"global":{"address":"http://myrp.global.cluster.svc.local"}},"resourceTypes":{"contosoBuses":{"apiVersions":{"2024-08-01":{"schema":{"type":"object","properties":{"size":{"type":"string"}}}}},"defaultApiVersion":"2024-08-01","description":"A bus.","capabilities":["SupportsRecipes"],"iconHash":"` + api.DefaultIconHash + `"}}}`
 	if got := strings.TrimSpace(string(r.body)); got != want {
 		t.Errorf("summary =\n%s\nwant\n%s", got, want)
 	}

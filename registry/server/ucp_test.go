@@ -107,8 +107,20 @@ func TestIcons(t *testing.T) {
 			t.Errorf("PUT icon %.20q = %s; want %q at properties.icon", svg, r.body, want)
 		}
 	}
+	// A type without an icon is answered, as UCP answers it, with the hash
+	// of the default icon, which is served under it.
 	f.must(200, "PUT", buses, `{"properties":{}}`)
 	f.must(404, "GET", buses+"/icons/"+hash, "")
+	if got := f.must(200, "GET", buses, "").json(t)["properties"].(map[string]any)["iconHash"]; got != api.DefaultIconHash {
+		t.Errorf("iconHash of a type without an icon = %v, want the default's %s", got, api.DefaultIconHash)
+	}
+	r := f.must(200, "GET", buses+"/icons/"+api.DefaultIconHash, "")
+	if string(r.body) != api.DefaultIcon || api.IconHash(string(r.body)) != api.DefaultIconHash || r.header.Get("Content-Type") != api.IconMediaType {
+		t.Errorf("default icon = %v %q", r.header, r.body)
+	}
+	if problem := api.IconProblem(api.DefaultIcon); problem != "" {
+		t.Errorf("the default icon breaks the icon rules: %s", problem)
+	}
 }
 
 // mustJSON is s as a JSON string, as the server writes it (no HTML escapes).

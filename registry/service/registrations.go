@@ -159,9 +159,9 @@ func (s *Service) ProviderSummary(ctx context.Context, plane, namespace string) 
 	return sums[0].Wire(), nil
 }
 
-// Icon returns the icon of the resource type id and its hash. It returns
-// an error of registry.CodeNotFound when the type does not exist or has no
-// icon, and a failure of the registry when the stored icon is not the one
+// Icon returns the icon of the resource type id and its hash: the default
+// icon for a type registered without one (api.DefaultIcon). It returns an
+// error of registry.CodeNotFound when the type does not exist, and a failure of the registry when the stored icon is not the one
 // its hash names.
 func (s *Service) Icon(ctx context.Context, id registry.ID) (icon, hash string, err error) {
 	res, err := s.store.Get(ctx, id)
@@ -174,7 +174,7 @@ func (s *Service) Icon(ctx context.Context, id registry.ID) (icon, hash string, 
 	}
 	switch {
 	case p.Icon == "":
-		return "", "", registry.Errorf(registry.CodeNotFound, id.String(), "resource type %s has no icon", id.Type)
+		return api.DefaultIcon, api.DefaultIconHash, nil
 	case api.IconHash(p.Icon) != p.IconHash:
 		return "", "", fmt.Errorf("the stored icon of %s does not match its hash %s", id, p.IconHash)
 	}

@@ -61,11 +61,11 @@ func TestValidateInstance(t *testing.T) {
 		name, instance string
 		wantErrs       []string // substrings, one per expected violation
 	}{
-		{"valid", `{"name":"web-01","tier":"free","replicas":3,"ratio":0.25,"port":8080}`, nil},
-		{"missing required", `{"name":"web-01"}`, []string{`property "tier" is missing`}},
+		{"valid", `{"environment":"env","name":"web-01","tier":"free","replicas":3,"ratio":0.25,"port":8080}`, nil},
+		{"missing required", `{"environment":"env","name":"web-01"}`, []string{`property "tier" is missing`}},
 		{"every kind of violation", `{"name":"X","tier":"gold","replicas":11,"ratio":0.33,"port":1024,"shards":3,"enabled":"yes","extra":1}`,
 			[]string{"pattern", "value is not one of the allowed values", "number must be at most 10", "multiple of", "number must be more than 1024", "boolean", `property "extra" is unsupported`}},
-		{"pattern is ECMAScript", `{"name":"ok-name","tier":"free"}`, nil},
+		{"pattern is ECMAScript", `{"environment":"env","name":"ok-name","tier":"free"}`, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,10 +94,10 @@ func TestValidateInstance(t *testing.T) {
 	// Lookaround, which Go's regexp cannot compile, is enforced too.
 	cat := goldentest.Compile(t, "warn_pattern_bicep")
 	s := find(t, cat, "Contoso.Warnings/things@2025-01-01")
-	if err := kin.ValidateInstance(s, map[string]any{"name": "admin-1"}); err == nil {
+	if err := kin.ValidateInstance(s, map[string]any{"environment": "env", "name": "admin-1"}); err == nil {
 		t.Error("lookahead (?!admin) not enforced")
 	}
-	if err := kin.ValidateInstance(s, map[string]any{"name": "user-1"}); err != nil {
+	if err := kin.ValidateInstance(s, map[string]any{"environment": "env", "name": "user-1"}); err != nil {
 		t.Errorf("user-1: %v", err)
 	}
 }

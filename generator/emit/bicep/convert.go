@@ -28,19 +28,36 @@ func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
 	props := c.schema(v.Schema, append(typeSegments(t), "Properties"))
 	apiVersion := c.tb.add(&bt{kind: kindStringLiteral, value: v.Name})
 	typ := c.tb.add(&bt{kind: kindStringLiteral, value: full})
-	body := c.tb.add(&bt{
-		kind: kindObject,
-		name: full + "@" + v.Name,
-		properties: []prop{
-			{name: "name", typ: str, flags: flagRequired | flagIdentifier, description: "The resource name."},
-			{name: "location", typ: str, description: "The resource location."},
-			{name: "properties", typ: props, flags: flagRequired, description: propsDesc},
-			{name: "apiVersion", typ: apiVersion, flags: flagReadOnly | flagDeployTimeConstant, description: "The API version."},
-			{name: "type", typ: typ, flags: flagReadOnly | flagDeployTimeConstant, description: "The resource type."},
-			{name: "id", typ: str, flags: flagReadOnly, description: "The resource ID."},
-		},
-	})
+	envelope := []prop{
+		{name: "name", typ: str, flags: flagRequired | flagIdentifier, description: "The resource name."},
+		{name: "location", typ: str, description: "The resource location."},
+		{name: "properties", typ: props, flags: flagRequired, description: propsDesc},
+		{name: "apiVersion", typ: apiVersion, flags: flagReadOnly | flagDeployTimeConstant, description: "The API version."},
+		{name: "type", typ: typ, flags: flagReadOnly | flagDeployTimeConstant, description: "The resource type."},
+		{name: "id", typ: str, flags: flagReadOnly, description: "The resource ID."},
+	}
+	body := c.tb.add(&bt{kind: kindObject, name: full + "@" + v.Name, properties: aliases(envelope, c.tb.get(props))})
 	return c.tb.add(&bt{kind: kindResource, name: full + "@" + v.Name, body: body})
+}
+
+// aliases returns the envelope of a resource body followed by a read-only
+// alias of each child of its "properties" type, as Radius's
+// manifest-to-bicep adds them (radius-project/radius #12132): the same
+// type reference and description, no new types, so that a Bicep file may
+// read `redis.host` as well as `redis.properties.host`. The envelope's
+// names win; a properties type that is not an object has nothing to hoist.
+func aliases(envelope []prop, props *bt) []prop {
+	if props.kind != kindObject {
+		return envelope
+	}
+	out := envelope
+	for _, p := range props.properties {
+		if slices.ContainsFunc(envelope, func(e prop) bool { return e.name == p.name }) {
+			continue
+		}
+		out = append(out, prop{name: p.name, typ: p.typ, flags: flagReadOnly, description: p.description})
+	}
+	return out
 }
 
 // schema adds the type of node s (and everything below it). path is the

@@ -243,7 +243,10 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 
 func (p *pkgPlan) claim(want string, s *model.Schema, what string) string {
 	got, renamed := p.names.Claim(want)
-	if renamed {
+	// A node the author did not write (Radius's base properties,
+	// schema.MergeBase) yields its name without a warning: nothing in the
+	// manifest could be renamed for it.
+	if renamed && s.Span.File != "" {
 		p.diags.Add(diag.Diagnostic{
 			Span: diag.Span(s.Span), Severity: diag.Warning, Rule: ruleNameCollision, Path: s.Path,
 			Message: fmt.Sprintf("the Go %s %s is already taken in package %s/%s; using %s", what, want, p.ns.prov.Namespace, p.version, got),
@@ -324,7 +327,7 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 	fields := naming.NewNamer()
 	for _, prop := range st.schema.Properties {
 		name, renamed := fields.Claim(naming.Pascal(prop.Name))
-		if renamed {
+		if renamed && prop.Span.File != "" {
 			d := diag.Diagnostic{
 				Span: diag.Span(prop.Span), Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
 				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, naming.Pascal(prop.Name), name),

@@ -135,6 +135,17 @@ type GadgetProperties struct {
 	// Read-only: set by the server and ignored in requests.
 	Token  *string          `json:"token,omitempty" udtc:"required"`
 	Counts map[string]int64 `json:"counts,omitzero" udtc:"values,minimum=0"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]GadgetConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
 }
 
 // GadgetNetwork is properties.network of [Gadget].
@@ -152,6 +163,14 @@ type GadgetNetworkTLS struct {
 type GadgetCredentials struct {
 	// Write-only: never returned by the server.
 	Password *string `json:"password,omitempty" udtc:"required"`
+}
+
+// GadgetConnection is properties.connections[*] of [Gadget].
+type GadgetConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // GadgetNetworkTLSMinVersion is properties.network.tls.minVersion of [Gadget].

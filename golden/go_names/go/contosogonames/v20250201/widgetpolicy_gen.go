@@ -134,12 +134,31 @@ type WidgetPolicyProperties struct {
 	Ports  []int64                            `json:"ports,omitzero" udtc:"required,items,minimum=1,maximum=65535"`
 	Grid   [][]WidgetPolicyGridItem           `json:"grid,omitzero" udtc:"maxItems=3,items,minItems=1,items,enum=[\"x\",\"o\"]"`
 	Routes map[string][]WidgetPolicyRouteItem `json:"routes,omitzero"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]WidgetPolicyConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
 }
 
 // WidgetPolicyRouteItem is properties.routes[*][*] of [WidgetPolicy].
 type WidgetPolicyRouteItem struct {
 	Path   *string `json:"path,omitempty" udtc:"required,pattern=^/"`
 	Weight *int64  `json:"weight,omitempty" udtc:"multipleOf=5"`
+}
+
+// WidgetPolicyConnection is properties.connections[*] of [WidgetPolicy].
+type WidgetPolicyConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // WidgetPolicyLevel is properties.level of [WidgetPolicy].

@@ -115,4 +115,24 @@ func (c *WidgetPolicyRuleClient) List(ctx context.Context, parent WidgetPolicyID
 // WidgetPolicyRuleProperties holds the properties of [WidgetPolicyRule].
 type WidgetPolicyRuleProperties struct {
 	Priority *int64 `json:"priority,omitempty" udtc:"required,exclusiveMinimum=0,maximum=100"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]WidgetPolicyRuleConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// WidgetPolicyRuleConnection is properties.connections[*] of
+// [WidgetPolicyRule].
+type WidgetPolicyRuleConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

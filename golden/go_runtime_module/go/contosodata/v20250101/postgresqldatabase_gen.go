@@ -116,6 +116,26 @@ func (c *PostgreSQLDatabaseClient) List(ctx context.Context, scope string, opts 
 // PostgreSQLDatabaseProperties holds the properties of [PostgreSQLDatabase].
 type PostgreSQLDatabaseProperties struct {
 	Size *PostgreSQLDatabaseSize `json:"size,omitempty" udtc:"required,enum=[\"S\",\"M\"]"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]PostgreSQLDatabaseConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// PostgreSQLDatabaseConnection is properties.connections[*] of
+// [PostgreSQLDatabase].
+type PostgreSQLDatabaseConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // PostgreSQLDatabaseSize is properties.size of [PostgreSQLDatabase].

@@ -128,6 +128,17 @@ type PostgresDatabaseProperties struct {
 	Size *PostgresDatabaseSize `json:"size,omitempty" udtc:"required,enum=[\"S\",\"M\",\"L\",\"XL\"]"`
 	// Read-only: set by the server and ignored in requests.
 	Status *PostgresDatabaseStatus `json:"status,omitempty"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]PostgresDatabaseConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
 }
 
 // PostgresDatabaseStatus is properties.status of [PostgresDatabase].
@@ -145,6 +156,15 @@ type PostgresDatabaseStatusBinding struct {
 	Username *string `json:"username,omitempty"`
 	// Sensitive: the server encrypts this value at rest and redacts it on reads.
 	Secret *string `json:"secret,omitempty"`
+}
+
+// PostgresDatabaseConnection is properties.connections[*] of
+// [PostgresDatabase].
+type PostgresDatabaseConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // PostgresDatabaseSize is properties.size of [PostgresDatabase].

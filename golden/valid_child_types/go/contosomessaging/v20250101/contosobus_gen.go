@@ -116,6 +116,25 @@ func (c *ContosoBusClient) List(ctx context.Context, scope string, opts *Contoso
 // ContosoBusProperties holds the properties of [ContosoBus].
 type ContosoBusProperties struct {
 	Sku *ContosoBusSku `json:"sku,omitempty" udtc:"required,enum=[\"basic\",\"standard\"]"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]ContosoBusConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// ContosoBusConnection is properties.connections[*] of [ContosoBus].
+type ContosoBusConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // ContosoBusSku is properties.sku of [ContosoBus].

@@ -121,6 +121,17 @@ type QueueProperties struct {
 	Matrix        [][]float64           `json:"matrix,omitzero"`
 	Closed        *QueueClosed          `json:"closed,omitempty"`
 	Empty         *QueueEmpty           `json:"empty,omitempty"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]QueueConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
 }
 
 // QueueSubscription is properties.subscriptions[*] of [Queue].
@@ -159,3 +170,11 @@ type QueueClosed struct {
 
 // QueueEmpty is properties.empty of [Queue].
 type QueueEmpty struct{}
+
+// QueueConnection is properties.connections[*] of [Queue].
+type QueueConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
+}

@@ -23,7 +23,7 @@ type StableAndPreview struct {
 	Type       *string                     `json:"type,omitempty"`
 	Location   *string                     `json:"location,omitempty"`
 	Tags       map[string]string           `json:"tags,omitzero"`
-	Properties *StableAndPreviewProperties `json:"properties,omitempty"`
+	Properties *StableAndPreviewProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData                 `json:"systemData,omitempty"`
 	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
 	// returned it, nil from List: pass it as IfMatch to write only if nobody has
@@ -116,4 +116,24 @@ func (c *StableAndPreviewClient) List(ctx context.Context, scope string, opts *S
 // StableAndPreviewProperties holds the properties of [StableAndPreview].
 type StableAndPreviewProperties struct {
 	A *string `json:"a,omitempty"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]StableAndPreviewConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// StableAndPreviewConnection is properties.connections[*] of
+// [StableAndPreview].
+type StableAndPreviewConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

@@ -116,4 +116,23 @@ type DocumentProperties struct {
 	Title  *string           `json:"title,omitempty" udtc:"required,maxLength=80"`
 	Pages  *int64            `json:"pages,omitempty" udtc:"minimum=0"`
 	Labels map[string]string `json:"labels,omitzero"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]DocumentConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// DocumentConnection is properties.connections[*] of [Document].
+type DocumentConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

@@ -21,7 +21,7 @@ type MySQLDatabase struct {
 	Type       *string                  `json:"type,omitempty"`
 	Location   *string                  `json:"location,omitempty"`
 	Tags       map[string]string        `json:"tags,omitzero"`
-	Properties *MySQLDatabaseProperties `json:"properties,omitempty"`
+	Properties *MySQLDatabaseProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData              `json:"systemData,omitempty"`
 	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
 	// returned it, nil from List: pass it as IfMatch to write only if nobody has
@@ -114,6 +114,25 @@ func (c *MySQLDatabaseClient) List(ctx context.Context, scope string, opts *MySQ
 // MySQLDatabaseProperties holds the properties of [MySQLDatabase].
 type MySQLDatabaseProperties struct {
 	Version *MySQLDatabaseVersion `json:"version,omitempty" udtc:"enum=[\"5.7\",\"8.0\"]"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]MySQLDatabaseConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// MySQLDatabaseConnection is properties.connections[*] of [MySQLDatabase].
+type MySQLDatabaseConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // MySQLDatabaseVersion is properties.version of [MySQLDatabase].

@@ -121,10 +121,26 @@ type AppProperties struct {
 	// Contoso.Data/memcachedCaches).
 	Cache *ResourceID `json:"cache,omitempty"`
 	// Resource ID of the referenced resource (type Applications.Core/environments).
-	Environment *ResourceID  `json:"environment,omitempty"`
+	Environment *ResourceID  `json:"environment,omitempty" udtc:"required"`
 	DependsOn   []ResourceID `json:"dependsOn,omitzero"`
 	// A known reference (one type of this run) is typed with its ID in the Go
 	// client. Resource ID of the referenced resource (type Contoso.Refs/buses).
 	Bus    *resourceids.BusID                `json:"bus,omitempty"`
 	Queues map[string]resourceids.BusQueueID `json:"queues,omitzero"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]AppConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// AppConnection is properties.connections[*] of [App].
+type AppConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

@@ -20,7 +20,7 @@ type Bus struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *BusProperties    `json:"properties,omitempty"`
+	Properties *BusProperties    `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
 	// returned it, nil from List: pass it as IfMatch to write only if nobody has
@@ -110,4 +110,24 @@ func (c *BusClient) List(ctx context.Context, scope string, opts *BusClientListO
 }
 
 // BusProperties holds the properties of [Bus].
-type BusProperties struct{}
+type BusProperties struct {
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]BusConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// BusConnection is properties.connections[*] of [Bus].
+type BusConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
+}

@@ -122,11 +122,30 @@ type GaugeProperties struct {
 	Labels   map[string]string `json:"labels,omitzero" udtc:"required"`
 	Steps    []int64           `json:"steps,omitzero" udtc:"required"`
 	Extra    any               `json:"extra,omitempty" udtc:"required"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]GaugeConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
 }
 
 // GaugeSettings is properties.settings of [Gauge].
 type GaugeSettings struct {
 	Depth *int64 `json:"depth,omitempty"`
+}
+
+// GaugeConnection is properties.connections[*] of [Gauge].
+type GaugeConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // GaugeMode is properties.mode of [Gauge].

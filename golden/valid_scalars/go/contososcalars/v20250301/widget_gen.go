@@ -140,6 +140,25 @@ type WidgetProperties struct {
 	LegacyMode *bool `json:"legacyMode,omitempty"`
 	// May be null. Defaults to null.
 	Nickname *string `json:"nickname,omitempty"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]WidgetConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// WidgetConnection is properties.connections[*] of [Widget].
+type WidgetConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // WidgetTier is properties.tier of [Widget].

@@ -128,10 +128,29 @@ type VaultProperties struct {
 	// Sensitive: the server encrypts this value at rest and redacts it on reads.
 	Keys  map[string]string `json:"keys,omitzero"`
 	Owner *string           `json:"owner,omitempty"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]VaultConnection2 `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
 }
 
 // VaultConnection is properties.connection of [Vault].
 type VaultConnection struct {
 	// Format: uri.
 	URI *string `json:"uri,omitempty"`
+}
+
+// VaultConnection2 is properties.connections[*] of [Vault].
+type VaultConnection2 struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

@@ -21,7 +21,7 @@ type Widget struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties map[string]any    `json:"properties,omitzero"`
+	Properties *WidgetProperties `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
 	// returned it, nil from List: pass it as IfMatch to write only if nobody has
@@ -109,4 +109,27 @@ func (c *WidgetClient) Delete(ctx context.Context, id WidgetID, opts *WidgetClie
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *WidgetClient) List(ctx context.Context, scope string, opts *WidgetClientListOptions) iter.Seq2[*Widget, error] {
 	return udtc.List[*Widget](ctx, c.c, c.c.Scope(scope)+"/providers/"+WidgetResourceType)
+}
+
+// WidgetProperties holds the properties of [Widget].
+type WidgetProperties struct {
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]WidgetConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// WidgetConnection is properties.connections[*] of [Widget].
+type WidgetConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

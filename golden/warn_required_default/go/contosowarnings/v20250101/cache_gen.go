@@ -115,6 +115,25 @@ type CacheProperties struct {
 	Size *CacheSize `json:"size,omitempty" udtc:"required,enum=[\"S\",\"M\",\"L\"]"`
 	// Defaults to 1.
 	Replicas *int64 `json:"replicas,omitempty"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]CacheConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// CacheConnection is properties.connections[*] of [Cache].
+type CacheConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 
 // CacheSize is properties.size of [Cache].

@@ -20,7 +20,7 @@ type App struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *AppProperties    `json:"properties,omitempty"`
+	Properties *AppProperties    `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
 	// returned it, nil from List: pass it as IfMatch to write only if nobody has
@@ -118,4 +118,23 @@ type AppProperties struct {
 	Queue *ResourceID `json:"queue,omitempty"`
 	// Resource ID of the referenced resource (type Contoso.Data/postgresDatabases).
 	Database *ResourceID `json:"database,omitempty"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]AppConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// AppConnection is properties.connections[*] of [App].
+type AppConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

@@ -20,7 +20,7 @@ type Thing struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties map[string]any    `json:"properties,omitzero"`
+	Properties *ThingProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
 	// returned it, nil from List: pass it as IfMatch to write only if nobody has
@@ -107,4 +107,27 @@ func (c *ThingClient) Delete(ctx context.Context, id ThingID, opts *ThingClientD
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *ThingClient) List(ctx context.Context, scope string, opts *ThingClientListOptions) iter.Seq2[*Thing, error] {
 	return udtc.List[*Thing](ctx, c.c, c.c.Scope(scope)+"/providers/"+ThingResourceType)
+}
+
+// ThingProperties holds the properties of [Thing].
+type ThingProperties struct {
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]ThingConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// ThingConnection is properties.connections[*] of [Thing].
+type ThingConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }

@@ -1,0 +1,310 @@
+package bicep_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/internal/goldentest"
+)
+
+// TestSameStructureAsManifestToBicep holds every resource body of the
+// types.json udtc writes for the Radius corpus to the structure Radius's
+// manifest-to-bicep gives it (bicep-tools/pkg/converter at the Radius source
+// of mid-2026): property names, the Required, ReadOnly and WriteOnly flags,
+// kinds and enums, compared recursively; descriptions may differ.
+//
+// The expectation is derived here from the manifest by the converter's rules,
+// not from udtc's model or from Radius's output bytes:
+//   - the base resource manifest is merged into every schema: application,
+//     environment and codeReference strings, connections a map of objects
+//     {source (required string), disableDefaultEnvVars (boolean)}; a property
+//     the author declares stays the author's; environment joins `required`;
+//   - a property is Required when its parent lists it, ReadOnly when it is
+//     readOnly;
+//   - the body is the envelope (name, location, properties, apiVersion, type,
+//     id) plus a ReadOnly alias of every child of properties whose name the
+//     envelope does not take.
+func TestSameStructureAsManifestToBicep(t *testing.T) {
+	corpus := filepath.Join(goldentest.Root(t), "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("the Radius corpus is not beside the repository (%s): %v", corpus, err)
+	}
+	var files []string
+	filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatal("no manifests in the corpus")
+	}
+	bodies := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Namespace string `yaml:"namespace"`
+			Types     map[string]struct {
+				APIVersions map[string]struct {
+					Schema map[string]any `yaml:"schema"`
+				} `yaml:"apiVersions"`
+			} `yaml:"types"`
+		}
+		if err := yaml.Unmarshal(data, &m); err != nil || m.Namespace == "" {
+			continue // not a manifest
+		}
+		got := emittedBodies(t, file)
+		for typ, tv := range m.Types {
+			for ver, v := range tv.APIVersions {
+				name := m.Namespace + "/" + typ + "@" + ver
+				body, ok := got[name]
+				if !ok {
+					t.Errorf("%s: no resource %s in types.json", file, name)
+					continue
+				}
+				if diff := cmp.Diff(expectedBody(m.Namespace+"/"+typ, ver, v.Schema), body); diff != "" {
+					t.Errorf("%s: %s differs from manifest-to-bicep's structure (-want +got):\n%s", file, name, diff)
+				}
+				bodies++
+			}
+		}
+	}
+	if bodies < 30 {
+		t.Errorf("compared %d resource bodies; the corpus has 39", bodies)
+	}
+	t.Logf("%d resource bodies of %d manifests have manifest-to-bicep's structure", bodies, len(files))
+}
+
+// shape is a Bicep type's structure: its kind, enum values, properties
+// (with their flags), items and additional properties.
+type shape struct {
+	Kind       string
+	Enum       []string          `json:",omitempty"`
+	Props      map[string]*field `json:",omitempty"`
+	Items      *shape            `json:",omitempty"`
+	Additional *shape            `json:",omitempty"`
+}
+
+type field struct {
+	Flags string // "R", "RO", "WO" joined with "|", or ""
+	Type  *shape
+}
+
+// expectedBody is the resource body manifest-to-bicep makes of schema.
+func expectedBody(typ, version string, schema map[string]any) *shape {
+	schema = mergeBase(schema)
+	props := expectedShape(schema, false)
+	body := &shape{Kind: "object", Props: map[string]*field{
+		"name":       {Flags: "R", Type: &shape{Kind: "string"}},
+		"location":   {Type: &shape{Kind: "string"}},
+		"properties": {Flags: "R", Type: props},
+		"apiVersion": {Flags: "RO", Type: &shape{Kind: "enum", Enum: []string{version}}},
+		"type":       {Flags: "RO", Type: &shape{Kind: "enum", Enum: []string{typ}}},
+		"id":         {Flags: "RO", Type: &shape{Kind: "string"}},
+	}}
+	for name, f := range props.Props {
+		if _, taken := body.Props[name]; !taken {
+			body.Props[name] = &field{Flags: "RO", Type: f.Type}
+		}
+	}
+	return body
+}
+
+// mergeBase applies the base resource manifest's rules to a copy of schema.
+func mergeBase(schema map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range schema {
+		out[k] = v
+	}
+	props := map[string]any{}
+	if p, ok := out["properties"].(map[string]any); ok {
+		for k, v := range p {
+			props[k] = v
+		}
+	}
+	str := map[string]any{"type": "string"}
+	base := map[string]any{
+		"application":   str,
+		"environment":   str,
+		"codeReference": str,
+		"connections": map[string]any{"type": "object", "additionalProperties": map[string]any{
+			"type":     "object",
+			"required": []any{"source"},
+			"properties": map[string]any{
+				"source":                str,
+				"disableDefaultEnvVars": map[string]any{"type": "boolean"},
+			},
+		}},
+	}
+	for name, s := range base {
+		if _, ok := props[name]; !ok {
+			props[name] = s
+		}
+	}
+	out["properties"] = props
+	req, _ := out["required"].([]any)
+	if !slices.Contains(req, any("environment")) {
+		req = append(slices.Clone(req), "environment")
+	}
+	out["required"] = req
+	return out
+}
+
+// expectedShape is the structure manifest-to-bicep gives a schema node: no
+// type is an object; an enum of strings is a union of literals.
+func expectedShape(s map[string]any, inPlatformOptions bool) *shape {
+	typ, _ := s["type"].(string)
+	switch typ {
+	case "string":
+		if enum, ok := s["enum"].([]any); ok && len(enum) > 0 {
+			return &shape{Kind: "enum", Enum: sortedStrings(enum)}
+		}
+		return &shape{Kind: "string"}
+	case "integer", "boolean":
+		return &shape{Kind: typ}
+	case "any":
+		return &shape{Kind: "any"}
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		return &shape{Kind: "array", Items: expectedShape(items, inPlatformOptions)}
+	default: // "object" or none
+		out := &shape{Kind: "object", Props: map[string]*field{}}
+		req, _ := s["required"].([]any)
+		props, _ := s["properties"].(map[string]any)
+		for name, v := range props {
+			ps, _ := v.(map[string]any)
+			var flags []string
+			if slices.Contains(req, any(name)) {
+				flags = append(flags, "R")
+			}
+			if ro, _ := ps["readOnly"].(bool); ro {
+				flags = append(flags, "RO")
+			}
+			out.Props[name] = &field{Flags: strings.Join(flags, "|"), Type: expectedShape(ps, inPlatformOptions || name == "platformOptions")}
+		}
+		if ap, ok := s["additionalProperties"].(map[string]any); ok {
+			out.Additional = expectedShape(ap, inPlatformOptions)
+		}
+		return out
+	}
+}
+
+func sortedStrings(vs []any) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprint(v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// emittedBodies emits the Bicep types of one manifest and returns the
+// structure of each resource body by resource name.
+func emittedBodies(t *testing.T, file string) map[string]*shape {
+	t.Helper()
+	files, _, err := bicep.Emit(goldentest.CompilePaths(t, file), bicep.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*shape{}
+	for _, f := range files {
+		if filepath.Base(f.Path) != "types.json" {
+			continue
+		}
+		var types []map[string]json.RawMessage
+		if err := json.Unmarshal(f.Data, &types); err != nil {
+			t.Fatal(err)
+		}
+		for _, typ := range types {
+			var kind, name string
+			json.Unmarshal(typ["$type"], &kind)
+			json.Unmarshal(typ["name"], &name)
+			if kind == "ResourceType" {
+				out[name] = emittedShape(t, types, typ["body"])
+			}
+		}
+	}
+	return out
+}
+
+// emittedShape reads the structure of the type a {"$ref": "#/N"} names.
+func emittedShape(t *testing.T, types []map[string]json.RawMessage, ref json.RawMessage) *shape {
+	var r struct {
+		Ref string `json:"$ref"`
+	}
+	var i int
+	if err := json.Unmarshal(ref, &r); err != nil {
+		t.Fatalf("type reference %s: %v", ref, err)
+	}
+	if _, err := fmt.Sscanf(r.Ref, "#/%d", &i); err != nil || i < 0 || i >= len(types) {
+		t.Fatalf("type reference %s does not resolve", ref)
+	}
+	typ := types[i]
+	var kind string
+	json.Unmarshal(typ["$type"], &kind)
+	switch kind {
+	case "StringType":
+		return &shape{Kind: "string"}
+	case "IntegerType":
+		return &shape{Kind: "integer"}
+	case "BooleanType":
+		return &shape{Kind: "boolean"}
+	case "AnyType":
+		return &shape{Kind: "any"}
+	case "StringLiteralType":
+		var v string
+		json.Unmarshal(typ["value"], &v)
+		// One enum value is one literal, a union of one to manifest-to-bicep:
+		// the same structure. The envelope's apiVersion and type are such.
+		return &shape{Kind: "enum", Enum: []string{v}}
+	case "UnionType":
+		var els []json.RawMessage
+		json.Unmarshal(typ["elements"], &els)
+		var values []any
+		for _, el := range els {
+			values = append(values, emittedShape(t, types, el).Enum[0])
+		}
+		return &shape{Kind: "enum", Enum: sortedStrings(values)}
+	case "ArrayType":
+		return &shape{Kind: "array", Items: emittedShape(t, types, typ["itemType"])}
+	case "ObjectType":
+		out := &shape{Kind: "object", Props: map[string]*field{}}
+		var props map[string]struct {
+			Type  json.RawMessage `json:"type"`
+			Flags int             `json:"flags"`
+		}
+		json.Unmarshal(typ["properties"], &props)
+		for name, p := range props {
+			var flags []string
+			if p.Flags&1 != 0 {
+				flags = append(flags, "R")
+			}
+			if p.Flags&2 != 0 {
+				flags = append(flags, "RO")
+			}
+			if p.Flags&4 != 0 {
+				flags = append(flags, "WO")
+			}
+			out.Props[name] = &field{Flags: strings.Join(flags, "|"), Type: emittedShape(t, types, p.Type)}
+		}
+		if ap, ok := typ["additionalProperties"]; ok {
+			out.Additional = emittedShape(t, types, ap)
+		}
+		return out
+	}
+	t.Fatalf("unexpected Bicep type %s", kind)
+	return nil
+}
