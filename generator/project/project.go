@@ -49,7 +49,7 @@ type File struct {
 	Bicep   Bicep    `json:"bicep,omitempty" yaml:"bicep,omitempty"`
 	// BaseProperties, when false, leaves Radius's base resource properties
 	// out of every schema (generator.Options.NoBaseProperties).
-	BaseProperties *bool `json:"baseProperties,omitempty" yaml:"baseProperties,omitempty" jsonschema:"description=Merge Radius's base resource properties (application\, environment\, connections\, codeReference) into every API version's schema\, as rad and manifest-to-bicep do since radius-project/radius #12252 (default true). false targets a Radius from before that change\, or none (--base-properties=false)."`
+	BaseProperties *bool `json:"baseProperties,omitempty" yaml:"baseProperties,omitempty" jsonschema:"description=Merge Radius's base resource properties (application; environment; connections; codeReference) into every API version's schema as rad and manifest-to-bicep do since radius-project/radius #12252 (default true). false targets a Radius from before that change or none (--base-properties=false)."`
 	// Rules sets the severity of rules by id.
 	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules, error for any."`
 }
