@@ -43,105 +43,107 @@ type instance struct {
 var instances = []instance{
 	// valid_basic
 	{"basic/minimal", func() validatable { return new(basic.PostgresDatabase) },
-		`{"properties": {"size": "M"}}`, nil},
+		`{"properties": {"environment": "e", "size": "M"}}`, nil},
 	{"basic/full", func() validatable { return new(basic.PostgresDatabase) },
 		`{"id": "/planes/radius/local/resourceGroups/rg/providers/MyCompany.Resources/postgresDatabases/db",
 		  "name": "db", "type": "MyCompany.Resources/postgresDatabases", "location": "global",
-		  "properties": {"size": "XL", "status": {"binding": {"hostname": "h", "username": "u", "secret": "s"},
+		  "properties": {"environment": "e", "size": "XL", "status": {"binding": {"hostname": "h", "username": "u", "secret": "s"},
 		    "recipe": {"templateKind": "bicep", "templatePath": "ghcr.io/x/y:1"}}},
 		  "systemData": {"createdBy": "me", "createdAt": "2025-01-02T03:04:05Z"}}`, nil},
 	{"basic/bad-size", func() validatable { return new(basic.PostgresDatabase) },
-		`{"properties": {"size": "XXL"}}`, []string{"properties.size"}},
+		`{"properties": {"environment": "e", "size": "XXL"}}`, []string{"properties.size"}},
 	{"basic/missing-size", func() validatable { return new(basic.PostgresDatabase) },
-		`{"properties": {}}`, []string{"properties.size"}},
+		`{"properties": {"environment": "e"}}`, []string{"properties.size"}},
 	{"basic/missing-properties", func() validatable { return new(basic.PostgresDatabase) },
 		`{"name": "db"}`, []string{"properties"}},
 	{"basic/wrong-type", func() validatable { return new(basic.PostgresDatabase) },
-		`{"type": "Other.Provider/things", "properties": {"size": "S"}}`, []string{"type"}},
+		`{"type": "Other.Provider/things", "properties": {"environment": "e", "size": "S"}}`, []string{"type"}},
 
 	// valid_scalars
 	{"scalars/valid", func() validatable { return new(scalars.Widget) },
-		`{"properties": {"name": "web-01", "tier": "premium", "replicas": 10, "port": 8080, "shards": 4,
+		`{"properties": {"environment": "e", "name": "web-01", "tier": "premium", "replicas": 10, "port": 8080, "shards": 4,
 		  "ratio": 0.35, "weight": 1.5, "enabled": false, "legacyMode": true, "createdAt": "2025-01-01T00:00:00Z",
 		  "email": "a@b.example", "id": "7f1c0d5e-0000-4000-8000-000000000000", "nickname": "w"}}`, nil},
 	{"scalars/every-violation", func() validatable { return new(scalars.Widget) },
-		`{"properties": {"name": "9", "tier": "gold", "replicas": 0, "port": 1024, "shards": 3, "ratio": 0.33}}`,
+		`{"properties": {"environment": "e", "name": "9", "tier": "gold", "replicas": 0, "port": 1024, "shards": 3, "ratio": 0.33}}`,
 		[]string{"properties.name", "properties.name", "properties.port", "properties.ratio", "properties.replicas", "properties.shards", "properties.tier"}},
 	{"scalars/bounds", func() validatable { return new(scalars.Widget) },
-		`{"properties": {"name": "abcdefghijklmnopqrstuvwxyz", "tier": "free", "replicas": 11, "port": 65536, "ratio": 1.05}}`,
+		`{"properties": {"environment": "e", "name": "abcdefghijklmnopqrstuvwxyz", "tier": "free", "replicas": 11, "port": 65536, "ratio": 1.05}}`,
 		[]string{"properties.name", "properties.port", "properties.ratio", "properties.replicas"}},
 	{"scalars/missing-required", func() validatable { return new(scalars.Widget) },
-		`{"properties": {}}`, []string{"properties.name", "properties.tier"}},
+		`{"properties": {"environment": "e"}}`, []string{"properties.name", "properties.tier"}},
 
 	// valid_collections
 	{"collections/valid", func() validatable { return new(collections.Queue) },
-		`{"properties": {"tags": {"env": "prod"}, "subscriptions": [{"endpoint": "https://a.example", "filters": ["x"]}],
+		`{"properties": {"environment": "e", "tags": {"env": "prod"}, "subscriptions": [{"endpoint": "https://a.example", "filters": ["x"]}],
 		  "routing": {"primary": {"region": {"name": "eu", "zones": [1, 2]}}}, "limits": {"cpu": {"max": 2, "burst": 3}},
 		  "matrix": [[1.5, 2], []], "closed": {"flag": true}, "empty": {}}}`, nil},
 	{"collections/nested-violations", func() validatable { return new(collections.Queue) },
-		`{"properties": {"subscriptions": [{"endpoint": "https://a.example"}, {"filters": []}, {"endpoint": "https://a.example"}],
+		`{"properties": {"environment": "e", "subscriptions": [{"endpoint": "https://a.example"}, {"filters": []}, {"endpoint": "https://a.example"}],
 		  "routing": {"primary": {}}, "limits": {"b": {"burst": 1}, "a": {}}}}`,
 		// Required integers and objects are pointers: a missing limits[*].max
 		// or routing.primary.region is reported.
 		[]string{"properties.subscriptions", "properties.subscriptions[1].endpoint", `properties.limits["a"].max`, `properties.limits["b"].max`, "properties.routing.primary.region"}},
 	{"collections/counts", func() validatable { return new(collections.Queue) },
-		`{"properties": {"subscriptions": [], "tags": {"a":"","b":"","c":"","d":"","e":"","f":"","g":"","h":"","i":"","j":"","k":"","l":"","m":"","n":"","o":"","p":"","q":""}}}`,
+		`{"properties": {"environment": "e", "subscriptions": [], "tags": {"a":"","b":"","c":"","d":"","e":"","f":"","g":"","h":"","i":"","j":"","k":"","l":"","m":"","n":"","o":"","p":"","q":""}}}`,
 		[]string{"properties.subscriptions", "properties.tags"}},
 	{"collections/missing-subscriptions", func() validatable { return new(collections.Queue) },
-		`{"properties": {}}`, []string{"properties.subscriptions"}},
+		`{"properties": {"environment": "e"}}`, []string{"properties.subscriptions"}},
 
 	// valid_required: present and zero is present, absent is missing, for
 	// every kind of property.
 	{"required/zero-values", func() validatable { return new(required.Gauge) },
-		`{"properties": {"label": "", "count": 0, "ratio": 0, "enabled": false, "since": "0001-01-01T00:00:00Z",
+		`{"properties": {"environment": "e", "label": "", "count": 0, "ratio": 0, "enabled": false, "since": "0001-01-01T00:00:00Z",
 		  "mode": "", "settings": {}, "labels": {}, "steps": [], "extra": 0}}`, nil},
 	{"required/absent", func() validatable { return new(required.Gauge) },
-		`{"properties": {}}`,
+		`{"properties": {"environment": "e"}}`,
 		[]string{"properties.count", "properties.enabled", "properties.extra", "properties.label", "properties.labels",
 			"properties.mode", "properties.ratio", "properties.settings", "properties.since", "properties.steps"}},
 
 	// valid_child_types
 	{"child/queue", func() validatable { return new(msg20250101.ContosoBusQueue) },
-		`{"properties": {"maxSizeInMegabytes": 81920}}`, nil},
+		`{"properties": {"environment": "e", "maxSizeInMegabytes": 81920}}`, nil},
 	{"child/queue-too-big", func() validatable { return new(msg20250101.ContosoBusQueue) },
-		`{"properties": {"maxSizeInMegabytes": 81921}}`, []string{"properties.maxSizeInMegabytes"}},
+		`{"properties": {"environment": "e", "maxSizeInMegabytes": 81921}}`, []string{"properties.maxSizeInMegabytes"}},
 	{"child/bus-sku", func() validatable { return new(msg20250101.ContosoBus) },
-		`{"properties": {"sku": "premium"}}`, []string{"properties.sku"}},
+		`{"properties": {"environment": "e", "sku": "premium"}}`, []string{"properties.sku"}},
 
 	// valid_secrets
 	{"secrets/valid", func() validatable { return new(secrets.Vault) },
-		`{"properties": {"adminPassword": "correct horse battery", "keys": {"a": "b"}, "owner": "me", "connection": {"uri": "https://v.example"}}}`, nil},
+		`{"properties": {"environment": "e", "adminPassword": "correct horse battery", "keys": {"a": "b"}, "owner": "me", "connection": {"uri": "https://v.example"}}}`, nil},
 	{"secrets/short-password", func() validatable { return new(secrets.Vault) },
-		`{"properties": {"adminPassword": "short"}}`, []string{"properties.adminPassword"}},
+		`{"properties": {"environment": "e", "adminPassword": "short"}}`, []string{"properties.adminPassword"}},
 
-	// valid_undeclared: anything goes
-	{"undeclared/anything", func() validatable { return new(undeclared.Widget) },
-		`{"properties": {"a": 1, "b": {"c": [true, null, "x"]}}}`, nil},
+	// valid_undeclared: `schema: {}` is an object of Radius's base properties
+	{"undeclared/base", func() validatable { return new(undeclared.Widget) },
+		`{"properties": {"environment": "e", "application": "a", "codeReference": "https://x.example/f#L1", "connections": {"db": {"source": "/x", "disableDefaultEnvVars": true}}}}`, nil},
+	{"undeclared/connection-without-source", func() validatable { return new(undeclared.Widget) },
+		`{"properties": {"environment": "e", "connections": {"db": {}}}}`, []string{`properties.connections["db"].source`}},
 
 	// valid_any
 	{"any/valid", func() validatable { return new(anyfix.Extension) },
-		`{"properties": {"settings": [1, {"a": null}], "platformOptions": {"x": "y", "n": 2, "o": {"deep": [true]}}}}`, nil},
+		`{"properties": {"environment": "e", "settings": [1, {"a": null}], "platformOptions": {"x": "y", "n": 2, "o": {"deep": [true]}}}}`, nil},
 
 	// valid_json
 	{"json/valid", func() validatable { return new(jsonfix.Document) },
-		`{"properties": {"title": "Guide", "pages": 0, "labels": {}}}`, nil},
+		`{"properties": {"environment": "e", "title": "Guide", "pages": 0, "labels": {}}}`, nil},
 	{"json/violations", func() validatable { return new(jsonfix.Document) },
-		`{"properties": {"title": "` + strings.Repeat("t", 81) + `", "pages": -1}}`,
+		`{"properties": {"environment": "e", "title": "` + strings.Repeat("t", 81) + `", "pages": -1}}`,
 		[]string{"properties.pages", "properties.title"}},
 
 	// valid_multi_file
 	{"multi/mysql", func() validatable { return new(multidata.MySQLDatabase) },
-		`{"properties": {"version": "8.0"}}`, nil},
+		`{"properties": {"environment": "e", "version": "8.0"}}`, nil},
 	{"multi/mysql-version", func() validatable { return new(multidata.MySQLDatabase) },
-		`{"properties": {"version": "8"}}`, []string{"properties.version"}},
+		`{"properties": {"environment": "e", "version": "8"}}`, []string{"properties.version"}},
 
 	// go_names
 	{"names/valid", func() validatable { return new(names.WidgetPolicy) },
-		`{"properties": {"fooBar": "a", "foo_bar": "b", "FooBar": 3, "validate": true, "apiURL": "https://x.example",
+		`{"properties": {"environment": "e", "fooBar": "a", "foo_bar": "b", "FooBar": 3, "validate": true, "apiURL": "https://x.example",
 		  "level": "Standard_LRS", "code": "AB12", "since": "2025-02-01T10:00:00Z", "ports": [],
 		  "grid": [["x", "o"], ["o"]], "routes": {"r": [{"path": "/a", "weight": 10}]}}}`, nil},
 	{"names/violations", func() validatable { return new(names.WidgetPolicy) },
-		`{"properties": {"level": "ALL", "code": "A", "ports": [0, 80, 70000], "grid": [[], ["y"], ["x"], ["o"]],
+		`{"properties": {"environment": "e", "level": "ALL", "code": "A", "ports": [0, 80, 70000], "grid": [[], ["y"], ["x"], ["o"]],
 		  "routes": {"z": [{"path": "a", "weight": 7}, {}]}}}`,
 		[]string{
 			"properties.code", "properties.grid", "properties.grid[0]", "properties.grid[1][0]", "properties.level",
@@ -149,11 +151,11 @@ var instances = []instance{
 			`properties.routes["z"][1].path`, "properties.since",
 		}},
 	{"names/rule", func() validatable { return new(namesrules.WidgetPolicyRule) },
-		`{"properties": {"priority": 100}}`, nil},
+		`{"properties": {"environment": "e", "priority": 100}}`, nil},
 	{"names/rule-bounds", func() validatable { return new(namesrules.WidgetPolicyRule) },
-		`{"properties": {"priority": 101}}`, []string{"properties.priority"}},
+		`{"properties": {"environment": "e", "priority": 101}}`, []string{"properties.priority"}},
 	{"names/rule-exclusive-minimum", func() validatable { return new(namesrules.WidgetPolicyRule) },
-		`{"properties": {"priority": 0}}`, []string{"properties.priority"}},
+		`{"properties": {"environment": "e", "priority": 0}}`, []string{"properties.priority"}},
 }
 
 // violationPaths runs Validate and returns the sorted paths it reports,
@@ -246,7 +248,7 @@ func TestRoundTrip(t *testing.T) {
 
 // TestValidationErrorMessages pins the text of a few violations.
 func TestValidationErrorMessages(t *testing.T) {
-	w := scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("ab"), Tier: scalars.Ptr(scalars.WidgetTier("gold"))}}
+	w := scalars.Widget{Properties: &scalars.WidgetProperties{Environment: scalars.Ptr("env"), Name: scalars.Ptr("ab"), Tier: scalars.Ptr(scalars.WidgetTier("gold"))}}
 	err := w.Validate()
 	for _, want := range []string{
 		"properties.name: must be at least 3 characters long",
@@ -256,7 +258,7 @@ func TestValidationErrorMessages(t *testing.T) {
 			t.Errorf("Validate() = %v, want a line %q", err, want)
 		}
 	}
-	ok := scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("abc"), Tier: scalars.Ptr(scalars.WidgetTierFree)}}
+	ok := scalars.Widget{Properties: &scalars.WidgetProperties{Environment: scalars.Ptr("env"), Name: scalars.Ptr("abc"), Tier: scalars.Ptr(scalars.WidgetTierFree)}}
 	if err := ok.Validate(); err != nil {
 		t.Errorf("valid widget: %v", err)
 	}
@@ -282,7 +284,7 @@ func TestEnums(t *testing.T) {
 		t.Errorf("PossibleWidgetTierValues() = %q, want %q", got, want)
 	}
 	for _, tier := range []scalars.WidgetTier{scalars.WidgetTierFree, "Free"} {
-		w := scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("abc"), Tier: scalars.Ptr(tier)}}
+		w := scalars.Widget{Properties: &scalars.WidgetProperties{Environment: scalars.Ptr("env"), Name: scalars.Ptr("abc"), Tier: scalars.Ptr(tier)}}
 		if err := w.Validate(); (err == nil) != (tier == scalars.WidgetTierFree) {
 			t.Errorf("tier %q: Validate() = %v", tier, err)
 		}

@@ -193,7 +193,7 @@ func TestClientLifecycle(t *testing.T) {
 	topics := must(msg20250601preview.NewContosoBusTopicClient(msg20250601preview.ClientOptions{Endpoint: url}))
 
 	busID := msg20250101.NewContosoBusID(scope, "bus1")
-	bus, err := buses.CreateOrUpdate(ctx, busID, &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{
+	bus, err := buses.CreateOrUpdate(ctx, busID, &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{Environment: msg20250101.Ptr("env"),
 		Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuBasic)}}, nil)
 
 	if err != nil {
@@ -209,12 +209,12 @@ func TestClientLifecycle(t *testing.T) {
 	// A child type takes the child's ID; a child whose type has no API
 	// version in common with its parent's works the same.
 	qID := msg20250101.NewContosoBusQueueID(scope, "bus1", "q1")
-	if _, err := queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{Properties: &msg20250101.ContosoBusQueueProperties{
+	if _, err := queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{Properties: &msg20250101.ContosoBusQueueProperties{Environment: msg20250101.Ptr("env"),
 		MaxSizeInMegabytes: msg20250101.Ptr(int64(1024))}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	tID := msg20250601preview.NewContosoBusTopicID(scope, "bus1", "t1")
-	if _, err := topics.CreateOrUpdate(ctx, tID, &msg20250601preview.ContosoBusTopic{Properties: &msg20250601preview.ContosoBusTopicProperties{
+	if _, err := topics.CreateOrUpdate(ctx, tID, &msg20250601preview.ContosoBusTopic{Properties: &msg20250601preview.ContosoBusTopicProperties{Environment: msg20250601preview.Ptr("env"),
 		Partitions: msg20250601preview.Ptr(int64(0))}}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestClientLifecycle(t *testing.T) {
 		t.Errorf("Delete of an absent resource: %v, want nil", err)
 	}
 	// A child of a missing parent is refused.
-	_, err = queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{}, nil)
+	_, err = queues.CreateOrUpdate(ctx, qID, &msg20250101.ContosoBusQueue{Properties: &msg20250101.ContosoBusQueueProperties{Environment: msg20250101.Ptr("env")}}, nil)
 	if re := responseError(t, err); re.StatusCode != http.StatusNotFound || re.Code != "ParentResourceNotFound" {
 		t.Errorf("queue without its bus: %v", re)
 	}
@@ -289,7 +289,7 @@ func TestClientListPages(t *testing.T) {
 		name := fmt.Sprintf("bus%d", i)
 		want[name] = true
 		if _, err := buses.CreateOrUpdate(ctx, msg20250101.NewContosoBusID(scope, name), &msg20250101.ContosoBus{
-			Properties: &msg20250101.ContosoBusProperties{Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuStandard)}}, nil); err != nil {
+			Properties: &msg20250101.ContosoBusProperties{Environment: msg20250101.Ptr("env"), Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuStandard)}}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -335,7 +335,7 @@ func TestClientRefusedWrite(t *testing.T) {
 	ctx := context.Background()
 	widgets := must(scalars.NewWidgetClient(scalars.ClientOptions{Endpoint: url}))
 	id := scalars.NewWidgetID(scope, "w1")
-	bad := &scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("9"), Replicas: scalars.Ptr(int32(0))}}
+	bad := &scalars.Widget{Properties: &scalars.WidgetProperties{Environment: scalars.Ptr("env"), Name: scalars.Ptr("9"), Replicas: scalars.Ptr(int32(0))}}
 	if bad.Validate() == nil {
 		t.Fatal("Validate accepted an invalid widget")
 	}
@@ -363,7 +363,7 @@ func TestClientRefusedWrite(t *testing.T) {
 	if _, err := widgets.Get(ctx, id, nil); !errors.As(err, &re) || re.StatusCode != http.StatusNotFound {
 		t.Errorf("a refused write stored something: %v", err)
 	}
-	ok := &scalars.Widget{Properties: &scalars.WidgetProperties{Name: scalars.Ptr("web-01"), Tier: scalars.Ptr(scalars.WidgetTierFree)}}
+	ok := &scalars.Widget{Properties: &scalars.WidgetProperties{Environment: scalars.Ptr("env"), Name: scalars.Ptr("web-01"), Tier: scalars.Ptr(scalars.WidgetTierFree)}}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestClientSecrets(t *testing.T) {
 	ctx := context.Background()
 	vaults := must(secrets.NewVaultClient(secrets.ClientOptions{Endpoint: url}))
 	id := secrets.NewVaultID(scope, "v1")
-	if _, err := vaults.CreateOrUpdate(ctx, id, &secrets.Vault{Properties: &secrets.VaultProperties{
+	if _, err := vaults.CreateOrUpdate(ctx, id, &secrets.Vault{Properties: &secrets.VaultProperties{Environment: secrets.Ptr("env"),
 		AdminPassword: secrets.Ptr("correct horse battery"), Keys: map[string]string{"a": "b"}, Owner: secrets.Ptr("me")}}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,7 @@ func TestClientConditions(t *testing.T) {
 	buses := must(msg20250101.NewContosoBusClient(msg20250101.ClientOptions{Endpoint: url}))
 	id := msg20250101.NewContosoBusID(scope, "bus1")
 	bus := func(sku msg20250101.ContosoBusSku) *msg20250101.ContosoBus {
-		return &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{Sku: msg20250101.Ptr(sku)}}
+		return &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{Environment: msg20250101.Ptr("env"), Sku: msg20250101.Ptr(sku)}}
 	}
 	created, err := buses.CreateOrUpdate(ctx, id, bus(msg20250101.ContosoBusSkuBasic), &msg20250101.ContosoBusClientCreateOrUpdateOptions{IfNoneMatch: msg20250101.Ptr("*")})
 	if err != nil {

@@ -5,7 +5,6 @@ go 1.26.8
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/invopop/jsonschema v0.14.0
-	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (

@@ -71,18 +71,24 @@ func TestClientReferences(t *testing.T) {
 	ctx := context.Background()
 	opts := refs.ClientOptions{Endpoint: url}
 	busID, qID := refs.NewBusID(scope, "b1"), refs.NewBusQueueID(scope, "b1", "q1")
-	if _, err := must(refs.NewBusClient(opts)).CreateOrUpdate(ctx, busID, &refs.Bus{Properties: &refs.BusProperties{}}, nil); err != nil {
+	if _, err := must(refs.NewBusClient(opts)).CreateOrUpdate(ctx, busID, &refs.Bus{Properties: &refs.BusProperties{Environment: refs.Ptr("env")}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := must(refs.NewBusQueueClient(opts)).CreateOrUpdate(ctx, qID, &refs.BusQueue{Properties: &refs.BusQueueProperties{}}, nil); err != nil {
+	if _, err := must(refs.NewBusQueueClient(opts)).CreateOrUpdate(ctx, qID, &refs.BusQueue{Properties: &refs.BusQueueProperties{Environment: refs.Ptr("env")}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	db, err := refs.ParseResourceID(scope + "/providers/Contoso.Data/postgresDatabases/db")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The author's environment is a reference: it keeps its type, and is
+	// required as Radius's base property.
+	env, err := refs.ParseResourceID(scope + "/providers/Applications.Core/environments/e")
+	if err != nil {
+		t.Fatal(err)
+	}
 	apps := must(refs.NewAppClient(opts))
-	app := &refs.App{Properties: &refs.AppProperties{Database: &db, Bus: &busID, Queues: map[string]refs.BusQueueID{"main": qID}}}
+	app := &refs.App{Properties: &refs.AppProperties{Environment: &env, Database: &db, Bus: &busID, Queues: map[string]refs.BusQueueID{"main": qID}}}
 	got, err := apps.CreateOrUpdate(ctx, refs.NewAppID(scope, "a1"), app, nil)
 	if err != nil {
 		t.Fatal(err)

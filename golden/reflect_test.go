@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/invopop/jsonschema"
-	"go.yaml.in/yaml/v3"
 
 	names "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250201"
 	namesrules "github.com/udtc/udtc/golden/go_names/go/contosogonames/v20250301preview"
@@ -127,17 +126,24 @@ func tagLevels(t *testing.T, tag string) [][]any {
 
 func manifestSchema(t *testing.T, manifest, typ, version string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "fixtures", filepath.FromSlash(manifest)))
+	// The schema as registered (the registration target): the manifest's,
+	// with Radius's base properties merged as the generator merged them.
+	pattern := filepath.Join(filepath.Dir(filepath.FromSlash(manifest)), "registration", "*", "types", strings.ReplaceAll(typ, "/", "_"), "apiVersions", version+".json")
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%s: want one registration document, found %v (%v)", pattern, files, err)
+	}
+	b, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
-	if err := yaml.Unmarshal(b, &doc); err != nil {
+	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	s, ok := dig(doc, "types", typ, "apiVersions", version, "schema").(map[string]any)
+	s, ok := dig(doc, "properties", "schema").(map[string]any)
 	if !ok {
-		t.Fatalf("%s: no schema for %s@%s", manifest, typ, version)
+		t.Fatalf("%s: no schema", files[0])
 	}
 	return s
 }

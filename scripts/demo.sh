@@ -95,7 +95,7 @@ req PUT "$bus/bus2?$v" 400 '{"properties":{"tier":"gold","extra":1}}'
 req GET "$bus/bus2?$v" 404
 
 step "a child resource (default maxDeliveryCount applied), then delete its parent: the child goes too"
-req PUT "$bus/bus1/queues/orders?$v" 201 '{"properties":{"deadLettering":true}}'
+req PUT "$bus/bus1/queues/orders?$v" 201 '{"properties":{"environment":"dev","deadLettering":true}}'
 req DELETE "$bus/bus1?$v" 200
 req GET "$bus/bus1/queues/orders?$v" 404
 

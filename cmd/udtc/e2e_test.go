@@ -158,7 +158,7 @@ func assertRegistryMatches(t *testing.T, server string, paths ...string) {
 		for _, rt := range reg.Types {
 			ts := api.ResourceTypeSummary{APIVersions: map[string]api.APIVersionSummary{},
 				DefaultAPIVersion: rt.Type.Properties.DefaultAPIVersion, Description: rt.Type.Properties.Description,
-				Capabilities: rt.Type.Properties.Capabilities}
+				Capabilities: rt.Type.Properties.Capabilities, IconHash: api.DefaultIconHash} // manifests declare no icons
 			for _, v := range rt.APIVersions {
 				ts.APIVersions[v.Name] = api.APIVersionSummary{Schema: v.Properties.Schema}
 			}
@@ -428,7 +428,7 @@ func TestRegistryCommandsAndErrors(t *testing.T) {
 		t.Errorf("registry list: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "registry", "show", "contoso.data/POSTGRESDATABASES", "--server", srv.url)
-	if code != 0 || !strings.Contains(stdout, "Contoso.Data/postgresDatabases\n") || !strings.Contains(stdout, "      size         string              enum: \"S\", \"M\", \"L\", \"XL\"; default: \"S\"       The size of database to provision.\n") {
+	if code != 0 || !strings.Contains(stdout, "Contoso.Data/postgresDatabases\n") || !strings.Contains(stdout, "      size                     string                       enum: \"S\", \"M\", \"L\", \"XL\"; default: \"S\"       The size of database to provision.\n") {
 		t.Errorf("registry show (case-insensitive): exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "registry", "show", "--output", "json", "Contoso.Data", "--server", srv.url)

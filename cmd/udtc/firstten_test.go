@@ -361,7 +361,7 @@ func TestExplain(t *testing.T) {
 		t.Errorf("explain --output json: %v %+v", err, x)
 	}
 	code, _, stderr := runCLI(t, "explain", "Contoso.Data/postgresDatabases.nope", "-m", "examples")
-	if code != 1 || !strings.Contains(stderr, `has no property "nope" at properties (properties: binding, databases, environment`) {
+	if code != 1 || !strings.Contains(stderr, `has no property "nope" at properties (properties: application, binding, codeReference, connections, databases, environment`) {
 		t.Errorf("explain .nope: exit %d %s", code, stderr)
 	}
 	if code, _, stderr := runCLI(t, "explain", "Contoso", "-m", "examples"); code != 2 || !strings.Contains(stderr, "NAMESPACE/TYPE") {
@@ -382,11 +382,13 @@ func TestRegistryEmptyListAndSchemaTree(t *testing.T) {
 	}
 	stdout = runOut(t, "registry", "show", "Contoso.Data/postgresDatabases", "--server", url)
 	for _, want := range []string{
-		"    2025-06-01\n      PROPERTY     KIND      REQUIRED  CONSTRAINTS                                   DESCRIPTION\n",
-		"      environment  string    yes                                                     The Radius environment ID.\n",
-		"      databases    []Object            items at most 16                              Databases to create on the server.\n",
-		"        name       string    yes       pattern: ",
-		"        password   string              sensitive: encrypted at rest, never returned\n",
+		"    2025-06-01\n      PROPERTY                 KIND               REQUIRED  CONSTRAINTS                                   DESCRIPTION\n",
+		"      environment              string             yes                                                     The Radius environment ID.\n",
+		"      databases                []Object                     items at most 16                              Databases to create on the server.\n",
+		"        name                   string             yes       pattern: ",
+		"        password               string                       sensitive: encrypted at rest, never returned\n",
+		"      connections              map[string]Object                                                          Connections from this resource to others, by connection name.\n",
+		"        source                 string             yes                                                     Resource ID of the resource this connection points at.\n",
 		"LOCATIONS\n  global  http://localhost:8081\n",
 	} {
 		if !strings.Contains(stdout, want) {

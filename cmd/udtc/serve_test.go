@@ -272,7 +272,7 @@ func TestServeSecretKeyFile(t *testing.T) {
 	}
 	for _, c := range []struct{ path, body string }{
 		{"/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{}`},
-		{"/planes/radius/local/resourceGroups/rg/providers/Contoso.Security/vaults/v1?api-version=2025-01-01", `{"properties":{"adminPassword":"correct-horse-battery"}}`},
+		{"/planes/radius/local/resourceGroups/rg/providers/Contoso.Security/vaults/v1?api-version=2025-01-01", `{"properties":{"environment":"env","adminPassword":"correct-horse-battery"}}`},
 	} {
 		req, _ := http.NewRequest("PUT", url+c.path, strings.NewReader(c.body))
 		req.Header.Set("Content-Type", "application/json")

@@ -9,10 +9,10 @@ import (
 	"iter"
 )
 
-// WidgetAPIVersion is the API version of Contoso.Base/widgets in this package.
+// WidgetAPIVersion is the API version of Contoso.Redeclared/widgets in this package.
 const WidgetAPIVersion = "2025-01-01"
 
-// Widget is a Contoso.Base/widgets resource at API version 2025-01-01.
+// Widget is a Contoso.Redeclared/widgets resource at API version 2025-01-01.
 //
 // A widget.
 type Widget struct {
@@ -40,17 +40,17 @@ func (r *Widget) Validate() error {
 // ResourceID parses r.ID as a WidgetID.
 func (r *Widget) ResourceID() (WidgetID, error) {
 	if r.ID == nil {
-		return WidgetID{}, errors.New("Contoso.Base/widgets: ID is not set")
+		return WidgetID{}, errors.New("Contoso.Redeclared/widgets: ID is not set")
 	}
 	return ParseWidgetID(*r.ID)
 }
 
-// WidgetClient reads and writes Contoso.Base/widgets resources with API version 2025-01-01.
+// WidgetClient reads and writes Contoso.Redeclared/widgets resources with API version 2025-01-01.
 type WidgetClient struct {
 	c *udtc.Client
 }
 
-// NewWidgetClient returns a client of Contoso.Base/widgets resources. It
+// NewWidgetClient returns a client of Contoso.Redeclared/widgets resources. It
 // returns an error when opts.Endpoint is not an http:// or https:// base URL.
 func NewWidgetClient(opts ClientOptions) (*WidgetClient, error) {
 	c, err := udtc.NewClient(opts, WidgetAPIVersion)
@@ -103,8 +103,8 @@ func (c *WidgetClient) Delete(ctx context.Context, id WidgetID, opts *WidgetClie
 	return c.c.Delete(ctx, id.String(), (*udtc.DeleteOptions)(opts))
 }
 
-// List yields the Contoso.Base/widgets resources in scope, following nextLink;
-// it stops after the first error. scope is a resource group ID
+// List yields the Contoso.Redeclared/widgets resources in scope, following
+// nextLink; it stops after the first error. scope is a resource group ID
 // ("/planes/radius/local/resourceGroups/rg"), a resource group name of
 // ClientOptions.Plane, or "" for the whole plane.
 func (c *WidgetClient) List(ctx context.Context, scope string, opts *WidgetClientListOptions) iter.Seq2[*Widget, error] {
