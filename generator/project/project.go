@@ -26,6 +26,7 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/manifest"
@@ -49,6 +50,14 @@ type File struct {
 	Bicep   Bicep    `json:"bicep,omitempty" yaml:"bicep,omitempty"`
 	// Rules sets the severity of rules by id.
 	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules, error for any."`
+	// Breaking configures the breaking-change check.
+	Breaking Breaking `json:"breaking,omitempty" yaml:"breaking,omitempty" jsonschema:"description=The breaking-change check of udtc breaking and udtc publish (docs/git.md)."`
+}
+
+// Breaking configures the breaking-change check (compat.Policy).
+type Breaking struct {
+	// Previews is "allow" (the default) or "strict".
+	Previews string `json:"previews,omitempty" yaml:"previews,omitempty" jsonschema:"enum=allow,enum=strict,description=allow (the default): a breaking change within a preview API version (YYYY-MM-DD-preview) is reported as a warning and allowed, as Azure and Radius allow previews to break (removing x-radius-sensitive excepted); strict: refused like one in a stable version."`
 }
 
 // Inputs are include and exclude globs.
@@ -156,6 +165,9 @@ func Load(file string) (*Project, error) {
 		default:
 			bad("rules.%s.severity: %q is not off, warning or error", id, r.Severity)
 		}
+	}
+	if v := p.File.Breaking.Previews; v != "" && v != "allow" && v != "strict" {
+		bad("breaking.previews: %q is not allow or strict", v)
 	}
 	if err := goclient.CheckRuntime(p.File.Go.Runtime); err != nil {
 		bad("go.runtime: %v", err)
@@ -287,6 +299,15 @@ func (p *Project) Apply(diags diag.List) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// BreakingPolicy is the breaking-change policy the project sets (the
+// default one without a project); flags add their allowances to it.
+func (p *Project) BreakingPolicy() compat.Policy {
+	if p == nil {
+		return compat.Policy{}
+	}
+	return compat.Policy{StrictPreviews: p.File.Breaking.Previews == "strict"}
 }
 
 // Key is a fingerprint of the rule settings, for caches keyed by options.
