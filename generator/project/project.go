@@ -43,13 +43,13 @@ type File struct {
 	// Inputs selects the manifests, relative to the project file.
 	Inputs Inputs `json:"inputs,omitempty" yaml:"inputs,omitempty" jsonschema:"description=The manifests: include and exclude globs relative to udtc.yaml (** matches any number of directories). The output directory is never an input."`
 	// Output is gen's output directory, relative to the project file.
-	Output string `json:"output,omitempty" yaml:"output,omitempty" jsonschema:"description=udtc gen's output directory (--out), relative to udtc.yaml."`
+	Output string `json:"output,omitempty" yaml:"output,omitempty" jsonschema:"description=udtc gen's output directory (--out)\\, relative to udtc.yaml."`
 	// Targets are gen's targets.
-	Targets []string `json:"targets,omitempty" yaml:"targets,omitempty" jsonschema:"description=udtc gen's targets (--target): bicep, go, docs, registration, site."`
+	Targets []string `json:"targets,omitempty" yaml:"targets,omitempty" jsonschema:"description=udtc gen's targets (--target): bicep\\, go\\, docs\\, registration\\, site."`
 	Go      Go       `json:"go,omitempty" yaml:"go,omitempty"`
 	Bicep   Bicep    `json:"bicep,omitempty" yaml:"bicep,omitempty"`
 	// Rules sets the severity of rules by id.
-	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules, error for any."`
+	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules\\, error for any."`
 	// Breaking configures the breaking-change check.
 	Breaking Breaking `json:"breaking,omitempty" yaml:"breaking,omitempty" jsonschema:"description=The breaking-change check of udtc breaking and udtc publish (docs/git.md)."`
 }
@@ -57,7 +57,7 @@ type File struct {
 // Breaking configures the breaking-change check (compat.Policy).
 type Breaking struct {
 	// Previews is "allow" (the default) or "strict".
-	Previews string `json:"previews,omitempty" yaml:"previews,omitempty" jsonschema:"enum=allow,enum=strict,description=allow (the default): a breaking change within a preview API version (YYYY-MM-DD-preview) is reported as a warning and allowed, as Azure and Radius allow previews to break (removing x-radius-sensitive excepted); strict: refused like one in a stable version."`
+	Previews string `json:"previews,omitempty" yaml:"previews,omitempty" jsonschema:"enum=allow,enum=strict,description=allow (the default): a breaking change within a preview API version (YYYY-MM-DD-preview) is reported as a warning and allowed\\, as Azure and Radius allow previews to break (removing x-radius-sensitive excepted); strict: refused like one in a stable version."`
 }
 
 // Inputs are include and exclude globs.
@@ -69,7 +69,7 @@ type Inputs struct {
 // Go configures the go target.
 type Go struct {
 	ImportPrefix string `json:"importPrefix,omitempty" yaml:"importPrefix,omitempty" jsonschema:"description=Go import path of the output directory (--go-import-prefix)."`
-	Module       string `json:"module,omitempty" yaml:"module,omitempty" jsonschema:"description=Module path of a go.mod written at the root of the output directory, which is then the Go import prefix (--go-module)."`
+	Module       string `json:"module,omitempty" yaml:"module,omitempty" jsonschema:"description=Module path of a go.mod written at the root of the output directory\\, which is then the Go import prefix (--go-module)."`
 	Runtime      string `json:"runtime,omitempty" yaml:"runtime,omitempty" jsonschema:"enum=copy,enum=module,description=Where the Go clients find their runtime: a copy in the output directory or the published module (--go-runtime)."`
 }
 
@@ -82,7 +82,7 @@ type Bicep struct {
 // Rule is one rule's setting.
 type Rule struct {
 	Severity string `json:"severity" yaml:"severity" jsonschema:"required,enum=off,enum=warning,enum=error"`
-	Reason   string `json:"reason" yaml:"reason" jsonschema:"required,minLength=1,description=Why the project departs from the rule's default: kept with the setting, like a lint exception."`
+	Reason   string `json:"reason" yaml:"reason" jsonschema:"required,minLength=1,description=Why the project departs from the rule's default: kept with the setting\\, like a lint exception."`
 }
 
 // Project is a loaded project file.

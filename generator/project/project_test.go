@@ -22,6 +22,14 @@ func TestProjectSchema(t *testing.T) {
 	if !strings.Contains(string(got), `"$id": "`+SchemaID+`"`) || !strings.Contains(string(got), `"additionalProperties": false`) {
 		t.Errorf("schema lacks its $id or is open:\n%s", got)
 	}
+	// A comma in a description is escaped in the struct tag: the whole
+	// description survives.
+	for _, want := range []string{"bicep, go, docs, registration, site.", "off or warning for warning rules, error for any.",
+		"reported as a warning and allowed, as Azure and Radius allow previews to break"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("schema lacks %q:\n%s", want, got)
+		}
+	}
 }
 
 func TestMatches(t *testing.T) {
