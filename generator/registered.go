@@ -18,8 +18,10 @@ import (
 // check (registry/publish.Published): what a registry holds of some
 // namespaces (registered) is compiled like manifests and compared with cat
 // by the rules of `udtc breaking` (compat.Compare). It returns the errors
-// of the wire category of the API versions updated reports, the only
-// changes a publish refuses; their Old span, a position in the synthetic
+// of the wire category of the API versions updated reports, the changes a
+// publish refuses unless a compat.Policy allows them, and the
+// manual-provisioning-changed warnings of the types updated reports (with
+// version ""), which it shows; their Old span, a position in the synthetic
 // manifest of the registry's state, is cleared.
 func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, cat *model.Catalog, updated func(namespace, typ, version string) bool) ([]compat.Finding, error) {
 	if len(registered) == 0 {
@@ -52,7 +54,8 @@ func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, ca
 	}
 	var out []compat.Finding
 	for _, fd := range findings {
-		if fd.Severity == diag.Error && fd.Category == compat.Wire && fd.Version != "" && updated(fd.Namespace, fd.Type, fd.Version) {
+		breaking := fd.Severity == diag.Error && fd.Category == compat.Wire && fd.Version != ""
+		if (breaking || fd.Rule == compat.RuleManualProvisioning) && updated(fd.Namespace, fd.Type, fd.Version) {
 			fd.Old = diag.Span{}
 			out = append(out, fd)
 		}

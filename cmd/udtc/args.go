@@ -29,9 +29,12 @@ func interspersed(args []string, cmds []*cli.Command) []string {
 	}
 	takesValue := map[string]bool{}
 	for _, f := range cmd.Flags {
-		_, isBool := f.(*cli.BoolFlag)
+		takes := true
+		if d, ok := f.(cli.DocGenerationFlag); ok {
+			takes = d.TakesValue() // false for a BoolFlag and an optionalValueFlag
+		}
 		for _, n := range f.Names() {
-			takesValue[n] = !isBool
+			takesValue[n] = takes
 		}
 	}
 	out := append([]string{}, args[:i]...)

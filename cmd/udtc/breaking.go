@@ -17,6 +17,7 @@ type breakingFlags struct {
 	against string
 	format  string
 	failOn  string
+	allow   allowBreaking // allowbreaking.go
 }
 
 func (f *breakingFlags) flags() []cli.Flag {
@@ -24,6 +25,7 @@ func (f *breakingFlags) flags() []cli.Flag {
 		&cli.StringFlag{Name: "against", Usage: "git revision or directory to compare with (required)", Destination: &f.against},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output: text, json, sarif or github", Destination: &f.format},
 		&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 at findings of this severity or worse: error, warning or info", Destination: &f.failOn},
+		f.allow.flag("report breaking changes as warnings: all of them, or (repeated) those of one API version"),
 	}
 }
 
@@ -42,6 +44,13 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 		return err
 	}
 	threshold := map[string]diag.Severity{"error": diag.Error, "warning": diag.Warning, "info": diag.Note}[f.failOn]
+	if err := misplacedAllowBreaking(paths); err != nil {
+		return err
+	}
+	proj, err := findProject() // breaking.previews
+	if err != nil {
+		return err
+	}
 
 	// The old side first: an unknown revision or a path outside the
 	// repository is a usage error before anything is compiled.
@@ -63,6 +72,7 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitUsage, err)
 	}
+	findings = f.allow.policy(proj.BreakingPolicy()).Apply(findings)
 	_, noColor := os.LookupEnv("NO_COLOR")
 	if err := old.WriteFindings(e.stdout, f.format, findings, e.isTerminal && !noColor); err != nil {
 		return fail(exitUsage, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,5 +235,163 @@ func TestBreakingErrors(t *testing.T) {
 				t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", tc.want, stdout, stderr)
 			}
 		})
+	}
+}
+
+// policyPair writes old/ and new/ manifests: widgets changes in place at
+// the stable 2025-01-01 (an enum value removed) and at 2025-08-01-preview
+// (the same, and x-radius-sensitive removed); gadgets@2025-01-01 loses a
+// property.
+func policyPair(t *testing.T) string {
+	t.Helper()
+	const tmpl = `namespace: Contoso.Data
+types:
+  widgets:
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            size: {type: string, enum: [S, M%[1]s]}
+      '2025-08-01-preview':
+        schema:
+          type: object
+          properties:
+            size: {type: string, enum: [S, M%[1]s]}
+            password: {type: string%[2]s}
+  gadgets:
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            a: {type: string}
+%[3]s`
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"old": fmt.Sprintf(tmpl, ", L", ", x-radius-sensitive: true", "            b: {type: string}\n"),
+		"new": fmt.Sprintf(tmpl, "", "", ""),
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name, "m.yaml"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestBreakingPolicy: a breaking change in a preview version is a warning
+// (breaking.previews: allow, the default) unless udtc.yaml makes previews
+// strict; removing x-radius-sensitive stays an error; --allow-breaking
+// alone allows everything, --allow-breaking=TYPE@VERSION (repeatable) one
+// version.
+func TestBreakingPolicy(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	t.Chdir(policyPair(t))
+	const (
+		previewEnum = `warning[enum-value-removed]: Contoso.Data/widgets@2025-08-01-preview: property size no longer accepts "L" (breaking change in preview version 2025-08-01-preview, allowed by breaking.previews: allow)`
+		sensitive   = `error[sensitive-removed]: Contoso.Data/widgets@2025-08-01-preview: property password is no longer x-radius-sensitive: Radius would store and return its value in clear text`
+		stableEnum  = `error[enum-value-removed]: Contoso.Data/widgets@2025-01-01: property size no longer accepts "L"`
+		gadgets     = `error[property-removed]: Contoso.Data/gadgets@2025-01-01: property b removed`
+	)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"default", nil, 1, []string{previewEnum, sensitive, stableEnum, gadgets, "3 errors, 1 warning"}},
+		{"one version", []string{"--allow-breaking=Contoso.Data/widgets@2025-01-01"}, 1, []string{
+			`warning[enum-value-removed]: Contoso.Data/widgets@2025-01-01: property size no longer accepts "L" (allowed by --allow-breaking=Contoso.Data/widgets@2025-01-01)`,
+			previewEnum, sensitive, gadgets, "2 errors, 2 warnings"}},
+		{"three versions, any case", []string{"--allow-breaking=Contoso.Data/widgets@2025-01-01", "--allow-breaking=contoso.data/GADGETS@2025-01-01", "--allow-breaking=Contoso.Data/widgets@2025-08-01-preview"}, 0, []string{
+			`warning[sensitive-removed]: Contoso.Data/widgets@2025-08-01-preview: property password is no longer x-radius-sensitive: Radius would store and return its value in clear text (allowed by --allow-breaking=Contoso.Data/widgets@2025-08-01-preview)`,
+			`warning[property-removed]: Contoso.Data/gadgets@2025-01-01: property b removed (allowed by --allow-breaking=contoso.data/GADGETS@2025-01-01)`,
+			"0 errors, 4 warnings"}},
+		{"all, before the paths", []string{"--allow-breaking"}, 0, []string{
+			`warning[sensitive-removed]: Contoso.Data/widgets@2025-08-01-preview: property password is no longer x-radius-sensitive: Radius would store and return its value in clear text (allowed by --allow-breaking)`,
+			"0 errors, 4 warnings"}},
+		{"--fail-on warning still fails", []string{"--allow-breaking", "--fail-on", "warning"}, 1, []string{"0 errors, 4 warnings"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"breaking", "new", "--against", "old"}, tc.args...)
+			if tc.name == "all, before the paths" {
+				args = []string{"breaking", "--allow-breaking", "new", "--against", "old"}
+			}
+			code, stdout, stderr := runCLI(t, args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tc.code, stdout, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+		})
+	}
+
+	// JSON says what allowed each finding.
+	_, stdout, _ := runCLI(t, "breaking", "new", "--against", "old", "--format", "json", "--allow-breaking=Contoso.Data/widgets@2025-01-01")
+	var doc struct {
+		Findings []struct{ Rule, Severity, APIVersion, Type, Allowed string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	allowed := map[string]string{}
+	for _, f := range doc.Findings {
+		allowed[f.Severity+" "+f.Rule+" "+f.Type+"@"+f.APIVersion] = f.Allowed
+	}
+	for k, v := range map[string]string{
+		"warning enum-value-removed widgets@2025-08-01-preview": "breaking.previews: allow",
+		"warning enum-value-removed widgets@2025-01-01":         "--allow-breaking=Contoso.Data/widgets@2025-01-01",
+		"error sensitive-removed widgets@2025-08-01-preview":    "",
+		"error property-removed gadgets@2025-01-01":             "",
+	} {
+		if got, ok := allowed[k]; !ok || got != v {
+			t.Errorf("JSON %s: allowed %q (present %v), want %q\n%s", k, got, ok, v, stdout)
+		}
+	}
+
+	// udtc.yaml makes previews strict: the preview's change is an error.
+	if err := os.WriteFile("udtc.yaml", []byte("breaking:\n  previews: strict\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runCLI(t, "breaking", "new", "--against", "old")
+	if code != 1 || !strings.Contains(stdout, `error[enum-value-removed]: Contoso.Data/widgets@2025-08-01-preview: property size no longer accepts "L" (was old/m.yaml:14:13)`) ||
+		!strings.Contains(stdout, "4 errors, 0 warnings") {
+		t.Errorf("previews: strict: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "breaking", "new", "--against", "old", "--allow-breaking=Contoso.Data/widgets@2025-08-01-preview")
+	if code != 1 || !strings.Contains(stdout, "(allowed by --allow-breaking=Contoso.Data/widgets@2025-08-01-preview)") || !strings.Contains(stdout, "2 errors, 2 warnings") {
+		t.Errorf("previews: strict, one preview allowed: exit %d\n%s", code, stdout)
+	}
+	if err := os.WriteFile("udtc.yaml", []byte("breaking:\n  previews: never\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "breaking", "new", "--against", "old"); code != 2 || !strings.Contains(stderr, `breaking.previews: "never" is not allow or strict`) {
+		t.Errorf("a bad udtc.yaml: exit %d\n%s", code, stderr)
+	}
+	if err := os.Remove("udtc.yaml"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Usage errors: a bad value, and a value given without "=".
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--allow-breaking=widgets"}, `"widgets" is not NAMESPACE/TYPE[@VERSION]`},
+		{[]string{"--allow-breaking=Contoso.Data/widgets"}, `"Contoso.Data/widgets" is not NAMESPACE/TYPE@VERSION`},
+		{[]string{"--allow-breaking=Contoso.Data/widgets@2025-13-01"}, `API version "2025-13-01"`},
+		{[]string{"--allow-breaking", "Contoso.Data/widgets@2025-01-01"}, `Contoso.Data/widgets@2025-01-01 is not a file or directory; to allow its breaking changes write --allow-breaking=Contoso.Data/widgets@2025-01-01 (with "=")`},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"breaking", "new", "--against", "old"}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, want 2 and %q\n%s%s", tc.args, code, tc.want, stdout, stderr)
+		}
 	}
 }

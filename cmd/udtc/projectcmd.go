@@ -16,23 +16,30 @@ func (f *compileFlags) loadProject() error {
 		return nil
 	}
 	f.projLoaded = true
+	p, err := findProject()
+	f.proj = p
+	return err
+}
+
+// findProject finds udtc.yaml from the working directory upward and loads
+// it: nil when there is none; a broken project file is a usage error.
+func findProject() (*project.Project, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return fail(exitUsage, err)
+		return nil, fail(exitUsage, err)
 	}
 	path, err := project.Find(wd)
 	if err != nil {
-		return fail(exitUsage, err)
+		return nil, fail(exitUsage, err)
 	}
 	if path == "" {
-		return nil
+		return nil, nil
 	}
 	p, err := project.Load(path)
 	if err != nil {
-		return fail(exitUsage, err)
+		return nil, fail(exitUsage, err)
 	}
-	f.proj = p
-	return nil
+	return p, nil
 }
 
 // inputs are the manifests when no PATH is given: those udtc.yaml selects,

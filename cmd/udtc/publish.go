@@ -166,6 +166,9 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if f.git.repo != "" {
 		return f.publishGit(c, e)
 	}
+	if err := misplacedAllowBreaking(c.Args().Slice()); err != nil {
+		return err
+	}
 	reg, err := f.serverFlags.client()
 	if err != nil {
 		return err
@@ -206,8 +209,8 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if f.output == "text" {
 		plan.WriteText(e.stdout, f.target, f.plane, f.review.verbose)
 	}
-	if !f.review.allowBreaking || f.output == "text" {
-		if err := f.review.refuseBreaking(ctx, e, cat, plan); err != nil { // publishplan.go
+	if !f.review.allowBreaking.all || f.output == "text" {
+		if err := f.review.refuseBreaking(ctx, e, f.proj.BreakingPolicy(), cat, plan); err != nil { // publishplan.go
 			return err
 		}
 	}

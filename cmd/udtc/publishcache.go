@@ -98,7 +98,7 @@ func (f *publishFlags) recordApplied(ctx context.Context, reg *client.Client, pl
 func (f *publishFlags) startPublishKey(e *env, paths []string) func() string {
 	return outdir.StartKey(paths, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
 		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
-		strconv.FormatBool(f.review.verbose), strconv.FormatBool(f.review.allowBreaking),
+		strconv.FormatBool(f.review.verbose), f.review.allowBreaking.String(),
 		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(diagColor(e)))
 }
 

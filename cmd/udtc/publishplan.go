@@ -27,7 +27,7 @@ type planFlags struct {
 	verbose          bool
 	detailedExitcode bool
 	yes              bool
-	allowBreaking    bool
+	allowBreaking    allowBreaking // allowbreaking.go
 }
 
 func (f *planFlags) flags() []cli.Flag {
@@ -35,7 +35,7 @@ func (f *planFlags) flags() []cli.Flag {
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged registrations in the plan too", Destination: &f.verbose},
 		&cli.BoolFlag{Name: "detailed-exitcode", Usage: "with --dry-run: exit 0 when there is nothing to do, 2 when changes are pending, 1 on errors", Destination: &f.detailedExitcode},
 		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "delete what --prune plans to delete without asking on a terminal", Destination: &f.yes},
-		&cli.BoolFlag{Name: "allow-breaking", Usage: "apply changes to published API versions that break their clients", Destination: &f.allowBreaking},
+		f.allowBreaking.flag("apply changes to published API versions that break their clients: all of them, or (repeated) those of one API version"),
 	}
 }
 
@@ -66,10 +66,11 @@ func (f *planFlags) confirmPrune(e *env, p *publish.Plan) error {
 
 // refuseBreaking checks the plan's updates to API versions the registry
 // already serves (publish.Plan.Published) with the rules of `udtc
-// breaking` (generator.CompareRegistered), prints the breaking findings and
-// returns the refusal, unless --allow-breaking (then they are printed as
-// warnings).
-func (f *planFlags) refuseBreaking(ctx context.Context, e *env, cat *model.Catalog, plan *publish.Plan) error {
+// breaking` (generator.CompareRegistered), prints the findings and returns
+// the refusal of the breaking ones that policy (udtc.yaml's breaking
+// section) and --allow-breaking do not allow; those allowed are printed as
+// warnings, as is a change of ManualResourceProvisioning.
+func (f *planFlags) refuseBreaking(ctx context.Context, e *env, policy compat.Policy, cat *model.Catalog, plan *publish.Plan) error {
 	published := plan.Published()
 	findings, err := generator.CompareRegistered(ctx, published.Registered, cat, published.Updates)
 	if err != nil {
@@ -78,18 +79,19 @@ func (f *planFlags) refuseBreaking(ctx context.Context, e *env, cat *model.Catal
 	if len(findings) == 0 {
 		return nil
 	}
-	ds := compat.Diagnostics(findings)
-	if f.allowBreaking {
-		for i := range ds {
-			ds[i].Severity = diag.Warning
-		}
-	}
-	if err := printDiagnostics(e, "text", ds); err != nil {
+	findings = f.allowBreaking.policy(policy).Apply(findings)
+	if err := printDiagnostics(e, "text", compat.Diagnostics(findings)); err != nil {
 		return err
 	}
-	if f.allowBreaking {
+	refused := 0
+	for _, fd := range findings {
+		if fd.Severity == diag.Error {
+			refused++
+		}
+	}
+	if refused == 0 {
 		return nil
 	}
-	return fail(exitFail, fmt.Errorf("refusing %s to published API versions (nothing written): publish them as a new API version, or pass --allow-breaking",
-		plural(len(findings), "breaking change")))
+	return fail(exitFail, fmt.Errorf("refusing %s to published API versions (nothing written): publish them as a new API version, or allow them with --allow-breaking=NAMESPACE/TYPE@VERSION (or --allow-breaking for all)",
+		plural(refused, "breaking change")))
 }

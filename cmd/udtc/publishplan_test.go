@@ -110,3 +110,102 @@ func TestConfirmPrune(t *testing.T) {
 		t.Errorf("a plan without deletes asked: %v", err)
 	}
 }
+
+// TestPublishBreakingPolicy: publish judges changes in place with the
+// policy of `udtc breaking`: a preview version may break (a warning)
+// unless udtc.yaml makes previews strict, removing x-radius-sensitive is
+// refused even there, --allow-breaking=TYPE@VERSION applies one version's
+// breaking changes, and turning ManualResourceProvisioning on is reported.
+func TestPublishBreakingPolicy(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	m := filepath.Join(dir, "m.yaml")
+	if err := os.WriteFile(m, []byte(`namespace: Radius.Data
+types:
+  mySqlDatabases:
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            size: {type: string, enum: [S, M, L]}
+      '2025-08-01-preview':
+        schema:
+          type: object
+          properties:
+            size: {type: string, enum: [S, M, L]}
+            password: {type: string, x-radius-sensitive: true}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	publish := func(args ...string) (int, string, string) {
+		return runCLI(t, append([]string{"publish", m, "--server", url}, args...)...)
+	}
+	if code, _, stderr := publish(); code != 0 {
+		t.Fatalf("first publish: exit %d\n%s", code, stderr)
+	}
+
+	// The preview breaks in place: allowed, with a warning.
+	edit(t, m, "            size: {type: string, enum: [S, M, L]}\n            password", "            size: {type: string, enum: [S, M]}\n            password")
+	code, stdout, stderr := publish()
+	if code != 0 || !strings.Contains(stderr, `warning[enum-value-removed]: Radius.Data/mySqlDatabases@2025-08-01-preview: property size no longer accepts "L" (breaking change in preview version 2025-08-01-preview, allowed by breaking.previews: allow)`) ||
+		!strings.Contains(stdout, "Applied 1 of 1 write.") {
+		t.Errorf("a preview breaking in place: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	// Previews made strict in udtc.yaml: refused.
+	if err := os.WriteFile(filepath.Join(dir, "udtc.yaml"), []byte("breaking: {previews: strict}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, m, "            size: {type: string, enum: [S, M]}\n            password", "            size: {type: string, enum: [S]}\n            password")
+	code, stdout, stderr = publish()
+	if code != 1 || !strings.Contains(stderr, `error[enum-value-removed]: Radius.Data/mySqlDatabases@2025-08-01-preview`) || strings.Contains(stdout, "Applied") ||
+		!strings.Contains(stderr, "refusing 1 breaking change to published API versions (nothing written): publish them as a new API version, or allow them with --allow-breaking=NAMESPACE/TYPE@VERSION") {
+		t.Errorf("previews: strict: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if err := os.Remove(filepath.Join(dir, "udtc.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := publish(); code != 0 {
+		t.Fatalf("previews allowed again: exit %d\n%s", code, stderr)
+	}
+
+	// x-radius-sensitive removed from the preview: refused, unless allowed
+	// for that version.
+	edit(t, m, "password: {type: string, x-radius-sensitive: true}", "password: {type: string}")
+	code, stdout, stderr = publish()
+	if code != 1 || !strings.Contains(stderr, "error[sensitive-removed]: Radius.Data/mySqlDatabases@2025-08-01-preview: property password is no longer x-radius-sensitive") || strings.Contains(stdout, "Applied") {
+		t.Errorf("sensitive removed: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := publish("--allow-breaking=radius.data/mysqldatabases@2025-08-01-preview"); code != 0 || !strings.Contains(stdout, "Applied 1 of 1 write.") ||
+		!strings.Contains(stderr, "(allowed by --allow-breaking=radius.data/mysqldatabases@2025-08-01-preview)") {
+		t.Errorf("sensitive removed, version allowed: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	// The stable version breaks: another version's allowance does not
+	// apply, its own does; the flag may come before the paths.
+	edit(t, m, "            size: {type: string, enum: [S, M, L]}\n      '2025-08", "            size: {type: string, enum: [S, M]}\n      '2025-08")
+	if code, stdout, stderr := publish("--allow-breaking=Radius.Data/mySqlDatabases@2025-08-01-preview", "--dry-run"); code != 1 || !strings.Contains(stderr, "error[enum-value-removed]: Radius.Data/mySqlDatabases@2025-01-01") {
+		t.Errorf("stable version, another allowed: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "publish", "--allow-breaking=Radius.Data/mySqlDatabases@2025-01-01", m, "--server", url)
+	if code != 0 || !strings.Contains(stdout, "Applied 1 of 1 write.") || !strings.Contains(stderr, "warning[enum-value-removed]: Radius.Data/mySqlDatabases@2025-01-01") {
+		t.Errorf("stable version allowed: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	// ManualResourceProvisioning turned on: published, with a warning.
+	edit(t, m, "  mySqlDatabases:\n", "  mySqlDatabases:\n    capabilities: [ManualResourceProvisioning]\n")
+	code, stdout, stderr = publish()
+	if code != 0 || !strings.Contains(stdout, "capabilities: (none) → [ManualResourceProvisioning]") ||
+		!strings.Contains(stderr, "warning[manual-provisioning-changed]: Radius.Data/mySqlDatabases: capability ManualResourceProvisioning added: Radius stops running recipes") {
+		t.Errorf("capability added: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	// A value without "=" is taken for a path: a usage error says so.
+	if code, _, stderr := publish("--allow-breaking", "Radius.Data/mySqlDatabases@2025-01-01"); code != 2 || !strings.Contains(stderr, "write --allow-breaking=Radius.Data/mySqlDatabases@2025-01-01") {
+		t.Errorf("--allow-breaking VALUE: exit %d\n%s", code, stderr)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 )
 
@@ -40,6 +41,11 @@ type Finding struct {
 	// New is the position in the new manifests, Old the one in the old
 	// manifests; either is zero when the thing does not exist there.
 	New, Old diag.Span
+	// Allowed says what allowed a breaking change (an error rule), which is
+	// then a warning (Policy.Apply): "breaking.previews: allow",
+	// "--allow-breaking" or "--allow-breaking=NAMESPACE/TYPE@VERSION";
+	// "" when nothing did.
+	Allowed string
 }
 
 // Compare reports every finding between old and new, sorted (see Sort).
@@ -154,6 +160,7 @@ func (c *comparer) compareType(o, n *model.ResourceType) {
 	if o.DefaultAPIVersion != n.DefaultAPIVersion {
 		c.add(c.at(o, n, ""), RuleDefaultAPIVersionChanged, "default API version of %s changed from %s to %s", n.FullName(), o.DefaultAPIVersion, n.DefaultAPIVersion)
 	}
+	c.manualProvisioning(o, n)
 	for _, ov := range o.APIVersions {
 		nv := n.Version(ov.Name)
 		if nv == nil {
@@ -177,6 +184,22 @@ func (c *comparer) compareType(o, n *model.ResourceType) {
 		}
 		prev := n.APIVersions[i-1]
 		c.add(f, RuleAPIVersionAdded, "API version %s of %s added; compared with %s: %s", nv.Name, n.FullName(), prev.Name, c.summary(n, prev, nv))
+	}
+}
+
+// manualProvisioning reports the capability ManualResourceProvisioning
+// turned on or off, with what Radius does differently from then on (its
+// dynamic resource controller picks the inert PUT and DELETE controllers
+// by this capability, read at each operation, so the change reaches
+// existing resources too). Radius matches the name exactly.
+func (c *comparer) manualProvisioning(o, n *model.ResourceType) {
+	const manual = api.CapabilityManualResourceProvisioning
+	was, is := slices.Contains(o.Capabilities, manual), slices.Contains(n.Capabilities, manual)
+	switch {
+	case !was && is:
+		c.add(c.at(o, n, ""), RuleManualProvisioning, "%s: capability %s added: Radius stops running recipes for its resources: a PUT only stores the resource, and a DELETE removes only Radius's record, orphaning what a recipe deployed for existing resources", n.FullName(), manual)
+	case was && !is:
+		c.add(c.at(o, n, ""), RuleManualProvisioning, "%s: capability %s removed: Radius runs the environment's recipe on every PUT and DELETE of its resources, also of those provisioned by hand", n.FullName(), manual)
 	}
 }
 

@@ -306,3 +306,129 @@ func TestCompareSchemas(t *testing.T) {
 		t.Errorf("a schema compared with itself: %v", fs)
 	}
 }
+
+// TestSensitiveRemoved: removing x-radius-sensitive is an error (the value
+// would be stored and returned in clear text); adding it is no finding.
+func TestSensitiveRemoved(t *testing.T) {
+	o := compile(t, "old", widget("password: {type: string, x-radius-sensitive: true}"))
+	n := compile(t, "new", widget("password: {type: string}"))
+	fs, err := compat.Compare(o, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Rule != compat.RuleSensitiveRemoved || fs[0].Severity != diag.Error || fs[0].Path != "password" ||
+		!strings.Contains(fs[0].Message, "property password is no longer x-radius-sensitive: Radius would store and return its value in clear text") {
+		t.Errorf("sensitive removed: %+v", fs)
+	}
+	if back, _ := compat.Compare(n, o); len(back) != 0 {
+		t.Errorf("sensitive added: %+v", back)
+	}
+}
+
+// TestManualProvisioning: turning ManualResourceProvisioning on or off is
+// a warning on the type that says what Radius does differently; other
+// capabilities, and the capability's position in the list, are no finding.
+func TestManualProvisioning(t *testing.T) {
+	typ := func(caps string) string {
+		return "namespace: Test.Compat\ntypes:\n  widgets:\n" + caps +
+			"    apiVersions:\n      '2025-01-01':\n        schema: {type: object, properties: {a: {type: string}}}\n"
+	}
+	none := typ("")
+	manual := typ("    capabilities: [ManualResourceProvisioning]\n")
+	both := typ("    capabilities: [SupportsRecipes, ManualResourceProvisioning]\n")
+	other := typ("    capabilities: [SupportsRecipes]\n")
+	for _, tc := range []struct {
+		name, old, new string
+		want           string // in the message; "" for no finding
+	}{
+		{"added", none, manual, "Test.Compat/widgets: capability ManualResourceProvisioning added: Radius stops running recipes for its resources: a PUT only stores the resource, and a DELETE removes only Radius's record, orphaning what a recipe deployed"},
+		{"removed", manual, none, "Test.Compat/widgets: capability ManualResourceProvisioning removed: Radius runs the environment's recipe on every PUT and DELETE of its resources"},
+		{"added beside another", other, both, "capability ManualResourceProvisioning added"},
+		{"kept, another added", manual, both, ""},
+		{"another capability only", none, other, ""},
+	} {
+		fs, err := compat.Compare(compile(t, "old", tc.old), compile(t, "new", tc.new))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.want == "" {
+			if len(fs) != 0 {
+				t.Errorf("%s: %+v", tc.name, fs)
+			}
+			continue
+		}
+		if len(fs) != 1 {
+			t.Fatalf("%s: %d findings, want 1: %+v", tc.name, len(fs), fs)
+		}
+		f := fs[0]
+		if f.Rule != compat.RuleManualProvisioning || f.Severity != diag.Warning || f.Version != "" || f.Type != "widgets" ||
+			f.New.IsZero() || f.Old.IsZero() || !strings.Contains(f.Message, tc.want) {
+			t.Errorf("%s: %+v\nwant message with %q", tc.name, f, tc.want)
+		}
+	}
+}
+
+// TestPolicy: a breaking change in a preview version is allowed (a
+// warning saying why) unless previews are strict; --allow-breaking allows
+// all, --allow-breaking=TYPE@VERSION one version (any case); removing
+// x-radius-sensitive is allowed only explicitly; findings of a whole type
+// only by AllowAll.
+func TestPolicy(t *testing.T) {
+	at := func(rule, typ, version string) compat.Finding {
+		sev := diag.Error
+		if rule == compat.RuleDefaultChanged {
+			sev = diag.Warning
+		}
+		return compat.Finding{Rule: rule, Severity: sev, Namespace: "Test.Compat", Type: typ, Version: version, Message: "m"}
+	}
+	fs := []compat.Finding{
+		at(compat.RuleEnumValueRemoved, "widgets", "2025-08-01-preview"),  // 0
+		at(compat.RuleSensitiveRemoved, "widgets", "2025-08-01-preview"),  // 1
+		at(compat.RuleEnumValueRemoved, "widgets", "2025-01-01"),          // 2
+		at(compat.RuleEnumValueRemoved, "gadgets", "2025-01-01"),          // 3
+		at(compat.RuleTypeRemoved, "things", ""),                          // 4
+		at(compat.RuleDefaultChanged, "widgets", "2025-01-01"),            // 5: a warning stays one
+		at(compat.RuleAPIVersionRemoved, "widgets", "2024-01-01-preview"), // 6
+	}
+	type want struct {
+		severity diag.Severity
+		allowed  string
+	}
+	E, W := diag.Error, diag.Warning
+	previews := "breaking.previews: allow"
+	for _, tc := range []struct {
+		name   string
+		policy compat.Policy
+		want   []want
+	}{
+		{"default", compat.Policy{}, []want{{W, previews}, {E, ""}, {E, ""}, {E, ""}, {E, ""}, {W, ""}, {W, previews}}},
+		{"strict previews", compat.Policy{StrictPreviews: true}, []want{{E, ""}, {E, ""}, {E, ""}, {E, ""}, {E, ""}, {W, ""}, {E, ""}}},
+		{"one version", compat.Policy{StrictPreviews: true, Allow: []string{"test.compat/Widgets@2025-01-01"}},
+			[]want{{E, ""}, {E, ""}, {W, "--allow-breaking=test.compat/Widgets@2025-01-01"}, {E, ""}, {E, ""}, {W, ""}, {E, ""}}},
+		{"a preview version, sensitive too", compat.Policy{Allow: []string{"Test.Compat/widgets@2025-08-01-preview"}},
+			[]want{{W, "--allow-breaking=Test.Compat/widgets@2025-08-01-preview"}, {W, "--allow-breaking=Test.Compat/widgets@2025-08-01-preview"}, {E, ""}, {E, ""}, {E, ""}, {W, ""}, {W, previews}}},
+		{"all", compat.Policy{AllowAll: true}, []want{{W, "--allow-breaking"}, {W, "--allow-breaking"}, {W, "--allow-breaking"}, {W, "--allow-breaking"}, {W, "--allow-breaking"}, {W, ""}, {W, "--allow-breaking"}}},
+	} {
+		got := tc.policy.Apply(fs)
+		for i, w := range tc.want {
+			if got[i].Severity != w.severity || got[i].Allowed != w.allowed {
+				t.Errorf("%s: finding %d (%s %s@%s): %v %q, want %v %q", tc.name, i, fs[i].Rule, fs[i].Type, fs[i].Version, got[i].Severity, got[i].Allowed, w.severity, w.allowed)
+			}
+			if w.allowed != "" && !strings.HasSuffix(got[i].Message, ")") {
+				t.Errorf("%s: finding %d: message does not say what allowed it: %q", tc.name, i, got[i].Message)
+			}
+			if w.allowed == "" && got[i].Message != "m" {
+				t.Errorf("%s: finding %d: message changed: %q", tc.name, i, got[i].Message)
+			}
+		}
+		if fs[0].Severity != diag.Error || fs[0].Message != "m" {
+			t.Fatalf("Apply modified its input: %+v", fs[0])
+		}
+	}
+	if got := (compat.Policy{}).Apply(fs[:1])[0].Message; got != "m (breaking change in preview version 2025-08-01-preview, allowed by breaking.previews: allow)" {
+		t.Errorf("preview message: %q", got)
+	}
+	if got := (compat.Policy{Allow: []string{"Test.Compat/gadgets@2025-01-01"}}).Apply(fs[3:4])[0].Message; got != "m (allowed by --allow-breaking=Test.Compat/gadgets@2025-01-01)" {
+		t.Errorf("allowed version message: %q", got)
+	}
+}

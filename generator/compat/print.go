@@ -32,6 +32,7 @@ type jsonFinding struct {
 	APIVersion string        `json:"apiVersion,omitempty"`
 	Path       string        `json:"path,omitempty"`
 	Message    string        `json:"message"`
+	Allowed    string        `json:"allowed,omitempty"`
 	New        *jsonPosition `json:"new,omitempty"`
 	Old        *jsonPosition `json:"old,omitempty"`
 }
@@ -59,7 +60,7 @@ func WriteJSON(w io.Writer, base Base, fs []Finding) error {
 		out.Findings = append(out.Findings, jsonFinding{
 			Rule: f.Rule, Severity: SeverityName(f.Severity), Category: f.Category,
 			Namespace: f.Namespace, Type: f.Type, APIVersion: f.Version, Path: f.Path, Message: f.Message,
-			New: position(f.New), Old: position(f.Old),
+			Allowed: f.Allowed, New: position(f.New), Old: position(f.Old),
 		})
 		switch f.Severity {
 		case diag.Error:

@@ -45,6 +45,7 @@ const (
 	RuleDefaultChanged           = "default-changed"
 	RuleSensitiveRemoved         = "sensitive-removed"
 	RuleDefaultAPIVersionChanged = "default-api-version-changed"
+	RuleManualProvisioning       = "manual-provisioning-changed"
 	RuleFormatChanged            = "format-changed"
 	RuleEnumValueAddedReadOnly   = "read-only-enum-value-added"
 	RuleReadOnlyPropertyOptional = "read-only-property-became-optional"
@@ -77,9 +78,10 @@ var Rules = []diag.Rule{
 	{ID: RuleMinIncreased, Severity: diag.Error, Doc: "minLength, minimum, minItems or minProperties of a writable property is raised or added (or the minimum made exclusive)."},
 	{ID: RulePatternChanged, Severity: diag.Error, Doc: "A pattern is added to a writable property, or its pattern changes."},
 	{ID: RuleMadeReadOnly, Severity: diag.Error, Doc: "A writable property becomes read-only: requests that set it are rejected."},
+	{ID: RuleSensitiveRemoved, Severity: diag.Error, Doc: "`x-radius-sensitive` is removed from a property: Radius stops encrypting its value at rest and returns it in clear text. Refused in preview versions too (`breaking.previews: allow` does not allow it); only `--allow-breaking` does."},
 	{ID: RuleDefaultChanged, Severity: diag.Warning, Doc: "A property's default value changes, appears or disappears: resources that omit it behave differently."},
-	{ID: RuleSensitiveRemoved, Severity: diag.Warning, Doc: "`x-radius-sensitive` is removed: the value is no longer redacted."},
 	{ID: RuleDefaultAPIVersionChanged, Severity: diag.Warning, Doc: "The type's default API version changes."},
+	{ID: RuleManualProvisioning, Severity: diag.Warning, Doc: "The capability `ManualResourceProvisioning` is added to or removed from a type: what Radius does with its resources changes. Added: recipes stop running, a DELETE removes only Radius's record and orphans what a recipe deployed. Removed: every PUT and DELETE runs the environment's recipe. `udtc publish` reports it too."},
 	{ID: RuleFormatChanged, Severity: diag.Warning, Doc: "A property's format changes (int32 → int64, date → date-time, ...)."},
 	{ID: RuleEnumValueAddedReadOnly, Severity: diag.Warning, Doc: "A value is added to the enum of a read-only property: clients that switch over the values may not handle it."},
 	{ID: RuleReadOnlyPropertyOptional, Severity: diag.Warning, Doc: "A required read-only property becomes optional: clients may find it absent."},

@@ -50,7 +50,7 @@ func (c *comparer) schema(base Finding, p schema.Pair, at node) {
 		c.add(f, RuleDefaultChanged, "%s changed default from %s to %s", where, literal(o.Default), literal(n.Default))
 	}
 	if o.Sensitive && !n.Sensitive {
-		c.add(f, RuleSensitiveRemoved, "%s is no longer x-radius-sensitive", where)
+		c.add(f, RuleSensitiveRemoved, "%s is no longer x-radius-sensitive: Radius would store and return its value in clear text", where)
 	}
 	c.enum(f, where, o, n, writable)
 	if writable && !oldRO {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/check"
+	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/manifest"
@@ -42,16 +43,24 @@ type File struct {
 	// Inputs selects the manifests, relative to the project file.
 	Inputs Inputs `json:"inputs,omitempty" yaml:"inputs,omitempty" jsonschema:"description=The manifests: include and exclude globs relative to udtc.yaml (** matches any number of directories). The output directory is never an input."`
 	// Output is gen's output directory, relative to the project file.
-	Output string `json:"output,omitempty" yaml:"output,omitempty" jsonschema:"description=udtc gen's output directory (--out), relative to udtc.yaml."`
+	Output string `json:"output,omitempty" yaml:"output,omitempty" jsonschema:"description=udtc gen's output directory (--out)\\, relative to udtc.yaml."`
 	// Targets are gen's targets.
-	Targets []string `json:"targets,omitempty" yaml:"targets,omitempty" jsonschema:"description=udtc gen's targets (--target): bicep, go, docs, registration, site."`
+	Targets []string `json:"targets,omitempty" yaml:"targets,omitempty" jsonschema:"description=udtc gen's targets (--target): bicep\\, go\\, docs\\, registration\\, site."`
 	Go      Go       `json:"go,omitempty" yaml:"go,omitempty"`
 	Bicep   Bicep    `json:"bicep,omitempty" yaml:"bicep,omitempty"`
 	// BaseProperties, when false, leaves Radius's base resource properties
 	// out of every schema (generator.Options.NoBaseProperties).
 	BaseProperties *bool `json:"baseProperties,omitempty" yaml:"baseProperties,omitempty" jsonschema:"description=Merge Radius's base resource properties (application; environment; connections; codeReference) into every API version's schema as rad and manifest-to-bicep do since radius-project/radius #12252 (default true). false targets a Radius from before that change or none (--base-properties=false)."`
 	// Rules sets the severity of rules by id.
-	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules, error for any."`
+	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules\\, error for any."`
+	// Breaking configures the breaking-change check.
+	Breaking Breaking `json:"breaking,omitempty" yaml:"breaking,omitempty" jsonschema:"description=The breaking-change check of udtc breaking and udtc publish (docs/git.md)."`
+}
+
+// Breaking configures the breaking-change check (compat.Policy).
+type Breaking struct {
+	// Previews is "allow" (the default) or "strict".
+	Previews string `json:"previews,omitempty" yaml:"previews,omitempty" jsonschema:"enum=allow,enum=strict,description=allow (the default): a breaking change within a preview API version (YYYY-MM-DD-preview) is reported as a warning and allowed\\, as Azure and Radius allow previews to break (removing x-radius-sensitive excepted); strict: refused like one in a stable version."`
 }
 
 // Inputs are include and exclude globs.
@@ -63,7 +72,7 @@ type Inputs struct {
 // Go configures the go target.
 type Go struct {
 	ImportPrefix string `json:"importPrefix,omitempty" yaml:"importPrefix,omitempty" jsonschema:"description=Go import path of the output directory (--go-import-prefix)."`
-	Module       string `json:"module,omitempty" yaml:"module,omitempty" jsonschema:"description=Module path of a go.mod written at the root of the output directory, which is then the Go import prefix (--go-module)."`
+	Module       string `json:"module,omitempty" yaml:"module,omitempty" jsonschema:"description=Module path of a go.mod written at the root of the output directory\\, which is then the Go import prefix (--go-module)."`
 	Runtime      string `json:"runtime,omitempty" yaml:"runtime,omitempty" jsonschema:"enum=copy,enum=module,description=Where the Go clients find their runtime: a copy in the output directory or the published module (--go-runtime)."`
 }
 
@@ -76,7 +85,7 @@ type Bicep struct {
 // Rule is one rule's setting.
 type Rule struct {
 	Severity string `json:"severity" yaml:"severity" jsonschema:"required,enum=off,enum=warning,enum=error"`
-	Reason   string `json:"reason" yaml:"reason" jsonschema:"required,minLength=1,description=Why the project departs from the rule's default: kept with the setting, like a lint exception."`
+	Reason   string `json:"reason" yaml:"reason" jsonschema:"required,minLength=1,description=Why the project departs from the rule's default: kept with the setting\\, like a lint exception."`
 }
 
 // Project is a loaded project file.
@@ -159,6 +168,9 @@ func Load(file string) (*Project, error) {
 		default:
 			bad("rules.%s.severity: %q is not off, warning or error", id, r.Severity)
 		}
+	}
+	if v := p.File.Breaking.Previews; v != "" && v != "allow" && v != "strict" {
+		bad("breaking.previews: %q is not allow or strict", v)
 	}
 	if err := goclient.CheckRuntime(p.File.Go.Runtime); err != nil {
 		bad("go.runtime: %v", err)
@@ -290,6 +302,15 @@ func (p *Project) Apply(diags diag.List) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// BreakingPolicy is the breaking-change policy the project sets (the
+// default one without a project); flags add their allowances to it.
+func (p *Project) BreakingPolicy() compat.Policy {
+	if p == nil {
+		return compat.Policy{}
+	}
+	return compat.Policy{StrictPreviews: p.File.Breaking.Previews == "strict"}
 }
 
 // Key is a fingerprint of the rule settings, for caches keyed by options.

@@ -22,6 +22,14 @@ func TestProjectSchema(t *testing.T) {
 	if !strings.Contains(string(got), `"$id": "`+SchemaID+`"`) || !strings.Contains(string(got), `"additionalProperties": false`) {
 		t.Errorf("schema lacks its $id or is open:\n%s", got)
 	}
+	// A comma in a description is escaped in the struct tag: the whole
+	// description survives.
+	for _, want := range []string{"bicep, go, docs, registration, site.", "off or warning for warning rules, error for any.",
+		"reported as a warning and allowed, as Azure and Radius allow previews to break"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("schema lacks %q:\n%s", want, got)
+		}
+	}
 }
 
 func TestMatches(t *testing.T) {
@@ -72,6 +80,8 @@ func TestLoadErrors(t *testing.T) {
 		{"inputs: {exclude: ['[']}\n", `inputs: "[" is not a glob`},
 		{"go: {runtime: vendored}\n", `go.runtime: "vendored" is not copy or module`},
 		{"go: {module: 'Not A Path'}\n", `go.module: "Not A Path" is not a Go module path`},
+		{"breaking: {previews: refuse}\n", `breaking.previews: "refuse" is not allow or strict`},
+		{"breaking: {preview: strict}\n", "field preview not found"},
 	} {
 		_, err := Load(write(t, dir, FileName, tc.file))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -80,6 +90,24 @@ func TestLoadErrors(t *testing.T) {
 	}
 	if p, err := Load(write(t, dir, FileName, "")); err != nil || p.File.Output != "" {
 		t.Errorf("an empty udtc.yaml: %v", err)
+	}
+}
+
+// TestBreakingPolicy: breaking.previews sets the policy's preview rule;
+// without a project, or without the setting, previews may break.
+func TestBreakingPolicy(t *testing.T) {
+	dir := t.TempDir()
+	if (*Project)(nil).BreakingPolicy().StrictPreviews {
+		t.Error("no project: previews are strict")
+	}
+	for file, strict := range map[string]bool{"": false, "breaking: {previews: allow}\n": false, "breaking: {previews: strict}\n": true} {
+		p, err := Load(write(t, dir, FileName, file))
+		if err != nil {
+			t.Fatalf("%q: %v", file, err)
+		}
+		if got := p.BreakingPolicy(); got.StrictPreviews != strict || got.AllowAll || len(got.Allow) > 0 {
+			t.Errorf("%q: policy %+v, want strict previews %v", file, got, strict)
+		}
 	}
 }
 

@@ -46,9 +46,14 @@ var (
 	UCPLocationPattern  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
 )
 
+// CapabilityManualResourceProvisioning is the capability of a resource
+// type whose resources Radius does not provision: a PUT only stores the
+// resource and a DELETE only removes it, no recipe runs.
+const CapabilityManualResourceProvisioning = "ManualResourceProvisioning"
+
 // UCPCapabilities are the resource type capabilities UCP accepts; it
 // refuses a type with any other.
-var UCPCapabilities = []string{"ManualResourceProvisioning"}
+var UCPCapabilities = []string{CapabilityManualResourceProvisioning}
 
 // UCPProblems lists, one line each, what of reg Radius's UCP cannot hold:
 // child types, capabilities it does not know, names its patterns refuse,

@@ -1,15 +1,18 @@
 package publish
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/udtc/udtc/registry/api"
 )
 
 // Published is what a plan changes of API versions the registry already
-// serves: the input of the breaking-change check, which `udtc publish`
-// runs before it applies a plan. Changing a published API version may break
-// the clients that use it; creating one does not.
+// serves, and of the capabilities of registered types: the input of the
+// breaking-change check, which `udtc publish` runs before it applies a
+// plan. Changing a published API version may break the clients that use
+// it; creating one does not. Changing a type's capabilities changes what
+// Radius does with its resources (ManualResourceProvisioning).
 //
 // The check itself compares schemas, so it needs the registered state and
 // the wanted one. Today the generator does that (it compiles Registered as
@@ -19,15 +22,18 @@ import (
 // the plan's registrations directly.
 type Published struct {
 	// Registered is what the registry held, when the plan was made, of each
-	// namespace whose API versions the plan updates, in plan order.
+	// namespace whose API versions or types' capabilities the plan
+	// updates, in plan order.
 	Registered []api.ProviderSummary
-	// updated holds the lower-cased namespaces and "ns/type@version" names
-	// of the updated versions.
+	// updated holds the lower-cased namespaces, "ns/type" names of the
+	// types whose capabilities change, and "ns/type@version" names of the
+	// updated versions.
 	updated map[string]bool
 }
 
-// Published returns what p updates of published API versions; Registered
-// is empty when it updates none.
+// Published returns what p updates of published API versions and
+// registered types' capabilities; Registered is empty when it updates
+// none.
 func (p *Plan) Published() Published {
 	out := Published{updated: map[string]bool{}}
 	read := map[string]namespaceState{}
@@ -35,7 +41,12 @@ func (p *Plan) Published() Published {
 		read[r.Namespace] = r.namespaceState
 	}
 	for _, c := range p.Changes {
-		if c.Kind != KindAPIVersion || c.Action != Update {
+		switch {
+		case c.Action != Update:
+			continue
+		case c.Kind == KindAPIVersion:
+		case c.Kind == KindType && slices.ContainsFunc(c.Diff, func(d FieldDiff) bool { return d.Field == "capabilities" }):
+		default:
 			continue
 		}
 		if ns := strings.ToLower(c.Namespace); !out.updated[ns] {
@@ -48,7 +59,12 @@ func (p *Plan) Published() Published {
 }
 
 // Updates reports whether the plan updates API version version of the
-// type namespace/typ (in any case).
+// type namespace/typ (in any case), or, for version "", the capabilities
+// of the type.
 func (p Published) Updates(namespace, typ, version string) bool {
-	return p.updated[strings.ToLower(namespace+"/"+typ+"@"+version)]
+	name := namespace + "/" + typ
+	if version != "" {
+		name += "@" + version
+	}
+	return p.updated[strings.ToLower(name)]
 }

@@ -43,10 +43,25 @@ func TestPublished(t *testing.T) {
 		{"contoso.data", "DBS", "2025-01-01", true},
 		{"Contoso.Data", "dbs", "2025-06-01", false}, // new, not published
 		{"Contoso.Net", "gws", "2025-01-01", false},
+		{"Contoso.Data", "dbs", "", false}, // the type's capabilities are the same
 	} {
 		if got := p.Updates(tc.ns, tc.typ, tc.version); got != tc.want {
 			t.Errorf("Updates(%s/%s@%s) = %v, want %v", tc.ns, tc.typ, tc.version, got, tc.want)
 		}
+	}
+
+	// A type whose capabilities change is in it (version ""); one whose
+	// description changes is not.
+	manual := first[1]
+	manual.Types = append([]api.RegisteredType(nil), manual.Types...)
+	manual.Types[0].Type.Properties.Capabilities = []string{api.CapabilityManualResourceProvisioning}
+	described := first[0]
+	described.Types = append([]api.RegisteredType(nil), described.Types...)
+	described.Types[0].Type.Properties.Description = "another description"
+	p = planFor(t, reg, []api.Registration{described, manual}, false).Published()
+	if len(p.Registered) != 1 || p.Registered[0].Name != "Contoso.Net" || !p.Updates("contoso.net", "GWS", "") || p.Updates("Contoso.Data", "dbs", "") {
+		t.Errorf("capabilities changed: Registered %+v, Updates(Contoso.Net/gws) %v, Updates(Contoso.Data/dbs) %v",
+			p.Registered, p.Updates("Contoso.Net", "gws", ""), p.Updates("Contoso.Data", "dbs", ""))
 	}
 }
 
