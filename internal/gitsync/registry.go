@@ -248,7 +248,9 @@ func (r *recorder) DeleteProvider(_ context.Context, ns string, _ ...client.Cond
 // registration that still has some.
 var errNoForce = errors.New("the git sync does not delete resources with their types")
 
-func (r *recorder) ForceDeleteProvider(context.Context, string) (bool, error) { return false, errNoForce }
+func (r *recorder) ForceDeleteProvider(context.Context, string) (bool, error) {
+	return false, errNoForce
+}
 
 func (r *recorder) ForceDeleteResourceType(context.Context, string, string) (bool, error) {
 	return false, errNoForce
