@@ -127,8 +127,8 @@ func (c *Client) ForceDeleteResourceType(ctx context.Context, namespace, typ str
 
 // ForceDeleteAPIVersion deletes an API version, as DeleteAPIVersion,
 // together with the resources last written with it (udtc serve). UCP
-// deletes a version whatever resources were written with it, and keeps
-// them (their type's other versions read them): a plain delete.
+// deletes a version without looking at resources, and does not delete
+// them: there it is a plain delete.
 func (c *Client) ForceDeleteAPIVersion(ctx context.Context, namespace, typ, version string) (bool, error) {
 	if c.target.Flavor != FlavorUCP {
 		return c.deleteResource(ctx, forced(c.versionTarget(namespace, typ, version)), nil)

@@ -136,3 +136,65 @@ func TestPruneRefusedAtApplyKeepsTypeUsable(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneCountsChildTypesOnce: a parent type's delete meets its child
+// types' resources too; when both are deleted, the plan counts each
+// resource once.
+func TestPruneCountsChildTypesOnce(t *testing.T) {
+	ctx := context.Background()
+	reg := newRegistry(t)
+	apply(t, reg, planFor(t, reg, []api.Registration{stored("buses", "buses/queues", "topics")}, false))
+	if err := putResource(t, reg.Client, "buses", "b1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := putResource(t, reg.Client, "buses/b1/queues", "q1"); err != nil {
+		t.Fatal(err)
+	}
+	p := planFor(t, reg, []api.Registration{stored("topics")}, true)
+	got := map[string]int{}
+	for _, c := range p.Refused() {
+		got[c.Name()] = c.Resources
+	}
+	if len(got) != 2 || got["Contoso.Bus/buses"] != 2 || got["Contoso.Bus/buses/queues"] != 1 {
+		t.Errorf("refused: %v, want buses with 2 resources and buses/queues with 1", got)
+	}
+	p, err := publish.MakePlan(ctx, reg, []api.Registration{stored("topics")}, publish.Options{Prune: true, DeleteResources: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, unknown := p.ResourcesDeleted(); n != 2 || unknown {
+		t.Errorf("ResourcesDeleted = %d, %v; want 2", n, unknown)
+	}
+	apply(t, reg, p)
+	if p := planFor(t, reg, []api.Registration{stored("topics")}, true); p.Writes() != 0 {
+		t.Errorf("after apply: %v", lines(p))
+	}
+}
+
+// TestPruneKeepsLocationOfRefusedType: a location the manifests no longer
+// declare is not deleted while a type it serves stays registered because
+// its delete was refused.
+func TestPruneKeepsLocationOfRefusedType(t *testing.T) {
+	ctx := context.Background()
+	reg := newRegistry(t)
+	two := stored("buses", "topics")
+	east := two.Locations[0]
+	east.Name = "east"
+	two.Locations = append(two.Locations, east)
+	apply(t, reg, planFor(t, reg, []api.Registration{two}, false))
+	p := planFor(t, reg, []api.Registration{stored("buses")}, true)
+	if err := putResource(t, reg.Client, "topics", "late"); err != nil {
+		t.Fatal(err)
+	}
+	res := publish.Apply(ctx, reg, p, publish.ApplyOptions{})
+	var failed []string
+	for _, f := range res.Failed {
+		failed = append(failed, f.Change.Name())
+	}
+	if strings.Join(failed, ", ") != "Contoso.Bus/topics, Contoso.Bus location east" {
+		t.Errorf("failed: %v", failed)
+	}
+	if _, err := reg.GetLocation(ctx, "Contoso.Bus", "east"); err != nil {
+		t.Errorf("location east: %v", err)
+	}
+}
