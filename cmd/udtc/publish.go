@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -320,7 +321,15 @@ func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, pl
 		return authErr
 	}
 	if len(res.Failed) > 0 {
-		return fail(exitFail, fmt.Errorf("%d of %s failed; run publish again to converge", len(res.Failed), plural(plan.Writes(), "write")))
+		hint := "run publish again to converge"
+		for _, fl := range res.Failed {
+			if client.StatusCode(fl.Err) == http.StatusConflict {
+				// A delete refused since the plan was made (a resource
+				// created meanwhile): the next plan says so up front.
+				hint = "run publish again: its plan names what the registry refuses and why"
+			}
+		}
+		return fail(exitFail, fmt.Errorf("%d of %s failed; %s", len(res.Failed), plural(plan.Writes(), "write"), hint))
 	}
 	f.recordApplied(ctx, reg, plan, rec)
 	return nil

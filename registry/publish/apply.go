@@ -340,7 +340,7 @@ func applyOne(ctx context.Context, reg Registry, c Change) error {
 	return err
 }
 
-// applyBatches sends the writes (indexes into p.Changes) of one phase in
+// applyBatches sends the writes (indexes into changes) of one phase in
 // batches, batchesInFlight at a time, marking each attempted and calling
 // finish with its outcome. A batch is encoded just before it is sent, so
 // that the client encodes the next batches while the server applies the
