@@ -323,7 +323,7 @@ func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, pl
 	if len(res.Failed) > 0 {
 		hint := "run publish again to converge"
 		for _, fl := range res.Failed {
-			if client.StatusCode(fl.Err) == http.StatusConflict {
+			if fl.Change.Action == publish.Delete && client.StatusCode(fl.Err) == http.StatusConflict {
 				// A delete refused since the plan was made (a resource
 				// created meanwhile): the next plan says so up front.
 				hint = "run publish again: its plan names what the registry refuses and why"
