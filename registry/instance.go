@@ -144,4 +144,19 @@ type ResourceStore interface {
 	// resources returns an *InUseError; with it, those resources are
 	// deleted in the same transaction. removed is how many were.
 	DeleteRegistration(ctx context.Context, id ID, cond Precondition, force bool) (deleted bool, removed int, err error)
+	// CountInstances counts the resources of the types of a provider
+	// namespace by the API version they were last written with: what
+	// DeleteRegistration without force counts before it refuses (a type
+	// counts its own and its child types' resources, an API version those
+	// written with it). Types are as registered, ordered by name, then by
+	// version; a version without resources is absent.
+	CountInstances(ctx context.Context, plane, namespace string) ([]InstanceCount, error)
+}
+
+// InstanceCount is how many resources of a type were last written with
+// one of its API versions.
+type InstanceCount struct {
+	Type       string // as registered: "contosoBuses/queues"
+	APIVersion string // as registered
+	Count      int
 }

@@ -247,10 +247,18 @@ func lifecycle(t *testing.T, server string) {
 	if code != 0 || rep.Summary["create"] != 3 || rep.Summary["update"] != 2 || rep.Summary["delete"] != 0 {
 		t.Fatalf("publish without prune: exit %d %v", code, rep.Summary)
 	}
-	// Prune deletes the renamed version and drops it from the location,
-	// which kept serving it while it was registered.
+	// Prune deletes the renamed version and then drops it from the
+	// location, which kept serving it while it was registered.
 	code, rep, _ = publishJSON(t, server, "--prune", dir)
-	if code != 0 || writes(rep) != 2 || rep.Summary["delete"] != 1 || rep.Summary["update"] != 1 || rep.Plan[len(rep.Plan)-1].Version != "2025-01-01-preview" {
+	var order []string // the writes, in plan order
+	for _, c := range rep.Plan {
+		if c.Action != publish.Unchanged {
+			order = append(order, string(c.Action)+" "+c.Name())
+		}
+	}
+	if code != 0 || writes(rep) != 2 || rep.Summary["delete"] != 1 || rep.Summary["update"] != 1 ||
+		strings.Join(order, ", ") != "delete Contoso.Data/postgresDatabases@2025-01-01-preview, update Contoso.Data location global" {
+		t.Errorf("prune's writes: %v", order)
 		t.Fatalf("publish with prune: exit %d %v", code, rep.Summary)
 	}
 	assertRegistryMatches(t, server, dir)

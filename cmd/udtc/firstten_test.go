@@ -124,7 +124,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{[]string{"udtc", "ch"}, "check"},
 		{[]string{"udtc", "gen", "--ta"}, "--target"},
-		{[]string{"udtc", "registry", ""}, "list show"},
+		{[]string{"udtc", "registry", ""}, "delete list show"},
 		{[]string{"udtc", "registry", "show", "--out"}, "--output"},
 		{[]string{"udtc", "completion", "f"}, "fish"},
 	} {

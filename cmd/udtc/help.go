@@ -52,6 +52,7 @@ var examples = map[string][]string{
 	"registry":        {"udtc registry list --server http://127.0.0.1:7443", "udtc registry show Contoso.Data/postgresDatabases"},
 	"registry list":   {"udtc registry list --server http://127.0.0.1:7443", "udtc registry list --output json"},
 	"registry show":   {"udtc registry show Contoso.Data", "udtc registry show Contoso.Data/postgresDatabases --output json"},
+	"registry delete": {"udtc registry delete Contoso.Data --server http://127.0.0.1:7443 --dry-run", "udtc registry delete Contoso.Data --delete-resources --yes"},
 	"schema":          {"udtc schema > manifest.schema.json"},
 	"serve":           {"udtc serve --addr 127.0.0.1:7443", "udtc serve --store sqlite:/var/lib/udtc/registry.db --token-file /etc/udtc/token --addr :7443 --forward-allow provider.internal,10.0.0.0/8"},
 	"validate":        {"udtc validate Contoso.Data/postgresDatabases@2025-06-01 db.yaml --manifests examples", "udtc validate Contoso.Data/postgresDatabases@2025-06-01 *.json --server http://127.0.0.1:7443"},

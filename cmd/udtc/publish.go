@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -140,19 +141,21 @@ func (f *serverFlags) targetName(reg *client.Client) string {
 type publishFlags struct {
 	compileFlags
 	serverFlags
-	refused  []string // what a Radius UCP target cannot hold (publish.ForUCP)
-	target   string   // the server as the plan names it (serverFlags.targetName)
-	prune    bool
-	dryRun   bool
-	location string
-	address  string
-	git      gitPublishFlags // publishgit.go
-	review   planFlags       // publishplan.go
+	refused         []string // what a Radius UCP target cannot hold (publish.ForUCP)
+	target          string   // the server as the plan names it (serverFlags.targetName)
+	prune           bool
+	deleteResources bool
+	dryRun          bool
+	location        string
+	address         string
+	git             gitPublishFlags // publishgit.go
+	review          planFlags       // publishplan.go
 }
 
 func (f *publishFlags) flags() []cli.Flag {
 	return slices.Concat(f.compileFlags.flags(), f.serverFlags.flags(), []cli.Flag{
 		&cli.BoolFlag{Name: "prune", Usage: "delete what the published namespaces no longer declare", Destination: &f.prune},
+		&cli.BoolFlag{Name: "delete-resources", Usage: "with --prune: delete the types (and API versions) that still have resources together with those resources; without it, such a plan is refused with nothing written", Destination: &f.deleteResources},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
 		&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
 		&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
@@ -201,7 +204,10 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			fmt.Fprintln(e.stderr, "udtc publish: "+line)
 		}
 	}
-	plan, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune})
+	if f.deleteResources && !f.prune {
+		return usageErrorf("--delete-resources deletes resources with the types --prune deletes: pass --prune too")
+	}
+	plan, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune, DeleteResources: f.deleteResources})
 	if err != nil {
 		return fail(exitFail, err)
 	}
@@ -225,6 +231,9 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 // finish ends a publish whose plan is made: a dry run, nothing to write,
 // or the writes.
 func (f *publishFlags) finish(ctx context.Context, e *env, reg *client.Client, plan *publish.Plan, rec *publishRecord) error {
+	if len(plan.Refused()) > 0 {
+		return f.refuse(e, plan)
+	}
 	if f.dryRun || plan.Writes() == 0 {
 		return f.noWrites(e, plan, rec)
 	}
@@ -232,6 +241,30 @@ func (f *publishFlags) finish(ctx context.Context, e *env, reg *client.Client, p
 		return err
 	}
 	return f.apply(ctx, e, reg, plan, rec)
+}
+
+// refuse ends a publish (or a dry run) whose plan has deletes the
+// registry would refuse: nothing is written, since applying the rest
+// would leave the registry half-pruned.
+func (f *publishFlags) refuse(e *env, plan *publish.Plan) error {
+	if f.output == "json" {
+		if err := writeJSON(e.stdout, f.newReport(plan)); err != nil {
+			return err
+		}
+	}
+	return refusedError(plan, "pass --delete-resources to delete them with their types, delete them first, or publish without --prune")
+}
+
+// refusedError is the error of a plan the registry would refuse part of
+// (publish.Plan.Refused); hint says what the user can do.
+func refusedError(plan *publish.Plan, hint string) error {
+	refused := plan.Refused()
+	var why []string
+	for _, c := range refused {
+		why = append(why, c.Name()+": "+c.Refused)
+	}
+	return fail(exitFail, fmt.Errorf("the registry would refuse %s (%s); nothing written: %s",
+		plural(len(refused), "delete"), strings.Join(why, "; "), hint))
 }
 
 // newReport starts the --output json document of plan.
@@ -291,7 +324,15 @@ func (f *publishFlags) apply(ctx context.Context, e *env, reg *client.Client, pl
 		return authErr
 	}
 	if len(res.Failed) > 0 {
-		return fail(exitFail, fmt.Errorf("%d of %s failed; run publish again to converge", len(res.Failed), plural(plan.Writes(), "write")))
+		hint := "run publish again to converge"
+		for _, fl := range res.Failed {
+			if fl.Change.Action == publish.Delete && client.StatusCode(fl.Err) == http.StatusConflict {
+				// A delete refused since the plan was made (a resource
+				// created meanwhile): the next plan says so up front.
+				hint = "run publish again: its plan names what the registry refuses and why"
+			}
+		}
+		return fail(exitFail, fmt.Errorf("%d of %s failed; %s", len(res.Failed), plural(plan.Writes(), "write"), hint))
 	}
 	f.recordApplied(ctx, reg, plan, rec)
 	return nil

@@ -56,7 +56,14 @@ func (f *planFlags) confirmPrune(e *env, p *publish.Plan) error {
 	if n == 0 || f.yes || !e.isTerminal || !e.stdinTerminal {
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "Delete %s listed above (with everything below them)? Type yes to apply the plan: ", plural(n, "registration"))
+	what := plural(n, "registration")
+	if r, unknown := p.ResourcesDeleted(); r > 0 || unknown {
+		what += " and " + plural(r, "resource")
+		if unknown {
+			what += " or more"
+		}
+	}
+	fmt.Fprintf(e.stdout, "Delete %s listed above (with everything below them)? Type yes to apply the plan: ", what)
 	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
 	if strings.TrimSpace(strings.ToLower(line)) != "yes" {
 		return fail(exitFail, fmt.Errorf("publish cancelled: nothing written (--yes skips the question)"))

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/publish"
 )
 
@@ -108,6 +111,105 @@ func TestConfirmPrune(t *testing.T) {
 	}
 	if err := (&planFlags{}).confirmPrune(&env{isTerminal: true, stdinTerminal: true, stdin: strings.NewReader("")}, &publish.Plan{}); err != nil {
 		t.Errorf("a plan without deletes asked: %v", err)
+	}
+}
+
+// TestPublishPruneWithResources: against udtc serve, a prune whose delete
+// the registry would refuse (the type still has a resource) is shown in
+// the plan, dry run or not, and nothing is written; --delete-resources
+// deletes the type with its resource, counted in the plan; a rerun has
+// nothing to do.
+func TestPublishPruneWithResources(t *testing.T) {
+	t.Chdir("../..")
+	dir := copyDir(t, "examples")
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	publishText := func(args ...string) (int, string, string) {
+		return runCLI(t, append([]string{"publish", dir, "--server", url}, args...)...)
+	}
+	if code, _, stderr := publishText(); code != 0 {
+		t.Fatalf("first publish: exit %d\n%s", code, stderr)
+	}
+	ctx := context.Background()
+	reg, err := client.New(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.PutResourceGroup(ctx, "rg", api.ResourceGroup{Location: "global"}); err != nil {
+		t.Fatal(err)
+	}
+	bus := must(api.ParseResourceID("/planes/radius/local/resourceGroups/rg/providers/Contoso.Messaging/buses/b1"))
+	queue := must(api.ParseResourceID(bus.String() + "/queues/q1"))
+	if _, err := reg.PutInstance(ctx, bus, "2025-06-01", api.Instance{Properties: []byte(`{"environment":"e","tier":"basic"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.PutInstance(ctx, queue, "2025-06-01", api.Instance{Properties: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	// The manifests no longer declare buses/queues.
+	messaging := filepath.Join(dir, "messaging.yaml")
+	b := must(os.ReadFile(messaging))
+	cut := bytes.Index(b, []byte("  buses/queues:"))
+	if cut < 0 {
+		t.Fatal("examples/messaging.yaml has no buses/queues")
+	}
+	if err := os.WriteFile(messaging, b[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, args := range [][]string{{"--prune", "--dry-run"}, {"--prune"}, {"--prune", "--yes"}} {
+		code, stdout, stderr := publishText(args...)
+		if code != 1 || strings.Contains(stdout, "Applied") ||
+			!strings.Contains(stdout, "  - delete    resourceType     Contoso.Messaging/buses/queues\n      ! refused by the registry: it still has 1 resource\n") ||
+			!strings.Contains(stdout, "1 to delete (1 refused)") ||
+			!strings.Contains(stderr, "the registry would refuse 1 delete (Contoso.Messaging/buses/queues: it still has 1 resource); nothing written: pass --delete-resources") {
+			t.Errorf("publish %v: exit %d, want 1 with the refusal\n%s%s", args, code, stdout, stderr)
+		}
+	}
+	_, stdout, _ := publishText("--prune", "--dry-run", "--output", "json")
+	if !strings.Contains(stdout, `"refused": "it still has 1 resource"`) || !strings.Contains(stdout, `"resources": 1,`) {
+		t.Errorf("json plan lacks the refusal:\n%s", stdout)
+	}
+	loc, err := reg.GetLocation(ctx, "Contoso.Messaging", "global")
+	if _, served := loc.Properties.ResourceTypes["buses/queues"]; err != nil || !served {
+		t.Errorf("a refused plan changed the location: %+v, %v", loc.Properties.ResourceTypes, err)
+	}
+	if _, err := reg.GetInstance(ctx, queue, "2025-06-01"); err != nil {
+		t.Errorf("a refused plan deleted the resource: %v", err)
+	}
+
+	if code, _, stderr := publishText("--delete-resources"); code != 2 || !strings.Contains(stderr, "pass --prune too") {
+		t.Errorf("--delete-resources without --prune: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := publishText("--prune", "--delete-resources")
+	if code != 0 || !strings.Contains(stdout, "  - delete    resourceType     Contoso.Messaging/buses/queues and its 1 resource\n") ||
+		!strings.Contains(stdout, "1 to delete (with 1 resource)") || !strings.Contains(stdout, "Applied 2 of 2 writes.") {
+		t.Errorf("--delete-resources: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := reg.GetInstance(ctx, queue, "2025-06-01"); !client.IsNotFound(err) {
+		t.Errorf("the queue after --delete-resources: %v", err)
+	}
+	if _, err := reg.GetInstance(ctx, bus, "2025-06-01"); err != nil {
+		t.Errorf("the bus after --delete-resources: %v", err)
+	}
+	if code, stdout, _ := publishText("--prune"); code != 0 || !strings.Contains(stdout, "0 writes") {
+		t.Errorf("rerun: exit %d\n%s", code, stdout)
+	}
+
+	// The provider's delete: the same plan, refusal and flag.
+	code, stdout, stderr = runCLI(t, "registry", "delete", "Contoso.Messaging", "--server", url)
+	if code != 1 || !strings.Contains(stdout, "      ! refused by the registry: it still has 1 resource\n") || !strings.Contains(stderr, "nothing written") {
+		t.Errorf("registry delete: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "registry", "delete", "Contoso.Messaging", "--server", url, "--delete-resources", "--output", "json")
+	if code != 0 || !strings.Contains(stdout, `"resources": 1`) || !strings.Contains(stdout, `"applied": [`) {
+		t.Errorf("registry delete --delete-resources: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := reg.GetInstance(ctx, bus, "2025-06-01"); !client.IsNotFound(err) {
+		t.Errorf("the bus after the provider's delete: %v", err)
+	}
+	if _, err := reg.ProviderSummary(ctx, "Contoso.Data"); err != nil {
+		t.Errorf("another namespace after the provider's delete: %v", err)
 	}
 }
 

@@ -272,3 +272,68 @@ func TestRadiusDocExample(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneInRadiusMeetsResources: UCP would delete a type that still has
+// resources and leave them behind; publish --prune counts them (listed
+// plane-wide) and refuses with nothing written; --delete-resources deletes
+// them before the type; a rerun writes nothing. `udtc registry delete`
+// plans, refuses and deletes a provider the same way.
+func TestPruneInRadiusMeetsResources(t *testing.T) {
+	fake := ucpfake.Start(t)
+	two := dataManifest + `  memCaches:
+    apiVersions:
+      '2025-01-01':
+        schema: {type: object, properties: {size: {type: string}}}
+`
+	dir := writeManifests(t, map[string]string{"data.yaml": two})
+	if code, out, errOut := runCLI(t, "publish", "--server", fake.URL, dir); code != 0 {
+		t.Fatalf("publish = %d\n%s\n%s", code, out, errOut)
+	}
+	fake.SeedResource("local", "rg", "Contoso.Data", "memCaches", "m1")
+	fake.SeedResource("local", "rg", "Contoso.Data", "redisCaches", "r1")
+	writes := func() int {
+		n := 0
+		for _, r := range fake.Requests() {
+			if r.Method != http.MethodGet {
+				n++
+			}
+		}
+		return n
+	}
+	dir = writeManifests(t, map[string]string{"data.yaml": dataManifest})
+	before := writes()
+	code, out, errOut := runCLI(t, "publish", "--server", fake.URL, "--prune", dir)
+	if code != exitFail || !strings.Contains(out, "Contoso.Data/memCaches\n      ! refused by the registry: it still has 1 resource\n") ||
+		!strings.Contains(errOut, "the registry would refuse 1 delete") || writes() != before {
+		t.Errorf("prune of a type with a resource = %d, %d writes\n%s\n%s", code, writes()-before, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "publish", "--server", fake.URL, "--prune", "--delete-resources", dir)
+	if code != 0 || !strings.Contains(out, "Contoso.Data/memCaches and its 1 resource\n") || !strings.Contains(out, "Applied 2 of 2 writes.") {
+		t.Errorf("--delete-resources = %d\n%s\n%s", code, out, errOut)
+	}
+	if got := strings.Join(fake.Resources(), " "); !strings.HasSuffix(got, "/redisCaches/r1") || strings.Contains(got, "memCaches") {
+		t.Errorf("resources left: %s", got)
+	}
+	if code, out, _ := runCLI(t, "publish", "--server", fake.URL, "--prune", dir); code != 0 || !strings.Contains(out, "0 writes") {
+		t.Errorf("rerun = %d\n%s", code, out)
+	}
+
+	const rp = "/planes/radius/local/providers/System.Resources/resourceproviders/Contoso.Data"
+	before = writes()
+	code, out, errOut = runCLI(t, "registry", "delete", "Contoso.Data", "--server", fake.URL)
+	if code != exitFail || !strings.Contains(out, "  - delete    resourceProvider Contoso.Data\n      resourceTypes: [redisCaches] → (none)\n      locations: [global] → (none)\n      ! refused by the registry: it still has 1 resource\n") ||
+		!strings.Contains(errOut, "pass --delete-resources to delete them with it") || writes() != before {
+		t.Errorf("registry delete of a provider with a resource = %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "registry", "delete", "Contoso.Data", "--server", fake.URL, "--delete-resources", "--dry-run")
+	if code != 0 || !strings.Contains(out, "Contoso.Data and its 1 resource\n") || !strings.Contains(out, "Dry run: nothing written.") || writes() != before {
+		t.Errorf("registry delete --dry-run = %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "registry", "delete", "Contoso.Data", "--server", fake.URL, "--delete-resources")
+	if code != 0 || !strings.Contains(out, "Deleted Contoso.Data.") || fake.State(rp) != "" || len(fake.Resources()) != 0 {
+		t.Errorf("registry delete --delete-resources = %d, provider %q, resources %v\n%s\n%s", code, fake.State(rp), fake.Resources(), out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "registry", "delete", "Contoso.Data", "--server", fake.URL); code != exitFail || !strings.Contains(errOut, "namespace Contoso.Data is not registered") {
+		t.Errorf("registry delete of an absent namespace = %d\n%s", code, errOut)
+	}
+}

@@ -9,14 +9,16 @@ import (
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/explain"
+	"github.com/udtc/udtc/registry/publish"
 )
 
 func registryCommand(e *env) *cli.Command {
 	list := &serverFlags{}
 	show := &serverFlags{}
+	del := &registryDeleteFlags{}
 	return &cli.Command{
 		Name:  "registry",
-		Usage: "read a registry: list providers and types, show a namespace or a type",
+		Usage: "read a registry: list providers and types, show a namespace or a type; delete a namespace",
 		Subcommands: []*cli.Command{
 			{
 				Name:   "list",
@@ -30,6 +32,13 @@ func registryCommand(e *env) *cli.Command {
 				ArgsUsage: "NAMESPACE[/TYPE]",
 				Flags:     show.flags(),
 				Action:    func(c *cli.Context) error { return registryShow(c, e, show) },
+			},
+			{
+				Name:      "delete",
+				Usage:     "delete a namespace's provider with its types, API versions and locations (like rad resource-provider delete): plan, then apply",
+				ArgsUsage: "NAMESPACE",
+				Flags:     del.flags(),
+				Action:    func(c *cli.Context) error { return del.run(c, e) },
 			},
 		},
 	}
@@ -88,4 +97,81 @@ func registryShow(c *cli.Context, e *env, f *serverFlags) error {
 		return writeJSON(e.stdout, s)
 	}
 	return explain.WriteSummary(e.stdout, s, typ != "")
+}
+
+// registryDeleteFlags are the flags of `udtc registry delete`.
+type registryDeleteFlags struct {
+	serverFlags
+	deleteResources bool
+	dryRun          bool
+	review          planFlags // its --yes
+}
+
+func (f *registryDeleteFlags) flags() []cli.Flag {
+	return append(f.serverFlags.flags(),
+		&cli.BoolFlag{Name: "delete-resources", Usage: "delete the resources its types still have too; without it, the delete of a namespace with resources is refused with nothing written", Destination: &f.deleteResources},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
+		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "delete without asking on a terminal", Destination: &f.review.yes},
+	)
+}
+
+// run is `udtc registry delete NAMESPACE`: the plan of the provider's
+// delete (publish.PlanProviderDelete), with the resources it meets; a
+// refused one writes nothing; on a terminal it asks first, as a prune does.
+func (f *registryDeleteFlags) run(c *cli.Context, e *env) error {
+	if c.Args().Len() != 1 || strings.Contains(c.Args().First(), "/") {
+		return usageErrorf("delete takes one argument: NAMESPACE (publish --prune deletes the types a namespace no longer declares)")
+	}
+	ns := c.Args().First()
+	reg, ctx, cancel, err := f.dial(c.Context)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	plan, err := publish.PlanProviderDelete(ctx, reg, ns, publish.Options{DeleteResources: f.deleteResources})
+	if err != nil {
+		return fail(exitFail, err)
+	}
+	if len(plan.Changes) == 0 {
+		return fail(exitFail, fmt.Errorf("namespace %s is not registered", ns))
+	}
+	target := f.targetName(reg)
+	report := publish.NewReport(target, f.plane, f.dryRun, plan, nil)
+	if f.output == "text" {
+		plan.WriteText(e.stdout, target, f.plane, false)
+	}
+	if len(plan.Refused()) > 0 || f.dryRun {
+		if f.output == "json" {
+			if err := writeJSON(e.stdout, report); err != nil {
+				return err
+			}
+		}
+		if len(plan.Refused()) > 0 {
+			return refusedError(plan, "pass --delete-resources to delete them with it, or delete them first")
+		}
+		if f.output == "text" {
+			fmt.Fprintln(e.stdout, "Dry run: nothing written.")
+		}
+		return nil
+	}
+	if err := f.review.confirmPrune(e, plan); err != nil {
+		return err
+	}
+	res := publish.Apply(ctx, reg, plan, publish.ApplyOptions{Waiting: publish.WaitingPrinter(e.stderr)})
+	if f.output == "json" {
+		report.AddResult(res)
+		if err := writeJSON(e.stdout, report); err != nil {
+			return err
+		}
+	}
+	for _, fl := range res.Failed {
+		if err := f.authError(fl.Err); err != nil {
+			return err
+		}
+		return fail(exitFail, fmt.Errorf("deleting %s: %w", fl.Change.Name(), fl.Err))
+	}
+	if f.output == "text" {
+		fmt.Fprintf(e.stdout, "Deleted %s.\n", plan.Changes[0].Name())
+	}
+	return nil
 }

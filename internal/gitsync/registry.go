@@ -48,6 +48,11 @@ func (r ServiceRegistry) ListLocations(ctx context.Context, namespace string) ([
 	return r.Service.Locations(ctx, api.DefaultPlane, namespace)
 }
 
+// ResourceCounts implements Registry.
+func (r ServiceRegistry) ResourceCounts(ctx context.Context, namespace string, _ []string) ([]api.ResourceCount, error) {
+	return r.Service.ResourceCounts(ctx, api.DefaultPlane, namespace)
+}
+
 // syncCommit is a transaction of the sync under lease.
 func syncCommit(lease registry.SyncLease, actor string, writes []service.SyncWrite, claim, release []string, st *api.SyncStatus) service.SyncCommit {
 	return service.SyncCommit{Fence: lease, Actor: actor, Writes: writes, Claim: claim, Release: release, Status: st}
@@ -231,4 +236,26 @@ func (r *recorder) DeleteAPIVersion(_ context.Context, ns, typ, version string, 
 func (r *recorder) DeleteLocation(_ context.Context, ns, location string, _ ...client.Condition) (bool, error) {
 	r.add(registry.LocationID(r.plane, ns, location), nil)
 	return true, nil
+}
+
+func (r *recorder) DeleteProvider(_ context.Context, ns string, _ ...client.Condition) (bool, error) {
+	r.add(registry.ProviderID(r.plane, ns), nil)
+	return true, nil
+}
+
+// errNoForce: the sync never deletes resources (it plans without
+// publish.Options.DeleteResources); its transaction fails as a whole on a
+// registration that still has some.
+var errNoForce = errors.New("the git sync does not delete resources with their types")
+
+func (r *recorder) ForceDeleteProvider(context.Context, string) (bool, error) {
+	return false, errNoForce
+}
+
+func (r *recorder) ForceDeleteResourceType(context.Context, string, string) (bool, error) {
+	return false, errNoForce
+}
+
+func (r *recorder) ForceDeleteAPIVersion(context.Context, string, string, string) (bool, error) {
+	return false, errNoForce
 }

@@ -10,7 +10,10 @@
 // polls go by; a write during one is 409 "in progress"), fails a type's
 // operation when its provider's has not succeeded and a version's when
 // its type's has not, lists locations, types and versions plane-wide,
-// sends no udtc marker, and records every request. Its own answers are
+// sends no udtc marker, and records every request. It also holds
+// resources of the registered types (SeedResource), as Radius's dynamic
+// resource provider behind UCP does: listed plane-wide per type, deleted
+// asynchronously, and left behind when their type is deleted. Its own answers are
 // checked against Radius's description in its tests.
 package ucpfake
 
@@ -65,6 +68,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	res      map[string]*resource // by lower-cased id
+	inst     map[string]*instance // resources of user-defined types, by lower-cased id
 	ops      map[string]*operation
 	requests []Request
 	fail     map[string]string // lower-cased id → Failed or Canceled
@@ -95,7 +99,7 @@ type operation struct {
 // Start starts a fake on 127.0.0.1; it stops with the test.
 func Start(t testing.TB) *Server {
 	s := &Server{Steps: 2, res: map[string]*resource{}, ops: map[string]*operation{}, fail: map[string]string{},
-		held: map[string]bool{}}
+		held: map[string]bool{}, inst: map[string]*instance{}}
 	ts := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(ts.Close)
 	s.URL = ts.URL
@@ -217,6 +221,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	seg := strings.Split(rest, "/")
 	if len(seg) < 4 || seg[0] != "" || seg[1] != "planes" || seg[2] != "radius" {
 		invalid(w, r)
+		return
+	}
+	if isInstancePath(seg) {
+		s.instances(w, r, seg)
 		return
 	}
 	if v := r.URL.Query().Get("api-version"); v != api.Version && !isPoll(seg) {

@@ -170,6 +170,9 @@ func (s *Server) advance(op *operation) {
 	}
 	op.status, op.err = s.outcome(op)
 	op.end = time.Now()
+	if in := s.inst[op.target]; in != nil && op.method == http.MethodDelete && op.status == "Succeeded" {
+		delete(s.inst, op.target)
+	}
 	r := s.res[op.target]
 	switch {
 	case r == nil:

@@ -167,6 +167,20 @@ type List[T any] struct {
 	NextLink string `json:"nextLink,omitempty"`
 }
 
+// ResourceCount is how many resources of a type (as registered:
+// "contosoBuses/queues") were last written with one of its API versions:
+// an item of GET .../resourceProviders/{namespace}/resourceCounts, a udtc
+// extension that tells a client which deletes the registry refuses
+// without ?force=true, and what they would delete with it. APIVersion is
+// "" where the count is of the type as a whole (udtc publish counts so
+// against Radius's UCP, which has no such route, by listing the type's
+// resources).
+type ResourceCount struct {
+	ResourceType string `json:"resourceType"`
+	APIVersion   string `json:"apiVersion,omitempty"`
+	Count        int    `json:"count"`
+}
+
 // ProviderSummary is the read-optimised view of one resource provider
 // (GET /planes/radius/{plane}/providers/{namespace}).
 type ProviderSummary struct {

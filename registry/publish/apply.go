@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/udtc/udtc/internal/par"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 )
 
@@ -76,7 +77,11 @@ const (
 // concurrently; the next phase starts when they are done, asynchronous
 // operations included), so parents exist before their children. A failed
 // write does not stop the others, but the writes that depend on it are
-// not sent (ErrDependencyFailed); both are reported in Result.Failed.
+// not sent (ErrDependencyFailed); both are reported in Result.Failed. A
+// location's write keeps serving what a failed delete left registered
+// (keepServing), and a location whose types' deletes failed is not
+// deleted: no failure leaves a registered type unusable. Apply does not
+// check Plan.Refused: callers apply no plan that has refusals.
 // Apply stops early when ctx is done, and after a 401 or 403 (every other
 // write would fail the same way): the writes not sent are reported as
 // failed with that cause. With opts.Batch, each phase's writes go in
@@ -86,8 +91,9 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 	if conc <= 0 {
 		conc = 8
 	}
+	changes := slices.Clone(p.Changes) // location writes are adjusted as the deletes go
 	var writes []int
-	for i, c := range p.Changes {
+	for i, c := range changes {
 		if c.IsWrite() {
 			writes = append(writes, i)
 		}
@@ -100,12 +106,12 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 	var done atomic.Int64
 	batcher, batching := reg.(Batcher) // batching until the server says it takes no batches
 	batching = batching && opts.Batch
-	errs := make([]error, len(p.Changes))
-	attempted := make([]bool, len(p.Changes))
+	errs := make([]error, len(changes))
+	attempted := make([]bool, len(changes))
 	for start := 0; start < len(writes); {
 		end := start
-		ph := phase(p.Changes[writes[start]])
-		for end < len(writes) && phase(p.Changes[writes[end]]) == ph {
+		ph := phase(changes[writes[start]])
+		for end < len(writes) && phase(changes[writes[end]]) == ph {
 			end++
 		}
 		if ctx.Err() != nil {
@@ -121,16 +127,27 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 				opts.Progress(int(n), total)
 			}
 		}
-		phaseWrites := blocked(p, writes[start:end], errs, attempted, finish)
+		phaseWrites := blocked(changes, writes[start:end], errs, attempted, finish)
+		for _, i := range phaseWrites {
+			changes[i] = keepServing(changes[i], changes, errs)
+		}
 		if batching {
-			var unsent []int
-			unsent, batching = applyBatches(ctx, batcher, p, phaseWrites, attempted, finish)
-			phaseWrites = unsent // the server takes no batches: one by one
+			var single, batched, unsent []int
+			for _, i := range phaseWrites {
+				if batchable(changes[i]) {
+					batched = append(batched, i)
+				} else {
+					single = append(single, i)
+				}
+			}
+			unsent, batching = applyBatches(ctx, batcher, changes, batched, attempted, finish)
+			phaseWrites = append(single, unsent...) // the server takes no batches: one by one
+			slices.Sort(phaseWrites)
 		}
 		par.EachOn(conc, len(phaseWrites), func(k int) {
 			i := phaseWrites[k]
 			attempted[i] = true
-			c := p.Changes[i]
+			c := changes[i]
 			wctx := ctx
 			if opts.Waiting != nil {
 				wctx = client.WithProgress(ctx, func(state string, elapsed time.Duration) { opts.Waiting(c, state, elapsed) })
@@ -141,7 +158,7 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 	}
 	var res Result
 	for _, i := range writes {
-		c := p.Changes[i]
+		c := changes[i]
 		switch {
 		case !attempted[i]:
 			res.Failed = append(res.Failed, Failure{c, fmt.Errorf("not attempted: %w", context.Cause(ctx))})
@@ -155,12 +172,12 @@ func Apply(ctx context.Context, reg Registry, p *Plan, opts ApplyOptions) Result
 }
 
 // blocked marks as failed, without sending them, the writes (indexes into
-// p.Changes) whose prerequisites failed in an earlier phase (errs), and
+// changes) whose prerequisites failed in an earlier phase (errs), and
 // returns the others.
-func blocked(p *Plan, writes []int, errs []error, attempted []bool, finish func(int, error)) []int {
+func blocked(changes []Change, writes []int, errs []error, attempted []bool, finish func(int, error)) []int {
 	failed := map[string]string{} // resource key → name of the failed write
 	for i, err := range errs {
-		if c := p.Changes[i]; err != nil {
+		if c := changes[i]; err != nil {
 			failed[c.key()] = c.Name()
 			if c.Action == Delete && c.Kind == KindAPIVersion {
 				failed[versionDeletesKey(c.Namespace, c.Type)] = c.Name()
@@ -170,7 +187,7 @@ func blocked(p *Plan, writes []int, errs []error, attempted []bool, finish func(
 	var out []int
 	for _, i := range writes {
 		dep := ""
-		for _, k := range p.Changes[i].prerequisites() {
+		for _, k := range changes[i].prerequisites() {
 			if name, ok := failed[k]; ok {
 				dep = name
 				break
@@ -201,6 +218,15 @@ func (c Change) prerequisites() []string {
 	switch {
 	case c.Action == Delete && c.Kind == KindType:
 		out = append(out, versionDeletesKey(c.Namespace, c.Type))
+	case c.Action == Delete && c.Kind == KindLocation && c.had != nil:
+		// Not deleted while a type it serves stays registered by a failed
+		// delete (or failed write).
+		for t, lt := range c.had.Properties.ResourceTypes {
+			out = append(out, at(KindType, t, ""))
+			for v := range lt.APIVersions {
+				out = append(out, at(KindAPIVersion, t, v))
+			}
+		}
 	case c.Action == Delete:
 	case c.Kind == KindType:
 		out = append(out, at(KindProvider, "", ""))
@@ -235,11 +261,67 @@ func cutLast(s, sep string) (before, after string, found bool) {
 	return s, "", false
 }
 
+// keepServing returns the location write c with what failed deletes
+// (errs, indexes into changes) of its namespace left registered served
+// again as the location served it before (c.had): the types whose delete
+// failed, with their child types, and the API versions whose delete
+// failed. Other changes are returned as they are.
+func keepServing(c Change, changes []Change, errs []error) Change {
+	if c.Kind != KindLocation || c.Action == Delete || c.had == nil {
+		return c
+	}
+	left := map[string]api.ResourceTypeSummary{} // what stays registered, as the location named it
+	keep := func(typ, version string) {
+		t, ok := left[typ]
+		if !ok {
+			t = api.ResourceTypeSummary{APIVersions: map[string]api.APIVersionSummary{}}
+			left[typ] = t
+		}
+		t.APIVersions[version] = api.APIVersionSummary{}
+	}
+	for i, d := range changes {
+		if errs[i] == nil || d.Action != Delete || !strings.EqualFold(d.Namespace, c.Namespace) {
+			continue
+		}
+		for name, lt := range c.had.Properties.ResourceTypes {
+			for v := range lt.APIVersions {
+				switch {
+				case d.Kind == KindType && (strings.EqualFold(name, d.Type) || strings.HasPrefix(strings.ToLower(name), strings.ToLower(d.Type)+"/")):
+					keep(name, v)
+				case d.Kind == KindAPIVersion && strings.EqualFold(name, d.Type) && strings.EqualFold(v, d.Version):
+					keep(name, v)
+				}
+			}
+		}
+	}
+	if len(left) == 0 {
+		return c
+	}
+	loc := *c.location
+	loc.Properties.ResourceTypes = keepServed(loc.Properties.ResourceTypes, c.had.Properties.ResourceTypes, left)
+	c.location = &loc
+	return c
+}
+
+// batchable reports whether c can go in a batch: a batch's writes carry no
+// query (?force=true), and a provider's delete goes alone.
+func batchable(c Change) bool {
+	return !c.force && !(c.Action == Delete && c.Kind == KindProvider)
+}
+
 func applyOne(ctx context.Context, reg Registry, c Change) error {
 	var err error
 	switch {
+	case c.Action == Delete && c.Kind == KindProvider && c.force:
+		_, err = reg.ForceDeleteProvider(ctx, c.Namespace)
+	case c.Action == Delete && c.Kind == KindProvider:
+		_, err = reg.DeleteProvider(ctx, c.Namespace)
+	case c.Action == Delete && c.Kind == KindAPIVersion && c.force:
+		_, err = reg.ForceDeleteAPIVersion(ctx, c.Namespace, c.Type, c.Version)
 	case c.Action == Delete && c.Kind == KindAPIVersion:
 		_, err = reg.DeleteAPIVersion(ctx, c.Namespace, c.Type, c.Version)
+	case c.Action == Delete && c.Kind == KindType && c.force:
+		_, err = reg.ForceDeleteResourceType(ctx, c.Namespace, c.Type)
 	case c.Action == Delete && c.Kind == KindType:
 		_, err = reg.DeleteResourceType(ctx, c.Namespace, c.Type)
 	case c.Action == Delete && c.Kind == KindLocation:
@@ -258,14 +340,14 @@ func applyOne(ctx context.Context, reg Registry, c Change) error {
 	return err
 }
 
-// applyBatches sends the writes (indexes into p.Changes) of one phase in
+// applyBatches sends the writes (indexes into changes) of one phase in
 // batches, batchesInFlight at a time, marking each attempted and calling
 // finish with its outcome. A batch is encoded just before it is sent, so
 // that the client encodes the next batches while the server applies the
 // first. When the server takes no batches (or none this large: a small
 // --max-body-bytes) it returns the writes it did not send and batching
 // false.
-func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempted []bool, finish func(int, error)) (unsent []int, batching bool) {
+func applyBatches(ctx context.Context, b Batcher, changes []Change, writes []int, attempted []bool, finish func(int, error)) (unsent []int, batching bool) {
 	var (
 		mu          sync.Mutex
 		unsupported bool
@@ -282,7 +364,7 @@ func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempt
 		for ; next < len(writes) && batch.Len() < batchWrites && batch.Size() < batchBytes; next++ {
 			i := writes[next]
 			attempted[i] = true
-			if !addToBatch(batch, p.Changes[i]) {
+			if !addToBatch(batch, changes[i]) {
 				finish(i, errors.New("publish: unknown change"))
 				continue
 			}
@@ -332,9 +414,11 @@ func applyBatches(ctx context.Context, b Batcher, p *Plan, writes []int, attempt
 }
 
 // addToBatch adds the write of c to b, as applyOne sends it; false for a
-// change applyOne does not know.
+// change applyOne does not know or that is not batchable.
 func addToBatch(b *client.Batch, c Change) bool {
 	switch {
+	case !batchable(c):
+		return false
 	case c.Action == Delete && c.Kind == KindAPIVersion:
 		b.DeleteAPIVersion(c.Namespace, c.Type, c.Version)
 	case c.Action == Delete && c.Kind == KindType:

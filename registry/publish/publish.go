@@ -24,10 +24,13 @@ import (
 
 // Reader is what planning reads of a registry: each namespace's provider
 // summary and locations; a namespace or location list that does not exist
-// is an error client.IsNotFound reports. *client.Client has it.
+// is an error client.IsNotFound reports; and, for a plan that deletes, the
+// resources the deletes meet (client.Client.ResourceCounts: types names
+// those a UCP must count). *client.Client has it.
 type Reader interface {
 	ProviderSummary(ctx context.Context, namespace string) (api.ProviderSummary, error)
 	ListLocations(ctx context.Context, namespace string) ([]api.Location, error)
+	ResourceCounts(ctx context.Context, namespace string, types []string) ([]api.ResourceCount, error)
 }
 
 // Registry is what publish needs of a registry to apply a plan too;
@@ -41,6 +44,11 @@ type Registry interface {
 	DeleteResourceType(ctx context.Context, namespace, typ string, conds ...client.Condition) (bool, error)
 	DeleteAPIVersion(ctx context.Context, namespace, typ, version string, conds ...client.Condition) (bool, error)
 	DeleteLocation(ctx context.Context, namespace, location string, conds ...client.Condition) (bool, error)
+	DeleteProvider(ctx context.Context, namespace string, conds ...client.Condition) (bool, error)
+	// The deletes of Options.DeleteResources: with the resources they meet.
+	ForceDeleteProvider(ctx context.Context, namespace string) (bool, error)
+	ForceDeleteResourceType(ctx context.Context, namespace, typ string) (bool, error)
+	ForceDeleteAPIVersion(ctx context.Context, namespace, typ, version string) (bool, error)
 }
 
 // Action is what a plan does to one resource.
@@ -86,11 +94,24 @@ type Change struct {
 	Version   string      `json:"apiVersion,omitempty"`
 	Location  string      `json:"location,omitempty"`
 	Diff      []FieldDiff `json:"diff,omitempty"`
+	// Resources is how many resources a delete of a provider, type or API
+	// version meets (see countResources); ResourcesUnknown is set instead
+	// when the registry could not tell.
+	Resources        int  `json:"resources,omitempty"`
+	ResourcesUnknown bool `json:"resourcesUnknown,omitempty"`
+	// Refused says why the registry will refuse the change, "" when it
+	// will not: a delete that meets resources, or may, without
+	// Options.DeleteResources. A plan with a refusal must not be applied.
+	Refused string `json:"refused,omitempty"`
 
+	// force: the delete deletes the resources it meets too.
+	force    bool
 	provider *api.ResourceProvider
 	rtype    *api.ResourceType
 	version  *api.APIVersion
 	location *api.Location
+	// had is the location a location's update or delete changes, as read.
+	had *api.Location
 }
 
 // Name identifies the resource: "Ns", "Ns/type", "Ns/type@version" or
@@ -144,6 +165,10 @@ type Options struct {
 	// namespaces that the registrations no longer declare. Namespaces that
 	// are not published are never touched.
 	Prune bool
+	// DeleteResources lets a delete meet resources: they are deleted with
+	// the type (provider, API version). Without it, such a delete is
+	// planned Refused.
+	DeleteResources bool
 }
 
 // MakePlan reads the registry's state of every namespace in want and plans
@@ -155,7 +180,11 @@ func MakePlan(ctx context.Context, reg Reader, want []api.Registration, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	return planStates(want, states, opts), nil
+	p := planStates(want, states, opts)
+	if err := p.countResources(ctx, reg); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // planStates plans want against states, the state of each of its
@@ -275,7 +304,13 @@ func (s stateHash) add(ns readState) {
 func (s stateHash) sum() string { return hex.EncodeToString(s.h.Sum(nil)) }
 
 // phase orders changes: provider, types (parents first), API versions,
-// locations, then deletes (versions, types deepest first, locations).
+// then the deletes of API versions and types (deepest first), the
+// locations, the deletes of locations, and last a provider's delete.
+// Locations are written after the deletes, so that no failure leaves a
+// registered type unusable: a location stops serving a type or version
+// only once its delete succeeded (Apply keeps in the location's write
+// what a failed delete left registered), and is deleted only when the
+// deletes of what it served did.
 func phase(c Change) int {
 	depth := strings.Count(c.Type, "/")
 	if c.Action == Delete {
@@ -284,8 +319,10 @@ func phase(c Change) int {
 			return 100
 		case KindType:
 			return 200 - depth
-		default:
+		case KindLocation:
 			return 300
+		default:
+			return 400
 		}
 	}
 	switch c.Kind {
@@ -296,7 +333,7 @@ func phase(c Change) int {
 	case KindAPIVersion:
 		return 50
 	}
-	return 60
+	return 250
 }
 
 // planNamespace adds to p the changes that make the namespace's state
@@ -406,12 +443,12 @@ func planLocations(have api.ProviderSummary, haveLocs []api.Location, want []api
 			l.Properties.ResourceTypes = keepServed(l.Properties.ResourceTypes, hl.Properties.ResourceTypes, have.ResourceTypes)
 		}
 		diff := locationDiff(hl.Properties, l.Properties)
-		add(Change{Action: updateIf(diff), Kind: KindLocation, Location: l.Name, Diff: diff, location: &l})
+		add(Change{Action: updateIf(diff), Kind: KindLocation, Location: l.Name, Diff: diff, location: &l, had: &hl})
 	}
 	if opts.Prune {
 		for key, l := range haveLoc {
 			if !wantLoc[key] {
-				add(Change{Action: Delete, Kind: KindLocation, Location: l.Name})
+				add(Change{Action: Delete, Kind: KindLocation, Location: l.Name, had: &l})
 			}
 		}
 	}

@@ -150,3 +150,60 @@ func TestForUCP(t *testing.T) {
 		t.Errorf("refused:\n%s\nwant:\n%s", strings.Join(refused, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPruneToUCPMeetsResources: UCP deletes a type whatever resources it
+// has and leaves them behind, unusable; the plan counts them (listed
+// plane-wide) and refuses the delete up front, with no write; with
+// DeleteResources each resource is deleted before the type, and a second
+// plan has nothing to do.
+func TestPruneToUCPMeetsResources(t *testing.T) {
+	ctx := context.Background()
+	fake, c := ucpRegistry(t)
+	both := registration("Contoso.Data", map[string][]api.APIVersion{
+		"caches": {version("2025-01-01", obj)}, "queues": {version("2025-01-01", obj)}}, "caches", "queues")
+	if res := publish.Apply(ctx, c, ucpPlan(t, c, []api.Registration{both}, false), publish.ApplyOptions{}); len(res.Failed) != 0 {
+		t.Fatalf("publish: %+v", res.Failed)
+	}
+	fake.SeedResource("local", "rg1", "Contoso.Data", "queues", "q1")
+	fake.SeedResource("local", "rg2", "Contoso.Data", "queues", "q2")
+	fake.SeedResource("local", "rg1", "Contoso.Data", "caches", "c1")
+
+	less := registration("Contoso.Data", map[string][]api.APIVersion{"caches": {version("2025-01-01", obj)}}, "caches")
+	writes := func() int {
+		n := 0
+		for _, r := range fake.Requests() {
+			if r.Method != http.MethodGet {
+				n++
+			}
+		}
+		return n
+	}
+	before := writes()
+	p := ucpPlan(t, c, []api.Registration{less}, true)
+	if r := p.Refused(); len(r) != 1 || r[0].Name() != "Contoso.Data/queues" || r[0].Resources != 2 {
+		t.Fatalf("refused = %+v", r)
+	}
+	if n := writes() - before; n != 0 {
+		t.Errorf("planning wrote %d times", n)
+	}
+
+	p, err := publish.MakePlan(ctx, c, []api.Registration{less}, publish.Options{Prune: true, DeleteResources: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, unknown := p.ResourcesDeleted(); len(p.Refused()) != 0 || n != 2 || unknown {
+		t.Fatalf("with DeleteResources: refused %+v, deletes %d resources (unknown %v)", p.Refused(), n, unknown)
+	}
+	if res := publish.Apply(ctx, c, p, publish.ApplyOptions{}); len(res.Failed) != 0 {
+		t.Fatalf("prune: %+v", res.Failed)
+	}
+	if got := fake.Resources(); len(got) != 1 || !strings.HasSuffix(got[0], "/caches/c1") {
+		t.Errorf("resources left: %v, want only caches/c1", got)
+	}
+	if s := fake.State(ucpRP + "/Contoso.Data/resourcetypes/queues"); s != "" {
+		t.Errorf("pruned type is %q", s)
+	}
+	if p := ucpPlan(t, c, []api.Registration{less}, true); p.Writes() != 0 || len(p.Refused()) != 0 {
+		t.Errorf("plan after prune: %v", lines(p))
+	}
+}

@@ -78,6 +78,22 @@ func (s *Server) delete(kind registry.Kind) handlerFunc {
 	}
 }
 
+// resourceCounts answers the resources of a provider's types by API
+// version (api.ResourceCount), the counts a DELETE without ?force=true
+// refuses on.
+func (s *Server) resourceCounts(w http.ResponseWriter, r *http.Request) error {
+	id, err := idFromRequest(r, api.KindProvider)
+	if err != nil {
+		return err
+	}
+	counts, err := s.svc.ResourceCounts(r.Context(), id.Plane, id.Provider)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, api.List[api.ResourceCount]{Value: counts})
+	return nil
+}
+
 func (s *Server) list(kind registry.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var parent registry.ID

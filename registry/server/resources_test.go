@@ -293,6 +293,16 @@ func TestUnregisterWithResources(t *testing.T) {
 		}
 	}
 	f.must(200, "GET", bus1+"/queues/q1"+typeVer, "")
+	// The counts those refusals come from, asked before any delete (the
+	// segment in any case, as every fixed segment).
+	r := f.must(200, "GET", provider+"/resourcecounts", "")
+	want := `{"value":[{"resourceType":"contosoBuses","apiVersion":"2024-08-01","count":1},{"resourceType":"contosoBuses/queues","apiVersion":"2024-08-01","count":1}]}`
+	if got := strings.TrimSpace(string(r.body)); got != want {
+		t.Errorf("resourceCounts = %s\nwant %s", got, want)
+	}
+	if r := f.do("GET", "/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.None/resourceCounts", ""); r.status != 404 {
+		t.Errorf("resourceCounts of an unregistered namespace = %d %s, want 404", r.status, r.body)
+	}
 	f.must(400, "DELETE", buses+"?api-version="+api.Version+"&force=maybe", "")
 	f.must(200, "DELETE", queues+"?api-version="+api.Version+"&force=true", "")
 	f.must(200, "GET", bus1+typeVer, "")

@@ -50,6 +50,10 @@ func (s *Server) routes() {
 		s.writeKinds["DELETE "+r.item] = r.kind
 	}
 
+	// How many resources of each type and API version a delete would
+	// meet (handlers.go): a udtc extension.
+	s.mux.HandleFunc("GET "+rpPrefix+"/{namespace}/resourceCounts", versioned(s.resourceCounts))
+
 	// Resource type icons (ucp.go): any api-version, or none, as UCP.
 	s.mux.HandleFunc("GET "+rpPrefix+"/{namespace}/resourceTypes/{type}/icons/{hash}", s.handle(s.icon))
 
@@ -93,7 +97,7 @@ var (
 	registrationNamespace = map[int][]string{5: {"System.Resources"}}
 	registrationSegments  = map[int][]string{
 		6:  {"resourceProviders"},
-		8:  {"resourceTypes", "locations"},
+		8:  {"resourceTypes", "locations", "resourceCounts"},
 		10: {"apiVersions", "icons"},
 	}
 	groupSegments = map[int][]string{

@@ -67,6 +67,25 @@ func (s *Service) DeleteRegistration(ctx context.Context, id registry.ID, cond r
 	return deleted, err
 }
 
+// ResourceCounts returns how many resources of each type of the provider
+// namespace of plane were last written with each API version: what an
+// unforced DeleteRegistration counts before it refuses. It returns an
+// error wrapping registry.ErrNotFound when the provider does not exist.
+func (s *Service) ResourceCounts(ctx context.Context, plane, namespace string) ([]api.ResourceCount, error) {
+	if _, err := s.store.Get(ctx, registry.ProviderID(plane, namespace)); err != nil {
+		return nil, err
+	}
+	counts, err := s.store.CountInstances(ctx, plane, namespace)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.ResourceCount, len(counts))
+	for i, c := range counts {
+		out[i] = api.ResourceCount{ResourceType: c.Type, APIVersion: c.APIVersion, Count: c.Count}
+	}
+	return out, nil
+}
+
 // SyncWrite is one write of ApplyRegistrations: a PUT of Body (the wire
 // body a client would send: api.ResourceProvider, api.ResourceType,
 // api.APIVersion or api.Location) to ID, or a DELETE of ID when Body is

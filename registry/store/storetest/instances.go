@@ -343,6 +343,19 @@ func testUnregisterInUse(t *testing.T, s registry.Store) {
 			t.Errorf("Delete(%s) = %v, %v; want an InUseError with count %d", id, deleted, err, want)
 		}
 	}
+	// The counts the refusals below give, by type and API version.
+	counts := func(ns string, want []registry.InstanceCount) {
+		t.Helper()
+		got, err := s.CountInstances(ctx, plane, ns)
+		if err != nil {
+			t.Fatalf("CountInstances(%s): %v", ns, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("CountInstances(%s) (-want +got):\n%s", ns, diff)
+		}
+	}
+	counts("aa.BB", []registry.InstanceCount{{Type: "widgets", APIVersion: ver, Count: 2}, {Type: "widgets/parts", APIVersion: ver, Count: 1}})
+	counts("Other.Ns", []registry.InstanceCount{})
 	inUse(registry.ProviderID(plane, "aa.bb"), 3)
 	inUse(registry.TypeID(plane, "Aa.Bb", "widgets"), 3) // with its child type's
 	inUse(registry.TypeID(plane, "Aa.Bb", "widgets/parts"), 1)
@@ -362,6 +375,7 @@ func testUnregisterInUse(t *testing.T, s registry.Store) {
 	}
 	instanceExists(t, s, rgPrefix+"/widgets/w1/parts/p1", false)
 	instanceExists(t, s, rgPrefix+"/widgets/w1", true)
+	counts("Aa.Bb", []registry.InstanceCount{{Type: "widgets", APIVersion: ver, Count: 2}})
 	deleted, removed, err = s.DeleteRegistration(ctx, registry.ProviderID(plane, "Aa.Bb"), registry.Precondition{}, true)
 	if !deleted || removed != 2 || err != nil {
 		t.Errorf("forced delete of the provider = %v, %d, %v", deleted, removed, err)

@@ -642,6 +642,31 @@ func (s *Store) applyOps(ctx context.Context, tx *sql.Tx, ops []registry.BatchOp
 	return nil
 }
 
+// CountInstances implements registry.ResourceStore: one query, grouped by
+// the API version row each resource references.
+func (s *Store) CountInstances(ctx context.Context, plane, namespace string) ([]registry.InstanceCount, error) {
+	rows, err := s.query(ctx, `SELECT v.type, v.name, COUNT(*) FROM instances i JOIN resources v ON v.id = i.version_id
+		WHERE i.plane_key = ? AND i.provider_key = ?
+		GROUP BY v.type_key, v.name_key, v.type, v.name ORDER BY v.type_key, v.name_key`,
+		strings.ToLower(plane), strings.ToLower(namespace))
+	if err != nil {
+		return nil, fmt.Errorf("%s: count resources of %s: %w", s.d.Name, namespace, err)
+	}
+	defer rows.Close()
+	out := []registry.InstanceCount{}
+	for rows.Next() {
+		var c registry.InstanceCount
+		if err := rows.Scan(&c.Type, &c.APIVersion, &c.Count); err != nil {
+			return nil, fmt.Errorf("%s: count resources of %s: %w", s.d.Name, namespace, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: count resources of %s: %w", s.d.Name, namespace, err)
+	}
+	return out, nil
+}
+
 // countInstances locks the registration rows that deleting id would delete
 // (where the database has row locks) and counts the resources written with
 // any of their API versions.
