@@ -136,27 +136,27 @@ func TestAdmitScalars(t *testing.T) {
 		name, doc string
 		want      []string
 	}{
-		{"valid", `{"name":"web-01","tier":"free","replicas":3,"ratio":0.25,"port":8080}`, nil},
-		{"missing required", `{"name":"web-01"}`, []string{"properties.tier MissingProperty"}},
-		{"unknown property", `{"name":"web-01","tier":"free","extra":1}`, []string{"properties.extra UnknownProperty"}},
-		{"wrong types", `{"name":5,"tier":"free","replicas":"3","enabled":"yes","weight":true}`,
+		{"valid", `{"environment":"e","name":"web-01","tier":"free","replicas":3,"ratio":0.25,"port":8080}`, nil},
+		{"missing required", `{"environment":"e","name":"web-01"}`, []string{"properties.tier MissingProperty"}},
+		{"unknown property", `{"environment":"e","name":"web-01","tier":"free","extra":1}`, []string{"properties.extra UnknownProperty"}},
+		{"wrong types", `{"environment":"e","name":5,"tier":"free","replicas":"3","enabled":"yes","weight":true}`,
 			[]string{"properties.enabled InvalidType", "properties.name InvalidType", "properties.replicas InvalidType", "properties.weight InvalidType"}},
-		{"integer must be whole", `{"name":"web-01","tier":"free","replicas":2.5}`, []string{"properties.replicas InvalidType"}},
-		{"enum", `{"name":"web-01","tier":"gold","shards":3}`, []string{"properties.shards InvalidEnum", "properties.tier InvalidEnum"}},
-		{"bounds", `{"name":"web-01","tier":"free","replicas":11,"ratio":-0.5}`, []string{"properties.ratio OutOfRange", "properties.replicas OutOfRange"}},
-		{"exclusive bounds", `{"name":"web-01","tier":"free","port":1024}`, []string{"properties.port OutOfRange"}},
-		{"exclusive upper bound", `{"name":"web-01","tier":"free","port":65536}`, []string{"properties.port OutOfRange"}},
-		{"inside exclusive bounds", `{"name":"web-01","tier":"free","port":1025}`, nil},
-		{"multipleOf", `{"name":"web-01","tier":"free","ratio":0.33}`, []string{"properties.ratio NotMultipleOf"}},
-		{"lengths", `{"name":"ab","tier":"free"}`, []string{"properties.name InvalidLength"}},
-		{"pattern", `{"name":"Web-01","tier":"free"}`, []string{"properties.name PatternMismatch"}},
-		{"formats", `{"name":"web-01","tier":"free","email":"nope","id":"123","createdAt":"x"}`,
+		{"integer must be whole", `{"environment":"e","name":"web-01","tier":"free","replicas":2.5}`, []string{"properties.replicas InvalidType"}},
+		{"enum", `{"environment":"e","name":"web-01","tier":"gold","shards":3}`, []string{"properties.shards InvalidEnum", "properties.tier InvalidEnum"}},
+		{"bounds", `{"environment":"e","name":"web-01","tier":"free","replicas":11,"ratio":-0.5}`, []string{"properties.ratio OutOfRange", "properties.replicas OutOfRange"}},
+		{"exclusive bounds", `{"environment":"e","name":"web-01","tier":"free","port":1024}`, []string{"properties.port OutOfRange"}},
+		{"exclusive upper bound", `{"environment":"e","name":"web-01","tier":"free","port":65536}`, []string{"properties.port OutOfRange"}},
+		{"inside exclusive bounds", `{"environment":"e","name":"web-01","tier":"free","port":1025}`, nil},
+		{"multipleOf", `{"environment":"e","name":"web-01","tier":"free","ratio":0.33}`, []string{"properties.ratio NotMultipleOf"}},
+		{"lengths", `{"environment":"e","name":"ab","tier":"free"}`, []string{"properties.name InvalidLength"}},
+		{"pattern", `{"environment":"e","name":"Web-01","tier":"free"}`, []string{"properties.name PatternMismatch"}},
+		{"formats", `{"environment":"e","name":"web-01","tier":"free","email":"nope","id":"123","createdAt":"x"}`,
 			[]string{"properties.email InvalidFormat", "properties.id InvalidFormat"}},
-		{"null where not nullable", `{"name":"web-01","tier":null}`, []string{"properties.tier InvalidType"}},
-		{"null where nullable", `{"name":"web-01","tier":"free","nickname":null}`, nil},
+		{"null where not nullable", `{"environment":"e","name":"web-01","tier":null}`, []string{"properties.tier InvalidType"}},
+		{"null where nullable", `{"environment":"e","name":"web-01","tier":"free","nickname":null}`, nil},
 		{"not an object", `[1]`, []string{"properties InvalidType"}},
-		{"not JSON", `{"name":`, []string{"properties InvalidJson"}},
-		{"too large a number", `{"name":"web-01","tier":"free","weight":1e400}`, []string{"properties.weight OutOfRange"}},
+		{"not JSON", `{"environment":"e","name":`, []string{"properties InvalidJson"}},
+		{"too large a number", `{"environment":"e","name":"web-01","tier":"free","weight":1e400}`, []string{"properties.weight OutOfRange"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,11 +175,11 @@ func TestAdmitScalars(t *testing.T) {
 
 func TestAdmitDefaultsAndReadOnly(t *testing.T) {
 	s := schemaOf(t, "valid_scalars/Contoso.Scalars/widgets@2025-03-01")
-	got, vs := admit(t, s, `{"name":"web-01","tier":"free","createdAt":"2025-01-01T00:00:00Z"}`)
+	got, vs := admit(t, s, `{"environment":"e","name":"web-01","tier":"free","createdAt":"2025-01-01T00:00:00Z"}`)
 	if len(vs) != 0 {
 		t.Fatalf("violations: %+v", vs)
 	}
-	want := map[string]any{"name": "web-01", "tier": "free", "replicas": json.Number("2"), "ratio": json.Number("0.5"), "enabled": true, "nickname": nil}
+	want := map[string]any{"environment": "e", "name": "web-01", "tier": "free", "replicas": json.Number("2"), "ratio": json.Number("0.5"), "enabled": true, "nickname": nil}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("admitted (-want +got):\n%s", diff)
 	}
@@ -188,6 +188,7 @@ func TestAdmitDefaultsAndReadOnly(t *testing.T) {
 func TestAdmitPaths(t *testing.T) {
 	s := schemaOf(t, "valid_collections/Contoso.Collections/queues@2025-01-01")
 	_, vs := admit(t, s, `{
+		"environment": "e",
 		"subscriptions": [{"endpoint": "https://a.example"}, {"filters": [1]}],
 		"tags": {"a.b": 5, "ok": "x"},
 		"limits": {"web": {"burst": 1}},

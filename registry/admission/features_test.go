@@ -69,16 +69,16 @@ func TestCollections(t *testing.T) {
 		name, doc string
 		want      []string
 	}{
-		{"valid", `{"subscriptions":[{"endpoint":"https://a.example/x"}]}`, nil},
-		{"minItems", `{"subscriptions":[]}`, []string{"properties.subscriptions InvalidItemCount"}},
-		{"maxItems", `{"subscriptions":[` + strings.Repeat(`{"endpoint":"https://a.example"},`, 10) + `{"endpoint":"https://b.example"}]}`,
+		{"valid", `{"environment":"e","subscriptions":[{"endpoint":"https://a.example/x"}]}`, nil},
+		{"minItems", `{"environment":"e","subscriptions":[]}`, []string{"properties.subscriptions InvalidItemCount"}},
+		{"maxItems", `{"environment":"e","subscriptions":[` + strings.Repeat(`{"endpoint":"https://a.example"},`, 10) + `{"endpoint":"https://b.example"}]}`,
 			[]string{"properties.subscriptions InvalidItemCount", "properties.subscriptions DuplicateItems"}},
-		{"uniqueItems", `{"subscriptions":[{"endpoint":"https://a.example"},{"endpoint":"https://a.example"}]}`, []string{"properties.subscriptions DuplicateItems"}},
-		{"maxProperties", `{"subscriptions":[{"endpoint":"https://a.example"}],"tags":{` + strings.Join(tags, ",") + `}}`, []string{"properties.tags InvalidPropertyCount"}},
-		{"map value length", `{"subscriptions":[{"endpoint":"https://a.example"}],"tags":{"x":"` + strings.Repeat("é", 257) + `"}}`, []string{"properties.tags.x InvalidLength"}},
-		{"closed nested object", `{"subscriptions":[{"endpoint":"https://a.example","extra":true}],"closed":{"flag":true,"other":1}}`,
+		{"uniqueItems", `{"environment":"e","subscriptions":[{"endpoint":"https://a.example"},{"endpoint":"https://a.example"}]}`, []string{"properties.subscriptions DuplicateItems"}},
+		{"maxProperties", `{"environment":"e","subscriptions":[{"endpoint":"https://a.example"}],"tags":{` + strings.Join(tags, ",") + `}}`, []string{"properties.tags InvalidPropertyCount"}},
+		{"map value length", `{"environment":"e","subscriptions":[{"endpoint":"https://a.example"}],"tags":{"x":"` + strings.Repeat("é", 257) + `"}}`, []string{"properties.tags.x InvalidLength"}},
+		{"closed nested object", `{"environment":"e","subscriptions":[{"endpoint":"https://a.example","extra":true}],"closed":{"flag":true,"other":1}}`,
 			[]string{"properties.closed.other UnknownProperty", "properties.subscriptions[0].extra UnknownProperty"}},
-		{"empty object is closed", `{"subscriptions":[{"endpoint":"https://a.example"}],"empty":{"a":1}}`, []string{"properties.empty.a UnknownProperty"}},
+		{"empty object is closed", `{"environment":"e","subscriptions":[{"endpoint":"https://a.example"}],"empty":{"a":1}}`, []string{"properties.empty.a UnknownProperty"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,8 +175,8 @@ func TestUndeclaredSchemaAcceptsAnything(t *testing.T) {
 // including a built-in $ref (RecipeStatus is read-only), without violations.
 func TestReadOnlyDropped(t *testing.T) {
 	s := schemaOf(t, "valid_basic/MyCompany.Resources/postgresDatabases@2025-01-01-preview")
-	out, vs := s.Admit(json.RawMessage(`{"size":"S","status":{"binding":{"hostname":"h"},"recipe":{"templateKind":"bicep"}}}`))
-	if len(vs) != 0 || string(out) != `{"size":"S"}` {
+	out, vs := s.Admit(json.RawMessage(`{"environment":"e","size":"S","status":{"binding":{"hostname":"h"},"recipe":{"templateKind":"bicep"}}}`))
+	if len(vs) != 0 || string(out) != `{"environment":"e","size":"S"}` {
 		t.Errorf("%s %+v", out, vs)
 	}
 	s = mustCompile(t, `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string","readOnly":true}}},

@@ -76,12 +76,12 @@ func TestSplitMergeSecrets(t *testing.T) {
 
 func TestSplitSecretsFixture(t *testing.T) {
 	s := schemaOf(t, "valid_secrets/Contoso.Security/vaults@2025-01-01")
-	admitted, vs := s.Admit(json.RawMessage(`{"adminPassword":"correct horse battery","keys":{"primary":"k1"},"owner":"me","connection":{"uri":"https://x"}}`))
+	admitted, vs := s.Admit(json.RawMessage(`{"environment":"e","adminPassword":"correct horse battery","keys":{"primary":"k1"},"owner":"me","connection":{"uri":"https://x"}}`))
 	if len(vs) != 0 {
 		t.Fatalf("%+v", vs)
 	}
 	public, secrets := s.SplitSecrets(admitted)
-	if string(public) != `{"adminPassword":null,"keys":null,"owner":"me"}` || string(secrets) != `{"adminPassword":"correct horse battery","keys":{"primary":"k1"}}` {
+	if string(public) != `{"adminPassword":null,"environment":"e","keys":null,"owner":"me"}` || string(secrets) != `{"adminPassword":"correct horse battery","keys":{"primary":"k1"}}` {
 		t.Errorf("%s %s", public, secrets)
 	}
 }

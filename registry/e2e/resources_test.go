@@ -236,47 +236,47 @@ func resourceScenario(t *testing.T, h httpc) {
 		widgets = rg + "/providers/Contoso.Scalars/widgets"
 		wv      = "?api-version=2025-03-01"
 	)
-	h.must(404, "PUT", bus1+v, `{"properties":{"sku":"basic"}}`) // no group yet
+	h.must(404, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"basic"}}`) // no group yet
 	h.must(201, "PUT", rg+regVersion, `{"location":"global"}`)
 
 	// Valid resources, a child under its parent, in another registered location.
-	r := h.must(201, "PUT", bus1+v, `{"properties":{"sku":"basic"}}`)
+	r := h.must(201, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"basic"}}`)
 	if got := properties(t, r.body); got["sku"] != "basic" || got["provisioningState"] != "Succeeded" {
 		t.Errorf("bus1 properties = %v", got)
 	}
-	h.must(201, "PUT", bus1+"/queues/q1"+v, `{"properties":{"maxSizeInMegabytes":1024}}`)
-	h.must(201, "PUT", buses+"/bus-east"+v, `{"location":"east","properties":{"sku":"standard"}}`)
-	h.must(201, "PUT", buses+"/old"+"?api-version=2024-06-01-preview", `{"properties":{"sku":"anything"}}`)
+	h.must(201, "PUT", bus1+"/queues/q1"+v, `{"properties":{"environment":"e","maxSizeInMegabytes":1024}}`)
+	h.must(201, "PUT", buses+"/bus-east"+v, `{"location":"east","properties":{"environment":"e","sku":"standard"}}`)
+	h.must(201, "PUT", buses+"/old"+"?api-version=2024-06-01-preview", `{"properties":{"environment":"e","sku":"anything"}}`)
 
 	// Violations: every one, nothing stored.
-	r = h.must(400, "PUT", buses+"/bus2"+v, `{"properties":{"sku":"gold","extra":1}}`)
+	r = h.must(400, "PUT", buses+"/bus2"+v, `{"properties":{"environment":"e","sku":"gold","extra":1}}`)
 	if diff := cmp.Diff([]string{"properties.extra UnknownProperty", "properties.sku InvalidEnum"}, details(t, r.body)); diff != "" {
 		t.Errorf("bus2 details (-want +got):\n%s", diff)
 	}
 	h.must(404, "GET", buses+"/bus2"+v, "")
-	r = h.must(400, "PUT", bus1+"/queues/q2"+v, `{"properties":{"maxSizeInMegabytes":0}}`)
+	r = h.must(400, "PUT", bus1+"/queues/q2"+v, `{"properties":{"environment":"e","maxSizeInMegabytes":0}}`)
 	if diff := cmp.Diff([]string{"properties.maxSizeInMegabytes OutOfRange"}, details(t, r.body)); diff != "" {
 		t.Errorf("q2 details (-want +got):\n%s", diff)
 	}
-	r = h.must(400, "PUT", widgets+"/w0"+wv, `{"properties":{"name":"W","tier":"gold","port":1024,"ratio":0.33,"email":"nope","id":"x"}}`)
+	r = h.must(400, "PUT", widgets+"/w0"+wv, `{"properties":{"environment":"e","name":"W","tier":"gold","port":1024,"ratio":0.33,"email":"nope","id":"x"}}`)
 	if diff := cmp.Diff([]string{
 		"properties.email InvalidFormat", "properties.id InvalidFormat", "properties.name InvalidLength", "properties.name PatternMismatch",
 		"properties.port OutOfRange", "properties.ratio NotMultipleOf", "properties.tier InvalidEnum",
 	}, details(t, r.body)); diff != "" {
 		t.Errorf("widget details (-want +got):\n%s", diff)
 	}
-	h.must(400, "PUT", buses+"/b"+"?api-version=2023-01-01", `{"properties":{"sku":"basic"}}`)
+	h.must(400, "PUT", buses+"/b"+"?api-version=2023-01-01", `{"properties":{"environment":"e","sku":"basic"}}`)
 	h.must(400, "PUT", rg+"/providers/Contoso.Messaging/contosoBuses/bus1/topics/t1?api-version=2025-06-01-preview", `{"location":"west"}`)
 
 	// Defaults are stored; read-only values are dropped.
-	h.must(201, "PUT", widgets+"/w1"+wv, `{"properties":{"name":"web-1","tier":"free","createdAt":"2020-01-01T00:00:00Z"}}`)
+	h.must(201, "PUT", widgets+"/w1"+wv, `{"properties":{"environment":"e","name":"web-1","tier":"free","createdAt":"2020-01-01T00:00:00Z"}}`)
 	got := properties(t, h.must(200, "GET", widgets+"/w1"+wv, "").body)
-	want := map[string]any{"name": "web-1", "tier": "free", "replicas": float64(2), "ratio": 0.5, "enabled": true, "nickname": nil, "provisioningState": "Succeeded"}
+	want := map[string]any{"environment": "e", "name": "web-1", "tier": "free", "replicas": float64(2), "ratio": 0.5, "enabled": true, "nickname": nil, "provisioningState": "Succeeded"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stored widget (-want +got):\n%s", diff)
 	}
 	h.must(201, "PUT", rg+"/providers/MyCompany.Resources/postgresDatabases/db?api-version=2025-01-01-preview",
-		`{"properties":{"size":"M","status":{"binding":{"hostname":"h"}}}}`)
+		`{"properties":{"environment":"e","size":"M","status":{"binding":{"hostname":"h"}}}}`)
 	if got := properties(t, h.must(200, "GET", rg+"/providers/MyCompany.Resources/postgresDatabases/db?api-version=2025-01-01-preview", "").body); got["status"] != nil {
 		t.Errorf("read-only status stored: %v", got)
 	}
@@ -298,14 +298,14 @@ func resourceScenario(t *testing.T, h httpc) {
 
 	// Preconditions.
 	etag := h.must(200, "GET", bus1+v, "").header.Get("ETag")
-	h.must(412, "PUT", bus1+v, `{"properties":{"sku":"standard"}}`, "If-None-Match: *")
-	h.must(412, "PUT", bus1+v, `{"properties":{"sku":"standard"}}`, `If-Match: "stale"`)
-	h.must(200, "PUT", bus1+v, `{"properties":{"sku":"standard"}}`, "If-Match: "+etag)
+	h.must(412, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"standard"}}`, "If-None-Match: *")
+	h.must(412, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"standard"}}`, `If-Match: "stale"`)
+	h.must(200, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"standard"}}`, "If-Match: "+etag)
 	h.must(412, "DELETE", bus1+v, "", "If-Match: "+etag)
 
 	// Paging under a parent, following nextLink.
 	for i := 2; i <= 5; i++ {
-		h.must(201, "PUT", fmt.Sprintf("%s/queues/q%d%s", bus1, i, v), `{"properties":{}}`)
+		h.must(201, "PUT", fmt.Sprintf("%s/queues/q%d%s", bus1, i, v), `{"properties":{"environment":"e"}}`)
 	}
 	var names []string
 	next := bus1 + "/queues" + v + "&$top=2"
@@ -335,8 +335,8 @@ func resourceScenario(t *testing.T, h httpc) {
 	// Cascades: a parent takes its children, a group everything in it.
 	h.must(200, "DELETE", bus1+v, "")
 	h.must(404, "GET", bus1+"/queues/q1"+v, "")
-	h.must(201, "PUT", bus1+v, `{"properties":{"sku":"basic"}}`)
-	h.must(201, "PUT", bus1+"/queues/q1"+v, `{"properties":{}}`)
+	h.must(201, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"basic"}}`)
+	h.must(201, "PUT", bus1+"/queues/q1"+v, `{"properties":{"environment":"e"}}`)
 	h.must(200, "DELETE", rg+regVersion, "")
 	h.must(201, "PUT", rg+regVersion, `{}`)
 	for _, p := range []string{bus1 + v, bus1 + "/queues/q1" + v, widgets + "/w1" + wv, apps + "/a1" + v} {
@@ -344,8 +344,8 @@ func resourceScenario(t *testing.T, h httpc) {
 	}
 
 	// Unregistering with resources: 409 naming how many, unless forced.
-	h.must(201, "PUT", bus1+v, `{"properties":{"sku":"basic"}}`)
-	h.must(201, "PUT", bus1+"/queues/q1"+v, `{"properties":{}}`)
+	h.must(201, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"basic"}}`)
+	h.must(201, "PUT", bus1+"/queues/q1"+v, `{"properties":{"environment":"e"}}`)
 	r = h.must(409, "DELETE", rpPath+"Contoso.Messaging/resourceTypes/contosoBuses/apiVersions/2025-01-01"+regVersion, "")
 	if !strings.Contains(string(r.body), "1 resource") {
 		t.Errorf("409 body %s does not name the count", r.body)
@@ -513,9 +513,9 @@ func TestForwardingEndToEnd(t *testing.T) {
 				v    = "?api-version=2025-01-01"
 			)
 			h.must(201, "PUT", rg+regVersion, `{}`, auth)
-			h.must(400, "PUT", bus1+v, `{"properties":{"sku":"gold"}}`, auth)
-			h.must(400, "PUT", bus1+"/queues/q1"+v, `{"properties":{"maxSizeInMegabytes":0}}`, auth)
-			r := h.must(200, "PUT", bus1+v, `{"properties":{"sku":"basic"}}`, auth)
+			h.must(400, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"gold"}}`, auth)
+			h.must(400, "PUT", bus1+"/queues/q1"+v, `{"properties":{"environment":"e","maxSizeInMegabytes":0}}`, auth)
+			r := h.must(200, "PUT", bus1+v, `{"properties":{"environment":"e","sku":"basic"}}`, auth)
 			if string(r.body) != `{"served":"by the provider"}` {
 				t.Errorf("PUT answered %s", r.body)
 			}
@@ -527,7 +527,7 @@ func TestForwardingEndToEnd(t *testing.T) {
 				all = append(all, s)
 			}
 			want := []seen{
-				{"PUT", bus1, `{"location":"global","properties":{"sku":"basic"}}`, ""},
+				{"PUT", bus1, `{"location":"global","properties":{"environment":"e","sku":"basic"}}`, ""},
 				{"GET", bus1, "", ""},
 				{"DELETE", bus1, "", ""},
 			}

@@ -112,9 +112,9 @@ func TestSecretsNeverInClear(t *testing.T) {
 			h.must(201, "PUT", rg+regVersion, `{}`)
 			secretValues := []string{"Adm1n-P4ssw0rd-zq", "k3y-VALUE-one-zq", "sh0rt-zq", "unkn0wn-VALUE-zq"}
 			var bodies []string
-			r := h.must(201, "PUT", vaults+"/v1"+v, `{"properties":{"adminPassword":"Adm1n-P4ssw0rd-zq","keys":{"one":"k3y-VALUE-one-zq"},"owner":"team-a"}}`)
+			r := h.must(201, "PUT", vaults+"/v1"+v, `{"properties":{"environment":"e","adminPassword":"Adm1n-P4ssw0rd-zq","keys":{"one":"k3y-VALUE-one-zq"},"owner":"team-a"}}`)
 			bodies = append(bodies, string(r.body))
-			want := map[string]any{"adminPassword": nil, "keys": nil, "owner": "team-a", "provisioningState": "Succeeded"}
+			want := map[string]any{"environment": "e", "adminPassword": nil, "keys": nil, "owner": "team-a", "provisioningState": "Succeeded"}
 			if diff := cmp.Diff(want, properties(t, r.body)); diff != "" {
 				t.Errorf("PUT response properties (-want +got):\n%s", diff)
 			}
