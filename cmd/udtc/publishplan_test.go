@@ -143,7 +143,7 @@ func TestPublishPruneWithResources(t *testing.T) {
 	if _, err := reg.PutInstance(ctx, bus, "2025-06-01", api.Instance{Properties: []byte(`{"environment":"e","tier":"basic"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reg.PutInstance(ctx, queue, "2025-06-01", api.Instance{Properties: []byte(`{}`)}); err != nil {
+	if _, err := reg.PutInstance(ctx, queue, "2025-06-01", api.Instance{Properties: []byte(`{"environment":"e"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	// The manifests no longer declare buses/queues.
