@@ -53,9 +53,10 @@ func (m *matcher) sample(expr string, lo, hi int64, variant int) (string, bool) 
 	return out, true
 }
 
-// matchBudget is the time one example may spend matching patterns that
-// need the backtracking engine (schema/pattern), all together.
-const matchBudget = 250 * time.Millisecond
+// matchBackstop is the time one example may spend matching patterns that
+// need the backtracking engine (schema/pattern), all together; its matches
+// share pattern.DefaultBudget steps.
+const matchBackstop = 250 * time.Millisecond
 
 // matcher matches the patterns of one example, each compiled once (by
 // schema/pattern, as admission compiles them), under one budget.
@@ -65,7 +66,7 @@ type matcher struct {
 }
 
 func newMatcher() *matcher {
-	return &matcher{budget: pattern.NewBudget(matchBudget), compiled: map[string]*pattern.Pattern{}}
+	return &matcher{budget: pattern.NewBudget(pattern.DefaultBudget).WithBackstop(matchBackstop), compiled: map[string]*pattern.Pattern{}}
 }
 
 // matches reports whether s matches the pattern expr; false when expr does
