@@ -106,4 +106,3 @@ func (p *Pattern) LetterEscapes() []string { return p.letters }
 // Backtracks reports whether the pattern runs on the backtracking engine
 // (and so, besides its steps, under the Budget's time backstop).
 func (p *Pattern) Backtracks() bool { return p.ecma != nil }
-
