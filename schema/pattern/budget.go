@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2"
@@ -101,6 +102,7 @@ func (p *Pattern) Match(b *Budget, s string) (bool, error) {
 	if cached {
 		key = verdictKey(p, s)
 		if ok, found := b.verdicts.cache.Get(key); found {
+			b.verdicts.hits.Add(1)
 			return ok, nil
 		}
 	}
@@ -196,7 +198,11 @@ const minCachedSteps = 1 << 20
 // concurrent use.
 type Verdicts struct {
 	cache *lru.Cache[[sha256.Size]byte, bool]
+	hits  atomic.Int64
 }
+
+// Hits returns how many matches v answered.
+func (v *Verdicts) Hits() int64 { return v.hits.Load() }
 
 // NewVerdicts returns a cache of at most n answers.
 func NewVerdicts(n int) *Verdicts {

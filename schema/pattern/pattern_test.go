@@ -306,6 +306,9 @@ func TestVerdictsChargeSteps(t *testing.T) {
 		if want := pattern.DefaultBudget - pattern.Steps(p.Steps(value)); b.Left() != want {
 			t.Fatalf("round %d: left %s, want %s", i, b.Left(), want)
 		}
+		if v.Hits() != int64(i) {
+			t.Fatalf("round %d: %d answers from the cache, want %d", i, v.Hits(), i)
+		}
 	}
 	small := pattern.NewBudget(pattern.Steps(p.Steps(value) - 1)).WithVerdicts(v)
 	if _, err := p.Match(small, value); !errors.Is(err, pattern.ErrBudget) {
