@@ -65,8 +65,14 @@ type matcher struct {
 	compiled map[string]*pattern.Pattern
 }
 
+// answers keeps the answers of costly matches of every example: the
+// registry's catalog makes a type page's example on every view, and an
+// example matches the same values each time (pattern.Verdicts).
+var answers = pattern.NewVerdicts(maxValues)
+
 func newMatcher() *matcher {
-	return &matcher{budget: pattern.NewBudget(pattern.DefaultBudget).WithBackstop(matchBackstop), compiled: map[string]*pattern.Pattern{}}
+	b := pattern.NewBudget(pattern.DefaultBudget).WithBackstop(matchBackstop).WithVerdicts(answers)
+	return &matcher{budget: b, compiled: map[string]*pattern.Pattern{}}
 }
 
 // matches reports whether s matches the pattern expr; false when expr does

@@ -98,7 +98,7 @@ func (p *Pattern) Match(b *Budget, s string) (bool, error) {
 	}
 	b.left -= steps
 	var key [sha256.Size]byte
-	cached := b.verdicts != nil && steps >= minCachedSteps
+	cached := b.verdicts != nil && p.cost.PerChar >= minCachedPerChar && steps >= minCachedSteps
 	if cached {
 		key = verdictKey(p, s)
 		if ok, found := b.verdicts.cache.Get(key); found {
@@ -187,9 +187,14 @@ func (b *Budget) backtrack(p *Pattern, s string) (bool, error) {
 	return ok, nil
 }
 
-// minCachedSteps is the least a match costs for Verdicts to keep its
-// answer: cheaper ones take less than hashing the value.
-const minCachedSteps = 1 << 20
+// Verdicts keeps the answer of a match of at least minCachedSteps by a
+// pattern of at least minCachedPerChar steps per character: hashing a
+// value costs about as much as a few steps per character, so cheaper
+// matches are run again.
+const (
+	minCachedSteps   = 1 << 12
+	minCachedPerChar = 32
+)
 
 // Verdicts keeps the answers of costly matches (pattern and value, by
 // their SHA-256), so that a server that checks the same schema again (the
