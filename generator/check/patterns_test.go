@@ -107,7 +107,7 @@ func TestDefaultVerdictsAreKept(t *testing.T) {
 		} else if strings.Join(got, "\n") != strings.Join(first, "\n") {
 			t.Fatalf("check %d: %v, first %v", i, got, first)
 		}
-		if hits := p.answers().Hits(); hits != int64(2*i) {
+		if hits := p.Answers().Hits(); hits != int64(2*i) {
 			t.Fatalf("check %d: %d answers from the cache, want %d", i, hits, 2*i)
 		}
 	}

@@ -73,8 +73,9 @@ type Patterns struct {
 // is larger.
 const maxVerdicts = 4096
 
-// answers returns c's cache of match answers; nil for a nil c.
-func (c *Patterns) answers() *pattern.Verdicts {
+// Answers returns c's cache of match answers (pattern.Verdicts); nil for a
+// nil c.
+func (c *Patterns) Answers() *pattern.Verdicts {
 	if c == nil {
 		return nil
 	}
@@ -103,7 +104,7 @@ func (r *reporter) pattern(p string) (*pattern.Pattern, error) {
 // budget, reusing the answers the run's Patterns keeps.
 func (r *reporter) match(re *pattern.Pattern, s string) (bool, error) {
 	if r.budget == nil {
-		r.budget = pattern.NewBudget(pattern.DefaultBudget).WithVerdicts(r.patterns.answers())
+		r.budget = pattern.NewBudget(pattern.DefaultBudget).WithVerdicts(r.patterns.Answers())
 	}
 	return re.Match(r.budget, s)
 }
