@@ -15,7 +15,7 @@ import (
 // DefaultBudget is the work one request's matches may do together, in
 // steps (Cost): admission of one resource document, the check of one
 // schema's defaults, one manifest file in `udtc check`. On RE2 it is
-// about half a second of one core at worst (a step takes some 5 ns).
+// at worst some 0.7 s of one idle core (a step takes about 7 ns).
 const DefaultBudget Steps = 100_000_000
 
 // Backstop is the wall-clock time one request's matches on the
