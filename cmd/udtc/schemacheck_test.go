@@ -160,8 +160,60 @@ func TestServeSchemaPatternDefaults(t *testing.T) {
 		if code != 400 || !strings.Contains(string(b), `"target":"/properties/p00/default"`) {
 			t.Errorf("PUT %s with 20 defaults against %s = %d %s, want 400", v, pattern, code, b)
 		}
-		if v == "2025-02-01" && !strings.Contains(string(b), "exceeded its time budget") {
+		if v == "2025-02-01" && !strings.Contains(string(b), "time backstop of 1s") {
 			t.Errorf("PUT %s: the refusal does not name the budget: %s", v, b)
 		}
+	}
+}
+
+// TestServeResourcePatternSteps: a resource PUT whose value's match costs
+// more than the request's budget of steps is refused with 400, naming the
+// property, the pattern and the budget, without matching (a 3 MiB value
+// against a{0,999}b took about 40 s of CPU); a value refused for its
+// maxLength is not matched at all.
+func TestServeResourcePatternSteps(t *testing.T) {
+	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	putTestType(t, base)
+	schema := `{"properties":{"schema":{"type":"object","properties":{` +
+		`"name":{"type":"string","pattern":"a{0,999}b"},"short":{"type":"string","pattern":"a{0,999}b","maxLength":64}}}}}`
+	if code, b := put(t, base, schemaTestType+"/apiVersions/2025-01-01", schema); code/100 != 2 {
+		t.Fatalf("PUT API version = %d %s", code, b)
+	}
+	provider := schemaTestType[:strings.LastIndex(schemaTestType, "/resourceTypes")]
+	if code, b := put(t, base, provider+"/locations/global", `{"properties":{"resourceTypes":{"things":{"apiVersions":{"2025-01-01":{}}}}}}`); code/100 != 2 {
+		t.Fatalf("PUT location = %d %s", code, b)
+	}
+	putResource := func(body string) (int, string) {
+		t.Helper()
+		for _, c := range []struct{ path, body string }{
+			{"/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{}`},
+			{"/planes/radius/local/resourceGroups/rg/providers/Contoso.Schemas/things/x?api-version=2025-01-01", body},
+		} {
+			req, _ := http.NewRequest("PUT", base+c.path, strings.NewReader(c.body))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if c.body == body {
+				return resp.StatusCode, string(b)
+			}
+		}
+		return 0, ""
+	}
+	code, b := putResource(`{"properties":{"name":"` + strings.Repeat("a", 3<<20) + `"}}`)
+	if code != 400 || !strings.Contains(b, `"target":"properties.name"`) ||
+		!strings.Contains(b, "could not be matched against the pattern a{0,999}b: matching it costs 6,294,603,729 steps, over the budget of 100,000,000 steps per request") {
+		t.Errorf("PUT of a 3 MiB name = %d %.600s", code, b)
+	}
+	code, b = putResource(`{"properties":{"short":"` + strings.Repeat("a", 100_000) + `"}}`)
+	if code != 400 || !strings.Contains(b, "InvalidLength") || strings.Contains(b, "PatternMismatch") {
+		t.Errorf("PUT of a 100,000-character short = %d %.600s, want only InvalidLength", code, b)
+	}
+	if code, b = putResource(`{"properties":{"name":"aab","short":"ab"}}`); code/100 != 2 {
+		t.Errorf("PUT of matching values = %d %.600s", code, b)
 	}
 }

@@ -35,9 +35,10 @@ func TestPatternsBounded(t *testing.T) {
 }
 
 // A default checked against an exponential pattern is refused: as a plain
-// mismatch when RE2 runs the pattern, and as a violation naming the budget
-// when the backtracking engine runs out of time (it used to pass). The
-// schema's defaults share one budget, so many such defaults stop soon.
+// mismatch when RE2 runs the pattern, and as a violation naming the
+// backstop when the backtracking engine runs out of time (it used to
+// pass). The schema's defaults share one backstop, so many such defaults
+// stop soon.
 func TestDefaultPatternTimeoutIsAViolation(t *testing.T) {
 	props := map[string]any{}
 	for i := range 20 {
@@ -54,7 +55,7 @@ func TestDefaultPatternTimeoutIsAViolation(t *testing.T) {
 	for _, d := range diags {
 		switch {
 		case d.Rule != RuleDefault:
-		case strings.Contains(d.Message, "exceeded its time budget") && strings.HasPrefix(d.Path, "/properties/p"):
+		case strings.Contains(d.Message, "time backstop of 1s") && strings.HasPrefix(d.Path, "/properties/p"):
 			budget++
 		case d.Path == "/properties/plain/default" && strings.Contains(d.Message, "does not match pattern ^(a+)+$"):
 			mismatch++
@@ -62,6 +63,93 @@ func TestDefaultPatternTimeoutIsAViolation(t *testing.T) {
 	}
 	if budget != 20 || mismatch != 1 {
 		t.Fatalf("%d defaults refused for the budget (want 20), %d plain mismatches (want 1): %v", budget, mismatch, diags)
+	}
+}
+
+// A default whose match costs more steps than the schema's budget is
+// refused without matching (a 1 MB default cost 10 s at registration),
+// naming the budget; the verdict does not depend on the machine.
+func TestDefaultPatternStepsAreBounded(t *testing.T) {
+	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{
+		"a": map[string]any{"type": "string", "pattern": "a{0,999}b", "default": strings.Repeat("a", 1<<20)},
+	}})
+	_, diags := Schema("s.json", raw, nil)
+	want := `" cannot be matched against pattern a{0,999}b: matching it costs 2,098,202,577 steps, over the budget of 100,000,000 steps per request`
+	found := false
+	var got []string
+	for _, d := range diags {
+		found = found || d.Rule == RuleDefault && d.Path == "/properties/a/default" && strings.HasSuffix(d.Message, want)
+		got = append(got, d.Rule+" "+d.Path+" ..."+d.Message[max(len(d.Message)-120, 0):])
+	}
+	if !found {
+		t.Fatalf("diagnostics %q, want a default refused with %q", got, want)
+	}
+}
+
+// A schema checked again with the same Patterns (a server's catalog pages
+// after registration) takes its defaults' costly match answers from there
+// instead of matching again, and checks the same.
+func TestDefaultVerdictsAreKept(t *testing.T) {
+	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{
+		"a": map[string]any{"type": "string", "pattern": "a{0,999}b", "default": strings.Repeat("a", 40_000) + "b"},
+		"c": map[string]any{"type": "string", "pattern": "a{0,999}c", "default": strings.Repeat("a", 1000)},
+	}})
+	p := &Patterns{Max: 16}
+	var first []string
+	for i := range 3 {
+		_, diags := Schema("s.json", raw, p)
+		var got []string
+		for _, d := range diags {
+			got = append(got, d.Rule+" "+d.Path)
+		}
+		if i == 0 {
+			first = got
+		} else if strings.Join(got, "\n") != strings.Join(first, "\n") {
+			t.Fatalf("check %d: %v, first %v", i, got, first)
+		}
+		if hits := p.Answers().Hits(); hits != int64(2*i) {
+			t.Fatalf("check %d: %d answers from the cache, want %d", i, hits, 2*i)
+		}
+	}
+	if want := "pattern-cost /properties/a/pattern,default /properties/c/default,pattern-cost /properties/c/pattern"; strings.Join(first, ",") != want {
+		t.Fatalf("diagnostics %q, want %s", first, want)
+	}
+}
+
+// `udtc check` warns about a pattern whose steps per character come from a
+// bounded repetition and make the registry refuse values under 1 MiB,
+// naming the repetition and the cost; not when the pattern is anchored and
+// short, or maxLength keeps long values out.
+func TestPatternCostWarning(t *testing.T) {
+	for _, c := range []struct {
+		pattern   string
+		maxLength int
+		want      string
+	}{
+		{`a{0,999}b`, 0, "matching this pattern costs 2,001 steps per character of the value, 1,998 of them for the bounded repetition a{0,999}: a 1 MiB value costs 2,098,202,577 steps, and the registry refuses values of 49,975 characters or more (its budget is 100,000,000 steps per request)"},
+		{`[a-z0-9-]{1,63}\.`, 0, "the bounded repetition [\\-0-9a-z]{1,63}"},
+		{`a{0,999}b`, 49_975, "the bounded repetition a{0,999}"},
+		{`a{0,999}b`, 49_974, ""},
+		{`^a{0,999}b`, 0, ""},
+		{`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`, 0, ""},
+		{`\d{1,5}`, 0, ""},
+		{`^(?=x)a{0,999}`, 0, ""}, // the backtracking engine: pattern-backtracking
+	} {
+		prop := map[string]any{"type": "string", "pattern": c.pattern}
+		if c.maxLength > 0 {
+			prop["maxLength"] = c.maxLength
+		}
+		raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"a": prop}})
+		_, diags := Schema("s.json", raw, nil)
+		got := ""
+		for _, d := range diags {
+			if d.Rule == RulePatternCost && d.Path == "/properties/a/pattern" {
+				got = d.Message
+			}
+		}
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s (maxLength %d): pattern-cost %q, want %q", c.pattern, c.maxLength, got, c.want)
+		}
 	}
 }
 

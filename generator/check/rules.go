@@ -68,7 +68,8 @@ var Rules = []diag.Rule{
 	{ID: RulePattern, Severity: diag.Error, Doc: "`pattern` compiles as an ECMA-262 regular expression."},
 	{ID: RulePatternBicep, Severity: diag.Warning, Doc: "`pattern` uses lookaround or backreferences, which Bicep does not check."},
 	{ID: RulePatternLetterEscape, Severity: diag.Warning, Doc: "`pattern` escapes a letter ECMA-262 gives no meaning to (`\\A`, `\\z`, `\\e`): it matches the letter itself, where other dialects read an anchor or an escape, and validators that use the `u` flag refuse it."},
-	{ID: RulePatternBacktracking, Severity: diag.Warning, Doc: "`pattern` needs the backtracking engine (lookaround, backreferences, escapes Go's RE2 cannot run with the same meaning): the registry matches it under a time budget per request and refuses a value it cannot match in time."},
+	{ID: RulePatternBacktracking, Severity: diag.Warning, Doc: "`pattern` needs the backtracking engine (lookaround, backreferences, escapes Go's RE2 cannot run with the same meaning): the registry matches it under a time backstop per request and refuses a value it cannot match in time."},
+	{ID: RulePatternCost, Severity: diag.Warning, Doc: "`pattern` has a bounded repetition (`{n,m}`) that makes matching cost many steps per character: RE2 compiles it as that many copies. The registry charges each match (characters + 1) × those steps against a budget of 100,000,000 steps per request and refuses a value that costs more; the warning names the repetition and the cost, when values under 1 MiB would be refused and `maxLength` does not keep them out."},
 	{ID: RuleFormat, Severity: diag.Error, Doc: "`format` fits the type: int32/int64 on integer; float/double on number; date, date-time, email, uuid, uri, hostname, ipv4, ipv6, byte, binary, password on string."},
 	{ID: RuleFormatUnknown, Severity: diag.Warning, Doc: "`format` is one of the known formats."},
 	{ID: RuleReadWriteOnly, Severity: diag.Error, Doc: "A property is not both `readOnly` and `writeOnly`."},
@@ -124,6 +125,7 @@ const (
 	RulePatternBicep        = "pattern-bicep"
 	RulePatternBacktracking = "pattern-backtracking"
 	RulePatternLetterEscape = "pattern-letter-escape"
+	RulePatternCost         = "pattern-cost"
 	RuleFormat              = "format"
 	RuleFormatUnknown       = "format-unknown"
 	RuleReadWriteOnly       = "read-write-only"

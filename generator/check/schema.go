@@ -433,8 +433,9 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 		}
 		if re.Backtracks() {
 			r.report(e.value, RulePatternBacktracking, e.ptr(), "write it without lookaround and backreferences (docs/schema-subset.md lists what runs in linear time)",
-				"pattern needs the backtracking engine: the registry matches it under a time budget per request and refuses values it cannot match in time")
+				"pattern needs the backtracking engine: the registry matches it under a time backstop per request and refuses values it cannot match in time")
 		}
+		c.patternCost(e, re, s.MaxLength)
 		if letters := re.LetterEscapes(); len(letters) > 0 {
 			var each []string
 			for _, l := range letters {
@@ -710,6 +711,30 @@ func (c *schemaChecker) defaultValue(s *model.Schema, e *entry) {
 	s.Default = &val
 }
 
+// costlyValue is the shortest value pattern-cost warns about a pattern
+// refusing: 1 MiB characters.
+const costlyValue = 1 << 20
+
+// patternCost warns (pattern-cost) about a pattern on RE2 whose steps per
+// character (pattern.Cost) come mostly from a bounded repetition and make
+// the registry refuse values shorter than costlyValue for the budget,
+// unless maxLength keeps such values out (admission checks it first).
+func (c *schemaChecker) patternCost(e *entry, re *pattern.Pattern, maxLength *int64) {
+	cost := re.Cost()
+	if re.Backtracks() || cost.Repeat == "" || 2*cost.RepeatSteps < cost.PerChar {
+		return
+	}
+	refused, ok := cost.Refuses(pattern.DefaultBudget)
+	if !ok || refused > costlyValue || maxLength != nil && *maxLength < refused {
+		return
+	}
+	c.r.report(e.value, RulePatternCost, e.ptr(),
+		fmt.Sprintf("set maxLength below %s, anchor the pattern at the start (^) so a match spans few characters, or lower the count", pattern.Thousands(refused)),
+		"matching this pattern costs %s steps per character of the value, %s of them for the bounded repetition %s: a 1 MiB value costs %s, and the registry refuses values of %s characters or more (its budget is %s per request)",
+		pattern.Thousands(cost.PerChar), pattern.Thousands(cost.RepeatSteps), cost.Repeat,
+		pattern.Steps((costlyValue+1)*cost.PerChar), pattern.Thousands(refused), pattern.DefaultBudget)
+}
+
 // violation explains how a scalar value breaks s's constraints, or returns "".
 func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 	switch v.Kind {
@@ -728,7 +753,7 @@ func (c *schemaChecker) violation(s *model.Schema, v model.Value) string {
 			}
 			ok, err := c.r.match(re, v.Str)
 			if err != nil {
-				return fmt.Sprintf("cannot be matched against pattern %s: %v (%s per schema)", s.Pattern, err, pattern.DefaultBudget)
+				return fmt.Sprintf("cannot be matched against pattern %s: %v", s.Pattern, err)
 			}
 			if !ok {
 				return fmt.Sprintf("does not match pattern %s", s.Pattern)

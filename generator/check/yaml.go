@@ -30,8 +30,8 @@ type reporter struct {
 	// patterns, shared by every file of a run, caches compiled patterns:
 	// catalogs repeat the same few. Nil compiles every time.
 	patterns *Patterns
-	// budget bounds the time this file's defaults and examples spend in
-	// the backtracking engine (pattern.Budget); made on first use.
+	// budget bounds the work this file's defaults spend matching patterns
+	// (pattern.Budget); made on first use.
 	budget *pattern.Budget
 	// interned holds the file's descriptions, titles and property names
 	// kept in the model: its API versions repeat most of them, and the
@@ -64,6 +64,26 @@ type Patterns struct {
 	// Max, when positive, is the most patterns kept: past it patterns are
 	// compiled each time, so hostile input cannot grow the cache.
 	Max int64
+
+	// verdicts keeps the answers of costly matches of defaults
+	// (pattern.Verdicts), so that a schema checked again (a server's
+	// catalog pages) does not match its defaults again; made on first use.
+	verdictsOnce sync.Once
+	verdicts     *pattern.Verdicts
+}
+
+// maxVerdicts is the most match answers a Patterns keeps, unless its Max
+// is larger.
+const maxVerdicts = 4096
+
+// Answers returns c's cache of match answers (pattern.Verdicts); nil for a
+// nil c.
+func (c *Patterns) Answers() *pattern.Verdicts {
+	if c == nil {
+		return nil
+	}
+	c.verdictsOnce.Do(func() { c.verdicts = pattern.NewVerdicts(int(max(c.Max, maxVerdicts))) })
+	return c.verdicts
 }
 
 // pattern compiles an ECMA-262 pattern, once per run.
@@ -84,10 +104,10 @@ func (r *reporter) pattern(p string) (*pattern.Pattern, error) {
 }
 
 // match matches a literal against a compiled pattern under the file's
-// budget.
+// budget, reusing the answers the run's Patterns keeps.
 func (r *reporter) match(re *pattern.Pattern, s string) (bool, error) {
 	if r.budget == nil {
-		r.budget = pattern.NewBudget(pattern.DefaultBudget)
+		r.budget = pattern.NewBudget(pattern.DefaultBudget).WithVerdicts(r.patterns.Answers())
 	}
 	return re.Match(r.budget, s)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/udtc/udtc/generator"
@@ -63,5 +64,35 @@ types:
 	other := json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)
 	if _, err := compare(older, other); err != nil || len(fallback) != 1 || fallback[0][1] != string(other) {
 		t.Errorf("a schema not compiled: fallback calls %v, %v", fallback, err)
+	}
+}
+
+// TestChangesReuseCheckedDefaults: the changes page (CompareSchemas)
+// checks the schemas the registration PUT checked (CheckSchema) with the
+// same Patterns, and takes the answers of their costly default matches
+// from there instead of matching again, view after view.
+func TestChangesReuseCheckedDefaults(t *testing.T) {
+	patterns := NewPatterns()
+	schema := func(extra string) json.RawMessage {
+		return json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","pattern":"a{0,999}b","default":"` +
+			strings.Repeat("a", 40_000) + `b"}` + extra + `}}`)
+	}
+	older, newer := schema(""), schema(`,"c":{"type":"string"}`)
+	for _, s := range []json.RawMessage{older, newer} {
+		for _, d := range CheckSchema(patterns)(s) {
+			if d.Severity == "error" {
+				t.Fatalf("PUT check: %+v", d)
+			}
+		}
+	}
+	hits := patterns.Answers().Hits()
+	compare := CompareSchemas(patterns)
+	for view := range 3 {
+		if _, err := compare(older, newer); err != nil {
+			t.Fatalf("view %d: %v", view, err)
+		}
+		if got, want := patterns.Answers().Hits()-hits, int64(2*(view+1)); got != want {
+			t.Fatalf("view %d: %d defaults answered from the cache, want %d (both schemas' default, each view)", view, got, want)
+		}
 	}
 }

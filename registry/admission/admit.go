@@ -169,7 +169,7 @@ type admitter struct {
 	v    []Violation
 	path []byte
 	full bool // MaxViolations reached: stop walking
-	// patterns bounds this document's backtracking matches (PatternBudget).
+	// patterns bounds this document's pattern matches (PatternBudget).
 	patterns *pattern.Budget
 }
 
@@ -331,6 +331,7 @@ func (a *admitter) walk(n *node, v any, sensitive bool) any {
 		v = num
 	case schema.String:
 		a.checkString(n, v.(string), sensitive)
+		return v // checkString evaluated n.kin
 	case schema.Object:
 		a.object(n, v.(map[string]any), sensitive)
 	case schema.Map:
@@ -531,7 +532,11 @@ func deepCopy(v any) any {
 	return v
 }
 
+// checkString checks a string: the cheap checks first (lengths, then the
+// enum and format), and the pattern only for a value they all accept, so
+// that a value already refused is never matched.
 func (a *admitter) checkString(n *node, s string, sensitive bool) {
+	before := len(a.v)
 	if n.minLength != nil || n.maxLength != nil {
 		chars := int64(utf8.RuneCountInString(s))
 		if n.minLength != nil && chars < *n.minLength {
@@ -541,14 +546,17 @@ func (a *admitter) checkString(n *node, s string, sensitive bool) {
 			a.report(CodeInvalidLength, "must be at most %d characters long", *n.maxLength)
 		}
 	}
-	if n.pattern != nil {
+	if n.kin != nil {
+		a.keywords(n, s)
+	}
+	if n.pattern != nil && len(a.v) == before && !a.full {
 		if a.patterns == nil {
 			a.patterns = pattern.NewBudget(PatternBudget)
 		}
 		ok, err := n.pattern.Match(a.patterns, s)
 		switch {
 		case err != nil:
-			a.report(CodePatternMismatch, "could not be matched against the pattern %s: it needs the backtracking engine and the request exceeded its time budget (%s)", n.patternText, PatternBudget)
+			a.report(CodePatternMismatch, "could not be matched against the pattern %s: %v", n.patternText, err)
 		case !ok:
 			a.report(CodePatternMismatch, "must match the pattern %s", n.patternText)
 		}

@@ -23,7 +23,8 @@
 // MaxViolations. String lengths count characters (Unicode code points) and
 // patterns are ECMA-262 regular expressions compiled by schema/pattern, as
 // in `udtc check`: RE2 where it has the same meaning, else the backtracking
-// engine under one PatternBudget per Admit. kin-openapi's global format
+// engine, every match charged to one PatternBudget of steps per Admit, and
+// only for a value its lengths, enum and format accept. kin-openapi's global format
 // registries and pattern cache are never used: format validators are
 // passed with every validation.
 //

@@ -18,10 +18,10 @@ import (
 // allows less; this only guards against hostile documents).
 const MaxSchemaDepth = schema.MaxDepth
 
-// PatternBudget bounds the time one Admit spends matching the patterns that
-// need the backtracking engine, all its values together (pattern.Budget);
-// patterns RE2 runs take linear time and need none. A value that cannot be
-// matched within it is a violation.
+// PatternBudget bounds the work one Admit spends matching patterns, all its
+// values together, in steps that depend only on the patterns and the
+// values (pattern.Budget, pattern.Cost). A value whose match costs more
+// than is left is a violation, refused without running.
 const PatternBudget = pattern.DefaultBudget
 
 // node is one compiled schema node: what Admit needs of a schema.Schema,

@@ -25,7 +25,8 @@
 // Every candidate is checked against the node's constraints before it is
 // used (schema.Length, BelowMinimum, AboveMaximum, MultipleOf, the format's
 // check and the pattern, compiled by schema/pattern as admission compiles
-// it, under one time budget for the backtracking ones). A
+// it, under one budget of steps and a time backstop for the backtracking
+// ones). A
 // node no candidate satisfies gets the closest candidate and a Need that
 // says what value it needs; Example.Needs lists them, and renderings show
 // them as comments.

@@ -53,9 +53,10 @@ func (m *matcher) sample(expr string, lo, hi int64, variant int) (string, bool) 
 	return out, true
 }
 
-// matchBudget is the time one example may spend matching patterns that
-// need the backtracking engine (schema/pattern), all together.
-const matchBudget = 250 * time.Millisecond
+// matchBackstop is the time one example may spend matching patterns that
+// need the backtracking engine (schema/pattern), all together; its matches
+// share pattern.DefaultBudget steps.
+const matchBackstop = 250 * time.Millisecond
 
 // matcher matches the patterns of one example, each compiled once (by
 // schema/pattern, as admission compiles them), under one budget.
@@ -64,8 +65,14 @@ type matcher struct {
 	compiled map[string]*pattern.Pattern
 }
 
+// answers keeps the answers of costly matches of every example: the
+// registry's catalog makes a type page's example on every view, and an
+// example matches the same values each time (pattern.Verdicts).
+var answers = pattern.NewVerdicts(maxValues)
+
 func newMatcher() *matcher {
-	return &matcher{budget: pattern.NewBudget(matchBudget), compiled: map[string]*pattern.Pattern{}}
+	b := pattern.NewBudget(pattern.DefaultBudget).WithBackstop(matchBackstop).WithVerdicts(answers)
+	return &matcher{budget: b, compiled: map[string]*pattern.Pattern{}}
 }
 
 // matches reports whether s matches the pattern expr; false when expr does

@@ -150,9 +150,8 @@ func Value(v schema.Value) any {
 
 // ecmaRegex is a pattern compiled as the checker and admission compile it
 // (pattern.Compile). kin-openapi keeps matchers in a process-wide cache, so
-// one cannot hold a request's budget: each backtracking match gets
-// pattern.DefaultBudget of its own, and a value that cannot be matched in
-// time does not match. Requests never reach here: admission matches
+// one cannot hold a request's budget: each match gets a pattern.Budget of
+// its own, and a value that cannot be matched within it does not match. Requests never reach here: admission matches
 // patterns itself, under one budget per document.
 type ecmaRegex struct{ re *pattern.Pattern }
 

@@ -7,8 +7,12 @@
 // input) can express is translated to RE2 syntax and runs there: it cannot
 // backtrack. Only the rest — lookaround, backreferences and the escapes
 // this package does not translate — runs on dlclark/regexp2's ECMAScript
-// engine, which can backtrack exponentially, and so only under a Budget:
-// one request's time for all its backtracking matches together.
+// engine, which can backtrack exponentially.
+//
+// Every match, on either engine, is charged to a Budget: one request's
+// work for all its matches together, counted in steps that depend only on
+// the pattern and the value (see Budget), so that whether a value is
+// refused for the budget is the same on every machine.
 //
 // The translation is a small ECMA-262 reader (see translate). It keeps the
 // meaning of ECMA-262 without the u flag where RE2 reads the same text
@@ -39,7 +43,6 @@ package pattern
 import (
 	"errors"
 	"regexp"
-	"time"
 
 	"github.com/dlclark/regexp2"
 	"github.com/dlclark/regexp2/syntax"
@@ -53,6 +56,8 @@ type Pattern struct {
 	ecma   *regexp2.Regexp // otherwise: the backtracking engine
 	// letters are the escaped letters ECMA-262 reads as themselves.
 	letters []string
+	// cost is what a match costs per character of the value (Steps).
+	cost Cost
 }
 
 // Compile compiles an ECMA-262 pattern. The error says why it does not
@@ -70,11 +75,11 @@ func Compile(source string) (*Pattern, error) {
 	p := &Pattern{source: source, letters: letters}
 	if expr, ok := translate(source); ok {
 		if re, err := regexp.Compile(expr); err == nil {
-			p.re2 = re
+			p.re2, p.cost = re, re2Cost(expr)
 			return p, nil
 		}
 	}
-	p.ecma = ecma
+	p.ecma, p.cost = ecma, regexp2Cost(spelled)
 	return p, nil
 }
 
@@ -99,68 +104,5 @@ func (p *Pattern) RE2() string {
 func (p *Pattern) LetterEscapes() []string { return p.letters }
 
 // Backtracks reports whether the pattern runs on the backtracking engine
-// (and so under a Budget).
+// (and so, besides its steps, under the Budget's time backstop).
 func (p *Pattern) Backtracks() bool { return p.ecma != nil }
-
-// ErrBudget is returned by Match when the backtracking engine ran out of
-// the request's time: the value is treated as not matching.
-var ErrBudget = errors.New("the pattern needs the backtracking engine and exceeded its time budget")
-
-// Match reports whether s contains a match of p. A pattern that runs on
-// RE2 always answers; one that backtracks spends b's time, and returns
-// ErrBudget when b runs out before it answers (or has already run out).
-// A nil b allows DefaultBudget for this match alone.
-func (p *Pattern) Match(b *Budget, s string) (bool, error) {
-	if p.re2 != nil {
-		return p.re2.MatchString(s), nil
-	}
-	if b == nil {
-		b = NewBudget(DefaultBudget)
-	}
-	return b.match(p, s)
-}
-
-// DefaultBudget is the time a request's backtracking matches may take
-// together (admission of one document, the check of one schema).
-const DefaultBudget = time.Second
-
-// Budget is the time one request may spend in the backtracking engine,
-// across all its patterns and values. It is not safe for concurrent use:
-// each request makes its own.
-type Budget struct {
-	left time.Duration
-	// own holds this budget's copy of each backtracking pattern: regexp2
-	// keeps its timeout in the compiled expression, so a copy per request
-	// can be given what is left of the budget without racing other requests.
-	own map[*Pattern]*regexp2.Regexp
-}
-
-// NewBudget returns a budget of d.
-func NewBudget(d time.Duration) *Budget { return &Budget{left: d} }
-
-// Left returns the time left.
-func (b *Budget) Left() time.Duration { return max(b.left, 0) }
-
-func (b *Budget) match(p *Pattern, s string) (bool, error) {
-	if b.left <= 0 {
-		return false, ErrBudget
-	}
-	re := b.own[p]
-	if re == nil {
-		// It compiled in Compile; the same source compiles again.
-		re = regexp2.MustCompile(p.ecma.String(), regexp2.ECMAScript)
-		if b.own == nil {
-			b.own = map[*Pattern]*regexp2.Regexp{}
-		}
-		b.own[p] = re
-	}
-	re.MatchTimeout = b.left
-	start := time.Now()
-	ok, err := re.MatchString(s)
-	b.left -= time.Since(start)
-	if err != nil {
-		b.left = 0
-		return false, ErrBudget
-	}
-	return ok, nil
-}

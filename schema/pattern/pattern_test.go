@@ -165,15 +165,15 @@ func TestLetterEscapes(t *testing.T) {
 	}
 }
 
-// One budget bounds all of a request's backtracking matches: 1,000
-// violating strings against an exponential pattern end soon after the
-// budget is spent, every one refused (ErrBudget is a refusal, not a pass).
-func TestBudgetIsPerRequest(t *testing.T) {
+// One backstop bounds all of a request's backtracking matches: 1,000
+// violating strings against an exponential pattern end soon after it is
+// spent, every one refused (ErrBudget is a refusal, not a pass).
+func TestBackstopIsPerRequest(t *testing.T) {
 	p, err := pattern.Compile(`^(?=a)(a+)+$`)
 	if err != nil || !p.Backtracks() {
 		t.Fatalf("want a backtracking pattern: %v", err)
 	}
-	b := pattern.NewBudget(200 * time.Millisecond)
+	b := pattern.NewBudget(pattern.DefaultBudget)
 	evil := strings.Repeat("a", 32) + "!"
 	start := time.Now()
 	refused := 0
@@ -182,26 +182,137 @@ func TestBudgetIsPerRequest(t *testing.T) {
 		if ok {
 			t.Fatal("a violating string matched")
 		}
-		if errors.Is(err, pattern.ErrBudget) {
+		var be *pattern.BudgetError
+		if errors.As(err, &be) && be.Backstop && errors.Is(err, pattern.ErrBudget) {
 			refused++
 		}
 	}
-	// A stall guard, not a speed bound: without a shared budget this takes
-	// 1,000 timeouts (minutes).
+	// A stall guard, not a speed bound: without a shared backstop this
+	// takes 1,000 timeouts (minutes).
 	if d := time.Since(start); d > 30*time.Second {
-		t.Fatalf("1,000 matches took %v: the budget is not shared", d)
+		t.Fatalf("1,000 matches took %v: the backstop is not shared", d)
 	}
-	if refused == 0 || b.Left() != 0 {
-		t.Fatalf("refused %d, budget left %v: the budget was never exhausted", refused, b.Left())
+	if refused == 0 {
+		t.Fatal("no match was refused for the backstop")
 	}
-	// A budget that is spent refuses at once, even what would match.
+	// A spent backstop refuses at once, even what would match.
 	if ok, err := p.Match(b, "aaa"); ok || !errors.Is(err, pattern.ErrBudget) {
-		t.Fatalf("spent budget: %v, %v", ok, err)
+		t.Fatalf("spent backstop: %v, %v", ok, err)
 	}
-	// RE2 patterns do not need one.
+	// RE2 patterns do not meet it.
 	plain, _ := pattern.Compile(`^a+$`)
 	if ok, err := plain.Match(b, "aaa"); !ok || err != nil {
-		t.Fatalf("RE2 pattern under a spent budget: %v, %v", ok, err)
+		t.Fatalf("RE2 pattern under a spent backstop: %v, %v", ok, err)
+	}
+}
+
+// A bounded repetition makes RE2's program, and so each character's steps,
+// grow with its count; a match whose steps are more than the request has
+// left is refused before it runs, and the budget keeps what it had. The
+// verdicts are a function of the pattern and the values alone: 1,000
+// values of 3.9 KB against a{0,999}b are matched until the steps run out,
+// the same number on every machine (41 s of CPU before).
+func TestStepsBoundRE2(t *testing.T) {
+	p, err := pattern.Compile(`a{0,999}b`)
+	if err != nil || p.Backtracks() {
+		t.Fatalf("want an RE2 pattern: %v", err)
+	}
+	c := p.Cost()
+	if c.PerChar < 2000 || c.Longest != -1 || c.Repeat != "a{0,999}" || c.RepeatSteps < 1998 {
+		t.Fatalf("Cost() = %+v, want about 2,000 steps a character from a{0,999}, the whole value", c)
+	}
+	b := pattern.NewBudget(pattern.DefaultBudget)
+	huge := strings.Repeat("a", 3<<20)
+	ok, err := p.Match(b, huge)
+	var be *pattern.BudgetError
+	if ok || !errors.As(err, &be) || be.Steps != pattern.Steps(p.Steps(huge)) || be.Left != pattern.DefaultBudget {
+		t.Fatalf("3 MiB against a{0,999}b: %v, %v; want refused for its steps", ok, err)
+	}
+	if want := "matching it costs 6,294,603,729 steps, over the budget of 100,000,000 steps per request"; err.Error() != want ||
+		b.Left() != pattern.DefaultBudget {
+		t.Fatalf("%q (left %s), want %q and the budget untouched", err, b.Left(), want)
+	}
+	value := strings.Repeat("a", 3900)
+	each := p.Steps(value)
+	if each != 3901*c.PerChar {
+		t.Fatalf("Steps = %d, want (3,900+1) × %d", each, c.PerChar)
+	}
+	matched, refused := 0, 0
+	for range 1000 {
+		switch ok, err := p.Match(b, value); {
+		case errors.Is(err, pattern.ErrBudget):
+			refused++
+		case ok:
+			t.Fatal("a value without b matched")
+		default:
+			matched++
+		}
+	}
+	if want := int(int64(pattern.DefaultBudget) / each); matched != want || refused != 1000-want {
+		t.Fatalf("%d matched and %d refused, want %d and %d", matched, refused, want, 1000-want)
+	}
+	if n, ok := c.Refuses(pattern.DefaultBudget); !ok || n != int64(pattern.DefaultBudget)/c.PerChar {
+		t.Fatalf("Refuses = %d, %v", n, ok)
+	}
+}
+
+// A pattern anchored at the start whose matches are short looks at no
+// more of a value than a match can span: its steps do not grow with the
+// value, and no value is refused for the budget.
+func TestStepsAnchored(t *testing.T) {
+	for _, c := range []struct {
+		src     string
+		longest int64
+	}{
+		{`^[a-z0-9-]{1,63}$`, 63},
+		{`^(?:ab|c)\d{2}`, 4},
+		{`^a*`, -1},
+		{`^a|b`, -1},
+		{`[a-z]{1,63}$`, -1},
+	} {
+		p, err := pattern.Compile(c.src)
+		if err != nil || p.Backtracks() {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		cost := p.Cost()
+		if cost.Longest != c.longest {
+			t.Errorf("%s: Longest = %d, want %d", c.src, cost.Longest, c.longest)
+			continue
+		}
+		huge := strings.Repeat("a", 4<<20)
+		_, refuses := cost.Refuses(pattern.DefaultBudget)
+		if c.longest >= 0 && (p.Steps(huge) != (c.longest+2)*cost.PerChar || refuses) {
+			t.Errorf("%s: Steps(4 MiB) = %d, refuses %v; want (%d+2) × %d, none", c.src, p.Steps(huge), refuses, c.longest, cost.PerChar)
+		}
+	}
+	p, _ := pattern.Compile(`^[a-z]{1,63}$`)
+	if ok, err := p.Match(nil, strings.Repeat("a", 4<<20)); ok || err != nil {
+		t.Fatalf("4 MiB against an anchored short pattern: %v, %v; want a plain mismatch", ok, err)
+	}
+}
+
+// Verdicts answers a costly match again without running it, and still
+// charges its steps, so a budget refuses the same with a warm cache.
+func TestVerdictsChargeSteps(t *testing.T) {
+	p, _ := pattern.Compile(`a{0,999}b`)
+	v := pattern.NewVerdicts(8)
+	value := strings.Repeat("a", 1000) + "b"
+	for i := range 3 {
+		b := pattern.NewBudget(pattern.DefaultBudget).WithVerdicts(v)
+		ok, err := p.Match(b, value)
+		if !ok || err != nil {
+			t.Fatalf("round %d: %v, %v", i, ok, err)
+		}
+		if want := pattern.DefaultBudget - pattern.Steps(p.Steps(value)); b.Left() != want {
+			t.Fatalf("round %d: left %s, want %s", i, b.Left(), want)
+		}
+		if v.Hits() != int64(i) {
+			t.Fatalf("round %d: %d answers from the cache, want %d", i, v.Hits(), i)
+		}
+	}
+	small := pattern.NewBudget(pattern.Steps(p.Steps(value) - 1)).WithVerdicts(v)
+	if _, err := p.Match(small, value); !errors.Is(err, pattern.ErrBudget) {
+		t.Fatalf("a cached answer bypassed the budget: %v", err)
 	}
 }
 
