@@ -20,7 +20,7 @@ type Thing struct {
 	Type       *string           `json:"type,omitempty"`
 	Location   *string           `json:"location,omitempty"`
 	Tags       map[string]string `json:"tags,omitzero"`
-	Properties *ThingProperties  `json:"properties,omitempty"`
+	Properties *ThingProperties  `json:"properties,omitempty" udtc:"required"`
 	SystemData *SystemData       `json:"systemData,omitempty"`
 	// ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate
 	// returned it, nil from List: pass it as IfMatch to write only if nobody has
@@ -117,4 +117,23 @@ type ThingProperties struct {
 	Label *string `json:"label,omitempty" udtc:"maxLength=253,pattern=a{0,999}b"`
 	// Anchored and short, so no value costs much.
 	Name *string `json:"name,omitempty" udtc:"pattern=^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"`
+	// Resource ID of the Radius application (Radius.Core/applications) this
+	// resource belongs to.
+	Application *string `json:"application,omitempty"`
+	// Resource ID of the Radius environment (Radius.Core/environments) this
+	// resource is deployed into.
+	Environment *string `json:"environment,omitempty" udtc:"required"`
+	// Connections from this resource to others, by connection name.
+	Connections map[string]ThingConnection `json:"connections,omitzero"`
+	// URI of the source code of this resource, for example a link to a file and
+	// line in a Git repository.
+	CodeReference *string `json:"codeReference,omitempty"`
+}
+
+// ThingConnection is properties.connections[*] of [Thing].
+type ThingConnection struct {
+	// Resource ID of the resource this connection points at.
+	Source *string `json:"source,omitempty" udtc:"required"`
+	// Do not inject the connected resource's properties as environment variables.
+	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
