@@ -16,6 +16,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // FileResult is what one file declares, checked in isolation, with its
@@ -192,7 +193,7 @@ func (m *merger) defaultVersion(file string, td *typeDecl) {
 		names[i] = v.Name
 	}
 	if !t.DefaultDeclared {
-		t.DefaultAPIVersion = model.DefaultVersion(names)
+		t.DefaultAPIVersion = api.DefaultVersion(names)
 		return
 	}
 	if !slices.Contains(names, t.DefaultAPIVersion) {

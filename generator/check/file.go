@@ -206,7 +206,7 @@ func checkType(r *reporter, e entry) *typeDecl {
 			t.APIVersions = append(t.APIVersions, av)
 		}
 	}
-	slices.SortFunc(t.APIVersions, func(a, b *model.APIVersion) int { return model.CompareVersions(a.Name, b.Name) })
+	slices.SortFunc(t.APIVersions, func(a, b *model.APIVersion) int { return api.CompareVersions(a.Name, b.Name) })
 	if !valid || len(t.APIVersions) == 0 {
 		return nil
 	}
@@ -273,7 +273,7 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 			"API version %q has no `schema`", e.name)
 		return nil
 	}
-	av := &model.APIVersion{Name: e.name, Preview: model.IsPreview(e.name), Span: r.span(e.key)}
+	av := &model.APIVersion{Name: e.name, Preview: api.IsPreview(e.name), Span: r.span(e.key)}
 	sc := &schemaChecker{r: r}
 	av.Schema, av.Undeclared = sc.root(schema.key, schema.value, schema.ptr())
 	if av.Schema == nil || !valid {

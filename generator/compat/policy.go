@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Policy says which breaking changes (findings of an error rule) a project
@@ -72,7 +72,7 @@ func (p Policy) allows(f Finding) (why, note string) {
 			return why, "allowed by " + why
 		}
 	}
-	if !p.StrictPreviews && model.IsPreview(f.Version) && f.Rule != RuleSensitiveRemoved {
+	if !p.StrictPreviews && api.IsPreview(f.Version) && f.Rule != RuleSensitiveRemoved {
 		return "breaking.previews: allow", fmt.Sprintf("breaking change in preview version %s, allowed by breaking.previews: allow", f.Version)
 	}
 	return "", ""

@@ -66,7 +66,7 @@ type ResourceType struct {
 	DefaultAPIVersion string
 	// DefaultDeclared reports whether the manifest named the default.
 	DefaultDeclared bool
-	// APIVersions sorted oldest first (see CompareVersions).
+	// APIVersions sorted oldest first (see api.CompareVersions).
 	APIVersions []*APIVersion
 	Span        diag.Span
 }

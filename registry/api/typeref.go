@@ -117,7 +117,7 @@ func (sum ProviderSummary) Resolve(ref TypeRef) (TypeRef, ResourceTypeSummary, e
 	ref.Namespace, ref.Type = sum.Name, name
 	v := ref.Version
 	if v == "" {
-		v = t.DefaultAPIVersion
+		v = t.Default()
 	}
 	vname, ok := LookupFold(t.APIVersions, v)
 	if !ok {
@@ -125,6 +125,17 @@ func (sum ProviderSummary) Resolve(ref TypeRef) (TypeRef, ResourceTypeSummary, e
 	}
 	ref.Version = vname
 	return ref, t, nil
+}
+
+// Default returns the type's default API version: the one it declares,
+// else the one DefaultVersion derives from its versions. rad registers a
+// type without defaultApiVersion when its manifest names none, and so does
+// udtc publish, so readers of a registry derive it.
+func (t ResourceTypeSummary) Default() string {
+	if t.DefaultAPIVersion != "" {
+		return t.DefaultAPIVersion
+	}
+	return DefaultVersion(t.Versions())
 }
 
 // Versions returns the names of the type's API versions, sorted.

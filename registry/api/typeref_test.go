@@ -70,3 +70,23 @@ func TestResolve(t *testing.T) {
 		t.Errorf("an unknown version: %v", err)
 	}
 }
+
+// TestDefaultIsDerived: a type registered without defaultApiVersion, as rad
+// registers a manifest that declares none, resolves to the default readers
+// derive (the newest stable version, else the newest preview).
+func TestDefaultIsDerived(t *testing.T) {
+	sum := ProviderSummary{Name: "Radius.Data", ResourceTypes: map[string]ResourceTypeSummary{
+		"redisCaches": {APIVersions: map[string]APIVersionSummary{"2025-08-01-preview": {}, "2025-01-01": {}, "2026-01-01-preview": {}}},
+		"previews":    {APIVersions: map[string]APIVersionSummary{"2025-08-01-preview": {}, "2025-09-01-preview": {}}},
+		"declared":    {DefaultAPIVersion: "2025-08-01-preview", APIVersions: map[string]APIVersionSummary{"2025-08-01-preview": {}, "2025-09-01": {}}},
+	}}
+	for typ, want := range map[string]string{"redisCaches": "2025-01-01", "previews": "2025-09-01-preview", "declared": "2025-08-01-preview"} {
+		if got := sum.ResourceTypes[typ].Default(); got != want {
+			t.Errorf("%s: Default() = %s, want %s", typ, got, want)
+		}
+		ref, _, err := sum.Resolve(TypeRef{Namespace: "Radius.Data", Type: typ})
+		if err != nil || ref.Version != want {
+			t.Errorf("%s: Resolve without a version = %+v, %v; want %s", typ, ref, err, want)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func New(sums []api.ProviderSummary) *Catalog {
 				FullName:          s.Name + "/" + name,
 				Description:       strings.TrimSpace(ts.Description),
 				Capabilities:      ts.Capabilities,
-				DefaultAPIVersion: ts.DefaultAPIVersion,
+				DefaultAPIVersion: ts.Default(),
 				schemas:           map[string]json.RawMessage{},
 			}
 			if i := strings.LastIndexByte(name, '/'); i > 0 {
@@ -108,7 +108,7 @@ func New(sums []api.ProviderSummary) *Catalog {
 				t.schemas[v] = av.Schema
 				t.APIVersions = append(t.APIVersions, Version{
 					Name:    v,
-					Default: v == ts.DefaultAPIVersion,
+					Default: v == t.DefaultAPIVersion,
 					Preview: strings.HasSuffix(v, "-preview"),
 					Page:    TypePath(s.Name, name, v),
 				})

@@ -39,7 +39,7 @@ func Describe(ref api.TypeRef, sum api.ResourceTypeSummary) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s has %w", ref, err)
 	}
-	out := Result{Type: ref.String(), APIVersions: sum.Versions(), Default: sum.DefaultAPIVersion,
+	out := Result{Type: ref.String(), APIVersions: sum.Versions(), Default: sum.Default(),
 		Path: strings.Join(ref.Path, "."), Field: field, Children: children}
 	if len(ref.Path) == 0 {
 		out.Field.Description = sum.Description

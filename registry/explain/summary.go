@@ -42,7 +42,7 @@ func WriteSummary(w io.Writer, s api.ProviderSummary, schemas bool) error {
 		if len(t.Capabilities) > 0 {
 			row(tw, "    ", "capabilities:", strings.Join(t.Capabilities, ", "))
 		}
-		row(tw, "    ", "default:", t.DefaultAPIVersion)
+		row(tw, "    ", "default:", defaultOf(t))
 		for _, v := range t.Versions() {
 			row(tw, "    ", v)
 			if schemas {
@@ -67,7 +67,7 @@ func WriteList(w io.Writer, sums []api.ProviderSummary) error {
 	for _, s := range sorted {
 		for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
 			t := s.ResourceTypes[name]
-			row(tw, "", s.Name+"/"+name, s.Name, strings.Join(t.Versions(), ", "), t.DefaultAPIVersion)
+			row(tw, "", s.Name+"/"+name, s.Name, strings.Join(t.Versions(), ", "), defaultOf(t))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -148,4 +148,13 @@ func schemaTable(w io.Writer, raw json.RawMessage, indent string) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
+}
+
+// defaultOf is a type's default API version as shown: the declared one, or
+// the one derived from its versions, marked so.
+func defaultOf(t api.ResourceTypeSummary) string {
+	if t.DefaultAPIVersion != "" || len(t.APIVersions) == 0 {
+		return t.DefaultAPIVersion
+	}
+	return t.Default() + " (derived)"
 }

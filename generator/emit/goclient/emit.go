@@ -11,6 +11,7 @@ import (
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Options configure the Go client emitter.
@@ -260,6 +261,6 @@ func versions(prov *model.Provider) []string {
 			}
 		}
 	}
-	slices.SortFunc(out, model.CompareVersions)
+	slices.SortFunc(out, api.CompareVersions)
 	return out
 }

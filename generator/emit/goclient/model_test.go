@@ -8,6 +8,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 )
 
@@ -132,16 +133,16 @@ func rtype(ns, name string, versions map[string]*model.Schema) *model.ResourceTy
 	}
 	sortVersions(names)
 	for _, v := range names {
-		rt.APIVersions = append(rt.APIVersions, &model.APIVersion{Name: v, Preview: model.IsPreview(v), Schema: versions[v]})
+		rt.APIVersions = append(rt.APIVersions, &model.APIVersion{Name: v, Preview: api.IsPreview(v), Schema: versions[v]})
 	}
-	rt.DefaultAPIVersion = model.DefaultVersion(names)
+	rt.DefaultAPIVersion = api.DefaultVersion(names)
 	return rt
 }
 
 func sortVersions(vs []string) {
 	for i := range vs {
 		for j := i + 1; j < len(vs); j++ {
-			if model.CompareVersions(vs[j], vs[i]) < 0 {
+			if api.CompareVersions(vs[j], vs[i]) < 0 {
 				vs[i], vs[j] = vs[j], vs[i]
 			}
 		}

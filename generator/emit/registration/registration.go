@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
-	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit"
@@ -48,14 +47,19 @@ func Registrations(cat *model.Catalog, opts Options) []api.Registration {
 		}
 		served := map[string]api.LocationResourceType{}
 		for _, t := range p.Types {
+			// As rad sends them: defaultApiVersion only when the manifest
+			// declares it (readers derive it: api.ResourceTypeSummary.Default),
+			// the description as YAML gives it.
 			rt := api.RegisteredType{Type: api.ResourceType{
 				Name: t.Name, Type: api.TypeResourceType,
 				Properties: api.ResourceTypeProperties{
-					DefaultAPIVersion: t.DefaultAPIVersion,
-					Description:       strings.TrimRight(t.Description, "\n"),
-					Capabilities:      t.Capabilities,
+					Description:  t.Description,
+					Capabilities: t.Capabilities,
 				},
 			}}
+			if t.DefaultDeclared {
+				rt.Type.Properties.DefaultAPIVersion = t.DefaultAPIVersion
+			}
 			versions := map[string]api.LocationAPIVersion{}
 			for _, v := range t.APIVersions {
 				rt.APIVersions = append(rt.APIVersions, api.APIVersion{

@@ -2,6 +2,8 @@ package registration_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -49,5 +51,39 @@ func TestRegistrations(t *testing.T) {
 	want := api.Location{Name: "global", Type: api.TypeLocation}
 	if l := regs[0].Locations; len(l) != 1 || l[0].Name != want.Name || l[0].Properties.Address != "http://rp.example:8080" {
 		t.Errorf("default location = %+v", l)
+	}
+}
+
+// TestSentAsRadSendsThem: defaultApiVersion only when the manifest declares
+// it, and a `|` description with its trailing newline, as rad sends them,
+// so that a team mixing rad and udtc sees no change flip back and forth.
+func TestSentAsRadSendsThem(t *testing.T) {
+	dir := t.TempDir()
+	manifest := `namespace: Contoso.Data
+types:
+  derived:
+    description: |
+      A type.
+    apiVersions:
+      '2025-01-01': {schema: {}}
+  declared:
+    defaultApiVersion: '2025-01-01'
+    apiVersions:
+      '2025-01-01': {schema: {}}
+      '2025-06-01': {schema: {}}
+`
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regs := registration.Registrations(goldentest.CompilePaths(t, dir), registration.Options{})
+	props := map[string]api.ResourceTypeProperties{}
+	for _, rt := range regs[0].Types {
+		props[rt.Type.Name] = rt.Type.Properties
+	}
+	if p := props["derived"]; p.DefaultAPIVersion != "" || p.Description != "A type.\n" {
+		t.Errorf("derived: defaultApiVersion %q, description %q; want none and %q", p.DefaultAPIVersion, p.Description, "A type.\n")
+	}
+	if p := props["declared"]; p.DefaultAPIVersion != "2025-01-01" {
+		t.Errorf("declared: defaultApiVersion %q, want 2025-01-01", p.DefaultAPIVersion)
 	}
 }
