@@ -37,6 +37,7 @@ type serveFlags struct {
 	tokenFile string
 	authReads bool
 	insecure  bool
+	hosts     cli.StringSlice
 	logFormat string
 	maxBody   int64
 	secretKey string
@@ -53,6 +54,7 @@ func (f *serveFlags) flags() []cli.Flag {
 		&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line; writes then require one", Destination: &f.tokenFile},
 		&cli.BoolFlag{Name: "auth-reads", Usage: "require the token on reads too", Destination: &f.authReads},
 		&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
+		&cli.StringSliceFlag{Name: "allowed-hosts", Usage: "answer only requests whose Host is localhost, an IP address or one of these `NAMES` (repeatable or comma-separated; .example.com: it and its subdomains; *: any); checked without this flag only on loopback without --token-file", Destination: &f.hosts},
 		&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
 		&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
 		&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
@@ -94,6 +96,12 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	if !loopback && len(tokens) == 0 && !f.insecure {
 		return usageErrorf("refusing to listen on non-loopback address %s without --token-file (pass --insecure to allow it)", f.addr)
 	}
+	if err := server.CheckAllowedHosts(f.hosts.Value()); err != nil {
+		return usageErrorf("--allowed-hosts: %v", err)
+	}
+	// A page on a name its DNS points at 127.0.0.1 (DNS rebinding) must
+	// not reach a registry that takes writes without a token.
+	checkHost := (loopback && len(tokens) == 0) || c.IsSet("allowed-hosts")
 	logger := serve.NewLogger(f.logFormat, e.stderr)
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
@@ -117,6 +125,8 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 			Logger:         logger,
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
+			CheckHost:      checkHost,
+			AllowedHosts:   f.hosts.Value(),
 			MaxBodyBytes:   f.maxBody,
 			Forward:        forward,
 			// The catalog's br: references (--extension-registry).

@@ -94,6 +94,7 @@ func TestServeSQLite(t *testing.T) {
 		t.Errorf("GET local plane = %d %s", code, body)
 	}
 	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
 		t.Errorf("PUT without token = %v %v", resp.StatusCode, err)
 	}
@@ -130,6 +131,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--token-file", empty, "--store", store}, "holds no token"},
 		{[]string{"--auth-reads", "--store", store}, "--auth-reads needs"},
 		{[]string{"--log-format", "xml", "--store", store}, "--log-format"},
+		{[]string{"--allowed-hosts", "http://registry.example.com", "--store", store}, "--allowed-hosts: \"http://registry.example.com\" is not a host name"},
+		{[]string{"--allowed-hosts", "ok.example,registry.example.com:7443", "--store", store}, "is not a host name"},
 		{[]string{"--store", store, "extra"}, "no arguments"},
 		{[]string{"--store", "postgres://u@127.0.0.1:1/db"}, "--secret-key-file"},
 		{[]string{"--store", store, "--secret-key-file", filepath.Join(dir, "nokey")}, "openssl rand -hex 32"},
@@ -140,6 +143,47 @@ func TestServeUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("serve %v = %d %q, want %d mentioning %q", c.args, code, stderr.String(), exitUsage, c.want)
 		}
+	}
+}
+
+// hostGet sends GET url with Host host and returns the status.
+func hostGet(t *testing.T, url, host string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// udtc serve on loopback without a token answers only requests for its
+// own names (DNS rebinding); with a token it checks Host only when
+// --allowed-hosts is given.
+func TestServeChecksHost(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "tokens")
+	os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600)
+	const path = "/planes/radius/local?api-version=2023-10-01-preview"
+	for _, c := range []struct {
+		args  []string
+		hosts map[string]int
+	}{
+		{nil, map[string]int{"localhost:7443": 200, "127.0.0.1": 200, "[::1]:1": 200, "evil.example": 403, "registry.example.com": 403}},
+		{[]string{"--allowed-hosts", "registry.example.com,.corp.example"}, map[string]int{"localhost": 200, "registry.example.com:7443": 200, "a.corp.example": 200, "evil.example": 403}},
+		{[]string{"--allowed-hosts", "*"}, map[string]int{"evil.example": 200}},
+		{[]string{"--token-file", tokenFile}, map[string]int{"evil.example": 200}},
+		{[]string{"--token-file", tokenFile, "--allowed-hosts", "registry.example.com"}, map[string]int{"registry.example.com": 200, "evil.example": 403}},
+	} {
+		url, stop := startServe(t, append([]string{"--store", "sqlite:" + filepath.Join(t.TempDir(), "r.db")}, c.args...)...)
+		for host, want := range c.hosts {
+			if got := hostGet(t, url+path, host); got != want {
+				t.Errorf("serve %v: Host %s = %d, want %d", c.args, host, got, want)
+			}
+		}
+		stop()
 	}
 }
 
@@ -161,6 +205,7 @@ func TestServeShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
 	body := &gatedReader{head: strings.NewReader(`{"location":`), tail: strings.NewReader(`"global"}`), gate: make(chan struct{})}
 	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview", body)
+	req.Header.Set("Content-Type", "application/json")
 	status := make(chan int, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)

@@ -220,6 +220,7 @@ const (
 	CodeHeadersTooLarge      = "RequestHeaderFieldsTooLarge"
 	CodeUnsupportedMediaType = "UnsupportedMediaType"
 	CodeUnauthorized         = "Unauthorized"
+	CodeForbidden            = "Forbidden"
 	CodeInternal             = "InternalServerError"
 	CodeServiceUnavailable   = "ServiceUnavailable"
 
