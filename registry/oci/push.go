@@ -20,6 +20,8 @@ import (
 	"oras.land/oras-go/v2/registry/remote/credentials"
 	"oras.land/oras-go/v2/registry/remote/errcode"
 	"oras.land/oras-go/v2/registry/remote/retry"
+
+	"github.com/udtc/udtc/internal/sameorigin"
 )
 
 // Options configure a Client.
@@ -78,7 +80,9 @@ func NewClient(opts Options) (*Client, error) {
 		opts:  opts,
 		creds: cl,
 		http: &auth.Client{
-			Client:     retry.DefaultClient,
+			// Credentials follow a redirect to their origin only, and
+			// never from https to http.
+			Client:     sameorigin.Client(retry.DefaultClient),
 			Header:     http.Header{"User-Agent": {ua}},
 			Cache:      auth.NewCache(),
 			Credential: cl.credential,
