@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -103,6 +105,7 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	// not reach a registry that takes writes without a token.
 	checkHost := (loopback && len(tokens) == 0) || c.IsSet("allowed-hosts")
 	logger := serve.NewLogger(f.logFormat, e.stderr)
+	f.warnCredentials(logger)
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
 		return err
@@ -149,6 +152,38 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 		return fail(exitFail, err)
 	}
 	return err
+}
+
+// warnCredentials warns about a password given on the command line: the
+// process list shows it for as long as the server runs. The environment
+// (UDTC_STORE, PGPASSWORD, UDTC_SYNC) and files (PGPASSFILE,
+// --sync-token-file) do not.
+func (f *serveFlags) warnCredentials(logger *slog.Logger) {
+	fromArgs := func(value, env string) bool { return value != "" && os.Getenv(env) != value }
+	if serve.IsPostgres(f.store) && userinfo(f.store, true) && fromArgs(f.store, "UDTC_STORE") {
+		logger.Warn("the --store URL holds a password, which the process list shows while the server runs: leave it out and set PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), or give the whole URL in UDTC_STORE")
+	}
+	if userinfo(f.sync.repo, false) && fromArgs(f.sync.repo, "UDTC_SYNC") {
+		logger.Warn("the --sync URL holds credentials, which the process list shows while the server runs: leave them out and give the token with --sync-token-file, or give the whole URL in UDTC_SYNC")
+	}
+}
+
+// userinfo reports whether a URL carries user information (with
+// password: a password); one that does not parse is taken to, whatever
+// it holds.
+func userinfo(s string, password bool) bool {
+	if !strings.Contains(s, "://") {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return strings.Contains(s, "@")
+	}
+	if u.User == nil {
+		return false
+	}
+	_, has := u.User.Password()
+	return has || !password
 }
 
 // readTokens reads a token file (serve.ParseTokens); "" has none.

@@ -346,3 +346,33 @@ func TestServeSecretKeyFile(t *testing.T) {
 		t.Errorf("serve with a key file others may read = %d %q", code, stderr.String())
 	}
 }
+
+// Passwords on udtc serve's command line are warned about (the process
+// list shows them) and never repeated; from the environment they are
+// taken without a warning.
+func TestServeKeepsPasswordsOutOfSight(t *testing.T) {
+	dir := t.TempDir()
+	key := newKeyFile(t)
+	serveErr := func(args ...string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"udtc", "serve", "--addr", "127.0.0.1:0", "--log-format", "text"}, args...), strings.NewReader(""), &stdout, &stderr)
+		return code, stderr.String()
+	}
+	code, stderr := serveErr("--store", "sqlite:"+filepath.Join(dir, "r.db"), "--sync", "https://bob:pa/ss@git.example/repo.git")
+	if code != exitUsage || !strings.Contains(stderr, "--sync: the URL does not parse") || strings.Contains(stderr, "pa/ss") {
+		t.Errorf("a sync URL with '/' in its password = %d %q", code, stderr)
+	}
+
+	// The store cannot be reached: the start fails after the warnings.
+	code, stderr = serveErr("--store", "postgres://u:pgsecret@127.0.0.1:1/db", "--secret-key-file", key, "--sync", "https://bob:synctoken@127.0.0.1:1/r.git")
+	if code != exitFail || !strings.Contains(stderr, "the --store URL holds a password") || !strings.Contains(stderr, "the --sync URL holds credentials") ||
+		strings.Contains(stderr, "pgsecret") || strings.Contains(stderr, "synctoken") {
+		t.Errorf("passwords on the command line = %d %q", code, stderr)
+	}
+	t.Setenv("UDTC_STORE", "postgres://u:pgsecret@127.0.0.1:1/db")
+	t.Setenv("UDTC_SYNC", "https://bob:synctoken@127.0.0.1:1/r.git")
+	code, stderr = serveErr("--secret-key-file", key)
+	if code != exitFail || strings.Contains(stderr, "holds") || strings.Contains(stderr, "pgsecret") || strings.Contains(stderr, "synctoken") {
+		t.Errorf("passwords in the environment = %d %q", code, stderr)
+	}
+}

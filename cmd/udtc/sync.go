@@ -4,8 +4,10 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -31,7 +33,7 @@ type syncFlags struct {
 
 func (f *syncFlags) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "sync", Usage: "follow the git repository at `REPO` (a local path or a URL; give HTTPS credentials with --sync-token-file): its manifests are the source of truth of the namespaces they declare", Destination: &f.repo},
+		&cli.StringFlag{Name: "sync", EnvVars: []string{"UDTC_SYNC"}, Usage: "follow the git repository at `REPO` (a local path or a URL; give HTTPS credentials with --sync-token-file): its manifests are the source of truth of the namespaces they declare", Destination: &f.repo},
 		&cli.StringFlag{Name: "sync-ref", Usage: "branch, tag or commit to follow (default: the repository's HEAD branch)", Destination: &f.ref},
 		&cli.StringFlag{Name: "sync-dir", Value: ".", Usage: "directory of the manifests in the repository", Destination: &f.dir},
 		&cli.DurationFlag{Name: "sync-interval", Value: 30 * time.Second, Usage: "how often to look for a new commit and compare the registry with the applied one", Destination: &f.interval},
@@ -67,6 +69,12 @@ func (f *syncFlags) newSyncer(logger *slog.Logger) (*gitsync.Syncer, error) {
 		var err error
 		if token, err = readTokenFile("--sync-token-file", f.tokenFile); err != nil {
 			return nil, err
+		}
+	}
+	if strings.Contains(f.repo, "://") {
+		if _, err := url.Parse(f.repo); err != nil {
+			// url's error repeats the URL, credentials and all.
+			return nil, usageErrorf("--sync: the URL does not parse: percent-encode '/', '@' and ':' in its user name or password (%%2F, %%40, %%3A), or leave them out and give the token with --sync-token-file")
 		}
 	}
 	remote, err := source.OpenRemote(f.repo, token)
