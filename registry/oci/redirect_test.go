@@ -56,3 +56,34 @@ func TestPushKeepsCredentialsToTheirOrigin(t *testing.T) {
 		}
 	}
 }
+
+// A 401 from the origin a redirect led to is not blamed on credentials
+// that were never sent there, and a 401 without a challenge is not
+// blamed on missing credentials.
+func TestPushExplainsA401ItSentNothingFor(t *testing.T) {
+	push := func(registry string) error {
+		ref := oci.Reference{Registry: strings.TrimPrefix(registry, "http://"), Repository: "bicep/x", Tag: "1.0.0"}
+		_, err := newClient(t, oci.Options{Username: "ci", Password: "s3cret"}).Push(context.Background(), ref, artifact(t, typesArchive(t, "1.0.0"), time.Time{}))
+		return err
+	}
+	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="other"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	})
+	other := httptest.NewServer(refuse)
+	defer other.Close()
+	err := push(fakeRegistry(t, other.URL).URL)
+	host := strings.TrimPrefix(other.URL, "http://")
+	if err == nil || strings.Contains(err.Error(), "were refused") || !strings.Contains(err.Error(), "redirected to "+host) || !strings.Contains(err.Error(), "none were sent") {
+		t.Errorf("a 401 after a redirect to another origin: %v", err)
+	}
+
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer bare.Close()
+	err = push(bare.URL)
+	if err == nil || strings.Contains(err.Error(), "no credentials") || !strings.Contains(err.Error(), "did not ask for credentials") {
+		t.Errorf("a 401 without a challenge: %v", err)
+	}
+}
