@@ -53,7 +53,7 @@ func (f *serveFlags) flags() []cli.Flag {
 		&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},
 		&cli.StringFlag{Name: "store", EnvVars: []string{"UDTC_STORE"}, Usage: "`STORE`: sqlite:PATH or postgres://user@host/db (default sqlite in the user's data directory)", Destination: &f.store},
 		&cli.StringFlag{Name: "bootstrap", Usage: "check and register every manifest in `DIR` at start", Destination: &f.bootstrap},
-		&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line; writes then require one", Destination: &f.tokenFile},
+		&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line (TOKEN or TOKEN,NAME); writes then require one", Destination: &f.tokenFile},
 		&cli.BoolFlag{Name: "auth-reads", Usage: "require the token on reads too", Destination: &f.authReads},
 		&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
 		&cli.StringSliceFlag{Name: "allowed-hosts", Usage: "answer only requests whose Host is localhost, an IP address or one of these `NAMES` (repeatable or comma-separated; .example.com: it and its subdomains; *: any); checked without this flag only on loopback without --token-file", Destination: &f.hosts},
@@ -195,7 +195,10 @@ func readTokens(path string) ([]server.Token, error) {
 	if err != nil {
 		return nil, fail(exitUsage, fmt.Errorf("reading --token-file: %w", err))
 	}
-	tokens := serve.ParseTokens(b)
+	tokens, err := serve.ParseTokens(b)
+	if err != nil {
+		return nil, usageErrorf("--token-file %s: %v", path, err)
+	}
 	if len(tokens) == 0 {
 		return nil, usageErrorf("--token-file %s holds no token", path)
 	}

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -374,5 +377,41 @@ func TestServeKeepsPasswordsOutOfSight(t *testing.T) {
 	code, stderr = serveErr("--secret-key-file", key)
 	if code != exitFail || strings.Contains(stderr, "holds") || strings.Contains(stderr, "pgsecret") || strings.Contains(stderr, "synctoken") {
 		t.Errorf("passwords in the environment = %d %q", code, stderr)
+	}
+}
+
+// systemData names a caller by the name its token has in --token-file, or
+// by a keyed hash of the token: never by a plain hash that an anonymous
+// reader could test guesses of a weak token against.
+func TestServeNamesCallersWithoutTheirTokensHash(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "tokens")
+	os.WriteFile(tokenFile, []byte("hunter2\nci-token,publisher\n"), 0o600)
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(dir, "r.db"), "--token-file", tokenFile)
+	defer stop()
+	p := url + "/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview"
+	putAs := func(token string) {
+		req, _ := http.NewRequest("PUT", p, strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode >= 300 {
+			t.Fatalf("PUT = %v %v", resp.StatusCode, err)
+		}
+		resp.Body.Close()
+	}
+	putAs("hunter2")
+	putAs("ci-token")
+	_, body := httpGet(t, p)
+	var got struct {
+		SystemData struct{ CreatedBy, LastModifiedBy string }
+	}
+	json.Unmarshal([]byte(body), &got)
+	sum := sha256.Sum256([]byte("hunter2"))
+	if by := got.SystemData.CreatedBy; !strings.HasPrefix(by, "token:") || len(by) != len("token:")+8 || by == "token:"+hex.EncodeToString(sum[:4]) {
+		t.Errorf("createdBy = %q", by)
+	}
+	if got.SystemData.LastModifiedBy != "publisher" {
+		t.Errorf("lastModifiedBy = %q, want publisher", got.SystemData.LastModifiedBy)
 	}
 }
