@@ -106,6 +106,7 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	checkHost := (loopback && len(tokens) == 0) || c.IsSet("allowed-hosts")
 	logger := serve.NewLogger(f.logFormat, e.stderr)
 	f.warnCredentials(logger)
+	f.sync.maxBody = f.maxBody
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
 		return err

@@ -27,6 +27,8 @@ type syncFlags struct {
 	heal      bool
 	maxFiles  int
 	maxBytes  int64
+	// maxBody is serve's --max-body-bytes: synced writes obey it too.
+	maxBody int64
 	// isSet reports whether a flag was given (the command's context).
 	isSet func(name string) bool
 }
@@ -82,7 +84,7 @@ func (f *syncFlags) newSyncer(logger *slog.Logger) (*gitsync.Syncer, error) {
 		return nil, usageErrorf("--sync: %v", err)
 	}
 	s, err := gitsync.New(gitsync.Config{Remote: remote, Ref: f.ref, Dir: dir, Interval: f.interval, Heal: f.heal,
-		Limits: gitsync.Limits{MaxFiles: f.maxFiles, MaxBytes: f.maxBytes}, Log: logger})
+		Limits: gitsync.Limits{MaxFiles: f.maxFiles, MaxBytes: f.maxBytes, MaxBodyBytes: f.maxBody}, Log: logger})
 	if err != nil {
 		return nil, fail(exitFail, err)
 	}

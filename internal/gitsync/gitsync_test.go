@@ -474,3 +474,25 @@ func TestSyncNamespaceAllOrNothing(t *testing.T) {
 		t.Errorf("Contoso.Data types after the retry: %s", got)
 	}
 }
+
+// A synced registration obeys the API's limit on a write's body, as its
+// PUT would: a type with a huge description does not reach the registry
+// (and every anonymous list) through git.
+func TestSyncObeysTheBodyLimit(t *testing.T) {
+	ctx := context.Background()
+	f := newSyncFixture(t)
+	huge := strings.Replace(syncData, "  databases:\n", "  databases:\n    description: '"+strings.Repeat("x", 5000)+"'\n", 1)
+	f.commit(map[string]string{"data.yaml": huge, "net.yaml": syncNet})
+	f.start(filepath.Join(t.TempDir(), "registry.db"), gitsync.Config{Heal: true, Limits: gitsync.Limits{MaxBodyBytes: 4096}})
+	f.once(ctx)
+	st := f.status()
+	if st.State != "failed" || !strings.Contains(st.Error, "Contoso.Data") || !strings.Contains(st.Error, "more than the 4096 bytes a write may have") {
+		t.Errorf("after a commit with a body over the limit: %+v", st)
+	}
+	if _, err := f.reg.ProviderSummary(ctx, "Contoso.Data"); client.StatusCode(err) != http.StatusNotFound {
+		t.Errorf("Contoso.Data was written: %v", err)
+	}
+	if got := strings.Join(f.types("Contoso.Net"), ","); got != "gateways" {
+		t.Errorf("Contoso.Net, within the limit: %q", got)
+	}
+}
