@@ -3,6 +3,7 @@ package gitsync_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -494,5 +495,50 @@ func TestSyncObeysTheBodyLimit(t *testing.T) {
 	}
 	if got := strings.Join(f.types("Contoso.Net"), ","); got != "gateways" {
 		t.Errorf("Contoso.Net, within the limit: %q", got)
+	}
+}
+
+// A hand-edited sync_state.status that does not read is reported, stops
+// the sync, and leaves writes outside the managed namespaces working (they
+// were 500 on every server sharing the store, for good).
+func TestSyncStateDamaged(t *testing.T) {
+	ctx := context.Background()
+	f := newSyncFixture(t)
+	storePath := filepath.Join(t.TempDir(), "registry.db")
+	f.commit(map[string]string{"data.yaml": syncData, "net.yaml": syncNet})
+	f.start(storePath, gitsync.Config{Heal: true})
+	f.once(ctx)
+	if st := f.status(); st.State != "synced" {
+		t.Fatalf("after a good commit: %+v", st)
+	}
+	db, err := sql.Open("sqlite", storePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE sync_state SET status = '{"state": "synced",' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	f.start(storePath, gitsync.Config{Heal: true}) // a server (re)started over the store
+	if _, err := f.reg.PutProvider(ctx, "Other.Things", api.ResourceProvider{}); err != nil {
+		t.Errorf("PUT outside the managed namespaces: %v", err)
+	}
+	if _, err := f.reg.PutResourceType(ctx, "Contoso.Data", "queues", api.ResourceType{}); client.StatusCode(err) != http.StatusConflict {
+		t.Errorf("PUT into a managed namespace: %v, want 409", err)
+	}
+	st := f.status()
+	if st.State != "damaged" || !strings.Contains(st.Error, "sync_state.status") || strings.Join(st.Namespaces, ",") != "Contoso.Data,Contoso.Net" {
+		t.Errorf("/sync/status of a damaged state: %+v", st)
+	}
+	var ready map[string]string
+	f.getJSON("/readyz", http.StatusOK, &ready)
+	if !strings.HasPrefix(ready["sync"], "damaged: ") {
+		t.Errorf("/readyz: %v", ready)
+	}
+	writes := f.writes.Load()
+	f.once(ctx)
+	if f.writes.Load() != writes || f.status().State != "damaged" || !strings.Contains(f.log.String(), "not syncing: the stored sync state is damaged") {
+		t.Errorf("a sync over a damaged state: %d writes, %+v\n%s", f.writes.Load()-writes, f.status(), f.log)
 	}
 }
