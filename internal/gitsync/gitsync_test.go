@@ -541,4 +541,18 @@ func TestSyncStateDamaged(t *testing.T) {
 	if f.writes.Load() != writes || f.status().State != "damaged" || !strings.Contains(f.log.String(), "not syncing: the stored sync state is damaged") {
 		t.Errorf("a sync over a damaged state: %d writes, %+v\n%s", f.writes.Load()-writes, f.status(), f.log)
 	}
+
+	// The repair docs/git.md gives: delete the row; the sync starts afresh.
+	if db, err = sql.Open("sqlite", storePath); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM sync_state`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f.start(storePath, gitsync.Config{Heal: true})
+	f.once(ctx)
+	if st := f.status(); st.State != "synced" || strings.Join(st.Namespaces, ",") != "Contoso.Data,Contoso.Net" {
+		t.Errorf("after deleting the damaged row: %+v", st)
+	}
 }
