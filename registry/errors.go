@@ -100,6 +100,10 @@ const (
 	CodeTooLarge
 	CodeHeadersTooLarge
 	CodeUnauthorized
+	// CodeForbidden: the request is not one the registry serves at all:
+	// a Host that is not the server's, a write from a web page of another
+	// origin (registry/server's guardRequests).
+	CodeForbidden
 	CodeBadGateway
 	// CodeLoopDetected: a forwarded request would come back to a registry
 	// (it carries the hop header, or the address is the server's own).

@@ -32,6 +32,11 @@ type SyncRecord struct {
 	// Status is what the holder last recorded; its Namespaces are the
 	// managed namespaces (the ownership the store keeps).
 	Status api.SyncStatus
+	// Damaged, when not "", says which part of the stored record cannot
+	// be read (a hand-edited status): Status then holds the namespaces
+	// only. The sync does not run on a damaged record; the namespaces it
+	// manages stay protected, and the others writable.
+	Damaged string
 }
 
 // SyncCommit is one transaction of the sync (SyncStore.CommitSync), fenced

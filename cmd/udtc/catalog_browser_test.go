@@ -50,8 +50,8 @@ func chromium(t *testing.T) string {
 }
 
 // browser starts a headless Chromium with a fresh profile; it stops with
-// the test. listener gets the tab's events.
-func browser(t *testing.T, listener func(ev any)) context.Context {
+// the test. listener gets the tab's events; extra are more flags.
+func browser(t *testing.T, listener func(ev any), extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium(t)),
@@ -67,6 +67,7 @@ func browser(t *testing.T, listener func(ev any)) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	}
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithListener(listener))
 	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
@@ -370,12 +371,13 @@ func browse(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp
 	}
 }
 
-// eval evaluates a JavaScript expression in the tab.
-func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+// eval evaluates a JavaScript expression in the tab (with
+// chromedp.EvalAwaitPromise: the value a promise resolves to).
+func eval[T any](t *testing.T, ctx context.Context, expr string, opts ...chromedp.EvaluateOption) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		t.Fatalf("browser: %s: %v", expr, err)
 	}

@@ -36,6 +36,7 @@ func TestServeForwardFlags(t *testing.T) {
 	put := func(base, path, body string) int {
 		t.Helper()
 		req, _ := http.NewRequest("PUT", base+path+"?api-version=2023-10-01-preview", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

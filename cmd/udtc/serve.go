@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -37,6 +39,7 @@ type serveFlags struct {
 	tokenFile string
 	authReads bool
 	insecure  bool
+	hosts     cli.StringSlice
 	logFormat string
 	maxBody   int64
 	secretKey string
@@ -50,9 +53,10 @@ func (f *serveFlags) flags() []cli.Flag {
 		&cli.StringFlag{Name: "addr", Value: DefaultServeAddr, Usage: "`HOST:PORT` to listen on", Destination: &f.addr},
 		&cli.StringFlag{Name: "store", EnvVars: []string{"UDTC_STORE"}, Usage: "`STORE`: sqlite:PATH or postgres://user@host/db (default sqlite in the user's data directory)", Destination: &f.store},
 		&cli.StringFlag{Name: "bootstrap", Usage: "check and register every manifest in `DIR` at start", Destination: &f.bootstrap},
-		&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line; writes then require one", Destination: &f.tokenFile},
+		&cli.StringFlag{Name: "token-file", Usage: "`FILE` of bearer tokens, one a line (TOKEN or TOKEN,NAME); writes then require one", Destination: &f.tokenFile},
 		&cli.BoolFlag{Name: "auth-reads", Usage: "require the token on reads too", Destination: &f.authReads},
 		&cli.BoolFlag{Name: "insecure", Usage: "allow listening on a non-loopback address without --token-file", Destination: &f.insecure},
+		&cli.StringSliceFlag{Name: "allowed-hosts", Usage: "answer only requests whose Host is localhost, an IP address or one of these `NAMES` (repeatable or comma-separated; .example.com: it and its subdomains; *: any); checked without this flag only on loopback without --token-file", Destination: &f.hosts},
 		&cli.StringFlag{Name: "log-format", Value: "json", Usage: "request log format: json or text", Destination: &f.logFormat},
 		&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
 		&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
@@ -94,7 +98,15 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	if !loopback && len(tokens) == 0 && !f.insecure {
 		return usageErrorf("refusing to listen on non-loopback address %s without --token-file (pass --insecure to allow it)", f.addr)
 	}
+	if err := server.CheckAllowedHosts(f.hosts.Value()); err != nil {
+		return usageErrorf("--allowed-hosts: %v", err)
+	}
+	// A page on a name its DNS points at 127.0.0.1 (DNS rebinding) must
+	// not reach a registry that takes writes without a token.
+	checkHost := (loopback && len(tokens) == 0) || c.IsSet("allowed-hosts")
 	logger := serve.NewLogger(f.logFormat, e.stderr)
+	f.warnCredentials(logger)
+	f.sync.maxBody = f.maxBody
 	syncer, err := f.sync.newSyncer(logger)
 	if err != nil {
 		return err
@@ -117,6 +129,8 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 			Logger:         logger,
 			Tokens:         tokens,
 			AuthReads:      f.authReads,
+			CheckHost:      checkHost,
+			AllowedHosts:   f.hosts.Value(),
 			MaxBodyBytes:   f.maxBody,
 			Forward:        forward,
 			// The catalog's br: references (--extension-registry).
@@ -141,6 +155,38 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	return err
 }
 
+// warnCredentials warns about a password given on the command line: the
+// process list shows it for as long as the server runs. The environment
+// (UDTC_STORE, PGPASSWORD, UDTC_SYNC) and files (PGPASSFILE,
+// --sync-token-file) do not.
+func (f *serveFlags) warnCredentials(logger *slog.Logger) {
+	fromArgs := func(value, env string) bool { return value != "" && os.Getenv(env) != value }
+	if serve.IsPostgres(f.store) && userinfo(f.store, true) && fromArgs(f.store, "UDTC_STORE") {
+		logger.Warn("the --store URL holds a password, which the process list shows while the server runs: leave it out and set PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), or give the whole URL in UDTC_STORE")
+	}
+	if userinfo(f.sync.repo, false) && fromArgs(f.sync.repo, "UDTC_SYNC") {
+		logger.Warn("the --sync URL holds credentials, which the process list shows while the server runs: leave them out and give the token with --sync-token-file, or give the whole URL in UDTC_SYNC")
+	}
+}
+
+// userinfo reports whether a URL carries user information (with
+// password: a password); one that does not parse is taken to, whatever
+// it holds.
+func userinfo(s string, password bool) bool {
+	if !strings.Contains(s, "://") {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return strings.Contains(s, "@")
+	}
+	if u.User == nil {
+		return false
+	}
+	_, has := u.User.Password()
+	return has || !password
+}
+
 // readTokens reads a token file (serve.ParseTokens); "" has none.
 func readTokens(path string) ([]server.Token, error) {
 	if path == "" {
@@ -150,7 +196,10 @@ func readTokens(path string) ([]server.Token, error) {
 	if err != nil {
 		return nil, fail(exitUsage, fmt.Errorf("reading --token-file: %w", err))
 	}
-	tokens := serve.ParseTokens(b)
+	tokens, err := serve.ParseTokens(b)
+	if err != nil {
+		return nil, usageErrorf("--token-file %s: %v", path, err)
+	}
 	if len(tokens) == 0 {
 		return nil, usageErrorf("--token-file %s holds no token", path)
 	}

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -94,6 +97,7 @@ func TestServeSQLite(t *testing.T) {
 		t.Errorf("GET local plane = %d %s", code, body)
 	}
 	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
 		t.Errorf("PUT without token = %v %v", resp.StatusCode, err)
 	}
@@ -130,6 +134,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--token-file", empty, "--store", store}, "holds no token"},
 		{[]string{"--auth-reads", "--store", store}, "--auth-reads needs"},
 		{[]string{"--log-format", "xml", "--store", store}, "--log-format"},
+		{[]string{"--allowed-hosts", "http://registry.example.com", "--store", store}, "--allowed-hosts: \"http://registry.example.com\" is not a host name"},
+		{[]string{"--allowed-hosts", "ok.example,registry.example.com:7443", "--store", store}, "is not a host name"},
 		{[]string{"--store", store, "extra"}, "no arguments"},
 		{[]string{"--store", "postgres://u@127.0.0.1:1/db"}, "--secret-key-file"},
 		{[]string{"--store", store, "--secret-key-file", filepath.Join(dir, "nokey")}, "openssl rand -hex 32"},
@@ -140,6 +146,47 @@ func TestServeUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("serve %v = %d %q, want %d mentioning %q", c.args, code, stderr.String(), exitUsage, c.want)
 		}
+	}
+}
+
+// hostGet sends GET url with Host host and returns the status.
+func hostGet(t *testing.T, url, host string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// udtc serve on loopback without a token answers only requests for its
+// own names (DNS rebinding); with a token it checks Host only when
+// --allowed-hosts is given.
+func TestServeChecksHost(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "tokens")
+	os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600)
+	const path = "/planes/radius/local?api-version=2023-10-01-preview"
+	for _, c := range []struct {
+		args  []string
+		hosts map[string]int
+	}{
+		{nil, map[string]int{"localhost:7443": 200, "127.0.0.1": 200, "[::1]:1": 200, "evil.example": 403, "registry.example.com": 403}},
+		{[]string{"--allowed-hosts", "registry.example.com,.corp.example"}, map[string]int{"localhost": 200, "registry.example.com:7443": 200, "a.corp.example": 200, "evil.example": 403}},
+		{[]string{"--allowed-hosts", "*"}, map[string]int{"evil.example": 200}},
+		{[]string{"--token-file", tokenFile}, map[string]int{"evil.example": 200}},
+		{[]string{"--token-file", tokenFile, "--allowed-hosts", "registry.example.com"}, map[string]int{"registry.example.com": 200, "evil.example": 403}},
+	} {
+		url, stop := startServe(t, append([]string{"--store", "sqlite:" + filepath.Join(t.TempDir(), "r.db")}, c.args...)...)
+		for host, want := range c.hosts {
+			if got := hostGet(t, url+path, host); got != want {
+				t.Errorf("serve %v: Host %s = %d, want %d", c.args, host, got, want)
+			}
+		}
+		stop()
 	}
 }
 
@@ -161,6 +208,7 @@ func TestServeShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
 	body := &gatedReader{head: strings.NewReader(`{"location":`), tail: strings.NewReader(`"global"}`), gate: make(chan struct{})}
 	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview", body)
+	req.Header.Set("Content-Type", "application/json")
 	status := make(chan int, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
@@ -299,5 +347,71 @@ func TestServeSecretKeyFile(t *testing.T) {
 	code = run(context.Background(), []string{"udtc", "serve", "--addr", "127.0.0.1:0", "--store", "sqlite:" + db, "--secret-key-file", other}, strings.NewReader(""), &stdout, &stderr)
 	if code != exitUsage || !strings.Contains(stderr.String(), "chmod 600") {
 		t.Errorf("serve with a key file others may read = %d %q", code, stderr.String())
+	}
+}
+
+// Passwords on udtc serve's command line are warned about (the process
+// list shows them) and never repeated; from the environment they are
+// taken without a warning.
+func TestServeKeepsPasswordsOutOfSight(t *testing.T) {
+	dir := t.TempDir()
+	key := newKeyFile(t)
+	serveErr := func(args ...string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"udtc", "serve", "--addr", "127.0.0.1:0", "--log-format", "text"}, args...), strings.NewReader(""), &stdout, &stderr)
+		return code, stderr.String()
+	}
+	code, stderr := serveErr("--store", "sqlite:"+filepath.Join(dir, "r.db"), "--sync", "https://bob:pa/ss@git.example/repo.git")
+	if code != exitUsage || !strings.Contains(stderr, "--sync: the URL does not parse") || strings.Contains(stderr, "pa/ss") {
+		t.Errorf("a sync URL with '/' in its password = %d %q", code, stderr)
+	}
+
+	// The store cannot be reached: the start fails after the warnings.
+	code, stderr = serveErr("--store", "postgres://u:pgsecret@127.0.0.1:1/db", "--secret-key-file", key, "--sync", "https://bob:synctoken@127.0.0.1:1/r.git")
+	if code != exitFail || !strings.Contains(stderr, "the --store URL holds a password") || !strings.Contains(stderr, "the --sync URL holds credentials") ||
+		strings.Contains(stderr, "pgsecret") || strings.Contains(stderr, "synctoken") {
+		t.Errorf("passwords on the command line = %d %q", code, stderr)
+	}
+	t.Setenv("UDTC_STORE", "postgres://u:pgsecret@127.0.0.1:1/db")
+	t.Setenv("UDTC_SYNC", "https://bob:synctoken@127.0.0.1:1/r.git")
+	code, stderr = serveErr("--secret-key-file", key)
+	if code != exitFail || strings.Contains(stderr, "holds") || strings.Contains(stderr, "pgsecret") || strings.Contains(stderr, "synctoken") {
+		t.Errorf("passwords in the environment = %d %q", code, stderr)
+	}
+}
+
+// systemData names a caller by the name its token has in --token-file, or
+// by a keyed hash of the token: never by a plain hash that an anonymous
+// reader could test guesses of a weak token against.
+func TestServeNamesCallersWithoutTheirTokensHash(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "tokens")
+	os.WriteFile(tokenFile, []byte("hunter2\nci-token,publisher\n"), 0o600)
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(dir, "r.db"), "--token-file", tokenFile)
+	defer stop()
+	p := url + "/planes/radius/local/providers/System.Resources/resourceProviders/Aa.Bb?api-version=2023-10-01-preview"
+	putAs := func(token string) {
+		req, _ := http.NewRequest("PUT", p, strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode >= 300 {
+			t.Fatalf("PUT = %v %v", resp.StatusCode, err)
+		}
+		resp.Body.Close()
+	}
+	putAs("hunter2")
+	putAs("ci-token")
+	_, body := httpGet(t, p)
+	var got struct {
+		SystemData struct{ CreatedBy, LastModifiedBy string }
+	}
+	json.Unmarshal([]byte(body), &got)
+	sum := sha256.Sum256([]byte("hunter2"))
+	if by := got.SystemData.CreatedBy; !strings.HasPrefix(by, "token:") || len(by) != len("token:")+8 || by == "token:"+hex.EncodeToString(sum[:4]) {
+		t.Errorf("createdBy = %q", by)
+	}
+	if got.SystemData.LastModifiedBy != "publisher" {
+		t.Errorf("lastModifiedBy = %q, want publisher", got.SystemData.LastModifiedBy)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -25,13 +27,15 @@ type syncFlags struct {
 	heal      bool
 	maxFiles  int
 	maxBytes  int64
+	// maxBody is serve's --max-body-bytes: synced writes obey it too.
+	maxBody int64
 	// isSet reports whether a flag was given (the command's context).
 	isSet func(name string) bool
 }
 
 func (f *syncFlags) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "sync", Usage: "follow the git repository at `REPO` (a local path or a URL; give HTTPS credentials with --sync-token-file): its manifests are the source of truth of the namespaces they declare", Destination: &f.repo},
+		&cli.StringFlag{Name: "sync", EnvVars: []string{"UDTC_SYNC"}, Usage: "follow the git repository at `REPO` (a local path or a URL; give HTTPS credentials with --sync-token-file): its manifests are the source of truth of the namespaces they declare", Destination: &f.repo},
 		&cli.StringFlag{Name: "sync-ref", Usage: "branch, tag or commit to follow (default: the repository's HEAD branch)", Destination: &f.ref},
 		&cli.StringFlag{Name: "sync-dir", Value: ".", Usage: "directory of the manifests in the repository", Destination: &f.dir},
 		&cli.DurationFlag{Name: "sync-interval", Value: 30 * time.Second, Usage: "how often to look for a new commit and compare the registry with the applied one", Destination: &f.interval},
@@ -69,12 +73,18 @@ func (f *syncFlags) newSyncer(logger *slog.Logger) (*gitsync.Syncer, error) {
 			return nil, err
 		}
 	}
+	if strings.Contains(f.repo, "://") {
+		if _, err := url.Parse(f.repo); err != nil {
+			// url's error repeats the URL, credentials and all.
+			return nil, usageErrorf("--sync: the URL does not parse: percent-encode '/', '@' and ':' in its user name or password (%%2F, %%40, %%3A), or leave them out and give the token with --sync-token-file")
+		}
+	}
 	remote, err := source.OpenRemote(f.repo, token)
 	if err != nil {
 		return nil, usageErrorf("--sync: %v", err)
 	}
 	s, err := gitsync.New(gitsync.Config{Remote: remote, Ref: f.ref, Dir: dir, Interval: f.interval, Heal: f.heal,
-		Limits: gitsync.Limits{MaxFiles: f.maxFiles, MaxBytes: f.maxBytes}, Log: logger})
+		Limits: gitsync.Limits{MaxFiles: f.maxFiles, MaxBytes: f.maxBytes, MaxBodyBytes: f.maxBody}, Log: logger})
 	if err != nil {
 		return nil, fail(exitFail, err)
 	}

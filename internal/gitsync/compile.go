@@ -11,6 +11,7 @@ import (
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/generator/source"
 	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/server"
 )
 
 // Limits bound what the sync compiles of one commit: the manifest files
@@ -18,9 +19,15 @@ import (
 // reads) and their total size, counted per path, so a commit whose paths
 // all name one large blob is as large as it reads. A commit past a limit
 // is refused (rule sync-limits) before a file of it is read.
+//
+// MaxBodyBytes is the API's limit on the body of one write (udtc serve
+// --max-body-bytes; 0 is server.DefaultMaxBodyBytes): a registration of
+// the commit whose body would be larger fails, as its PUT would with 413,
+// and its namespace is left as it was.
 type Limits struct {
-	MaxFiles int
-	MaxBytes int64
+	MaxFiles     int
+	MaxBytes     int64
+	MaxBodyBytes int64
 }
 
 // The default limits: far more than a repository of manifests holds
@@ -36,6 +43,9 @@ func (l Limits) orDefaults() Limits {
 	}
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxBodyBytes <= 0 {
+		l.MaxBodyBytes = server.DefaultMaxBodyBytes
 	}
 	return l
 }

@@ -3,6 +3,7 @@ package gitsync_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -472,5 +473,86 @@ func TestSyncNamespaceAllOrNothing(t *testing.T) {
 	}
 	if got := strings.Join(f.types("Contoso.Data"), ","); got != "databases" {
 		t.Errorf("Contoso.Data types after the retry: %s", got)
+	}
+}
+
+// A synced registration obeys the API's limit on a write's body, as its
+// PUT would: a type with a huge description does not reach the registry
+// (and every anonymous list) through git.
+func TestSyncObeysTheBodyLimit(t *testing.T) {
+	ctx := context.Background()
+	f := newSyncFixture(t)
+	huge := strings.Replace(syncData, "  databases:\n", "  databases:\n    description: '"+strings.Repeat("x", 5000)+"'\n", 1)
+	f.commit(map[string]string{"data.yaml": huge, "net.yaml": syncNet})
+	f.start(filepath.Join(t.TempDir(), "registry.db"), gitsync.Config{Heal: true, Limits: gitsync.Limits{MaxBodyBytes: 4096}})
+	f.once(ctx)
+	st := f.status()
+	if st.State != "failed" || !strings.Contains(st.Error, "Contoso.Data") || !strings.Contains(st.Error, "more than the 4096 bytes a write may have") {
+		t.Errorf("after a commit with a body over the limit: %+v", st)
+	}
+	if _, err := f.reg.ProviderSummary(ctx, "Contoso.Data"); client.StatusCode(err) != http.StatusNotFound {
+		t.Errorf("Contoso.Data was written: %v", err)
+	}
+	if got := strings.Join(f.types("Contoso.Net"), ","); got != "gateways" {
+		t.Errorf("Contoso.Net, within the limit: %q", got)
+	}
+}
+
+// A hand-edited sync_state.status that does not read is reported, stops
+// the sync, and leaves writes outside the managed namespaces working (they
+// were 500 on every server sharing the store, for good).
+func TestSyncStateDamaged(t *testing.T) {
+	ctx := context.Background()
+	f := newSyncFixture(t)
+	storePath := filepath.Join(t.TempDir(), "registry.db")
+	f.commit(map[string]string{"data.yaml": syncData, "net.yaml": syncNet})
+	f.start(storePath, gitsync.Config{Heal: true})
+	f.once(ctx)
+	if st := f.status(); st.State != "synced" {
+		t.Fatalf("after a good commit: %+v", st)
+	}
+	db, err := sql.Open("sqlite", storePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE sync_state SET status = '{"state": "synced",' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	f.start(storePath, gitsync.Config{Heal: true}) // a server (re)started over the store
+	if _, err := f.reg.PutProvider(ctx, "Other.Things", api.ResourceProvider{}); err != nil {
+		t.Errorf("PUT outside the managed namespaces: %v", err)
+	}
+	if _, err := f.reg.PutResourceType(ctx, "Contoso.Data", "queues", api.ResourceType{}); client.StatusCode(err) != http.StatusConflict {
+		t.Errorf("PUT into a managed namespace: %v, want 409", err)
+	}
+	st := f.status()
+	if st.State != "damaged" || !strings.Contains(st.Error, "sync_state.status") || strings.Join(st.Namespaces, ",") != "Contoso.Data,Contoso.Net" {
+		t.Errorf("/sync/status of a damaged state: %+v", st)
+	}
+	var ready map[string]string
+	f.getJSON("/readyz", http.StatusOK, &ready)
+	if !strings.HasPrefix(ready["sync"], "damaged: ") {
+		t.Errorf("/readyz: %v", ready)
+	}
+	writes := f.writes.Load()
+	f.once(ctx)
+	if f.writes.Load() != writes || f.status().State != "damaged" || !strings.Contains(f.log.String(), "not syncing: the stored sync state is damaged") {
+		t.Errorf("a sync over a damaged state: %d writes, %+v\n%s", f.writes.Load()-writes, f.status(), f.log)
+	}
+
+	// The repair docs/git.md gives: delete the row; the sync starts afresh.
+	if db, err = sql.Open("sqlite", storePath); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM sync_state`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f.start(storePath, gitsync.Config{Heal: true})
+	f.once(ctx)
+	if st := f.status(); st.State != "synced" || strings.Join(st.Namespaces, ",") != "Contoso.Data,Contoso.Net" {
+		t.Errorf("after deleting the damaged row: %+v", st)
 	}
 }

@@ -66,6 +66,11 @@ func (l *leaser) acquire(ctx context.Context, reg Registry, initial api.SyncStat
 	if err != nil {
 		return rec, false, err
 	}
+	if rec.Damaged != "" {
+		// Taking the lease would write over what an operator may want
+		// to look at; the guard keeps protecting the namespaces.
+		return rec, false, fmt.Errorf("not syncing: the stored sync state is damaged: %s", rec.Damaged)
+	}
 	cur := rec.Lease
 	if cur.Holder != "" && cur.Holder != l.holder {
 		if l.held.Holder != "" {

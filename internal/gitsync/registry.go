@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -162,7 +163,7 @@ func (s *Syncer) prune(ctx context.Context, reg Registry, ns string, write bool)
 // the delete of the provider ns) in one transaction under the lease,
 // which claims ns (with prune: releases it).
 func (s *Syncer) applyPlan(ctx context.Context, reg Registry, ns string, plan *publish.Plan, prune bool) (int, error) {
-	rec := &recorder{Reader: reg, plane: api.DefaultPlane}
+	rec := &recorder{Reader: reg, plane: api.DefaultPlane, maxBody: s.cfg.Limits.MaxBodyBytes}
 	// One write at a time, in plan order (parents before children).
 	res := publish.Apply(ctx, rec, plan, publish.ApplyOptions{Concurrency: 1})
 	var errs []error
@@ -192,9 +193,10 @@ func (s *Syncer) applyPlan(ctx context.Context, reg Registry, ns string, plan *p
 // go to the embedded Reader.
 type recorder struct {
 	publish.Reader
-	plane  string
-	mu     sync.Mutex
-	writes []service.SyncWrite
+	plane   string
+	maxBody int64 // Limits.MaxBodyBytes
+	mu      sync.Mutex
+	writes  []service.SyncWrite
 }
 
 func (r *recorder) add(id registry.ID, body any) {
@@ -203,24 +205,34 @@ func (r *recorder) add(id registry.ID, body any) {
 	r.writes = append(r.writes, service.SyncWrite{ID: id, Body: body})
 }
 
+// put records a PUT of body, unless its body is larger than the API
+// takes.
+func (r *recorder) put(id registry.ID, body any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	if int64(len(b)) > r.maxBody {
+		return fmt.Errorf("its body is %d bytes, more than the %d bytes a write may have (udtc serve --max-body-bytes)", len(b), r.maxBody)
+	}
+	r.add(id, body)
+	return nil
+}
+
 func (r *recorder) PutProvider(_ context.Context, ns string, body api.ResourceProvider, _ ...client.Condition) (api.ResourceProvider, error) {
-	r.add(registry.ProviderID(r.plane, ns), body)
-	return body, nil
+	return body, r.put(registry.ProviderID(r.plane, ns), body)
 }
 
 func (r *recorder) PutResourceType(_ context.Context, ns, typ string, body api.ResourceType, _ ...client.Condition) (api.ResourceType, error) {
-	r.add(registry.TypeID(r.plane, ns, typ), body)
-	return body, nil
+	return body, r.put(registry.TypeID(r.plane, ns, typ), body)
 }
 
 func (r *recorder) PutAPIVersion(_ context.Context, ns, typ, version string, body api.APIVersion, _ ...client.Condition) (api.APIVersion, error) {
-	r.add(registry.APIVersionID(r.plane, ns, typ, version), body)
-	return body, nil
+	return body, r.put(registry.APIVersionID(r.plane, ns, typ, version), body)
 }
 
 func (r *recorder) PutLocation(_ context.Context, ns, location string, body api.Location, _ ...client.Condition) (api.Location, error) {
-	r.add(registry.LocationID(r.plane, ns, location), body)
-	return body, nil
+	return body, r.put(registry.LocationID(r.plane, ns, location), body)
 }
 
 func (r *recorder) DeleteResourceType(_ context.Context, ns, typ string, _ ...client.Condition) (bool, error) {

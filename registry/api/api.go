@@ -234,6 +234,7 @@ const (
 	CodeHeadersTooLarge      = "RequestHeaderFieldsTooLarge"
 	CodeUnsupportedMediaType = "UnsupportedMediaType"
 	CodeUnauthorized         = "Unauthorized"
+	CodeForbidden            = "Forbidden"
 	CodeInternal             = "InternalServerError"
 	CodeServiceUnavailable   = "ServiceUnavailable"
 

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/udtc/udtc/internal/sameorigin"
 	"github.com/udtc/udtc/registry"
 	"github.com/udtc/udtc/registry/api"
 )
@@ -86,6 +87,9 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	// The token is set on requests to the base's origin only (send); a
+	// redirect keeps it only to that origin, and never leaves https.
+	c.hc = sameorigin.Client(c.hc)
 	return c, nil
 }
 
@@ -239,7 +243,7 @@ func (c *Client) send(ctx context.Context, method, u string, body []byte, conds 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
-	if c.token != "" && req.URL.Scheme == c.base.Scheme && req.URL.Host == c.base.Host {
+	if c.token != "" && sameorigin.Same(req.URL, c.base) {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	for _, cond := range conds {

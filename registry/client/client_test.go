@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -475,4 +476,48 @@ func TestInUseConflictIsNotRetried(t *testing.T) {
 	if n := deletes.Load(); n != 1 {
 		t.Errorf("the in-use 409 was sent %d times, want once", n)
 	}
+}
+
+// The token follows a redirect to the server's own origin only: not to
+// another port of its host, and never from https to plain http.
+func TestTokenStaysWithItsOrigin(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var got []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"name":"Aa.Bb"}`)
+	}))
+	defer other.Close()
+	redirect := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	})
+
+	plain := httptest.NewServer(redirect)
+	defer plain.Close()
+	_, err := newClient(t, plain.URL, client.WithToken("s3cret")).PutProvider(ctx, "Aa.Bb", api.ResourceProvider{})
+	if err != nil {
+		t.Errorf("PUT through a redirect to another port: %v", err)
+	}
+	mu.Lock()
+	if len(got) != 1 || got[0] != "" {
+		t.Errorf("another port of the host got Authorization %q", got)
+	}
+	got = nil
+	mu.Unlock()
+
+	tls := httptest.NewTLSServer(redirect)
+	defer tls.Close()
+	_, err = newClient(t, tls.URL, client.WithToken("s3cret"), client.WithHTTPClient(tls.Client()), client.WithRetry(1, 0, 0)).PutProvider(ctx, "Aa.Bb", api.ResourceProvider{})
+	if err == nil || !strings.Contains(err.Error(), "leaves https") {
+		t.Errorf("a redirect from https to http: %v", err)
+	}
+	mu.Lock()
+	if len(got) != 0 {
+		t.Errorf("plain http got %d requests (Authorization %q)", len(got), got)
+	}
+	mu.Unlock()
 }

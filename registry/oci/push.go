@@ -20,6 +20,8 @@ import (
 	"oras.land/oras-go/v2/registry/remote/credentials"
 	"oras.land/oras-go/v2/registry/remote/errcode"
 	"oras.land/oras-go/v2/registry/remote/retry"
+
+	"github.com/udtc/udtc/internal/sameorigin"
 )
 
 // Options configure a Client.
@@ -55,7 +57,7 @@ type Client struct {
 // NewClient returns a client for opts. It fails only when the docker config
 // cannot be read.
 func NewClient(opts Options) (*Client, error) {
-	cl := &credentialLog{found: map[string]bool{}}
+	cl := &credentialLog{found: map[string]bool{}, asked: map[string]bool{}, redirected: map[string]bool{}}
 	if opts.Username != "" {
 		user, pass := opts.Username, opts.Password
 		cl.source = "--username"
@@ -78,7 +80,12 @@ func NewClient(opts Options) (*Client, error) {
 		opts:  opts,
 		creds: cl,
 		http: &auth.Client{
-			Client:     retry.DefaultClient,
+			// Credentials follow a redirect to their origin only, and
+			// never from https to http.
+			Client: sameorigin.Client(&http.Client{
+				Transport:     retry.DefaultClient.Transport,
+				CheckRedirect: cl.noteRedirect,
+			}),
 			Header:     http.Header{"User-Agent": {ua}},
 			Cache:      auth.NewCache(),
 			Credential: cl.credential,
@@ -86,13 +93,17 @@ func NewClient(opts Options) (*Client, error) {
 	}, nil
 }
 
-// credentialLog resolves credentials and remembers for which registries it
-// found some, to explain a refusal.
+// credentialLog resolves credentials and remembers, to explain a
+// refusal, for which registries they were asked (a challenge came), for
+// which it found some, and the hosts that redirects led to from another
+// origin (where none are sent: sameorigin).
 type credentialLog struct {
-	source string
-	get    auth.CredentialFunc
-	mu     sync.Mutex
-	found  map[string]bool
+	source     string
+	get        auth.CredentialFunc
+	mu         sync.Mutex
+	asked      map[string]bool
+	found      map[string]bool
+	redirected map[string]bool
 }
 
 func (l *credentialLog) credential(ctx context.Context, hostport string) (auth.Credential, error) {
@@ -101,15 +112,39 @@ func (l *credentialLog) credential(ctx context.Context, hostport string) (auth.C
 		return auth.EmptyCredential, fmt.Errorf("credentials for %s from %s: %w", hostport, l.source, err)
 	}
 	l.mu.Lock()
+	l.asked[hostport] = true
 	l.found[hostport] = l.found[hostport] || c != auth.EmptyCredential
 	l.mu.Unlock()
 	return c, nil
+}
+
+// noteRedirect is the CheckRedirect under sameorigin's: it notes the host
+// of a redirect that left the first request's origin.
+func (l *credentialLog) noteRedirect(req *http.Request, via []*http.Request) error {
+	if !sameorigin.Same(via[0].URL, req.URL) {
+		l.mu.Lock()
+		l.redirected[req.URL.Host] = true
+		l.mu.Unlock()
+	}
+	return nil
 }
 
 func (l *credentialLog) had(hostport string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.found[hostport]
+}
+
+func (l *credentialLog) wasAsked(hostport string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.asked[hostport]
+}
+
+func (l *credentialLog) wasRedirected(host string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.redirected[host]
 }
 
 // Status says what Push did.
@@ -273,6 +308,7 @@ func (c *Client) explain(ref Reference, step string, err error) error {
 	}
 	e := &Error{Ref: ref, Step: step, Err: err, Reason: err.Error()}
 	var resp *errcode.ErrorResponse
+	from := ref.Registry // the host that answered
 	if errors.Is(err, auth.ErrBasicCredentialNotFound) {
 		// oras-go gives up on a Basic challenge without sending a request.
 		e.Status, e.Reason = http.StatusUnauthorized, "it asks for a user name and password (Basic)"
@@ -280,10 +316,19 @@ func (c *Client) explain(ref Reference, step string, err error) error {
 		e.Status = resp.StatusCode
 		e.Reason = reason(resp)
 		if resp.URL != nil && resp.URL.Host != ref.Registry {
-			e.Step += " (token from " + resp.URL.Host + ")"
+			from = resp.URL.Host
+			if c.creds.wasRedirected(from) {
+				e.Step += " (redirected to " + from + ")"
+			} else {
+				e.Step += " (token from " + from + ")"
+			}
 		}
 	}
 	switch {
+	case e.Status == http.StatusUnauthorized && from != ref.Registry && c.creds.wasRedirected(from):
+		e.Hint = ref.Registry + " redirected to " + from + ", another origin, which asked for credentials: those for " + ref.Registry + " are sent to it only, so none were sent"
+	case e.Status == http.StatusUnauthorized && !c.creds.wasAsked(ref.Registry):
+		e.Hint = "the registry did not ask for credentials (no WWW-Authenticate challenge), so none from " + c.creds.source + " were sent"
 	case e.Status == http.StatusUnauthorized && c.creds.had(ref.Registry):
 		e.Hint = "the credentials from " + c.creds.source + " were refused"
 	case e.Status == http.StatusUnauthorized:

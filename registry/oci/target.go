@@ -74,6 +74,10 @@ func ParseTarget(s string) (Target, error) {
 		t.Key, rest = key, after
 	}
 	rest = strings.TrimPrefix(rest, Scheme)
+	if reg, _, _ := strings.Cut(rest, "/"); strings.Contains(reg, "@") {
+		// user:password@registry: not echoed.
+		return Target{}, fmt.Errorf("%q: credentials do not belong in a target, where the process list and logs show them: give them with --username and --password-stdin, or docker login", Scheme+"xxxxx"+reg[strings.LastIndexByte(reg, '@'):]+"/...")
+	}
 	if strings.Contains(rest, "@") {
 		return Target{}, fmt.Errorf("%q: a push needs a tag, not a digest", s)
 	}

@@ -18,6 +18,8 @@ func TestParseTarget(t *testing.T) {
 		{in: "myregistry.azurecr.io/bicep/contoso:1.0", err: "not a registry reference"},
 		{in: "=br:r.io/a:1", err: "namespace before = is empty"},
 		{in: "br:r.io/a@sha256:0000", err: "not a digest"},
+		{in: "br:user:pw@r.io/a:1", err: `"br:xxxxx@r.io/...": credentials do not belong in a target`},
+		{in: "Contoso.Data=br:user:p@ss@r.io/a", err: `"br:xxxxx@r.io/...": credentials`},
 		{in: "br:r.io", err: "give a registry and a repository"},
 		{in: "br:/a:1", err: "give a registry and a repository"},
 		{in: "br:r.io/a:", err: "tag after ':' is empty"},
@@ -27,6 +29,9 @@ func TestParseTarget(t *testing.T) {
 		{in: "br:r io/a:1", err: "not a registry host"},
 	} {
 		got, err := ParseTarget(c.in)
+		if err != nil && (strings.Contains(err.Error(), "pw") || strings.Contains(err.Error(), "p@ss")) {
+			t.Errorf("ParseTarget(%q) repeats the password: %v", c.in, err)
+		}
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("ParseTarget(%q) = %+v, %v; want an error with %q", c.in, got, err, c.err)

@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -44,6 +45,7 @@ var ErrWrongKey = errors.New("sealed with a different key")
 type Sealer struct {
 	aead        cipher.AEAD
 	fingerprint [fingerprintSz]byte
+	tagKey      []byte // Tag's, derived from the key
 }
 
 // New returns a Sealer for key, which must be KeySize bytes.
@@ -59,7 +61,7 @@ func New(key []byte) (*Sealer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sealer{aead: aead}
+	s := &Sealer{aead: aead, tagKey: mac(key, []byte("udtc secrets: tags"))}
 	sum := sha256.Sum256(key)
 	copy(s.fingerprint[:], sum[:])
 	return s, nil
@@ -68,6 +70,20 @@ func New(key []byte) (*Sealer, error) {
 // Fingerprint identifies the key without revealing it (16 hex digits), for
 // logs and error messages.
 func (s *Sealer) Fingerprint() string { return hex.EncodeToString(s.fingerprint[:]) }
+
+// Tag returns a keyed hash (HMAC-SHA256) of data for purpose, under a key
+// derived from the sealer's: a name for a secret that servers sharing the
+// key agree on, and from which nobody without the key can guess the
+// secret offline.
+func (s *Sealer) Tag(purpose string, data []byte) []byte {
+	return mac(mac(s.tagKey, []byte(purpose)), data)
+}
+
+func mac(key, data []byte) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write(data)
+	return h.Sum(nil)
+}
 
 // Seal encrypts plaintext bound to aad (the resource ID).
 func (s *Sealer) Seal(plaintext, aad []byte) []byte {

@@ -7,7 +7,6 @@ package serve
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -18,7 +17,9 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -81,20 +82,44 @@ func DefaultStorePath() (string, error) {
 	return filepath.Join(dir, "udtc", "registry.db"), nil
 }
 
-// ParseTokens reads a token file: one token a line; blank lines and lines
-// starting with # are ignored. Callers are named by a hash prefix of their
-// token in systemData.
-func ParseTokens(data []byte) []server.Token {
+// ParseTokens reads a token file: one token a line, optionally followed by
+// ",NAME", the caller's name in systemData and the log (as in Kubernetes'
+// static token files); blank lines and lines starting with # are ignored.
+// A token without a name gets one when the server starts (NameTokens).
+func ParseTokens(data []byte) ([]server.Token, error) {
 	var tokens []server.Token
-	for _, line := range strings.Split(string(data), "\n") {
+	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		sum := sha256.Sum256([]byte(line))
-		tokens = append(tokens, server.Token{Name: "token:" + hex.EncodeToString(sum[:4]), Value: line})
+		value, name, named := strings.Cut(line, ",")
+		value, name = strings.TrimSpace(value), strings.TrimSpace(name)
+		switch {
+		case value == "":
+			return nil, fmt.Errorf("line %d: no token before the ','", i+1)
+		case named && !tokenNameRE.MatchString(name):
+			return nil, fmt.Errorf("line %d: the name after ',' must be 1 to 64 letters, digits, '.', '_', '-', '@' or ':'", i+1)
+		}
+		tokens = append(tokens, server.Token{Name: name, Value: value})
 	}
-	return tokens
+	return tokens, nil
+}
+
+var tokenNameRE = regexp.MustCompile(`^[A-Za-z0-9._@:-]{1,64}$`)
+
+// NameTokens names the tokens that have no name "token:" and 8 hex digits
+// of a keyed hash of the token (secrets.Sealer.Tag): servers sharing a key
+// name a token alike, and a reader of systemData cannot test guesses of
+// the token against its name.
+func NameTokens(tokens []server.Token, sealer *secrets.Sealer) []server.Token {
+	out := slices.Clone(tokens)
+	for i, t := range out {
+		if t.Name == "" {
+			out[i].Name = "token:" + hex.EncodeToString(sealer.Tag("token name", []byte(t.Value))[:4])
+		}
+	}
+	return out
 }
 
 // IsLoopback reports whether HOST:PORT only listens on loopback. An empty
@@ -173,6 +198,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if opts.Secrets, err = cfg.Sealer(); err != nil {
 		return err
 	}
+	opts.Tokens = NameTokens(opts.Tokens, opts.Secrets)
 	srv, err := server.New(ctx, opts)
 	if err != nil {
 		return err

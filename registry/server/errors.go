@@ -43,6 +43,7 @@ var errorCodes = [...]errorCode{
 	registry.CodeTooLarge:               {status: http.StatusRequestEntityTooLarge, arm: api.CodeRequestTooLarge},
 	registry.CodeHeadersTooLarge:        {status: http.StatusRequestHeaderFieldsTooLarge, arm: api.CodeHeadersTooLarge},
 	registry.CodeUnauthorized:           {status: http.StatusUnauthorized, arm: api.CodeUnauthorized},
+	registry.CodeForbidden:              {status: http.StatusForbidden, arm: api.CodeForbidden},
 	registry.CodeBadGateway:             {status: http.StatusBadGateway, arm: api.CodeBadGateway},
 	registry.CodeLoopDetected:           {status: http.StatusLoopDetected, arm: api.CodeLoopDetected},
 }

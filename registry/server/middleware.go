@@ -21,7 +21,8 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 		s.logRequests,
 		s.recoverPanics,
 		limitHeaders,
-		basePath, // ucp.go
+		s.guardRequests, // guard.go
+		basePath,        // ucp.go
 		rejectUncleanPaths,
 		normalizePath,
 		s.authenticate,
@@ -271,7 +272,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		read := r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions
+		read := isRead(r.Method)
 		caller := ""
 		if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
 			got := sha256.Sum256([]byte(strings.TrimSpace(h[7:])))

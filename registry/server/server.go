@@ -77,6 +77,13 @@ type Options struct {
 	// AuthReads) as "Authorization: Bearer <token>".
 	Tokens    []Token
 	AuthReads bool
+	// CheckHost refuses (403) a request whose Host is not one of the
+	// server's names: an IP address, localhost or a name under .localhost
+	// (any port), or one of AllowedHosts (CheckAllowedHosts says what
+	// they may be). udtc serve sets it when it listens on loopback without
+	// a token, and when --allowed-hosts is given (guard.go).
+	CheckHost    bool
+	AllowedHosts []string
 	// MaxBodyBytes limits request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// Forward configures forwarding to the locations' addresses
@@ -92,6 +99,8 @@ type Server struct {
 	extensionRef   func(string) string
 	log            *slog.Logger
 	tokens         []Token
+	checkHost      bool
+	hosts          hostNames
 	authReads      bool
 	maxBody        int64
 	cache          *respCache // respcache.go
@@ -116,6 +125,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Secrets == nil {
 		return nil, errors.New("server: no secrets sealer (Options.Secrets)")
 	}
+	hosts, err := newHostNames(opts.AllowedHosts)
+	if err != nil {
+		return nil, fmt.Errorf("server: allowed hosts: %w", err)
+	}
 	policy := egress.New(opts.Forward.Allow, opts.Forward.Listen)
 	svc, err := service.New(ctx, service.Options{Store: opts.Store, Secrets: opts.Secrets, CheckSchema: opts.CheckSchema, Now: opts.Now, Egress: policy})
 	if err != nil {
@@ -127,6 +140,8 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		extensionRef:   opts.ExtensionReference,
 		log:            opts.Logger,
 		tokens:         opts.Tokens,
+		checkHost:      opts.CheckHost,
+		hosts:          hosts,
 		authReads:      opts.AuthReads,
 		maxBody:        opts.MaxBodyBytes,
 		cache:          newRespCache(),

@@ -59,8 +59,8 @@ func (s *Server) syncReadiness(ctx context.Context) string {
 		return ""
 	case st.Refused != nil:
 		return fmt.Sprintf("refused commit %s of %s (%d diagnostics, see /sync/status); serving %s", short(st.Refused.Commit), st.Repository, len(st.Refused.Diagnostics), orNone(short(st.LastAppliedCommit)))
-	case st.State == "failed":
-		return "failed: " + st.Error
+	case st.State == "failed", st.State == "damaged":
+		return st.State + ": " + st.Error
 	case st.State == "drifted" && st.Drift != nil:
 		return fmt.Sprintf("drifted: %d registrations differ from commit %s (see /sync/status)", len(st.Drift.Changes), short(st.Drift.Commit))
 	}

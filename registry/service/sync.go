@@ -60,6 +60,10 @@ func (s *Service) syncView(ctx context.Context) (syncView, error) {
 		return syncView{}, err
 	}
 	v := syncView{found: found, status: rec.Status, owned: map[string]bool{}}
+	if rec.Damaged != "" {
+		v.status.State = "damaged"
+		v.status.Error = "the stored sync state is damaged: " + rec.Damaged + "; the sync is stopped until it is repaired (restore the row, or delete it for the sync to start afresh)"
+	}
 	for _, ns := range rec.Status.Namespaces {
 		v.owned[strings.ToLower(ns)] = true
 	}

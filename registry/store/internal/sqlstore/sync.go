@@ -86,9 +86,7 @@ func (s *Store) SyncRecord(ctx context.Context) (registry.SyncRecord, error) {
 			continue
 		}
 		found = true
-		if rec, err = decodeSyncRecord(text, version, ttlMillis, renewed, st); err != nil {
-			return registry.SyncRecord{}, fmt.Errorf("%s: %w", s.d.Name, err)
-		}
+		rec = decodeSyncRecord(text, version, ttlMillis, renewed, st)
 	}
 	if err := rows.Err(); err != nil {
 		return registry.SyncRecord{}, fmt.Errorf("%s: read the sync state: %w", s.d.Name, err)
@@ -101,21 +99,24 @@ func (s *Store) SyncRecord(ctx context.Context) (registry.SyncRecord, error) {
 	return rec, nil
 }
 
-// decodeSyncRecord builds the record of the sync_state row.
-func decodeSyncRecord(holder string, version, ttlMillis int64, renewed, status string) (registry.SyncRecord, error) {
+// decodeSyncRecord builds the record of the sync_state row; a column that
+// does not read (edited by hand) makes it Damaged, not an error, so that
+// the managed namespaces, kept elsewhere, are still known.
+func decodeSyncRecord(holder string, version, ttlMillis int64, renewed, status string) registry.SyncRecord {
 	rec := registry.SyncRecord{Lease: registry.SyncLease{Holder: holder, Version: version, TTL: time.Duration(ttlMillis) * time.Millisecond}}
 	if renewed != "" {
 		t, err := time.Parse(time.RFC3339Nano, renewed)
 		if err != nil {
-			return rec, fmt.Errorf("the sync state's renewed_at %q: %w", renewed, err)
+			rec.Damaged = fmt.Sprintf("sync_state.renewed_at is not a time (%v)", err)
 		}
 		rec.Lease.RenewedAt = t
 	}
 	if err := json.Unmarshal([]byte(status), &rec.Status); err != nil {
-		return rec, fmt.Errorf("the sync state's status is damaged: %w", err)
+		rec.Status = api.SyncStatus{}
+		rec.Damaged = fmt.Sprintf("sync_state.status is not the JSON of a sync status (%v)", err)
 	}
 	rec.Status.Holder, rec.Status.LeaseRenewedAt = holder, rec.Lease.RenewedAt
-	return rec, nil
+	return rec
 }
 
 // encodeSyncStatus is the stored form of st: without what the store keeps
