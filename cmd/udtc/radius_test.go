@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -335,5 +338,46 @@ func TestPruneInRadiusMeetsResources(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "registry", "delete", "Contoso.Data", "--server", fake.URL); code != exitFail || !strings.Contains(errOut, "namespace Contoso.Data is not registered") {
 		t.Errorf("registry delete of an absent namespace = %d\n%s", code, errOut)
+	}
+}
+
+// TestPublishThroughKubectlProxy: in a cluster, rad reaches UCP through the
+// Kubernetes API server, which serves UCP under /apis/api.ucp.dev/v1alpha3
+// (an aggregated API). `kubectl proxy` makes that API server a local
+// address; udtc publish and udtc registry reach UCP through it, given the
+// proxy's address or the base path under it (docs/radius.md). The stand-in
+// for the API server here forwards only UCP's group and answers anything
+// else as the API server does, with a 404 Status.
+func TestPublishThroughKubectlProxy(t *testing.T) {
+	fake := ucpfake.Start(t)
+	upstream, err := url.Parse(fake.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ucp := httputil.NewSingleHostReverseProxy(upstream)
+	apiServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == api.BasePath || strings.HasPrefix(r.URL.Path, api.BasePath+"/") {
+			ucp.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`)
+	}))
+	defer apiServer.Close()
+	dir := writeManifests(t, map[string]string{"data.yaml": dataManifest})
+	for _, server := range []string{apiServer.URL + api.BasePath, apiServer.URL} {
+		code, out, errOut := runCLI(t, "publish", "--server", server, dir)
+		if code != 0 || !strings.Contains(out, "Plan for Radius UCP at "+apiServer.URL+api.BasePath) {
+			t.Fatalf("publish --server %s = %d\n%s\n%s", server, code, out, errOut)
+		}
+		code, out, errOut = runCLI(t, "registry", "show", "Contoso.Data/redisCaches", "--server", server)
+		if code != 0 || !strings.Contains(out, "2025-06-01") {
+			t.Errorf("registry show --server %s = %d\n%s\n%s", server, code, out, errOut)
+		}
+	}
+	const rp = "/planes/radius/local/providers/System.Resources/resourceproviders/Contoso.Data"
+	if s := fake.State(rp + "/resourcetypes/redisCaches/apiversions/2025-06-01"); s != "Succeeded" {
+		t.Errorf("the API version written through the proxy is %q", s)
 	}
 }
