@@ -1,11 +1,14 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/udtc/udtc/schema"
 )
 
 // Radius's UCP, the control plane whose registration API the registry
@@ -57,7 +60,8 @@ var UCPCapabilities = []string{CapabilityManualResourceProvisioning}
 
 // UCPProblems lists, one line each, what of reg Radius's UCP cannot hold:
 // child types, capabilities it does not know, names its patterns refuse,
-// and per-type addresses of a location (which UCP drops). Publishing any
+// schemas Radius cannot deploy (RadiusSchemaProblems), and per-type
+// addresses of a location (which UCP drops). Publishing any
 // part of such a namespace to UCP would leave it half written.
 func UCPProblems(reg Registration) []string {
 	var out []string
@@ -78,6 +82,13 @@ func UCPProblems(reg Registration) []string {
 			}
 		}
 	}
+	for _, rt := range reg.Types {
+		for _, v := range rt.APIVersions {
+			for _, p := range RadiusSchemaProblems(v.Properties.Schema) {
+				out = append(out, fmt.Sprintf("%s@%s: %s", rt.Type.Name, v.Name, p))
+			}
+		}
+	}
 	for _, l := range reg.Locations {
 		if !UCPLocationPattern.MatchString(l.Name) {
 			out = append(out, fmt.Sprintf("location %s (UCP location names are letters and digits)", l.Name))
@@ -88,5 +99,53 @@ func UCPProblems(reg Registration) []string {
 			}
 		}
 	}
+	return out
+}
+
+// RadiusReservedProperties are the properties Radius reserves at the root
+// of every schema (pkg/schema, checkReservedProperties): rad refuses a
+// schema that declares them.
+var RadiusReservedProperties = []string{"status", "recipe"}
+
+// RadiusSchemaProblems lists, one line each, what of an API version's
+// schema (as registered) Radius cannot deploy. Radius's dynamic resource
+// provider validates every resource PUT against the stored schema with
+// kin-openapi's document validation first (pkg/schema,
+// ValidateResourceAgainstSchema), so a schema that fails it fails every
+// deploy of its type, whatever the resource: a $ref (Radius resolves none),
+// `type: any` anywhere but as the additionalProperties of platformOptions,
+// a pattern Go's regexp does not compile as written. rad refuses the
+// reserved root properties at registration. A schema that is not JSON is
+// left to the registry's own check.
+func RadiusSchemaProblems(raw json.RawMessage) []string {
+	root, err := schema.Decode(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, name := range RadiusReservedProperties {
+		if root.Property(name) != nil {
+			out = append(out, fmt.Sprintf("property %s is reserved by Radius", name))
+		}
+	}
+	schema.Walk(root, func(s *schema.Schema) bool {
+		at := s.Path
+		if at == "" {
+			at = "the root"
+		}
+		if _, ok := s.Written("$ref"); ok {
+			out = append(out, fmt.Sprintf("$ref at %s: Radius resolves no references; write the schema out", at))
+			return false
+		}
+		if t, ok := s.Written("type"); ok && string(t) == `"any"` && !strings.HasSuffix(s.Path, "/properties/platformOptions/additionalProperties") {
+			out = append(out, fmt.Sprintf("type any at %s: Radius allows it only as the additionalProperties of platformOptions", at))
+		}
+		if s.Pattern != "" {
+			if _, err := regexp.Compile(s.Pattern); err != nil {
+				out = append(out, fmt.Sprintf("pattern %q at %s: Radius validates with Go's regexp, which does not compile it as written", s.Pattern, at))
+			}
+		}
+		return true
+	})
 	return out
 }

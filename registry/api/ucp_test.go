@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -69,5 +70,30 @@ func TestUCPProblems(t *testing.T) {
 		Locations: []api.Location{{Name: "global", Properties: api.LocationProperties{Address: "http://rp.example"}}}}
 	if p := api.UCPProblems(ok); len(p) != 0 {
 		t.Errorf("UCPProblems(%v) = %q", ok, p)
+	}
+}
+
+// TestRadiusSchemaProblems: what Radius cannot deploy is named, one line
+// each, with where it is; what it can is not.
+func TestRadiusSchemaProblems(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		want   []string
+	}{
+		{`{"type":"object","properties":{"size":{"type":"string","pattern":"^[a-z]+$"},"platformOptions":{"type":"object","additionalProperties":{"type":"any"}}}}`, nil},
+		{`{"properties":{"environment":{"type":"string"}},"required":["environment"]}`, nil},
+		{`{}`, nil},
+		{`{"type":"object","properties":{"status":{"type":"object","readOnly":true,"properties":{"recipe":{"$ref":"https://radapp.io/schemas/v1#RecipeStatus"}}}}}`,
+			[]string{"property status is reserved by Radius", "$ref at /properties/status/properties/recipe: Radius resolves no references; write the schema out"}},
+		{`{"type":"object","properties":{"settings":{"type":"any"},"platformOptions":{"type":"object","properties":{"x":{"type":"any"}}}}}`,
+			[]string{"type any at /properties/settings: Radius allows it only as the additionalProperties of platformOptions",
+				"type any at /properties/platformOptions/properties/x: Radius allows it only as the additionalProperties of platformOptions"}},
+		{`{"type":"object","properties":{"name":{"type":"string","pattern":"^(?!admin)[a-z]+$"}}}`,
+			[]string{`pattern "^(?!admin)[a-z]+$" at /properties/name: Radius validates with Go's regexp, which does not compile it as written`}},
+	} {
+		got := api.RadiusSchemaProblems(json.RawMessage(tc.schema))
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", tc.schema, got, tc.want)
+		}
 	}
 }
