@@ -144,7 +144,9 @@ func TestSyncReportsDriftWithoutHealing(t *testing.T) {
 		t.Errorf("the next interval: %+v", st2)
 	}
 	// Undone by hand: synced again, nothing to report.
-	env, _ := service.DecodeEnvelope([]byte(`{"properties":{}}`))
+	// The type is put back by hand with a default version its manifest
+	// does not declare.
+	env, _ := service.DecodeEnvelope([]byte(`{"properties":{"defaultApiVersion":"2025-01-01"}}`))
 	if _, _, err := f.srv.Service().PutRegistration(ctx, service.RegistrationWrite{ID: registry.TypeID(api.DefaultPlane, "Contoso.Data", "caches"), Body: env}); err != nil {
 		t.Fatal(err)
 	}
