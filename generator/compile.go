@@ -40,6 +40,10 @@ type Options struct {
 	// every schema (check.Options.NoBase): for a Radius from before the
 	// base resource manifest (radius-project/radius #12252) or none.
 	NoBaseProperties bool
+	// Radius checks as today's Radius does (check.Options.Radius): the
+	// CLI's default (udtc.yaml `target: radius`). The zero value checks the
+	// design's subset, udtc's extensions included, as udtc serve takes it.
+	Radius bool
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
@@ -93,7 +97,7 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 	if opts.Only != nil {
 		inputs = slices.DeleteFunc(inputs, func(in Input) bool { return !opts.Only(in.Path) })
 	}
-	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties})
+	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius})
 	if err != nil {
 		return nil, nil, err
 	}

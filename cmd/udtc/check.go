@@ -19,6 +19,8 @@ type compileFlags struct {
 	strict bool
 	// base is --base-properties (see noBase).
 	base bool
+	// profile is --profile (see radius).
+	profile string
 	// proj is the udtc.yaml found from the working directory upward, or
 	// nil (loadProject, projectcmd.go).
 	proj       *project.Project
@@ -30,6 +32,8 @@ func (f *compileFlags) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "diagnostics format: text, json or sarif", Destination: &f.format},
 		&cli.BoolFlag{Name: "strict", Usage: "treat every warning as an error", Destination: &f.strict},
+		&cli.StringFlag{Name: "profile", Destination: &f.profile,
+			Usage: "what the manifests are for: radius (the default) refuses what today's Radius refuses at registration or cannot deploy; udtc allows udtc's extensions, for udtc serve alone (udtc.yaml: target)"},
 		&cli.BoolFlag{Name: "base-properties", Value: true, Destination: &f.base,
 			Usage: "merge Radius's base resource properties (application, environment, connections, codeReference) into every schema, as rad does since radius-project/radius #12252; --base-properties=false for an older Radius or none (udtc.yaml: baseProperties)"},
 	}
@@ -45,7 +49,27 @@ func (f *compileFlags) noBase(c *cli.Context) bool {
 	return f.proj != nil && f.proj.File.BaseProperties != nil && !*f.proj.File.BaseProperties
 }
 
-func (f *compileFlags) validate() error { return choice("format", f.format, "text", "json", "sarif") }
+func (f *compileFlags) validate() error {
+	if f.profile != "" {
+		if err := choice("profile", f.profile, "radius", "udtc"); err != nil {
+			return err
+		}
+	}
+	return choice("format", f.format, "text", "json", "sarif")
+}
+
+// radius reports whether the manifests are checked as today's Radius
+// checks them: --profile, else udtc.yaml's target, else yes. The project
+// file must be loaded.
+func (f *compileFlags) radius() bool {
+	switch {
+	case f.profile != "":
+		return f.profile == "radius"
+	case f.proj != nil && f.proj.File.Target != "":
+		return f.proj.File.Target == "radius"
+	}
+	return true
+}
 
 // compile runs the compiler and prints its diagnostics. It returns the
 // catalog, or an exit error when there were errors (exit 1) or the input
@@ -82,7 +106,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 		}
 	}
 	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
-	f.opts.NoBaseProperties = f.noBase(c)
+	f.opts.NoBaseProperties, f.opts.Radius = f.noBase(c), f.radius()
 	cat, diags, err := generator.Compile(c.Context, paths, f.opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)

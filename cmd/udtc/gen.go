@@ -210,7 +210,7 @@ func (f *genFlags) inputKey(c *cli.Context, selected []string) (paths []string, 
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}
-	in, err = outdir.ReadInputs(inputs, append(slices.Clone(selected), f.extensionName, f.extensionVersion, f.goImportPrefix, f.goModule, f.goRuntime, strconv.FormatBool(f.strict), strconv.FormatBool(f.noBase(c)), f.proj.Key())...)
+	in, err = outdir.ReadInputs(inputs, append(slices.Clone(selected), f.extensionName, f.extensionVersion, f.goImportPrefix, f.goModule, f.goRuntime, strconv.FormatBool(f.strict), strconv.FormatBool(f.noBase(c)), strconv.FormatBool(f.radius()), f.proj.Key())...)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}

@@ -33,12 +33,17 @@ type Options struct {
 	// environment, connections, codeReference; schema.MergeBase) out of
 	// every API version's schema, for a Radius from before mid-2026 or none.
 	NoBase bool
+	// Radius checks as today's Radius does (target: radius, the CLI's
+	// default): what rad refuses at registration or Radius cannot deploy is
+	// an error (RuleRadiusUnsupported). Without it the design's subset
+	// holds, udtc's extensions (child types, built-in $refs, ...) included.
+	Radius bool
 }
 
 // CheckFile checks one loaded document. It is safe to call concurrently;
 // patterns (may be nil) caches compiled patterns across the files of a run.
 func CheckFile(doc *manifest.Document, patterns *Patterns, opts Options) *FileResult {
-	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase}
+	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius}
 	decl := checkFile(r, doc)
 	return &FileResult{decl: decl, diags: r.diags}
 }

@@ -78,6 +78,10 @@ func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
 		r.report(doc.Root, RuleMissingKey, "", "add `namespace: Contoso.Data`", "the manifest has no `namespace`")
 	case nameEntry != nil:
 		nsEntry = nameEntry
+		if r.radius {
+			r.report(nameEntry.key, RuleRadiusUnsupported, nameEntry.ptr(), "write `namespace:`, the key rad reads (or set `target: udtc` in udtc.yaml)",
+				"rad refuses the `name` key (unknown field)")
+		}
 	}
 	if nsEntry != nil {
 		if ns, ok := r.str(nsEntry.value, nsEntry.ptr(), "the namespace"); ok {
@@ -86,7 +90,7 @@ func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
 			} else {
 				fd.namespace, fd.nsNode = ns, resolve(nsEntry.value)
 				if !radiusNamespaceOK(ns) {
-					r.report(nsEntry.value, RuleRadiusName, nsEntry.ptr(), "Radius wants PascalCase segments, like Contoso.Data",
+					r.report(nsEntry.value, r.radiusRule(RuleRadiusName), nsEntry.ptr(), "Radius wants PascalCase segments, like Contoso.Data",
 						"Radius would reject namespace %q", ns)
 				}
 			}
@@ -157,10 +161,14 @@ func checkType(r *reporter, e entry) *typeDecl {
 	} else {
 		for _, seg := range strings.Split(e.name, "/") {
 			if !camelRE.MatchString(seg) {
-				r.report(e.key, RuleRadiusName, e.ptr(), "Radius wants camelCase type names, like postgresDatabases",
+				r.report(e.key, r.radiusRule(RuleRadiusName), e.ptr(), "Radius wants camelCase type names, like postgresDatabases",
 					"Radius would reject type name %q", e.name)
 				break
 			}
+		}
+		if r.radius && strings.Contains(e.name, "/") {
+			r.report(e.key, RuleRadiusUnsupported, e.ptr(), "declare it as a type of its own, with a reference (x-resource-type) to its parent, or set `target: udtc` in udtc.yaml for udtc serve alone",
+				"Radius has no child resource types (%q)", e.name)
 		}
 	}
 	entries, ok := r.mapping(e.value, e.ptr(), fmt.Sprintf("type %q", e.name))
@@ -240,6 +248,13 @@ func checkCapabilities(r *reporter, e *entry) []string {
 		}
 		r.report(nodes[p.Index], RuleCapability, paths[p.Index], hint, "capability %q %s", caps[p.Index], p.Problem)
 	}
+	for i, c := range caps {
+		if r.radius && !bad[i] && !slices.Contains(api.UCPCapabilities, c) {
+			r.report(nodes[i], RuleRadiusUnsupported, paths[i], "Radius runs recipes without a capability; set `target: udtc` in udtc.yaml for udtc serve alone",
+				"Radius knows only the capability %s, not %q", strings.Join(api.UCPCapabilities, ", "), c)
+			bad[i] = true
+		}
+	}
 	var out []string
 	for i, c := range caps {
 		if !bad[i] {
@@ -285,10 +300,37 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 		return nil
 	}
 	av.Source = src
+	if r.radius && !radiusSchema(r, av, schema) {
+		return nil
+	}
 	if r.base && !mergeBase(r, av, schema) {
 		return nil
 	}
 	return av
+}
+
+// radiusSchema reports, at the author's lines, what of av's schema today's
+// Radius cannot deploy (api.RadiusSchemaProblems, the one statement of
+// those rules), and whether there was none.
+func radiusSchema(r *reporter, av *model.APIVersion, e *entry) bool {
+	problems := api.RadiusSchemaProblems(av.Source)
+	for _, p := range problems {
+		path := av.Schema.Path + p.Path
+		span, named := r.span(e.value), false
+		schema.Walk(av.Schema, func(s *model.Schema) bool {
+			if s.Path == path && !named {
+				span = diag.Span(s.Span)
+			}
+			for _, prop := range s.Properties {
+				if prop.Schema.Path == path && prop.Span.File != "" {
+					span, named = diag.Span(prop.Span), true // the property's name, where a reader looks
+				}
+			}
+			return true
+		})
+		r.reportAt(span, RuleRadiusUnsupported, path, "set `target: udtc` in udtc.yaml (or --profile udtc) for udtc serve alone", "%s", p.Message)
+	}
+	return len(problems) == 0
 }
 
 // mergeBase merges Radius's base resource properties into av's schema, in

@@ -36,7 +36,8 @@ var Rules = []diag.Rule{
 	{ID: RuleLocationAddress, Severity: diag.Error, Doc: "A location address is an absolute http or https URL."},
 	{ID: RuleAPIVersion, Severity: diag.Error, Doc: "An API version is YYYY-MM-DD or YYYY-MM-DD-preview, and the date exists in the calendar."},
 	{ID: RuleCapability, Severity: diag.Error, Doc: "A capability is a PascalCase name, listed once."},
-	{ID: RuleRadiusName, Severity: diag.Warning, Doc: "Radius's rad CLI would reject the name: it wants PascalCase namespace segments and camelCase type names."},
+	{ID: RuleRadiusName, Severity: diag.Warning, Doc: "Radius's rad CLI would reject the name: it wants PascalCase namespace segments and camelCase type names (an error, radius-unsupported, under `target: radius`)."},
+	{ID: RuleRadiusUnsupported, Severity: diag.Error, Doc: "Under `target: radius` (the default; docs/radius.md), what today's Radius refuses at registration or cannot deploy: child types, capabilities UCP does not know, the `name` key, names rad refuses, and in schemas a `$ref`, `type: any` outside platformOptions' additionalProperties, a pattern Go's regexp does not compile, the reserved properties status and recipe. `target: udtc` allows them (udtc serve alone)."},
 
 	// Types across files.
 	{ID: RuleDuplicateType, Severity: diag.Error, Doc: "A type is declared once per namespace, across all files; names that differ only in case collide (the registry looks names up case-insensitively)."},
@@ -97,6 +98,7 @@ const (
 	RuleAPIVersion          = "api-version"
 	RuleCapability          = "capability"
 	RuleRadiusName          = "radius-name"
+	RuleRadiusUnsupported   = "radius-unsupported"
 	RuleDuplicateType       = "duplicate-type"
 	RuleNamespaceCase       = "namespace-case"
 	RuleLocationConflict    = "location-conflict"

@@ -517,7 +517,11 @@ func (c *schemaChecker) objectConstraints(s *model.Schema, n *yaml.Node, kw map[
 		v := resolve(e.value)
 		switch {
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true":
-			r.report(v, RuleAdditionalTrue, e.ptr(), "give the value schema, e.g. `additionalProperties: {type: string}` (or `type: any`)",
+			hint := "give the value schema, e.g. `additionalProperties: {type: string}` (or `type: any`)"
+			if r.radius {
+				hint = "give the value schema, e.g. `additionalProperties: {type: string}`"
+			}
+			r.report(v, RuleAdditionalTrue, e.ptr(), hint,
 				"`additionalProperties: true` is not allowed: a map declares the type of its values")
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool":
 			// false: the default closed object.

@@ -40,6 +40,8 @@ type reporter struct {
 	// base merges Radius's base resource properties into every API
 	// version's schema (Options.NoBase turns it off).
 	base bool
+	// radius reports what today's Radius refuses (Options.Radius).
+	radius bool
 }
 
 // intern returns s, or an equal string kept earlier for this file, so
@@ -135,6 +137,15 @@ func (r *reporter) pos(n *yaml.Node) schema.Span { return schema.Span(r.span(n))
 // report adds a diagnostic at n with the rule's severity.
 func (r *reporter) report(n *yaml.Node, rule, path, hint, format string, args ...any) {
 	r.reportAt(r.span(n), rule, path, hint, format, args...)
+}
+
+// radiusRule is rule, a warning that today's Radius would refuse
+// something, or RuleRadiusUnsupported, its error, under target: radius.
+func (r *reporter) radiusRule(rule string) string {
+	if r.radius {
+		return RuleRadiusUnsupported
+	}
+	return rule
 }
 
 // reportAt adds a diagnostic at span with the rule's severity.

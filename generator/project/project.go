@@ -48,6 +48,9 @@ type File struct {
 	Targets []string `json:"targets,omitempty" yaml:"targets,omitempty" jsonschema:"description=udtc gen's targets (--target): bicep\\, go\\, docs\\, registration\\, site."`
 	Go      Go       `json:"go,omitempty" yaml:"go,omitempty"`
 	Bicep   Bicep    `json:"bicep,omitempty" yaml:"bicep,omitempty"`
+	// Target is the system the manifests are for: radius (the default) or
+	// udtc (generator.Options.Radius).
+	Target string `json:"target,omitempty" yaml:"target,omitempty" jsonschema:"enum=radius,enum=udtc,description=What the manifests are checked for (--profile): radius (the default) refuses what today's Radius refuses at registration or cannot deploy; udtc allows udtc's extensions (child types; built-in $refs; any capability) for udtc serve alone."`
 	// BaseProperties, when false, leaves Radius's base resource properties
 	// out of every schema (generator.Options.NoBaseProperties).
 	BaseProperties *bool `json:"baseProperties,omitempty" yaml:"baseProperties,omitempty" jsonschema:"description=Merge Radius's base resource properties (application; environment; connections; codeReference) into every API version's schema as rad and manifest-to-bicep do since radius-project/radius #12252 (default true). false targets a Radius from before that change or none (--base-properties=false)."`
@@ -168,6 +171,9 @@ func Load(file string) (*Project, error) {
 		default:
 			bad("rules.%s.severity: %q is not off, warning or error", id, r.Severity)
 		}
+	}
+	if v := p.File.Target; v != "" && v != "radius" && v != "udtc" {
+		bad("target: %q is not radius or udtc", v)
 	}
 	if v := p.File.Breaking.Previews; v != "" && v != "allow" && v != "strict" {
 		bad("breaking.previews: %q is not allow or strict", v)

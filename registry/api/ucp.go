@@ -85,7 +85,7 @@ func UCPProblems(reg Registration) []string {
 	for _, rt := range reg.Types {
 		for _, v := range rt.APIVersions {
 			for _, p := range RadiusSchemaProblems(v.Properties.Schema) {
-				out = append(out, fmt.Sprintf("%s@%s: %s", rt.Type.Name, v.Name, p))
+				out = append(out, fmt.Sprintf("%s@%s at %s", rt.Type.Name, v.Name, p))
 			}
 		}
 	}
@@ -107,42 +107,56 @@ func UCPProblems(reg Registration) []string {
 // schema that declares them.
 var RadiusReservedProperties = []string{"status", "recipe"}
 
-// RadiusSchemaProblems lists, one line each, what of an API version's
-// schema (as registered) Radius cannot deploy. Radius's dynamic resource
-// provider validates every resource PUT against the stored schema with
-// kin-openapi's document validation first (pkg/schema,
+// SchemaProblem is one thing of a schema Radius cannot take: where it is
+// (a JSON pointer into the schema) and why.
+type SchemaProblem struct {
+	Path    string
+	Message string
+}
+
+// String is the problem as one line: where, then why.
+func (p SchemaProblem) String() string {
+	at := p.Path
+	if at == "" {
+		at = "the root"
+	}
+	return at + ": " + p.Message
+}
+
+// RadiusSchemaProblems lists what of an API version's schema (as
+// registered) Radius cannot deploy, in document order. Radius's dynamic
+// resource provider validates every resource PUT against the stored schema
+// with kin-openapi's document validation first (pkg/schema,
 // ValidateResourceAgainstSchema), so a schema that fails it fails every
 // deploy of its type, whatever the resource: a $ref (Radius resolves none),
 // `type: any` anywhere but as the additionalProperties of platformOptions,
 // a pattern Go's regexp does not compile as written. rad refuses the
-// reserved root properties at registration. A schema that is not JSON is
-// left to the registry's own check.
-func RadiusSchemaProblems(raw json.RawMessage) []string {
+// reserved root properties at registration. This is the one statement of
+// those rules: the checker reports them at the manifest's lines (its
+// radius-unsupported rule), and publish refuses to send them to UCP. A
+// schema that is not JSON is left to the registry's own check.
+func RadiusSchemaProblems(raw json.RawMessage) []SchemaProblem {
 	root, err := schema.Decode(raw)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out []SchemaProblem
 	for _, name := range RadiusReservedProperties {
 		if root.Property(name) != nil {
-			out = append(out, fmt.Sprintf("property %s is reserved by Radius", name))
+			out = append(out, SchemaProblem{schema.AppendPointer("/properties", name), fmt.Sprintf("property %s is reserved by Radius", name)})
 		}
 	}
 	schema.Walk(root, func(s *schema.Schema) bool {
-		at := s.Path
-		if at == "" {
-			at = "the root"
-		}
 		if _, ok := s.Written("$ref"); ok {
-			out = append(out, fmt.Sprintf("$ref at %s: Radius resolves no references; write the schema out", at))
+			out = append(out, SchemaProblem{s.Path, "Radius resolves no $ref: write the schema out"})
 			return false
 		}
 		if t, ok := s.Written("type"); ok && string(t) == `"any"` && !strings.HasSuffix(s.Path, "/properties/platformOptions/additionalProperties") {
-			out = append(out, fmt.Sprintf("type any at %s: Radius allows it only as the additionalProperties of platformOptions", at))
+			out = append(out, SchemaProblem{s.Path, "Radius allows type any only as the additionalProperties of platformOptions"})
 		}
 		if s.Pattern != "" {
 			if _, err := regexp.Compile(s.Pattern); err != nil {
-				out = append(out, fmt.Sprintf("pattern %q at %s: Radius validates with Go's regexp, which does not compile it as written", s.Pattern, at))
+				out = append(out, SchemaProblem{s.Path, fmt.Sprintf("Radius validates patterns with Go's regexp, which does not compile %q as written", s.Pattern)})
 			}
 		}
 		return true

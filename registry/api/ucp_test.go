@@ -84,14 +84,17 @@ func TestRadiusSchemaProblems(t *testing.T) {
 		{`{"properties":{"environment":{"type":"string"}},"required":["environment"]}`, nil},
 		{`{}`, nil},
 		{`{"type":"object","properties":{"status":{"type":"object","readOnly":true,"properties":{"recipe":{"$ref":"https://radapp.io/schemas/v1#RecipeStatus"}}}}}`,
-			[]string{"property status is reserved by Radius", "$ref at /properties/status/properties/recipe: Radius resolves no references; write the schema out"}},
+			[]string{"/properties/status: property status is reserved by Radius", "/properties/status/properties/recipe: Radius resolves no $ref: write the schema out"}},
 		{`{"type":"object","properties":{"settings":{"type":"any"},"platformOptions":{"type":"object","properties":{"x":{"type":"any"}}}}}`,
-			[]string{"type any at /properties/settings: Radius allows it only as the additionalProperties of platformOptions",
-				"type any at /properties/platformOptions/properties/x: Radius allows it only as the additionalProperties of platformOptions"}},
+			[]string{"/properties/settings: Radius allows type any only as the additionalProperties of platformOptions",
+				"/properties/platformOptions/properties/x: Radius allows type any only as the additionalProperties of platformOptions"}},
 		{`{"type":"object","properties":{"name":{"type":"string","pattern":"^(?!admin)[a-z]+$"}}}`,
-			[]string{`pattern "^(?!admin)[a-z]+$" at /properties/name: Radius validates with Go's regexp, which does not compile it as written`}},
+			[]string{`/properties/name: Radius validates patterns with Go's regexp, which does not compile "^(?!admin)[a-z]+$" as written`}},
 	} {
-		got := api.RadiusSchemaProblems(json.RawMessage(tc.schema))
+		var got []string
+		for _, p := range api.RadiusSchemaProblems(json.RawMessage(tc.schema)) {
+			got = append(got, p.String())
+		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s:\n got %q\nwant %q", tc.schema, got, tc.want)
 		}
