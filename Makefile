@@ -13,7 +13,7 @@ FUZZTIME    ?= 15s
 # make fuzz for five minutes.
 FUZZ_TARGETS = ./generator:FuzzCheck ./generator/manifest:FuzzLoadJSON ./schema:FuzzDecode ./schema:FuzzCompareNumbers \
 	./registry/admission:FuzzAdmit ./registry/server:FuzzResourcePut ./registry/server:FuzzBatch \
-	./registry/egress:FuzzParse ./schema:FuzzImplyObjectTypes ./schema/pattern:FuzzTranslate ./schema/example:FuzzOf \
+	./registry/egress:FuzzParse ./schema:FuzzImplyObjectTypes ./schema/pattern:FuzzTranslate ./schema/pattern:FuzzCost ./schema/example:FuzzOf \
 	./schema:FuzzMembers ./internal/jsonindent:FuzzAppend
 
 # fuzz-all runs every fuzz target for $(1). A run that fails with a bare
