@@ -70,7 +70,7 @@ func Starter(namespace, typeName string) ([]StarterFile, error) {
 // show it), which the registry admits.
 func starterExample(man []byte, ext string) ([]byte, error) {
 	fsys := fstest.MapFS{"manifest.yaml": &fstest.MapFile{Data: man}}
-	cat, diags, err := generator.CompileFS(context.Background(), fsys, []string{"."}, generator.Options{})
+	cat, diags, err := generator.CompileFS(context.Background(), fsys, []string{"."}, generator.Options{Radius: true}) // init's default target
 	if err != nil || diags.HasErrors() || len(cat.Providers) != 1 || len(cat.Providers[0].Types) != 1 {
 		return nil, fmt.Errorf("the starter manifest does not compile (a bug): %v %v", err, diags)
 	}
