@@ -89,7 +89,7 @@ func checkFile(r *reporter, doc *manifest.Document) *fileDecl {
 				r.report(nsEntry.value, RuleNamespaceName, nsEntry.ptr(), "a namespace looks like Contoso.Data", "namespace %q %s", ns, msg)
 			} else {
 				fd.namespace, fd.nsNode = ns, resolve(nsEntry.value)
-				if !radiusNamespaceOK(ns) {
+				if !api.RadNamespaceOK(ns) {
 					r.report(nsEntry.value, r.radiusRule(RuleRadiusName), nsEntry.ptr(), "Radius wants PascalCase segments, like Contoso.Data",
 						"Radius would reject namespace %q", ns)
 				}
@@ -160,7 +160,7 @@ func checkType(r *reporter, e entry) *typeDecl {
 		valid = false
 	} else {
 		for _, seg := range strings.Split(e.name, "/") {
-			if !camelRE.MatchString(seg) {
+			if !api.RadTypeNameOK(seg) {
 				r.report(e.key, r.radiusRule(RuleRadiusName), e.ptr(), "Radius wants camelCase type names, like postgresDatabases",
 					"Radius would reject type name %q", e.name)
 				break

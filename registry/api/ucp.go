@@ -49,6 +49,21 @@ var (
 	UCPLocationPattern  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
 )
 
+// rad's name rules (pkg/cli/manifest): two PascalCase segments of at least
+// two characters, and camelCase type names of at least two. rad refuses a
+// manifest that breaks them; UCP's own patterns above are laxer.
+var (
+	radNamespacePattern = regexp.MustCompile(`^[A-Z][A-Za-z0-9]+\.[A-Z][A-Za-z0-9]+$`)
+	radTypePattern      = regexp.MustCompile(`^[a-z][A-Za-z0-9]+$`)
+)
+
+// RadNamespaceOK reports whether rad accepts the namespace.
+func RadNamespaceOK(ns string) bool { return radNamespacePattern.MatchString(ns) }
+
+// RadTypeNameOK reports whether rad accepts the type name (a child type's
+// segments each, for the checker's warning under target: udtc).
+func RadTypeNameOK(name string) bool { return radTypePattern.MatchString(name) }
+
 // CapabilityManualResourceProvisioning is the capability of a resource
 // type whose resources Radius does not provision: a PUT only stores the
 // resource and a DELETE only removes it, no recipe runs.
@@ -65,8 +80,11 @@ var UCPCapabilities = []string{CapabilityManualResourceProvisioning}
 // part of such a namespace to UCP would leave it half written.
 func UCPProblems(reg Registration) []string {
 	var out []string
-	if !UCPNamespacePattern.MatchString(reg.Namespace) {
+	switch {
+	case !UCPNamespacePattern.MatchString(reg.Namespace):
 		out = append(out, fmt.Sprintf("namespace %s: UCP needs each of its two segments to be at least two characters", reg.Namespace))
+	case !RadNamespaceOK(reg.Namespace):
+		out = append(out, fmt.Sprintf("namespace %s: rad refuses it (two PascalCase segments, like Contoso.Data)", reg.Namespace))
 	}
 	for _, rt := range reg.Types {
 		name := rt.Type.Name
@@ -75,6 +93,8 @@ func UCPProblems(reg Registration) []string {
 			out = append(out, fmt.Sprintf("child resource type %s (UCP has no child types)", name))
 		case !UCPTypePattern.MatchString(name):
 			out = append(out, fmt.Sprintf("resource type %s (UCP needs a type name of at least two characters)", name))
+		case !RadTypeNameOK(name):
+			out = append(out, fmt.Sprintf("resource type %s (rad refuses it: camelCase, like postgresDatabases)", name))
 		}
 		for _, c := range rt.Type.Properties.Capabilities {
 			if !slices.Contains(UCPCapabilities, c) {
