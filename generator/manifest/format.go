@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -64,20 +63,16 @@ func Format(file string, data []byte) ([]byte, diag.List) {
 	}
 	formatTop(top)
 	canonicalStyle(&root)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&root); err != nil {
+	src := strings.ReplaceAll(string(data), "\r\n", "\n")
+	pr := printer{file: file, src: strings.Split(strings.TrimSuffix(src, "\n"), "\n")}
+	out, err := pr.print(&root)
+	if err != nil {
 		return nil, diag.List{formatError(file, doc, err)}
 	}
-	if err := enc.Close(); err != nil {
-		return nil, diag.List{formatError(file, doc, err)}
-	}
-	out := buf.Bytes()
 	if _, again := Load(file, out); again.HasErrors() {
 		return nil, diag.List{formatError(file, doc, fmt.Errorf("%s", again[0].Message))}
 	}
-	return out, nil
+	return out, pr.diags
 }
 
 func formatError(file string, doc *Document, err error) diag.Diagnostic {
@@ -197,8 +192,8 @@ func quote(n *yaml.Node) {
 }
 
 // canonicalStyle makes every mapping a block mapping and every sequence a
-// block sequence, except that a sequence of scalars without comments is
-// written in flow style ([a, b]), and a mapping written in flow style on
+// block sequence, except that a sequence of scalars without comments (but
+// for one at the end of its line) is written in flow style ([a, b]), and a mapping written in flow style on
 // one line ({type: string, maxLength: 64}) stays so when it holds only
 // scalars, such sequences and empty mappings (flowMapping).
 func canonicalStyle(n *yaml.Node) {
@@ -255,5 +250,5 @@ func flowable(n *yaml.Node) bool {
 			return false
 		}
 	}
-	return len(n.Content) > 0 && n.HeadComment == "" && n.LineComment == "" && n.FootComment == ""
+	return len(n.Content) > 0 && n.HeadComment == "" && n.FootComment == ""
 }
