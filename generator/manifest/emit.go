@@ -28,8 +28,11 @@ type printer struct {
 	blankEnd int
 	// lastBlank is the length of out after the last blank line written.
 	lastBlank int
-	diags     diag.List
-	err       error
+	// keepEnd is the length of out after the last block scalar with keep
+	// chomping (|+).
+	keepEnd int
+	diags   diag.List
+	err     error
 }
 
 // print writes the document doc (a DocumentNode).
@@ -76,9 +79,8 @@ func (p *printer) print(doc *yaml.Node) ([]byte, error) {
 // block without one as the foot of the block's innermost last key: those
 // feet cannot be told apart in YAML, so they are written together, in
 // order, under the innermost one. The top-level key keeps its foot. The
-// same holds at the end of any block that ends with a block scalar ending
-// in blank lines (|+): yaml.v3 reads a comment after those lines as the
-// scalar's key's foot.
+// same holds at the end of any block that ends with a block scalar (| or
+// >): yaml.v3 reads the comments after its lines as its key's foot.
 func sinkFeet(root *yaml.Node) {
 	if holders := endHolders(root); len(holders) > 2 {
 		sink(holders[2:])
@@ -90,10 +92,27 @@ func sinkFeet(root *yaml.Node) {
 		for _, c := range n.Content {
 			walk(c)
 		}
+		// A key or item with a foot whose block value ends with feet too:
+		// those are written under the innermost without a blank line, then
+		// the key's own, for yaml.v3 reads a foot that follows another
+		// foot and a blank line as the next key's head.
+		for i, c := range n.Content {
+			holder := c
+			if n.Kind == yaml.MappingNode {
+				if i%2 == 0 {
+					continue
+				}
+				holder = n.Content[i-1]
+			}
+			if block(c) && (holder.FootComment != "" || c.FootComment != "") {
+				if inner := endHolders(c); hasFoot(inner) {
+					sink(inner)
+				}
+			}
+		}
 		if holders := endHolders(n); len(holders) > 0 {
 			last := holders[len(holders)-1]
-			if last.Kind == yaml.ScalarNode && last.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 &&
-				strings.HasSuffix(last.Value, "\n\n") {
+			if last.Kind == yaml.ScalarNode && last.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 				sink(holders)
 			}
 		}
@@ -114,6 +133,15 @@ func endHolders(n *yaml.Node) []*yaml.Node {
 		n = last
 	}
 	return holders
+}
+
+func hasFoot(nodes []*yaml.Node) bool {
+	for _, n := range nodes {
+		if n.FootComment != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // sink moves the foot comments of holders (endHolders) to the innermost
@@ -185,9 +213,11 @@ func (p *printer) separate(foot, head string) {
 }
 
 // blank ends the output with one blank line (never two, never at the top).
+// A blank line right after a block scalar with keep chomping (|+) would
+// be part of its value, so none is written there.
 func (p *printer) blank() {
 	b := p.out.Bytes()
-	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n\n")) {
+	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n\n")) && len(b) != p.keepEnd {
 		p.out.WriteByte('\n')
 		p.lastBlank = p.out.Len()
 	}
@@ -281,6 +311,9 @@ func (p *printer) value(v *yaml.Node, keyComment string, dash bool, srcIndent, i
 					p.out.WriteString(l)
 				}
 				p.out.WriteByte('\n')
+			}
+			if strings.HasSuffix(header, "+") {
+				p.keepEnd = p.out.Len()
 			}
 			return
 		}

@@ -1,10 +1,13 @@
 package manifest
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -72,7 +75,47 @@ func Format(file string, data []byte) ([]byte, diag.List) {
 	if _, again := Load(file, out); again.HasErrors() {
 		return nil, diag.List{formatError(file, doc, fmt.Errorf("%s", again[0].Message))}
 	}
+	if !sameValue(data, out) {
+		return nil, diag.List{formatError(file, doc, errors.New("the formatted file would not mean the same"))}
+	}
 	return out, pr.diags
+}
+
+// sameValue reports whether two YAML documents decode to the same value
+// (compared as yaml.v3 writes them: sorted keys, .nan equal to itself). A
+// date is the same as its text: Format quotes API versions.
+func sameValue(a, b []byte) bool {
+	var va, vb any
+	if yaml.Unmarshal(a, &va) != nil || yaml.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	ma, errA := yaml.Marshal(datesAsText(va))
+	mb, errB := yaml.Marshal(datesAsText(vb))
+	return errA == nil && errB == nil && bytes.Equal(ma, mb)
+}
+
+// datesAsText replaces the dates in a decoded YAML value by their text.
+func datesAsText(v any) any {
+	switch v := v.(type) {
+	case time.Time:
+		if v.Equal(v.Truncate(24 * time.Hour)) {
+			return v.Format(time.DateOnly)
+		}
+		return v.Format(time.RFC3339Nano)
+	case map[string]any:
+		for k, e := range v {
+			v[k] = datesAsText(e)
+		}
+	case map[any]any:
+		for k, e := range v {
+			v[k] = datesAsText(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = datesAsText(e)
+		}
+	}
+	return v
 }
 
 func formatError(file string, doc *Document, err error) diag.Diagnostic {

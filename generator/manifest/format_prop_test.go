@@ -219,7 +219,11 @@ func (g *manifestGen) text(indent int) {
 	case 2:
 		g.scalarLine("'" + sentence() + "'")
 	default:
-		header := []string{"|", "|-", ">", ">-", "|+"}[g.c.n(5)]
+		// Not |+: a blank line after its lines is part of its value, so
+		// the blank lines yaml.v3 needs to tell a comment after it from the
+		// next key's cannot be written (docs/cli.md says so);
+		// TestFormatBlockScalarIndicators checks |+ itself.
+		header := []string{"|", "|-", ">", ">-"}[g.c.n(4)]
 		lines := make([]string, 1+g.c.n(6))
 		for i := range lines {
 			switch g.c.n(6) {

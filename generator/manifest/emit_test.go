@@ -1,0 +1,33 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/generator/diag"
+)
+
+// TestPrinterWarnsWhenBlockCannotBeCopied: a block scalar whose source
+// text cannot be found is not silently restyled: the printer warns, naming
+// the file and line, and writes a value that means the same.
+func TestPrinterWarnsWhenBlockCannotBeCopied(t *testing.T) {
+	data := "d: |\n  ends in spaces  \n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(data), &doc); err != nil {
+		t.Fatal(err)
+	}
+	p := printer{file: "m.yaml", src: []string{"d: not the source"}}
+	out, err := p.print(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.diags) != 1 || p.diags[0].Severity != diag.Warning || p.diags[0].Rule != RuleFormat ||
+		p.diags[0].Span.File != "m.yaml" || p.diags[0].Span.Line != 1 {
+		t.Errorf("diagnostics = %v, want one %s warning at m.yaml:1", p.diags, RuleFormat)
+	}
+	if !sameValue([]byte(data), out) || !strings.HasPrefix(string(out), "d: \"") {
+		t.Errorf("output %q: want the same value, double-quoted", out)
+	}
+}
