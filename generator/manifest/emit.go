@@ -305,13 +305,7 @@ func (p *printer) value(v *yaml.Node, keyComment string, dash bool, srcIndent, i
 			p.out.WriteString(props + " " + header)
 			p.lineComment(strings.TrimSpace(keyComment + " " + v.LineComment))
 			p.out.WriteByte('\n')
-			for _, l := range lines {
-				if l != "" {
-					p.out.WriteString(strings.Repeat(" ", indent+2))
-					p.out.WriteString(l)
-				}
-				p.out.WriteByte('\n')
-			}
+			writeBlockLines(&p.out, lines, indent+2)
 			if strings.HasSuffix(header, "+") {
 				p.keepEnd = p.out.Len()
 			}
@@ -450,13 +444,38 @@ func (p *printer) fail(n *yaml.Node, why string) {
 	}
 }
 
+// blockLine is a line of a block scalar as the source writes it: its text
+// after the block's indentation, or, for a line of at most that many
+// spaces (an empty line), how many spaces it has short of it.
+type blockLine struct {
+	text  string
+	short int // for an empty line: the block's indentation minus its spaces
+	empty bool
+}
+
+// writeBlockLines writes a block scalar's lines at indent. An empty line
+// keeps its spaces (trailing whitespace the author left) as far as the new
+// indentation allows; one with none stays empty.
+func writeBlockLines(b *bytes.Buffer, lines []blockLine, indent int) {
+	for _, l := range lines {
+		switch {
+		case !l.empty:
+			b.WriteString(strings.Repeat(" ", indent))
+			b.WriteString(l.text)
+		case indent-l.short > 0 && l.text != "":
+			b.WriteString(strings.Repeat(" ", indent-l.short))
+		}
+		b.WriteByte('\n')
+	}
+}
+
 // blockScalar returns the header (| or >, an indentation indicator when
 // needed, the chomping indicator) and the lines of block scalar n as the
-// source writes them, without their indentation; an empty line is "".
-// srcIndent is the indentation of n's key or dash in the source. ok is
-// false when the lines, written at any indentation, do not read back as
-// n's value: then n is left to yaml.v3's encoder.
-func (p *printer) blockScalar(n *yaml.Node, srcIndent int) (header string, lines []string, ok bool) {
+// source writes them, without their indentation. srcIndent is the
+// indentation of n's key or dash in the source. ok is false when the
+// lines, written at any indentation, do not read back as n's value: then n
+// is left to yaml.v3's encoder.
+func (p *printer) blockScalar(n *yaml.Node, srcIndent int) (header string, lines []blockLine, ok bool) {
 	if n.Line < 1 || n.Line > len(p.src) {
 		return "", nil, false
 	}
@@ -498,10 +517,11 @@ func (p *printer) blockScalar(n *yaml.Node, srcIndent int) (header string, lines
 		for _, l := range body {
 			t := strings.TrimLeft(l, " ")
 			switch lead := len(l) - len(t); {
+			case t == "" && lead <= indent:
+				// l holds the spaces only: the text remembers there were some.
+				lines = append(lines, blockLine{text: l, short: indent - lead, empty: true})
 			case lead >= indent:
-				lines = append(lines, l[indent:])
-			case t == "":
-				lines = append(lines, "")
+				lines = append(lines, blockLine{text: l[indent:]})
 			default:
 				goto end
 			}
@@ -509,14 +529,14 @@ func (p *printer) blockScalar(n *yaml.Node, srcIndent int) (header string, lines
 	end:
 	}
 	if chomp != "+" {
-		for len(lines) > 0 && lines[len(lines)-1] == "" {
+		for len(lines) > 0 && lines[len(lines)-1].empty {
 			lines = lines[:len(lines)-1]
 		}
 	}
 	header = string(style)
 	for _, l := range lines {
-		if l != "" {
-			if l[0] == ' ' {
+		if !l.empty {
+			if strings.HasPrefix(l.text, " ") {
 				header += "2" // content is written 2 columns right of its key or dash
 			}
 			break
@@ -524,15 +544,11 @@ func (p *printer) blockScalar(n *yaml.Node, srcIndent int) (header string, lines
 	}
 	header += chomp
 	// The copy must mean what the source meant.
-	snippet := "k: " + header + "\n"
-	for _, l := range lines {
-		if l != "" {
-			snippet += "  " + l
-		}
-		snippet += "\n"
-	}
+	var snippet bytes.Buffer
+	snippet.WriteString("k: " + header + "\n")
+	writeBlockLines(&snippet, lines, 2)
 	var back yaml.Node
-	if err := yaml.Unmarshal([]byte(snippet), &back); err != nil || len(back.Content) != 1 ||
+	if err := yaml.Unmarshal(snippet.Bytes(), &back); err != nil || len(back.Content) != 1 ||
 		len(back.Content[0].Content) != 2 || back.Content[0].Content[1].Value != n.Value {
 		return "", nil, false
 	}

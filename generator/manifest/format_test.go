@@ -251,11 +251,12 @@ func checkCanonical(t *testing.T, file string, data []byte) {
 	}
 }
 
-// indented2 reports whether every line's indentation is a multiple of 2.
+// indented2 reports whether every line's indentation is a multiple of 2
+// (a line of spaces only, kept in a block scalar, has none).
 func indented2(data []byte) bool {
 	for _, line := range strings.Split(string(data), "\n") {
 		n := len(line) - len(strings.TrimLeft(line, " "))
-		if n%2 != 0 && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+		if n%2 != 0 && !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.TrimSpace(line) != "" {
 			return false
 		}
 	}
@@ -560,7 +561,8 @@ types:
 
 // TestFormatKeepsBlockScalars: literal and folded descriptions stay blocks
 // with the author's lines, trailing spaces, blank and more-indented lines
-// (a Markdown code sample), re-indented to 2 spaces under their key.
+// (a Markdown code sample), re-indented to 2 spaces under their key; an
+// empty line keeps the spaces it had, less the indentation removed.
 func TestFormatKeepsBlockScalars(t *testing.T) {
 	in := "namespace: Contoso.Fmt\n" +
 		"types:\n" +
@@ -588,7 +590,7 @@ func TestFormatKeepsBlockScalars(t *testing.T) {
 		"  widgets:\n" +
 		"    description: | # Markdown\n" +
 		"      A widget.  \n" +
-		"\n" +
+		"      \n" +
 		"      ```bicep\n" +
 		"        param environment string \n" +
 		"      ```\n" +
