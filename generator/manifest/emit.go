@@ -151,7 +151,7 @@ func sink(holders []*yaml.Node) {
 		return
 	}
 	inner := holders[len(holders)-1]
-	if len(holders) >= 2 && inner.Kind != yaml.MappingNode && inner.Kind != yaml.SequenceNode &&
+	if inner.Kind != yaml.MappingNode && inner.Kind != yaml.SequenceNode &&
 		holders[len(holders)-2].Kind == yaml.ScalarNode {
 		// A mapping's last key and its value: the key holds the feet.
 		inner = holders[len(holders)-2]
@@ -253,7 +253,8 @@ func (p *printer) mapping(n *yaml.Node, indent int, compact bool) {
 		p.out.WriteByte(':')
 		p.value(v, k.LineComment, false, k.Column-1, indent)
 		foot := joinComments(k.FootComment, v.FootComment)
-		if foot != "" && indent == 0 && !block(v) && v.LineComment != "" && i+2 < len(n.Content) && n.Content[i+2].HeadComment == "" {
+		if foot != "" && indent == 0 && !block(v) && v.LineComment != "" &&
+			i+2 < len(n.Content) && n.Content[i+2].HeadComment == "" {
 			// yaml.v3 reads this foot as the next key's head comment
 			// whatever the layout: it is written as one, so that
 			// formatting again changes nothing.
@@ -291,11 +292,10 @@ func (p *printer) value(v *yaml.Node, keyComment string, dash bool, srcIndent, i
 		p.out.WriteString(props)
 		p.lineComment(strings.TrimSpace(keyComment + " " + v.LineComment))
 		p.out.WriteByte('\n')
+		p.head(v, indent+2)
 		if v.Kind == yaml.MappingNode {
-			p.head(v, indent+2)
 			p.mapping(v, indent+2, false)
 		} else {
-			p.head(v, indent+2)
 			p.sequence(v, indent+2)
 		}
 		return

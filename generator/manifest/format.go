@@ -70,13 +70,15 @@ func Format(file string, data []byte) ([]byte, diag.List) {
 	pr := printer{file: file, src: strings.Split(strings.TrimSuffix(src, "\n"), "\n")}
 	out, err := pr.print(&root)
 	if err != nil {
-		return nil, diag.List{formatError(file, doc, err)}
+		return nil, diag.List{formatError(file, doc, err, "write each mapping key on one line")}
 	}
 	if _, again := Load(file, out); again.HasErrors() {
-		return nil, diag.List{formatError(file, doc, fmt.Errorf("%s", again[0].Message))}
+		return nil, diag.List{formatError(file, doc, fmt.Errorf("%s", again[0].Message),
+			"anchors and aliases may keep a file from being reordered: expand the alias")}
 	}
 	if !sameValue(data, out) {
-		return nil, diag.List{formatError(file, doc, errors.New("the formatted file would not mean the same"))}
+		return nil, diag.List{formatError(file, doc, errors.New("the formatted file would not mean the same"),
+			"the file is left as it is; this is a bug of udtc fmt: please report it with the file")}
 	}
 	return out, pr.diags
 }
@@ -118,13 +120,13 @@ func datesAsText(v any) any {
 	return v
 }
 
-func formatError(file string, doc *Document, err error) diag.Diagnostic {
+func formatError(file string, doc *Document, err error, hint string) diag.Diagnostic {
 	line, col := doc.Root.Line, doc.Root.Column
 	return diag.Diagnostic{
 		Span:     point(file, line, col),
 		Severity: diag.Error, Rule: RuleFormat,
 		Message: "cannot format this file: " + err.Error(),
-		Hint:    "anchors and aliases may keep a file from being reordered: expand the alias",
+		Hint:    hint,
 	}
 }
 

@@ -678,3 +678,13 @@ func TestFormatCorpusKeepsBlocks(t *testing.T) {
 		t.Errorf("found %d block scalars in the corpus, want at least 17", blocks)
 	}
 }
+
+// TestFormatMultiLineKey refuses, with a diagnostic that says why, a key
+// written as a block scalar: it cannot be written as a plain key.
+func TestFormatMultiLineKey(t *testing.T) {
+	out, diags := manifest.Format("m.yaml", []byte("namespace: A.B\n? |\n  two\n  lines\n: v\n"))
+	if out != nil || len(diags) != 1 || diags[0].Rule != manifest.RuleFormat ||
+		!strings.Contains(diags[0].Message, "single-line") || diags[0].Hint == "" {
+		t.Errorf("Format = %q, %v; want nil and one %s error about the key", out, diags, manifest.RuleFormat)
+	}
+}
