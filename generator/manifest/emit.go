@@ -158,10 +158,8 @@ func sink(holders []*yaml.Node) {
 	}
 	var feet []string
 	for i := len(holders) - 1; i >= 0; i-- {
-		for _, line := range strings.Split(holders[i].FootComment, "\n") {
-			if line != "" {
-				feet = append(feet, line)
-			}
+		if c := withoutBlankLines(holders[i].FootComment); c != "" {
+			feet = append(feet, c)
 		}
 		holders[i].FootComment = ""
 	}
@@ -196,11 +194,27 @@ func (p *printer) comment(c string, indent int) {
 // needs no blank line: there yaml.v3 reads a comment after one at the end
 // of the file as the document's.)
 func (p *printer) foot(c string, indent int, v *yaml.Node) {
+	if block(v) {
+		// A blank line inside would end the foot there: what comes before
+		// it would be read as the foot of the innermost last key.
+		c = withoutBlankLines(c)
+	}
 	p.comment(c, indent)
 	if c != "" && block(v) && indent > 0 {
 		p.blank()
 		p.blankEnd = p.out.Len()
 	}
+}
+
+// withoutBlankLines returns comment c without its empty lines.
+func withoutBlankLines(c string) string {
+	var lines []string
+	for _, l := range strings.Split(c, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // separate writes a blank line between two keys or items after a foot
