@@ -43,6 +43,18 @@ func (p *printer) print(doc *yaml.Node) ([]byte, error) {
 	}
 	for _, root := range doc.Content {
 		sinkFeet(root)
+		if endsInBlankLines(root) {
+			// yaml.v3 reads the comments after the blank lines that end the
+			// file as the document's: they are written as such.
+			var feet []string
+			for _, h := range endHolders(root) {
+				if c := withoutBlankLines(h.FootComment); c != "" {
+					feet = append(feet, c)
+				}
+				h.FootComment = ""
+			}
+			doc.FootComment = joinComments(strings.Join(feet, "\n"), doc.FootComment)
+		}
 		switch {
 		case root.Kind == yaml.MappingNode && !inline(root):
 			p.head(root, 0)
@@ -166,8 +178,29 @@ func sink(holders []*yaml.Node) {
 	inner.FootComment = strings.Join(feet, "\n")
 }
 
-// head writes n's head comment at indent.
-func (p *printer) head(n *yaml.Node, indent int) { p.comment(n.HeadComment, indent) }
+// head writes n's head comment at indent. Right after a block scalar with
+// keep chomping (|+), where a blank line would be part of the scalar, the
+// comment's own blank lines are left out too: yaml.v3 reads a comment
+// there as the head of the key below only when no blank line comes
+// between them.
+func (p *printer) head(n *yaml.Node, indent int) {
+	c := n.HeadComment
+	if p.out.Len() == p.keepEnd {
+		c = withoutBlankLines(c)
+	}
+	p.comment(c, indent)
+}
+
+// endsInBlankLines reports whether v is, or its block ends with, a block
+// scalar whose lines end with an empty one (|+): yaml.v3 reads a comment
+// after those lines as the head comment of the key or item that follows.
+func endsInBlankLines(v *yaml.Node) bool {
+	if h := endHolders(v); len(h) > 0 {
+		v = h[len(h)-1]
+	}
+	return v.Kind == yaml.ScalarNode && v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 &&
+		strings.HasSuffix(v.Value, "\n\n")
+}
 
 // comment writes each line of a comment at indent.
 func (p *printer) comment(c string, indent int) {
@@ -267,6 +300,12 @@ func (p *printer) mapping(n *yaml.Node, indent int, compact bool) {
 		p.out.WriteByte(':')
 		p.value(v, k.LineComment, false, k.Column-1, indent)
 		foot := joinComments(k.FootComment, v.FootComment)
+		if foot != "" && endsInBlankLines(v) && i+2 < len(n.Content) {
+			// Read back as the next key's head comment: written as one.
+			next := n.Content[i+2]
+			next.HeadComment = joinComments(foot, next.HeadComment)
+			foot = ""
+		}
 		if foot != "" && indent == 0 && !block(v) && v.LineComment != "" &&
 			i+2 < len(n.Content) && n.Content[i+2].HeadComment == "" {
 			// yaml.v3 reads this foot as the next key's head comment
@@ -288,7 +327,13 @@ func (p *printer) sequence(n *yaml.Node, indent int) {
 		p.out.WriteString(strings.Repeat(" ", indent))
 		p.out.WriteByte('-')
 		p.value(c, "", true, n.Column-1, indent)
-		p.foot(c.FootComment, indent, c)
+		foot := c.FootComment
+		if foot != "" && endsInBlankLines(c) && i+1 < len(n.Content) {
+			// Read back as the next item's head comment: written as one.
+			n.Content[i+1].HeadComment = joinComments(foot, n.Content[i+1].HeadComment)
+			foot = ""
+		}
+		p.foot(foot, indent, c)
 	}
 }
 

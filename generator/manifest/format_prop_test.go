@@ -219,11 +219,7 @@ func (g *manifestGen) text(indent int) {
 	case 2:
 		g.scalarLine("'" + sentence() + "'")
 	default:
-		// Not |+: a blank line after its lines is part of its value, so
-		// the blank lines yaml.v3 needs to tell a comment after it from the
-		// next key's cannot be written (docs/cli.md says so);
-		// TestFormatBlockScalarIndicators checks |+ itself.
-		header := []string{"|", "|-", ">", ">-"}[g.c.n(4)]
+		header := []string{"|", "|-", ">", ">-", "|+"}[g.c.n(5)]
 		lines := make([]string, 1+g.c.n(6))
 		for i := range lines {
 			switch g.c.n(6) {
@@ -372,8 +368,8 @@ func walkPaths(doc *yaml.Node, f func(path string, n *yaml.Node)) {
 	walk("", doc)
 }
 
-// endPaths returns the paths of the nested keys and items that end the
-// file data: its last key's value's last key, and so on.
+// endPaths returns the paths of the keys and items that end the file data:
+// its last key, that key's value's last key, and so on.
 func endPaths(t *testing.T, data []byte) map[string]bool {
 	t.Helper()
 	end := map[string]bool{}
@@ -388,9 +384,7 @@ func endPaths(t *testing.T, data []byte) map[string]bool {
 		} else {
 			path += fmt.Sprintf("[%d]", len(n.Content)-1)
 		}
-		if strings.Count(path, "/")+strings.Count(path, "[") > 1 {
-			end[path] = true
-		}
+		end[path] = true
 		n = n.Content[len(n.Content)-1]
 	}
 	return end
@@ -398,9 +392,9 @@ func endPaths(t *testing.T, data []byte) map[string]bool {
 
 // keyedComments maps each key path to its comments, each line marked with
 // where it is (head, line or foot). The comments that end the file are
-// the document's foot and the feet of the nested keys in end (endPaths of
-// the formatted file): yaml.v3 cannot tell those apart, so they count as
-// one place, "end". The head comment of the first key is the file's
+// the document's foot and the feet of the keys in end (endPaths of the
+// formatted file): yaml.v3 cannot tell those apart, so they count as one
+// place, "end". The head comment of the first key is the file's
 // header, and so is the document's head comment, the comments above the
 // first key: they stay at the top when that key moves. In the formatted
 // file, the lines of header (the input's) are the header, and others at
