@@ -361,6 +361,9 @@ func (p *printer) value(v *yaml.Node, keyComment string, dash bool, srcIndent, i
 	}
 	if v.Kind == yaml.ScalarNode && v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		if header, lines, ok := p.blockScalar(v, srcIndent); ok {
+			if v.Tag != "" && v.Tag != "!!str" {
+				props += " " + v.Tag
+			}
 			p.out.WriteString(props + " " + header)
 			p.lineComment(strings.TrimSpace(keyComment + " " + v.LineComment))
 			p.out.WriteByte('\n')
@@ -393,13 +396,16 @@ func (p *printer) value(v *yaml.Node, keyComment string, dash bool, srcIndent, i
 // (a block scalar yaml.v3 chose) are indented by contIndent.
 func (p *printer) inlineValue(v *yaml.Node, contIndent int) string {
 	var b strings.Builder
-	text := p.render(v)
-	if text != "" {
-		b.WriteByte(' ')
-		b.WriteString(strings.ReplaceAll(text, "\n", "\n"+strings.Repeat(" ", contIndent)))
+	first, rest, multi := strings.Cut(p.render(v), "\n")
+	if first != "" {
+		b.WriteString(" " + first)
 	}
 	if v.LineComment != "" {
-		b.WriteString(" " + v.LineComment)
+		b.WriteString(" " + v.LineComment) // on the first line: after a block's header
+	}
+	if multi {
+		b.WriteString("\n" + strings.Repeat(" ", contIndent))
+		b.WriteString(strings.ReplaceAll(rest, "\n", "\n"+strings.Repeat(" ", contIndent)))
 	}
 	b.WriteByte('\n')
 	return b.String()

@@ -13,7 +13,7 @@ import (
 // text cannot be found is not silently restyled: the printer warns, naming
 // the file and line, and writes a value that means the same.
 func TestPrinterWarnsWhenBlockCannotBeCopied(t *testing.T) {
-	data := "d: |\n  ends in spaces  \n"
+	data := "d: | # a comment\n  ends in spaces  \n"
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(data), &doc); err != nil {
 		t.Fatal(err)
@@ -27,7 +27,19 @@ func TestPrinterWarnsWhenBlockCannotBeCopied(t *testing.T) {
 		p.diags[0].Span.File != "m.yaml" || p.diags[0].Span.Line != 1 {
 		t.Errorf("diagnostics = %v, want one %s warning at m.yaml:1", p.diags, RuleFormat)
 	}
-	if !sameValue([]byte(data), out) || !strings.HasPrefix(string(out), "d: \"") {
-		t.Errorf("output %q: want the same value, double-quoted", out)
+	if !sameValue([]byte(data), out) || !strings.HasPrefix(string(out), "d: \"") || !strings.Contains(string(out), "\" # a comment\n") {
+		t.Errorf("output %q: want the same value, double-quoted, and the comment", out)
+	}
+	// A block yaml.v3 can write itself stays a block, the comment on its
+	// header's line.
+	data = "d: | # a comment\n  two\n  lines\n"
+	doc = yaml.Node{}
+	if err := yaml.Unmarshal([]byte(data), &doc); err != nil {
+		t.Fatal(err)
+	}
+	p = printer{file: "m.yaml", src: []string{"d: not the source"}}
+	out, err = p.print(&doc)
+	if err != nil || !sameValue([]byte(data), out) || string(out) != "d: | # a comment\n  two\n  lines\n" {
+		t.Errorf("output %q, %v: want the block with its comment", out, err)
 	}
 }
