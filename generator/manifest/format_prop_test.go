@@ -471,37 +471,48 @@ type blockScalar struct {
 }
 
 // blockScalars maps the path of every block scalar (| or >) to its lines
-// as written, without the indentation and without trailing empty lines.
+// as written, without the block's indentation and without trailing empty
+// lines. An empty line that holds spaces is shown with their number
+// relative to the indentation, "<spaces -2>", for those are kept too.
 func blockScalars(t *testing.T, data []byte) map[string]blockScalar {
 	t.Helper()
-	src := strings.Split(string(data), "\n")
+	src := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	out := map[string]blockScalar{}
 	walkPaths(parseNode(t, data), func(path string, n *yaml.Node) {
 		if n.Kind != yaml.ScalarNode || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
 			return
 		}
-		style := "|"
-		if n.Style&yaml.FoldedStyle != 0 {
-			style = ">"
+		line := src[n.Line-1]
+		header := line[n.Column-1+strings.IndexAny(line[n.Column-1:], "|>"):] // ASCII before it
+		style := header[:1]
+		indent := -1
+		if i := strings.IndexAny(header, "123456789"); i > 0 && i < 3 {
+			indent = len(line) - len(strings.TrimLeft(line, " ")) + int(header[i]-'0')
+		} else {
+			for _, l := range src[n.Line:] {
+				if t := strings.TrimLeft(l, " "); t != "" {
+					indent = len(l) - len(t)
+					break
+				}
+			}
 		}
 		var lines []string
-		indent := -1
 		for _, l := range src[n.Line:] {
 			t := strings.TrimLeft(l, " ")
 			lead := len(l) - len(t)
-			if t == "" {
+			switch {
+			case t == "" && lead == 0:
 				lines = append(lines, "")
-				continue
+			case t == "" && lead <= indent:
+				lines = append(lines, fmt.Sprintf("<spaces %d>", lead-indent))
+			case lead < indent:
+				goto done
+			default:
+				lines = append(lines, l[indent:])
 			}
-			if indent < 0 {
-				indent = lead
-			}
-			if lead < indent {
-				break
-			}
-			lines = append(lines, l[indent:])
 		}
-		for len(lines) > 0 && lines[len(lines)-1] == "" {
+	done:
+		for len(lines) > 0 && (lines[len(lines)-1] == "" || strings.HasPrefix(lines[len(lines)-1], "<spaces")) {
 			lines = lines[:len(lines)-1]
 		}
 		out[path] = blockScalar{style, lines}
