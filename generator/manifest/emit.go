@@ -46,14 +46,7 @@ func (p *printer) print(doc *yaml.Node) ([]byte, error) {
 		if endsInBlankLines(root) {
 			// yaml.v3 reads the comments after the blank lines that end the
 			// file as the document's: they are written as such.
-			var feet []string
-			for _, h := range endHolders(root) {
-				if c := withoutBlankLines(h.FootComment); c != "" {
-					feet = append(feet, c)
-				}
-				h.FootComment = ""
-			}
-			doc.FootComment = joinComments(strings.Join(feet, "\n"), doc.FootComment)
+			doc.FootComment = joinComments(takeFeet(endHolders(root)), doc.FootComment)
 		}
 		switch {
 		case root.Kind == yaml.MappingNode && !inline(root):
@@ -168,6 +161,13 @@ func sink(holders []*yaml.Node) {
 		// A mapping's last key and its value: the key holds the feet.
 		inner = holders[len(holders)-2]
 	}
+	inner.FootComment = takeFeet(holders)
+}
+
+// takeFeet removes the foot comments of holders (endHolders) and returns
+// them in the order they are written, the innermost's first, without
+// blank lines.
+func takeFeet(holders []*yaml.Node) string {
 	var feet []string
 	for i := len(holders) - 1; i >= 0; i-- {
 		if c := withoutBlankLines(holders[i].FootComment); c != "" {
@@ -175,7 +175,7 @@ func sink(holders []*yaml.Node) {
 		}
 		holders[i].FootComment = ""
 	}
-	inner.FootComment = strings.Join(feet, "\n")
+	return strings.Join(feet, "\n")
 }
 
 // head writes n's head comment at indent. Right after a block scalar with
