@@ -87,7 +87,8 @@ func (p *printer) print(doc *yaml.Node) ([]byte, error) {
 // same holds at the end of any block that ends with a block scalar (| or
 // >): yaml.v3 reads the comments after its lines as its key's foot.
 func sinkFeet(root *yaml.Node) {
-	if holders := endHolders(root); len(holders) > 2 {
+	// Below the top-level key (and its value) or item, which keeps its own.
+	if holders := endHolders(root); root.Kind == yaml.MappingNode && len(holders) > 2 {
 		sink(holders[2:])
 	} else if root.Kind == yaml.SequenceNode && len(holders) > 1 {
 		sink(holders[1:])

@@ -43,3 +43,21 @@ func TestPrinterWarnsWhenBlockCannotBeCopied(t *testing.T) {
 		t.Errorf("output %q, %v: want the block with its comment", out, err)
 	}
 }
+
+// TestSinkFeetSequenceRoot: in a file that is a list, the last item keeps
+// its own foot and the feet below it are written under the innermost key,
+// where yaml.v3 reads them back.
+func TestSinkFeetSequenceRoot(t *testing.T) {
+	data := "- c\n- x:\n    y:\n      z: 1\n      # fz\n    # fy\n  # fx\n"
+	out, diags := Format("l.yaml", []byte(data))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	want := "- c\n- x:\n    y:\n      z: 1\n      # fz\n      # fy\n      # fx\n"
+	if string(out) != want {
+		t.Errorf("Format = %q, want %q", out, want)
+	}
+	if again, _ := Format("l.yaml", out); string(again) != string(out) {
+		t.Errorf("not idempotent: %q", again)
+	}
+}
