@@ -689,3 +689,13 @@ func TestFormatMultiLineKey(t *testing.T) {
 		t.Errorf("Format = %q, %v; want nil and one %s error about the key", out, diags, manifest.RuleFormat)
 	}
 }
+
+// TestFormatDuplicateKey formats a file with a key given twice (udtc check
+// reports it): it has no value to compare, so Format's check that the
+// output means the same does not refuse it.
+func TestFormatDuplicateKey(t *testing.T) {
+	out, diags := manifest.Format("m.yaml", []byte("types: {}\nnamespace: A.B\nnamespace: A.C\n"))
+	if len(diags) > 0 || string(out) != "namespace: A.B\nnamespace: A.C\ntypes: {}\n" {
+		t.Errorf("Format = %q, %v; want the namespaces first, no diagnostics", out, diags)
+	}
+}
