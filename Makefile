@@ -11,7 +11,7 @@ FUZZTIME    ?= 15s
 
 # The fuzz targets, PACKAGE:FUNCTION: make check runs each for FUZZTIME,
 # make fuzz for five minutes.
-FUZZ_TARGETS = ./generator:FuzzCheck ./generator/manifest:FuzzLoadJSON ./schema:FuzzDecode ./schema:FuzzCompareNumbers \
+FUZZ_TARGETS = ./generator:FuzzCheck ./generator/manifest:FuzzLoadJSON ./generator/manifest:FuzzFormat ./schema:FuzzDecode ./schema:FuzzCompareNumbers \
 	./registry/admission:FuzzAdmit ./registry/server:FuzzResourcePut ./registry/server:FuzzBatch \
 	./registry/egress:FuzzParse ./schema:FuzzImplyObjectTypes ./schema/pattern:FuzzTranslate ./schema/pattern:FuzzCost ./schema/example:FuzzOf \
 	./schema:FuzzMembers ./internal/jsonindent:FuzzAppend

@@ -10,7 +10,8 @@ import (
 // Named) is formatted only when it is a manifest, as Compile decides;
 // JSON manifests are only loaded, never rewritten. It returns data itself
 // when there is nothing to rewrite, and the diagnostics of a file that
-// does not load or parse (then data too).
+// does not load or parse (then data too), or Format's warnings with the
+// formatted file.
 func FormatInput(in Input, data []byte) ([]byte, diag.List) {
 	isJSON := manifest.IsJSON(in.Path)
 	if !in.Named || isJSON {
@@ -29,5 +30,5 @@ func FormatInput(in Input, data []byte) ([]byte, diag.List) {
 	if diags.HasErrors() {
 		return data, diags
 	}
-	return out, nil
+	return out, diags
 }

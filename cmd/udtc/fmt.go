@@ -41,7 +41,7 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	var bad diag.List
+	var bad, warnings diag.List
 	changed := 0
 	for _, in := range inputs {
 		data, err := os.ReadFile(in.Path)
@@ -53,6 +53,7 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 			bad = append(bad, diags...)
 			continue
 		}
+		warnings = append(warnings, diags...)
 		if bytes.Equal(out, data) {
 			continue
 		}
@@ -67,6 +68,11 @@ func (f *fmtFlags) run(c *cli.Context, e *env) error {
 				return fail(exitUsage, err)
 			}
 			fmt.Fprintf(e.stderr, "formatted %s\n", in.Path)
+		}
+	}
+	if len(warnings) > 0 {
+		if err := printDiagnostics(e, "text", warnings.Sorted()); err != nil {
+			return fail(exitUsage, err)
 		}
 	}
 	if len(bad) > 0 {

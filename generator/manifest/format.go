@@ -2,10 +2,12 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -64,29 +66,72 @@ func Format(file string, data []byte) ([]byte, diag.List) {
 	}
 	formatTop(top)
 	canonicalStyle(&root)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&root); err != nil {
-		return nil, diag.List{formatError(file, doc, err)}
+	src := strings.ReplaceAll(string(data), "\r\n", "\n")
+	pr := printer{file: file, src: strings.Split(strings.TrimSuffix(src, "\n"), "\n")}
+	out, err := pr.print(&root)
+	if err != nil {
+		return nil, diag.List{formatError(file, doc, err, "write each mapping key on one line")}
 	}
-	if err := enc.Close(); err != nil {
-		return nil, diag.List{formatError(file, doc, err)}
-	}
-	out := buf.Bytes()
 	if _, again := Load(file, out); again.HasErrors() {
-		return nil, diag.List{formatError(file, doc, fmt.Errorf("%s", again[0].Message))}
+		return nil, diag.List{formatError(file, doc, fmt.Errorf("%s", again[0].Message),
+			"anchors and aliases may keep a file from being reordered: expand the alias")}
 	}
-	return out, nil
+	if !sameValue(data, out) {
+		return nil, diag.List{formatError(file, doc, errors.New("the formatted file would not mean the same"),
+			"the file is left as it is; this is a bug of udtc fmt: please report it with the file")}
+	}
+	return out, pr.diags
 }
 
-func formatError(file string, doc *Document, err error) diag.Diagnostic {
+// sameValue reports whether two YAML documents decode to the same value
+// (compared as yaml.v3 writes them: sorted keys, .nan equal to itself). A
+// date is the same as its text: Format quotes API versions. A document a
+// that has no value (a key given twice: udtc check reports it) is the
+// same as any b.
+func sameValue(a, b []byte) bool {
+	var va, vb any
+	if yaml.Unmarshal(a, &va) != nil {
+		return true
+	}
+	if yaml.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	ma, errA := yaml.Marshal(datesAsText(va))
+	mb, errB := yaml.Marshal(datesAsText(vb))
+	return errA == nil && errB == nil && bytes.Equal(ma, mb)
+}
+
+// datesAsText replaces the dates in a decoded YAML value by their text.
+func datesAsText(v any) any {
+	switch v := v.(type) {
+	case time.Time:
+		if v.Equal(v.Truncate(24 * time.Hour)) {
+			return v.Format(time.DateOnly)
+		}
+		return v.Format(time.RFC3339Nano)
+	case map[string]any:
+		for k, e := range v {
+			v[k] = datesAsText(e)
+		}
+	case map[any]any:
+		for k, e := range v {
+			v[k] = datesAsText(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = datesAsText(e)
+		}
+	}
+	return v
+}
+
+func formatError(file string, doc *Document, err error, hint string) diag.Diagnostic {
 	line, col := doc.Root.Line, doc.Root.Column
 	return diag.Diagnostic{
 		Span:     point(file, line, col),
 		Severity: diag.Error, Rule: RuleFormat,
 		Message: "cannot format this file: " + err.Error(),
-		Hint:    "anchors and aliases may keep a file from being reordered: expand the alias",
+		Hint:    hint,
 	}
 }
 
@@ -197,8 +242,8 @@ func quote(n *yaml.Node) {
 }
 
 // canonicalStyle makes every mapping a block mapping and every sequence a
-// block sequence, except that a sequence of scalars without comments is
-// written in flow style ([a, b]), and a mapping written in flow style on
+// block sequence, except that a sequence of scalars without comments (but
+// for one at the end of its line) is written in flow style ([a, b]), and a mapping written in flow style on
 // one line ({type: string, maxLength: 64}) stays so when it holds only
 // scalars, such sequences and empty mappings (flowMapping).
 func canonicalStyle(n *yaml.Node) {
@@ -255,5 +300,5 @@ func flowable(n *yaml.Node) bool {
 			return false
 		}
 	}
-	return len(n.Content) > 0 && n.HeadComment == "" && n.LineComment == "" && n.FootComment == ""
+	return len(n.Content) > 0 && n.HeadComment == "" && n.FootComment == ""
 }

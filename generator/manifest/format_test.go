@@ -251,11 +251,12 @@ func checkCanonical(t *testing.T, file string, data []byte) {
 	}
 }
 
-// indented2 reports whether every line's indentation is a multiple of 2.
+// indented2 reports whether every line's indentation is a multiple of 2
+// (a line of spaces only, kept in a block scalar, has none).
 func indented2(data []byte) bool {
 	for _, line := range strings.Split(string(data), "\n") {
 		n := len(line) - len(strings.TrimLeft(line, " "))
-		if n%2 != 0 && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+		if n%2 != 0 && !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.TrimSpace(line) != "" {
 			return false
 		}
 	}
@@ -452,5 +453,249 @@ func TestFormatErrorFixtures(t *testing.T) {
 	}
 	if formatted < len(files)/2 {
 		t.Errorf("only %d of %d error fixtures formatted", formatted, len(files))
+	}
+}
+
+// TestFormatKeepsFlowListComments: a comment after a flow list stays on
+// its line, the list stays a flow list, and formatting again changes
+// nothing (the issue's example: the comments moved to the next key or were
+// lost, and a second run switched the lists back).
+func TestFormatKeepsFlowListComments(t *testing.T) {
+	in := `namespace: Contoso.Fmt
+types:
+  widgets:
+    capabilities: [SupportsRecipes]  # recipes
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            size:
+              type: string
+              enum: [S, M]   # sizes
+            name: {type: string}
+          required: [name]   # the name is required
+`
+	want := `namespace: Contoso.Fmt
+types:
+  widgets:
+    capabilities: [SupportsRecipes] # recipes
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            size:
+              type: string
+              enum: [S, M] # sizes
+            name: {type: string}
+          required: [name] # the name is required
+`
+	got, diags := manifest.Format("m.yaml", []byte(in))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if d := cmp.Diff(want, string(got)); d != "" {
+		t.Errorf("Format (-want +got):\n%s", d)
+	}
+	if again, _ := manifest.Format("m.yaml", got); string(again) != string(got) {
+		t.Errorf("Format is not idempotent:\n%s", again)
+	}
+}
+
+// TestFormatKeepsCommentPlaces: comments above, beside and below keys and
+// list items stay where they are when their keys move.
+func TestFormatKeepsCommentPlaces(t *testing.T) {
+	in := `# header
+types:
+  widgets: # line on a mapping
+    apiVersions:
+      '2025-01-01':
+        schema:
+          properties:
+            tier:
+              enum:
+                # above an item
+                - basic # beside an item
+                - premium
+              # below the list
+
+            size: {type: string}
+          # above type
+          type: object # beside type
+    description: A widget. # beside a scalar
+    # below the description
+namespace: Contoso.Fmt # beside the namespace
+`
+	want := `# header
+namespace: Contoso.Fmt # beside the namespace
+types:
+  widgets: # line on a mapping
+    description: A widget. # beside a scalar
+    # below the description
+
+    apiVersions:
+      '2025-01-01':
+        schema:
+          # above type
+          type: object # beside type
+          properties:
+            tier:
+              enum:
+                # above an item
+                - basic # beside an item
+                - premium
+              # below the list
+
+            size: {type: string}
+`
+	got, diags := manifest.Format("m.yaml", []byte(in))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if d := cmp.Diff(want, string(got)); d != "" {
+		t.Errorf("Format (-want +got):\n%s", d)
+	}
+	checkFormat(t, in)
+}
+
+// TestFormatKeepsBlockScalars: literal and folded descriptions stay blocks
+// with the author's lines, trailing spaces, blank and more-indented lines
+// (a Markdown code sample), re-indented to 2 spaces under their key; an
+// empty line keeps the spaces it had, less the indentation removed.
+func TestFormatKeepsBlockScalars(t *testing.T) {
+	in := "namespace: Contoso.Fmt\n" +
+		"types:\n" +
+		"  widgets:\n" +
+		"    apiVersions:\n" +
+		"      '2025-01-01':\n" +
+		"        schema:\n" +
+		"          properties:\n" +
+		"            size:\n" +
+		"              description: >-\n" +
+		"                A folded paragraph that the author\n" +
+		"                broke into short lines.\n" +
+		"              type: string\n" +
+		"          type: object\n" +
+		"    description: |   # Markdown\n" +
+		"        A widget.  \n" +
+		"        \n" +
+		"        ```bicep\n" +
+		"          param environment string \n" +
+		"        ```\n" +
+		"\n" +
+		"        Done.\n"
+	want := "namespace: Contoso.Fmt\n" +
+		"types:\n" +
+		"  widgets:\n" +
+		"    description: | # Markdown\n" +
+		"      A widget.  \n" +
+		"      \n" +
+		"      ```bicep\n" +
+		"        param environment string \n" +
+		"      ```\n" +
+		"\n" +
+		"      Done.\n" +
+		"    apiVersions:\n" +
+		"      '2025-01-01':\n" +
+		"        schema:\n" +
+		"          type: object\n" +
+		"          properties:\n" +
+		"            size:\n" +
+		"              type: string\n" +
+		"              description: >-\n" +
+		"                A folded paragraph that the author\n" +
+		"                broke into short lines.\n"
+	got, diags := manifest.Format("m.yaml", []byte(in))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if d := cmp.Diff(want, string(got)); d != "" {
+		t.Errorf("Format (-want +got):\n%s", d)
+	}
+	checkFormat(t, in)
+	// Windows line ends read the same.
+	crlf, diags := manifest.Format("m.yaml", []byte(strings.ReplaceAll(in, "\n", "\r\n")))
+	if len(diags) > 0 || string(crlf) != want {
+		t.Errorf("Format of CRLF input = %q, %v; want the same as LF", crlf, diags)
+	}
+}
+
+// TestFormatBlockScalarIndicators: a block whose first line is indented
+// gets an indentation indicator; keep and strip chomping stay.
+func TestFormatBlockScalarIndicators(t *testing.T) {
+	in := "namespace: Contoso.Fmt\n" +
+		"types:\n" +
+		"  widgets:\n" +
+		"    description: |4-\n" +
+		"          indented first line\n" +
+		"        then this\n" +
+		"    apiVersions:\n" +
+		"      '2025-01-01':\n" +
+		"        schema:\n" +
+		"          type: object\n" +
+		"          example: |+\n" +
+		"            kept\n" +
+		"\n" +
+		"          title: x\n"
+	got, diags := manifest.Format("m.yaml", []byte(in))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	for _, w := range []string{
+		"    description: |2-\n        indented first line\n      then this\n",
+		"          example: |+\n            kept\n\n",
+	} {
+		if !strings.Contains(string(got), w) {
+			t.Errorf("Format = \n%s\nwant it to hold\n%s", got, w)
+		}
+	}
+	checkFormat(t, in)
+}
+
+// TestFormatCorpusKeepsBlocks formats every manifest of the corpus: block
+// scalars stay blocks of the same style with the same lines (trailing
+// spaces too), the result means the same, formatting again changes
+// nothing, and there is no warning.
+func TestFormatCorpusKeepsBlocks(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("skipping: the corpus %s is missing", corpus)
+	}
+	files := map[string][]byte{}
+	readTree(t, corpus, files)
+	blocks := 0
+	for p, data := range files {
+		if manifest.IsJSON(p) {
+			continue
+		}
+		t.Run(p, func(t *testing.T) {
+			checkFormat(t, string(data))
+			blocks += len(blockScalars(t, data))
+		})
+	}
+	if blocks < 17 {
+		t.Errorf("found %d block scalars in the corpus, want at least 17", blocks)
+	}
+	t.Logf("%d corpus files, %d block scalars kept line for line", len(files), blocks)
+}
+
+// TestFormatMultiLineKey refuses, with a diagnostic that says why, a key
+// written as a block scalar: it cannot be written as a plain key.
+func TestFormatMultiLineKey(t *testing.T) {
+	out, diags := manifest.Format("m.yaml", []byte("namespace: A.B\n? |\n  two\n  lines\n: v\n"))
+	if out != nil || len(diags) != 1 || diags[0].Rule != manifest.RuleFormat ||
+		!strings.Contains(diags[0].Message, "single-line") || diags[0].Hint == "" {
+		t.Errorf("Format = %q, %v; want nil and one %s error about the key", out, diags, manifest.RuleFormat)
+	}
+}
+
+// TestFormatDuplicateKey formats a file with a key given twice (udtc check
+// reports it): it has no value to compare, so Format's check that the
+// output means the same does not refuse it.
+func TestFormatDuplicateKey(t *testing.T) {
+	out, diags := manifest.Format("m.yaml", []byte("types: {}\nnamespace: A.B\nnamespace: A.C\n"))
+	if len(diags) > 0 || string(out) != "namespace: A.B\nnamespace: A.C\ntypes: {}\n" {
+		t.Errorf("Format = %q, %v; want the namespaces first, no diagnostics", out, diags)
 	}
 }
