@@ -16,6 +16,16 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// TestCheckNeedsInputs: with no PATH and no udtc.yaml, check says what it
+// needs (exit 2). (This repository's own udtc.yaml names inputs, so the test
+// runs where there is none.)
+func TestCheckNeedsInputs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if code, _, stderr := runCLI(t, "check"); code != 2 || !strings.Contains(stderr, "give at least one manifest") {
+		t.Errorf("check without inputs: exit %d\n%s", code, stderr)
+	}
+}
+
 func TestCheckExitCodes(t *testing.T) {
 	t.Chdir("../..")
 	tests := []struct {
@@ -28,7 +38,6 @@ func TestCheckExitCodes(t *testing.T) {
 		{[]string{"check", "--strict", "fixtures/warn_unknown_keyword"}, 1, "error[unknown-keyword]"},
 		{[]string{"check", "fixtures/error_seed_typo"}, 1, "fixtures/error_seed_typo/manifest.yaml:7:17: error[type-invalid]: unknown type \"objcet\""},
 		{[]string{"check", "fixtures/does-not-exist"}, 2, "cannot read fixtures/does-not-exist"},
-		{[]string{"check"}, 2, "give at least one manifest"},
 		{[]string{"check", "--format", "xml", "fixtures/valid_basic"}, 2, "--format must be"},
 		{[]string{"check", "--no-such-flag", "fixtures/valid_basic"}, 2, "no-such-flag"},
 		{[]string{"no-such-command"}, 2, ""},

@@ -106,7 +106,7 @@ func TestGenGoModuleFromProject(t *testing.T) {
 		t.Skipf("fixture: %v", err)
 	}
 	writeTestFile(t, filepath.Join(dir, "manifests", "types.yaml"), string(manifest))
-	writeTestFile(t, filepath.Join(dir, "udtc.yaml"), "inputs: {include: [manifests]}\noutput: out\ntargets: [go]\ngo: {module: example.com/acme/gen, runtime: module}\n")
+	writeTestFile(t, filepath.Join(dir, "udtc.yaml"), "target: udtc\ninputs: {include: [manifests]}\noutput: out\ntargets: [go]\ngo: {module: example.com/acme/gen, runtime: module}\n")
 	t.Chdir(dir)
 	if code, _, stderr := runCLI(t, "gen"); code != 0 {
 		t.Fatalf("gen: exit %d\n%s", code, stderr)

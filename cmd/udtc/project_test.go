@@ -58,8 +58,10 @@ func TestProjectDrivesGen(t *testing.T) {
 	if err := os.CopyFS(filepath.Join(dir, "types"), os.DirFS(examples)); err != nil {
 		t.Fatal(err)
 	}
+	os.Remove(filepath.Join(dir, "types", "udtc.yaml")) // the examples' own: this test's is one level up
 	os.WriteFile(filepath.Join(dir, "types", "draft.yaml"), []byte("namespace: Contoso.Draft\ntypes:\n  x:\n    apiVersions:\n      '2025-01-01': {schema: {type: objcet}}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "udtc.yaml"), []byte(`inputs:
+	os.WriteFile(filepath.Join(dir, "udtc.yaml"), []byte(`target: udtc
+inputs:
   include: [types]
   exclude: [types/draft.yaml]
 output: types/generated
