@@ -153,7 +153,7 @@ func MergeBase(root *Schema) *Schema {
 // an object and whose "required" (when present) is an array of strings.
 func MergeBaseJSON(raw json.RawMessage) (json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
-	if !json.Valid(raw) || !isObject(raw) {
+	if !isObject(raw) || !json.Valid(raw) {
 		return nil, fmt.Errorf("a schema must be a JSON object")
 	}
 	b := loadBase()
@@ -175,12 +175,19 @@ func MergeBaseJSON(raw json.RawMessage) (json.RawMessage, error) {
 		}
 		ins = append(ins, insert{at, text})
 	}
+	// One level of the schema, and of its properties: a schema can be large.
 	var props, req *member
-	root := members(raw)
+	root := shallowMembers(raw)
 	for i := range root {
 		switch root[i].key {
 		case "properties":
 			props = &root[i]
+			if isObject(props.val) {
+				props.obj = shallowMembers(props.val)
+				if props.obj == nil {
+					props.obj = []member{}
+				}
+			}
 		case "required":
 			req = &root[i]
 		}

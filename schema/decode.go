@@ -146,6 +146,45 @@ func (p *parser) object() []member {
 	}
 }
 
+// shallow reads the members of an object whose { was read, and its },
+// without reading the members of the objects among their values (obj stays
+// nil): for a caller that needs one level of a large document.
+func (p *parser) shallow() []member {
+	var ms []member
+	for {
+		p.space()
+		p.take(',')
+		p.space()
+		if p.at >= len(p.raw) || p.raw[p.at] != '"' {
+			p.take('}')
+			return ms
+		}
+		from := p.at
+		p.str()
+		key := unquote(p.raw[from:p.at])
+		p.space()
+		p.take(':')
+		p.space()
+		start := p.at
+		if p.at < len(p.raw) && p.raw[p.at] == '{' {
+			p.nested() // to its matching brace
+		} else {
+			p.value()
+		}
+		ms = append(ms, member{key: key, val: p.raw[start:p.at]})
+	}
+}
+
+// shallowMembers is members without the members of nested objects.
+func shallowMembers(raw json.RawMessage) []member {
+	p := &parser{raw: raw}
+	p.space()
+	if !p.take('{') {
+		return nil
+	}
+	return p.shallow()
+}
+
 // take reads c when it is the next byte.
 func (p *parser) take(c byte) bool {
 	if p.at < len(p.raw) && p.raw[p.at] == c {
@@ -190,22 +229,7 @@ func (p *parser) value() {
 	case '"':
 		p.str()
 	case '[':
-		depth := 0
-		for p.at < len(p.raw) {
-			switch p.raw[p.at] {
-			case '"':
-				p.str()
-				continue
-			case '[', '{':
-				depth++
-			case ']', '}':
-				if depth--; depth == 0 {
-					p.at++
-					return
-				}
-			}
-			p.at++
-		}
+		p.nested()
 	default:
 		for p.at < len(p.raw) {
 			switch p.raw[p.at] {
@@ -214,6 +238,27 @@ func (p *parser) value() {
 			}
 			p.at++
 		}
+	}
+}
+
+// nested reads an array or object whose opening bracket is next, with all
+// it nests, to its matching bracket.
+func (p *parser) nested() {
+	depth := 0
+	for p.at < len(p.raw) {
+		switch p.raw[p.at] {
+		case '"':
+			p.str()
+			continue
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth--; depth == 0 {
+				p.at++
+				return
+			}
+		}
+		p.at++
 	}
 }
 
