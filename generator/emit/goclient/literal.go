@@ -49,19 +49,49 @@ func PropertiesLiteral(cat *model.Catalog, namespace, typ, version, pkg string, 
 		}
 		p := newPkgPlan(ns, version, prefix, &diags)
 		for _, vt := range p.types {
-			if vt.rt.Name != typ {
-				continue
+			if vt.rt.Name == typ {
+				return p.literal(vt, pkg, v)
 			}
-			w := &litWriter{p: p, pkg: pkg}
-			root := vt.av.Schema
-			expr := w.value(root, v, root.Kind == model.Object)
-			if w.err != nil {
-				return Literal{}, w.err
-			}
-			return w.result(expr)
 		}
 	}
 	return Literal{}, fmt.Errorf("goclient: no type %s/%s at API version %s", namespace, typ, version)
+}
+
+// ExampleLiterals writes the literal of the example properties (example.Of)
+// of every type and API version of cat, each for its version package
+// imported by its name ("v20250101"), keyed by
+// "Namespace/type@version"; those PropertiesLiteral cannot write are left
+// out. It plans every package once.
+func ExampleLiterals(cat *model.Catalog) (map[string]Literal, error) {
+	var diags diag.List
+	const prefix = "example.com/literal"
+	nss, err := planNamespaces(cat, prefix, &diags)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Literal{}
+	for _, ns := range nss {
+		for _, version := range versions(ns.prov) {
+			p := newPkgPlan(ns, version, prefix, &diags)
+			for _, vt := range p.types {
+				if lit, err := p.literal(vt, p.name, example.Of(vt.av.Schema).Properties); err == nil {
+					out[vt.rt.FullName()+"@"+version] = lit
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// literal writes v, the properties of vt, for package p imported as pkg.
+func (p *pkgPlan) literal(vt *verType, pkg string, v example.Value) (Literal, error) {
+	w := &litWriter{p: p, pkg: pkg}
+	root := vt.av.Schema
+	expr := w.value(root, v, root.Kind == model.Object)
+	if w.err != nil {
+		return Literal{}, w.err
+	}
+	return w.result(expr)
 }
 
 // litWriter writes one literal; err is its first failure.
