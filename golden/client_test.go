@@ -155,20 +155,12 @@ func testServer(t *testing.T) (url, scope string) {
 		t.Skip(skipReason)
 	}
 	group := strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())
-	scope = "/planes/radius/local/resourceGroups/" + group
-	req, err := http.NewRequest(http.MethodPut, serverURL+scope+"?api-version=2023-10-01-preview", strings.NewReader(`{"location":"global"}`))
+	groups := must(msg20250101.NewResourceGroupsClient(msg20250101.ClientOptions{Endpoint: serverURL}))
+	rg, err := groups.CreateOrUpdate(context.Background(), group, nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("resource group %s: %v", group, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		t.Fatalf("PUT resource group %s: %s", group, resp.Status)
-	}
+	scope = *rg.ID
 	return serverURL, scope
 }
 
@@ -476,5 +468,75 @@ func TestClientEndpoint(t *testing.T) {
 		if c != nil || err == nil || !strings.Contains(err.Error(), "ClientOptions.Endpoint") {
 			t.Errorf("NewContosoBusClient(Endpoint %q) = %v, %v; want an error about ClientOptions.Endpoint", endpoint, c, err)
 		}
+	}
+}
+
+// TestClientResourceGroups: the groups client every version package
+// exports creates the group a resource needs, gets and lists it, refuses a
+// second create with IfNoneMatch "*", and deletes it with its resources.
+// A resource in a missing group is refused with a message that says so once.
+func TestClientResourceGroups(t *testing.T) {
+	url, _ := testServer(t)
+	ctx := context.Background()
+	opts := msg20250101.ClientOptions{Endpoint: url}
+	groups := must(msg20250101.NewResourceGroupsClient(opts))
+	buses := must(msg20250101.NewContosoBusClient(opts))
+	bus := &msg20250101.ContosoBus{Properties: &msg20250101.ContosoBusProperties{Environment: msg20250101.Ptr("env"),
+		Sku: msg20250101.Ptr(msg20250101.ContosoBusSkuBasic)}}
+
+	const name = "groups-client"
+	missing := msg20250101.NewContosoBusID("/planes/radius/local/resourceGroups/"+name, "bus1")
+	_, err := buses.CreateOrUpdate(ctx, missing, bus, nil)
+	if re := responseError(t, err); re.StatusCode != http.StatusNotFound || re.Code != "ResourceGroupNotFound" ||
+		strings.Count(re.Message, "not found") != 1 || strings.Count(re.Message, "resource group") != 1 {
+		t.Errorf("a resource in a missing group: %v; want 404 ResourceGroupNotFound saying so once", re)
+	}
+
+	rg, err := groups.CreateOrUpdate(ctx, name, &msg20250101.ResourceGroup{Tags: map[string]string{"team": "a"}},
+		&msg20250101.ResourceGroupsClientCreateOrUpdateOptions{IfNoneMatch: msg20250101.Ptr("*")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rg.ID == nil || *rg.ID != "/planes/radius/local/resourceGroups/"+name || *rg.Location != "global" ||
+		rg.Tags["team"] != "a" || rg.ETag == nil || *rg.Properties.ProvisioningState != "Succeeded" {
+		t.Fatalf("CreateOrUpdate = %+v", rg)
+	}
+	_, err = groups.CreateOrUpdate(ctx, name, nil, &msg20250101.ResourceGroupsClientCreateOrUpdateOptions{IfNoneMatch: msg20250101.Ptr("*")})
+	if re := responseError(t, err); re.StatusCode != http.StatusPreconditionFailed {
+		t.Errorf("IfNoneMatch * on an existing group: %v, want 412", re)
+	}
+	if got, err := groups.Get(ctx, name, nil); err != nil || *got.Name != name || *got.ETag != *rg.ETag {
+		t.Errorf("Get = %+v, %v", got, err)
+	}
+	found := false
+	for g, err := range groups.List(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = found || *g.Name == name
+	}
+	if !found {
+		t.Errorf("List does not yield %s", name)
+	}
+
+	// The group's ID is the scope of the resources in it.
+	id := msg20250101.NewContosoBusID(*rg.ID, "bus1")
+	if id != missing {
+		t.Fatalf("ID in the group = %v, want %v", id, missing)
+	}
+	if _, err := buses.CreateOrUpdate(ctx, id, bus, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := groups.Delete(ctx, name, &msg20250101.ResourceGroupsClientDeleteOptions{IfMatch: rg.ETag}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := groups.Get(ctx, name, nil); responseError(t, err).StatusCode != http.StatusNotFound {
+		t.Errorf("Get of the deleted group: %v, want 404", err)
+	}
+	if _, err := buses.Get(ctx, id, nil); responseError(t, err).StatusCode != http.StatusNotFound {
+		t.Errorf("Get of a resource of the deleted group: %v, want 404", err)
+	}
+	if err := groups.Delete(ctx, name, nil); err != nil {
+		t.Errorf("Delete of an absent group: %v, want nil", err)
 	}
 }

@@ -25,16 +25,27 @@ var (
 )
 
 // More typed errors, for resources of user-defined types. Both NotFound
-// errors wrap ErrParentNotFound.
+// errors are kinds of ErrParentNotFound (errors.Is holds). Their text is
+// "not found" alone: the error that wraps one names the group or parent.
 var (
 	// ErrGroupNotFound: the resource group of a resource does not exist.
-	ErrGroupNotFound = fmt.Errorf("resource group not found: %w", ErrParentNotFound)
+	ErrGroupNotFound error = &kindError{"not found", ErrParentNotFound}
 	// ErrParentResourceNotFound: the parent resource of a child resource
 	// does not exist.
-	ErrParentResourceNotFound = fmt.Errorf("parent resource not found: %w", ErrParentNotFound)
+	ErrParentResourceNotFound error = &kindError{"not found", ErrParentNotFound}
 	// ErrInUse: a registration still has resources (see InUseError).
 	ErrInUse = errors.New("in use")
 )
+
+// kindError is a typed error that is a kind of another (errors.Is(e, of)
+// holds) without repeating the other's text.
+type kindError struct {
+	text string
+	of   error
+}
+
+func (e *kindError) Error() string { return e.text }
+func (e *kindError) Unwrap() error { return e.of }
 
 // InUseError says that deleting a registration would delete Count
 // resources. errors.Is(err, ErrInUse) holds.

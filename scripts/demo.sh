@@ -3,10 +3,13 @@
 # manifests, generate every output, start a local registry, publish to it,
 # show the registry's view, create resources of the published types (one
 # refused by admission, a child deleted with its parent), stop the
-# registry. Run it with `make run`; any unexpected answer fails it.
+# registry. A Go program (scripts/democlient) uses the generated client.
+# Run it with `make run`; any unexpected answer fails it. UDTC, EXAMPLES and
+# OUT override the binary, the manifests and the output directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-udtc=./bin/udtc
+root=$PWD
+udtc=${UDTC:-./bin/udtc}
 examples=${EXAMPLES:-examples}
 out=${OUT:-out}
 
@@ -19,12 +22,11 @@ fi
 step "udtc check $examples"
 $udtc check "$examples"
 
-step "udtc gen $examples --out $out"
-# The output is its own Go module, so the generated client builds on its own
-# (and stays out of this repository's ./... patterns).
-mkdir -p "$out"
-[ -f "$out/go.mod" ] || printf 'module example.com/udtc-demo\n\ngo 1.22\n' >"$out/go.mod"
-$udtc gen "$examples" --out "$out"
+step "udtc gen $examples --out $out --go-module example.com/udtc-demo"
+# --go-module makes the output a Go module of its own (go.mod: go 1.24, as
+# the client needs), so the generated client builds on its own and stays out
+# of this repository's ./... patterns.
+$udtc gen "$examples" --out "$out" --go-module example.com/udtc-demo
 find "$out" -name '*.tgz' -o -name 'index.json' | sort | sed 's/^/    /'
 
 step "go vet ./... in $out: the generated Go client compiles"
@@ -98,6 +100,9 @@ step "a child resource (default maxDeliveryCount applied), then delete its paren
 req PUT "$bus/bus1/queues/orders?$v" 201 '{"properties":{"environment":"dev","deadLettering":true}}'
 req DELETE "$bus/bus1?$v" 200
 req GET "$bus/bus1/queues/orders?$v" 404
+
+step "the generated Go client: scripts/democlient/main.go, built in $out"
+(cd "$out" && go run "$root/scripts/democlient/main.go" "$server")
 
 step "stop the registry"
 kill -TERM "$pid"

@@ -475,7 +475,7 @@ func checkBicepSnippet(t *testing.T, snippet string, files []emit.File, resource
 // and every identifier it takes from it is declared there.
 func checkGoSnippet(t *testing.T, snippet string, files []emit.File, ns string) {
 	t.Helper()
-	m := regexp.MustCompile(`import (\w+) "([^"]+)"`).FindStringSubmatch(snippet)
+	m := regexp.MustCompile(`(?m)^\s+(\w+) "([^"]+)"$`).FindStringSubmatch(snippet) // in the import block
 	if m == nil {
 		t.Fatalf("Go snippet has no import:\n%s", snippet)
 	}

@@ -11,7 +11,8 @@ import (
 // TestGenGoModule: --go-module writes a go.mod at the root of --out, so a
 // separate module can require the output and replace it with its
 // directory; with --go-runtime module the output imports the published
-// runtime (this repository, by a second replace) instead of a copy. The
+// runtime (this repository, by a second replace, so the runtime of this
+// checkout, resource groups client included) instead of a copy. The
 // builds run offline and skip when a module is missing from the cache.
 func TestGenGoModule(t *testing.T) {
 	if testing.Short() {
@@ -55,6 +56,9 @@ import v "example.com/acme/gen/go/mycompanyresources/v20250101preview"
 func main() {
 	c, err := v.NewPostgresDatabaseClient(v.ClientOptions{Endpoint: "http://127.0.0.1:7443"})
 	_, _ = c, err
+	groups, err := v.NewResourceGroupsClient(v.ClientOptions{Endpoint: "http://127.0.0.1:7443"})
+	var g *v.ResourceGroup
+	_, _, _ = groups, g, err
 }
 `)
 			cmd := exec.Command("go", "build", "./...")

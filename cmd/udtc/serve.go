@@ -126,6 +126,7 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 		Server: server.Options{
 			CheckSchema:    bridge.CheckSchema(patterns),
 			CompareSchemas: bridge.CompareSchemas(patterns),
+			GoProperties:   bridge.GoProperties(patterns),
 			Logger:         logger,
 			Tokens:         tokens,
 			AuthReads:      f.authReads,

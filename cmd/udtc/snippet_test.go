@@ -12,7 +12,8 @@ import (
 )
 
 // TestCatalogGoSnippetRuns: the Go snippet of a catalog page, as written,
-// builds against the client `udtc gen --target go` writes and creates the
+// builds against the client `udtc gen --target go` writes, with its typed
+// structs and enums, and creates the example's resource group and the
 // example in a registry (the snippet's endpoint swapped for the test's).
 func TestCatalogGoSnippetRuns(t *testing.T) {
 	if testing.Short() {
@@ -32,10 +33,16 @@ func TestCatalogGoSnippetRuns(t *testing.T) {
 	page := url + catalog.TypePath("Contoso.Scalars", "widgets", "2025-03-01")
 	var twin catalog.TypePage
 	getJSON(t, page, &twin)
-	method, rest, _ := strings.Cut(twin.Snippets.Group, " ")
-	target, body, _ := strings.Cut(rest, " ")
-	if status, _, b := radExchange(t, nil, method, url+target, body); status != 200 && status != 201 {
-		t.Fatalf("%s = %d %s", twin.Snippets.Group, status, b)
+	// The typed structs and enums, not JSON; the snippet creates the
+	// resource group itself.
+	for _, want := range []string{"NewResourceGroupsClient(opts)", "groups.CreateOrUpdate(ctx, \"default\"", "NewWidgetID(*rg.ID, \"example\")",
+		"&v20250301.WidgetProperties{", "Tier:        v20250301.Ptr(v20250301.WidgetTierFree)", "Environment: v20250301.Ptr("} {
+		if !strings.Contains(twin.Snippets.Go, want) {
+			t.Errorf("the Go snippet has no %q:\n%s", want, twin.Snippets.Go)
+		}
+	}
+	if strings.Contains(twin.Snippets.Go, "json.Unmarshal") {
+		t.Errorf("the Go snippet decodes JSON:\n%s", twin.Snippets.Go)
 	}
 
 	// A module whose gen/ is the generated client, and a program that runs
@@ -50,19 +57,18 @@ func TestCatalogGoSnippetRuns(t *testing.T) {
 	}
 	snippet := strings.ReplaceAll(twin.Snippets.Go, "example.com/yourmodule/gen", module+"/gen")
 	snippet = strings.ReplaceAll(snippet, "http://127.0.0.1:7443", url)
-	imp, code, ok := strings.Cut(snippet, "\n\n")
-	if !ok || !strings.HasPrefix(imp, "import ") {
-		t.Fatalf("the snippet does not start with its import:\n%s", snippet)
+	imp, code, ok := strings.Cut(snippet, ")\n\n")
+	if !ok || !strings.HasPrefix(imp, "import (\n") {
+		t.Fatalf("the snippet does not start with its imports:\n%s", snippet)
 	}
 	program := fmt.Sprintf(`package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 
-	%s
+%s
 )
 
 func run(ctx context.Context) error {
@@ -79,7 +85,7 @@ func main() {
 		os.Exit(1)
 	}
 }
-`, strings.TrimPrefix(imp, "import "), code)
+`, strings.TrimPrefix(imp, "import (\n"), code)
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(program), 0o644); err != nil {
 		t.Fatal(err)
 	}

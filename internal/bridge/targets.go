@@ -89,7 +89,8 @@ func Targets(names []string, o GenOptions) []generator.Target {
 // under site/, for hosting anywhere (GitHub Pages). The compiled manifests
 // become the registration documents `udtc publish` sends, and those the
 // catalog's view model, so the pages are the ones `udtc serve` renders for
-// the same manifests once published. Go snippets use the Go import prefix;
+// the same manifests once published. Go snippets use the Go import prefix
+// and the generated types (goPropertiesCompiled);
 // Bicep snippets use the extension name when it is given. The changes
 // pages judge versions with the rules of `udtc breaking`, as the server's
 // do. The pages are handed to put as they are rendered (catalog.SiteFunc),
@@ -97,7 +98,11 @@ func Targets(names []string, o GenOptions) []generator.Target {
 func site(cat *model.Catalog, o GenOptions, put emit.Put) error {
 	regs := registration.Registrations(cat, registration.Options{})
 	c := catalog.New(catalog.FromRegistrations(regs))
-	opts := catalog.Options{GoImportPrefix: o.Go.ImportPrefix, BicepExtension: o.ExtensionName,
+	goProps, err := goPropertiesCompiled(cat)
+	if err != nil {
+		return err
+	}
+	opts := catalog.Options{GoImportPrefix: o.Go.ImportPrefix, BicepExtension: o.ExtensionName, GoProperties: goProps,
 		Compare: compareCompiled(cat, regs, CompareSchemas(NewPatterns())), PreviousHome: o.PreviousHome}
 	return c.SiteFunc(opts, func(pages []catalog.File) error {
 		files := make([]emit.File, len(pages))

@@ -8,6 +8,7 @@
 package naming
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -251,10 +252,17 @@ func (n *Namer) Claim(want string) (string, bool) {
 	}
 }
 
+// GoRuntimeTypes are the runtime's types every generated version package
+// exports as aliases.
+var GoRuntimeTypes = []string{"SystemData", "ValidationError", "ClientOptions", "ResponseError", "ErrorDetail",
+	"ResourceID", "ResourceGroup", "ResourceGroupProperties", "ResourceGroupsClient",
+	"ResourceGroupsClientCreateOrUpdateOptions", "ResourceGroupsClientGetOptions",
+	"ResourceGroupsClientDeleteOptions", "ResourceGroupsClientListOptions"}
+
 // GoReserved are the exported names every generated version package
-// declares itself (aliases of the shared runtime's).
-var GoReserved = []string{"SystemData", "ValidationError", "ClientOptions", "ResponseError", "ErrorDetail",
-	"ResourceID", "ParseResourceID", "Ptr"}
+// declares itself: the aliases of GoRuntimeTypes and wrappers of the
+// runtime's functions.
+var GoReserved = append(slices.Clone(GoRuntimeTypes), "ParseResourceID", "NewResourceGroupsClient", "Ptr")
 
 // GoType holds the version-independent Go names of one resource type, the
 // same in every version package of its namespace.

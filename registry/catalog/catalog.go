@@ -191,6 +191,10 @@ func (c *Catalog) namespace(name string) *Namespace {
 	return nil
 }
 
+// Schema is the registered schema of API version v of t, as stored; nil
+// when t has no such version.
+func (t *Type) Schema(v string) json.RawMessage { return t.schemas[v] }
+
 // version returns t's API version named v (case-insensitively), and
 // whether it exists.
 func (t *Type) version(v string) (Version, bool) {

@@ -124,6 +124,10 @@ type Options struct {
 	// BicepReference returns the br: reference an extension is published
 	// at (`udtc serve --extension-registry`), or ""; nil means none is known.
 	BicepReference func(extension string) string
+	// GoProperties writes a type's example properties as Go for the Go
+	// snippets; nil, or an error, means the snippet decodes the example's
+	// JSON into Properties instead.
+	GoProperties GoPropertiesFunc
 	// Compare judges the changes between two API versions (Changes); nil
 	// means a structural comparison.
 	Compare CompareFunc
@@ -170,7 +174,7 @@ func (c *Catalog) typePage(t *Type, v string, opts Options, known parsed) (TypeP
 		Undeclared:  len(root.Keywords()) == 0,
 		Description: strings.TrimSpace(str(root, "description")),
 		Properties:  c.properties(root),
-		Snippets:    snippets(t, ver.Name, root, c.goNames(t), opts),
+		Snippets:    snippets(t, ver.Name, root, c.goNames(t), opts, c.namespace(t.Namespace)),
 		Schema:      raw,
 	}
 	if p.Properties == nil {

@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -40,6 +42,22 @@ type Snippets struct {
 	Needs []string `json:"needs,omitempty"`
 }
 
+// GoPropertiesFunc writes props, the example properties of type t of
+// namespace ns at API version version, as Go code of the generated package
+// imported as pkg: the properties struct, Ptr and enum constants, named as
+// `udtc gen --target go` names them (cmd wires the Go client's planner; the
+// registry does not import the generator).
+type GoPropertiesFunc func(ns *Namespace, t *Type, version, pkg string, props example.Value) (GoLiteral, error)
+
+// GoLiteral is Go code that builds a value: Setup declares what Expr uses
+// (IDs parsed from their text, each returning err when it fails), Imports
+// are the standard library packages both need.
+type GoLiteral struct {
+	Imports []string
+	Setup   string
+	Expr    string
+}
+
 // DefaultGoImportPrefix stands for the --go-import-prefix of `udtc gen` in
 // snippets when none is known.
 const DefaultGoImportPrefix = "example.com/yourmodule/gen"
@@ -48,7 +66,7 @@ const DefaultGoImportPrefix = "example.com/yourmodule/gen"
 // goNames are t's Go names. Every snippet writes the example of package
 // schema/example, which the registry admits once the examples it refers
 // to exist.
-func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opts Options) Snippets {
+func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opts Options, ns *Namespace) Snippets {
 	ex := example.Of(root)
 	body := ex.Properties
 	ext := opts.BicepExtension
@@ -76,22 +94,50 @@ func snippets(t *Type, v string, root *schema.Schema, goNames naming.GoType, opt
 		importPrefix = DefaultGoImportPrefix
 	}
 	s.GoPackage = importPrefix + "/go/" + naming.GoPackageDir(t.Namespace) + "/" + pkg
-	s.Go = goSnippet(pkg, s.GoPackage, goNames, strings.Count(t.Name, "/")+1, body.JSON(0))
+	lit, err := GoLiteral{}, errors.New("no Go names")
+	if opts.GoProperties != nil && ns != nil {
+		lit, err = opts.GoProperties(ns, t, v, pkg, body)
+	}
+	if err != nil {
+		// The example's JSON, decoded into the generated properties type.
+		lit = GoLiteral{Imports: []string{"encoding/json"}, Setup: fmt.Sprintf("var props %s\nif err := json.Unmarshal([]byte(%s), &props); err != nil {\n\treturn err\n}\n",
+			goPropertiesType(pkg, goNames, root), goString(body.JSON(0))), Expr: "props"}
+	}
+	s.Go = goSnippet(pkg, s.GoPackage, goNames, strings.Count(t.Name, "/")+1, lit)
 	return s
 }
 
-// goSnippet writes the Go snippet: the example's properties decoded into
-// the generated properties type (or map), written with the generated
-// client's CreateOrUpdate.
-func goSnippet(pkg, importPath string, goNames naming.GoType, segments int, props string) string {
+// goPropertiesType is the Go type of the envelope's Properties field.
+func goPropertiesType(pkg string, goNames naming.GoType, root *schema.Schema) string {
+	if root != nil && root.Kind == schema.Object {
+		return "*" + pkg + "." + goNames.Properties()
+	}
+	return "map[string]any"
+}
+
+// goSnippet writes the Go snippet: the resource group the example lives
+// in created first (resources need their group), then the example built
+// with the generated types (lit) and written with the generated client's
+// CreateOrUpdate.
+func goSnippet(pkg, importPath string, goNames naming.GoType, segments int, lit GoLiteral) string {
 	args := strings.TrimSuffix(strings.Repeat(`"`+example.Name+`", `, segments), ", ")
 	var g strings.Builder
-	fmt.Fprintf(&g, "import %s %q\n\n", pkg, importPath)
-	fmt.Fprintf(&g, "client, err := %s.New%sClient(%s.ClientOptions{Endpoint: \"http://127.0.0.1:7443\"})\n", pkg, goNames.Name, pkg)
-	g.WriteString("if err != nil {\n\treturn err\n}\n")
-	fmt.Fprintf(&g, "id := %s.%s(%q, %s)\n", pkg, goNames.NewID, example.Group, args)
-	fmt.Fprintf(&g, "res := &%s.%s{}\n", pkg, goNames.Name)
-	fmt.Fprintf(&g, "if err := json.Unmarshal([]byte(%s), &res.Properties); err != nil {\n\treturn err\n}\n", goString(props))
+	g.WriteString("import (\n")
+	for _, imp := range lit.Imports {
+		fmt.Fprintf(&g, "\t%q\n", imp)
+	}
+	if len(lit.Imports) > 0 {
+		g.WriteString("\n")
+	}
+	fmt.Fprintf(&g, "\t%s %q\n)\n\n", pkg, importPath)
+	check := "if err != nil {\n\treturn err\n}\n"
+	fmt.Fprintf(&g, "opts := %s.ClientOptions{Endpoint: \"http://127.0.0.1:7443\"}\n", pkg)
+	fmt.Fprintf(&g, "groups, err := %s.NewResourceGroupsClient(opts)\n%s", pkg, check)
+	fmt.Fprintf(&g, "rg, err := groups.CreateOrUpdate(ctx, %q, nil, nil) // the resource group it lives in\n%s", path.Base(example.Group), check)
+	fmt.Fprintf(&g, "client, err := %s.New%sClient(opts)\n%s", pkg, goNames.Name, check)
+	fmt.Fprintf(&g, "id := %s.%s(*rg.ID, %s)\n", pkg, goNames.NewID, args)
+	g.WriteString(lit.Setup)
+	fmt.Fprintf(&g, "res := &%s.%s{Properties: %s}\n", pkg, goNames.Name, lit.Expr)
 	g.WriteString("if err := res.Validate(); err != nil {\n\treturn err // every violation, each with its JSON path\n}\n")
 	g.WriteString("stored, err := client.CreateOrUpdate(ctx, id, res, nil) // options: IfMatch, IfNoneMatch\n")
 	return g.String()

@@ -175,7 +175,7 @@ func (s *Server) catalogType(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := r.PathValue("version")
-	page, ok := c.TypePage(t, v, catalog.Options{BicepReference: s.extensionRef})
+	page, ok := c.TypePage(t, v, catalog.Options{BicepReference: s.extensionRef, GoProperties: s.goProperties})
 	if !ok {
 		return notFoundPage("resource type %s has no API version %s", t.FullName, v)
 	}

@@ -166,7 +166,8 @@ func TestCatalogTypePage(t *testing.T) {
 		"extension contosodata",
 		"resource example &#39;Contoso.Data/postgresDatabases@2025-06-01&#39;",
 		"v20250601.NewPostgresDatabaseID(",
-		"v20250601.NewPostgresDatabaseClient(v20250601.ClientOptions{",
+		"v20250601.NewResourceGroupsClient(opts)",
+		"v20250601.NewPostgresDatabaseClient(opts)",
 		"client.CreateOrUpdate(ctx, id, res, nil)",
 		"SupportsRecipes",
 		"The database name. &lt;script&gt;alert(1)&lt;/script&gt;",
@@ -180,7 +181,7 @@ func TestCatalogTypePage(t *testing.T) {
 	}
 	// The child type links its parent and has an undeclared schema.
 	child := string(f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases_databases/2025-06-01", "").body)
-	for _, want := range []string{`<dt>Parent type</dt>`, `href="/types/Contoso.Data/postgresDatabases/2025-06-01"`, "The schema is undeclared", "NewPostgresDatabaseDatabaseID(&#34;/planes/radius/local/resourceGroups/default&#34;, &#34;example&#34;, &#34;example&#34;)", "name: &#39;example/example&#39;"} {
+	for _, want := range []string{`<dt>Parent type</dt>`, `href="/types/Contoso.Data/postgresDatabases/2025-06-01"`, "The schema is undeclared", "NewPostgresDatabaseDatabaseID(*rg.ID, &#34;example&#34;, &#34;example&#34;)", "name: &#39;example/example&#39;"} {
 		if !strings.Contains(child, want) {
 			t.Errorf("child type page lacks %s", want)
 		}

@@ -31,7 +31,7 @@ var errorCodes = [...]errorCode{
 	registry.CodeTypeNotFound:           {status: http.StatusNotFound, arm: api.CodeResourceTypeNotFound},
 	registry.CodeAPIVersionNotFound:     {status: http.StatusBadRequest, arm: api.CodeAPIVersionNotFound},
 	registry.CodeLocationNotRegistered:  {status: http.StatusBadRequest, arm: api.CodeLocationNotRegistered},
-	registry.CodeGroupNotFound:          {status: http.StatusNotFound, arm: api.CodeResourceGroupNotFound},
+	registry.CodeGroupNotFound:          {status: http.StatusNotFound, arm: api.CodeResourceGroupNotFound, suffix: "; create the group first (PUT it with api-version=" + api.Version + ")"},
 	registry.CodeParentResourceNotFound: {status: http.StatusNotFound, arm: api.CodeParentNotFound},
 	registry.CodeInUse:                  {status: http.StatusConflict, arm: api.CodeConflict},
 	registry.CodeSyncManaged:            {status: http.StatusConflict, arm: api.CodeConflict},

@@ -174,14 +174,19 @@ func TestResourceRegistrationChecks(t *testing.T) {
 func TestResourceOwners(t *testing.T) {
 	f := newFixture(t, server.Options{})
 	f.seedResources()
-	if r := f.do("PUT", "!"+groups+"/nope/providers/Contoso.Platform/contosoBuses/b"+typeVer, `{}`); r.status != 404 || r.errorCode(t) != api.CodeResourceGroupNotFound {
-		t.Errorf("resource without group = %d %s", r.status, r.body)
+	// The message names the missing owner once, says "not found" once and
+	// how to create a group.
+	r := f.do("PUT", "!"+groups+"/nope/providers/Contoso.Platform/contosoBuses/b"+typeVer, `{}`)
+	if want := "resource group " + groups + "/nope: not found; create the group first (PUT it with api-version=2023-10-01-preview)"; r.status != 404 || r.errorCode(t) != api.CodeResourceGroupNotFound || r.errorMessage(t) != want {
+		t.Errorf("resource without group = %d %s, want the message %q", r.status, r.body, want)
 	}
-	if r := f.do("PUT", "!"+bus1+"/queues/q1"+typeVer, `{}`); r.status != 404 || r.errorCode(t) != api.CodeParentNotFound {
-		t.Errorf("child without parent = %d %s", r.status, r.body)
+	r = f.do("PUT", "!"+bus1+"/queues/q1"+typeVer, `{}`)
+	if msg := r.errorMessage(t); r.status != 404 || r.errorCode(t) != api.CodeParentNotFound ||
+		strings.Count(msg, "not found") != 1 || !strings.Contains(msg, bus1) {
+		t.Errorf("child without parent = %d %s, want a message naming the parent and saying not found once", r.status, r.body)
 	}
 	f.must(201, "PUT", bus1+typeVer, `{}`)
-	r := f.must(201, "PUT", bus1+"/queues/q1"+typeVer, `{"properties":{"maxSize":5}}`)
+	r = f.must(201, "PUT", bus1+"/queues/q1"+typeVer, `{"properties":{"maxSize":5}}`)
 	if m := r.json(t); m["type"] != "Contoso.Platform/contosoBuses/queues" || m["id"] != bus1+"/queues/q1" || m["name"] != "q1" {
 		t.Errorf("child body = %v", m)
 	}

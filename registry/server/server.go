@@ -65,6 +65,9 @@ type Options struct {
 	// structural comparison of the property tables. Its answers are kept
 	// for changesCacheSize pairs of schemas (catalog.CachedCompare).
 	CompareSchemas catalog.CompareFunc
+	// GoProperties writes the catalog's Go snippets with the generated
+	// types (catalog.Options.GoProperties); nil decodes JSON.
+	GoProperties catalog.GoPropertiesFunc
 	// ExtensionReference returns the br: reference a Bicep extension is
 	// published at, shown on the catalog's type pages (udtc serve
 	// --extension-registry); nil shows none.
@@ -96,6 +99,7 @@ type Options struct {
 type Server struct {
 	svc            *service.Service
 	compareSchemas catalog.CompareFunc
+	goProperties   catalog.GoPropertiesFunc
 	extensionRef   func(string) string
 	log            *slog.Logger
 	tokens         []Token
@@ -137,6 +141,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s := &Server{
 		svc:            svc,
 		compareSchemas: catalog.CachedCompare(opts.CompareSchemas, changesCacheSize),
+		goProperties:   opts.GoProperties,
 		extensionRef:   opts.ExtensionReference,
 		log:            opts.Logger,
 		tokens:         opts.Tokens,

@@ -107,6 +107,15 @@ func (r response) errorCode(t *testing.T) string {
 	return e.Error.Code
 }
 
+func (r response) errorMessage(t *testing.T) string {
+	t.Helper()
+	var e api.ErrorResponse
+	if err := json.Unmarshal(r.body, &e); err != nil || e.Error.Code == "" {
+		t.Fatalf("response %d %q is not an ARM error envelope", r.status, r.body)
+	}
+	return e.Error.Message
+}
+
 // do sends a request; path gets ?api-version unless it already has a query
 // or noVersion is set via a leading "!". headers are "Name: value" strings.
 func (f *fixture) do(method, path, body string, headers ...string) response {

@@ -351,9 +351,6 @@ func (p *pkgPlan) genEnum(f *jen.File, e *enumPlan) {
 	)
 }
 
-// runtimeAliases are the runtime's types every version package exports.
-var runtimeAliases = []string{"SystemData", "ValidationError", "ClientOptions", "ResponseError", "ErrorDetail", "ResourceID"}
-
 // genCommon declares what every package shares: the package doc, aliases
 // of the runtime's types, shared ($ref) structs and enums, and compiled
 // patterns.
@@ -365,13 +362,17 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 		p.nameMapping(),
 	))
 	f.Type().DefsFunc(func(g *jen.Group) {
-		for _, n := range runtimeAliases {
+		for _, n := range naming.GoRuntimeTypes {
 			g.Id(n).Op("=").Add(p.rt(n))
 		}
 	})
 	f.Comment("// ParseResourceID parses the ID of a resource of any type.")
 	f.Func().Id("ParseResourceID").Params(jen.Id("s").String()).Params(jen.Id("ResourceID"), jen.Error()).Block(
 		jen.Return(p.rt("ParseResourceID").Call(jen.Id("s"))),
+	)
+	f.Comment(comment("NewResourceGroupsClient returns a client of the resource groups of opts.Plane, where the resources live. It returns an error when opts.Endpoint is not an http:// or https:// base URL."))
+	f.Func().Id("NewResourceGroupsClient").Params(jen.Id("opts").Id("ClientOptions")).Params(jen.Op("*").Id("ResourceGroupsClient"), jen.Error()).Block(
+		jen.Return(p.rt("NewResourceGroupsClient").Call(jen.Id("opts"))),
 	)
 	f.Comment("// Ptr returns a pointer to a copy of v, for optional fields.")
 	f.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -124,6 +125,74 @@ func TestConditions(t *testing.T) {
 		`PUT [] []`,
 		`DELETE ["\"e-PUT\""] []`,
 		`DELETE [] []`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("requests:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestResourceGroupsClient: the groups client sends the requests of the
+// resource groups API (the group's ID in the client's plane, its API
+// version, the conditions of the options) and decodes the answers.
+func TestResourceGroupsClient(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		got = append(got, fmt.Sprintf("%s %s %s %q %q %s", r.Method, r.URL.Path, r.URL.Query().Get("api-version"),
+			r.Header.Values("If-Match"), r.Header.Values("If-None-Match"), body))
+		switch {
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/resourceGroups") && r.URL.Query().Get("$skipToken") == "":
+			w.Write([]byte(`{"value":[{"name":"a"}],"nextLink":"` + "http://" + r.Host + r.URL.Path + `?api-version=` + ResourceGroupsAPIVersion + `&$skipToken=1"}`))
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/resourceGroups"):
+			w.Write([]byte(`{"value":[{"name":"b"}]}`))
+		case r.Method == http.MethodDelete:
+		default:
+			w.Header().Set("ETag", `"e1"`)
+			w.Write([]byte(`{"id":"/planes/radius/p/resourceGroups/rg","name":"rg","location":"global","properties":{"provisioningState":"Succeeded"}}`))
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	groups, err := NewResourceGroupsClient(ClientOptions{Endpoint: srv.URL, Plane: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg, err := groups.CreateOrUpdate(ctx, "rg", nil, nil)
+	if err != nil || *rg.ID != "/planes/radius/p/resourceGroups/rg" || *rg.ETag != `"e1"` || *rg.Properties.ProvisioningState != "Succeeded" {
+		t.Fatalf("CreateOrUpdate = %+v, %v", rg, err)
+	}
+	star := "*"
+	if _, err := groups.CreateOrUpdate(ctx, "rg", &ResourceGroup{Location: &star, Tags: map[string]string{"team": "a"}},
+		&ResourceGroupsClientCreateOrUpdateOptions{IfNoneMatch: &star}); err != nil {
+		t.Fatal(err)
+	}
+	if rg, err = groups.Get(ctx, "rg", nil); err != nil || *rg.Name != "rg" {
+		t.Fatalf("Get = %+v, %v", rg, err)
+	}
+	var names []string
+	for g, err := range groups.List(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, *g.Name)
+	}
+	if !slices.Equal(names, []string{"a", "b"}) {
+		t.Errorf("List = %q, want [a b]", names)
+	}
+	if err := groups.Delete(ctx, "rg", &ResourceGroupsClientDeleteOptions{IfMatch: rg.ETag}); err != nil {
+		t.Fatal(err)
+	}
+	if err := groups.Delete(ctx, "", nil); err == nil || !strings.Contains(err.Error(), "name is empty") {
+		t.Errorf("Delete(\"\") = %v, want the empty name refused before any request", err)
+	}
+	const p = "/planes/radius/p/resourceGroups"
+	want := []string{
+		`PUT ` + p + `/rg 2023-10-01-preview [] [] {}`,
+		`PUT ` + p + `/rg 2023-10-01-preview [] ["*"] {"location":"*","tags":{"team":"a"}}`,
+		`GET ` + p + `/rg 2023-10-01-preview [] [] `,
+		`GET ` + p + ` 2023-10-01-preview [] [] `,
+		`GET ` + p + ` 2023-10-01-preview [] [] `,
+		`DELETE ` + p + `/rg 2023-10-01-preview ["\"e1\""] [] `,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("requests:\n got %q\nwant %q", got, want)

@@ -21,17 +21,31 @@ import (
 )
 
 type (
-	SystemData      = udtc.SystemData
-	ValidationError = udtc.ValidationError
-	ClientOptions   = udtc.ClientOptions
-	ResponseError   = udtc.ResponseError
-	ErrorDetail     = udtc.ErrorDetail
-	ResourceID      = udtc.ResourceID
+	SystemData                                = udtc.SystemData
+	ValidationError                           = udtc.ValidationError
+	ClientOptions                             = udtc.ClientOptions
+	ResponseError                             = udtc.ResponseError
+	ErrorDetail                               = udtc.ErrorDetail
+	ResourceID                                = udtc.ResourceID
+	ResourceGroup                             = udtc.ResourceGroup
+	ResourceGroupProperties                   = udtc.ResourceGroupProperties
+	ResourceGroupsClient                      = udtc.ResourceGroupsClient
+	ResourceGroupsClientCreateOrUpdateOptions = udtc.ResourceGroupsClientCreateOrUpdateOptions
+	ResourceGroupsClientGetOptions            = udtc.ResourceGroupsClientGetOptions
+	ResourceGroupsClientDeleteOptions         = udtc.ResourceGroupsClientDeleteOptions
+	ResourceGroupsClientListOptions           = udtc.ResourceGroupsClientListOptions
 )
 
 // ParseResourceID parses the ID of a resource of any type.
 func ParseResourceID(s string) (ResourceID, error) {
 	return udtc.ParseResourceID(s)
+}
+
+// NewResourceGroupsClient returns a client of the resource groups of
+// opts.Plane, where the resources live. It returns an error when opts.Endpoint
+// is not an http:// or https:// base URL.
+func NewResourceGroupsClient(opts ClientOptions) (*ResourceGroupsClient, error) {
+	return udtc.NewResourceGroupsClient(opts)
 }
 
 // Ptr returns a pointer to a copy of v, for optional fields.

@@ -838,3 +838,124 @@ func List[P any](ctx context.Context, c *Client, path string) iter.Seq2[P, error
 		}
 	}
 }
+
+// ResourceGroupsAPIVersion is the API version of the resource groups API
+// of a Radius plane.
+const ResourceGroupsAPIVersion = "2023-10-01-preview"
+
+// ResourceGroup is a resource group of a Radius plane: every resource lives
+// in one, and a resource's ID starts with its group's ID
+// (/planes/radius/{plane}/resourceGroups/{name}).
+type ResourceGroup struct {
+	// ID, Name, Type and SystemData are set by the server.
+	ID   *string `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+	Type *string `json:"type,omitempty"`
+	// Location is "global" when nil.
+	Location   *string                  `json:"location,omitempty"`
+	Tags       map[string]string        `json:"tags,omitzero"`
+	Properties *ResourceGroupProperties `json:"properties,omitempty"`
+	SystemData *SystemData              `json:"systemData,omitempty"`
+	// ETag is the group's entity tag as Get or CreateOrUpdate returned it,
+	// nil from List: pass it as IfMatch to write only if nobody has
+	// changed the group since.
+	ETag *string `json:"-"`
+}
+
+// ResourceGroupProperties are the properties of a resource group, all set
+// by the server.
+type ResourceGroupProperties struct {
+	ProvisioningState *string `json:"provisioningState,omitempty"`
+}
+
+// ResourceGroupsClient creates, reads, lists and deletes the resource
+// groups of ClientOptions.Plane, with API version ResourceGroupsAPIVersion.
+type ResourceGroupsClient struct{ c *Client }
+
+// NewResourceGroupsClient returns a client of the resource groups of
+// opts.Plane. It returns an error when opts.Endpoint is not an http:// or
+// https:// base URL.
+func NewResourceGroupsClient(opts ClientOptions) (*ResourceGroupsClient, error) {
+	c, err := NewClient(opts, ResourceGroupsAPIVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &ResourceGroupsClient{c}, nil
+}
+
+// The options of the ResourceGroupsClient calls; nil is none. When a
+// condition (IfMatch, IfNoneMatch) does not hold, the server changes
+// nothing and the call returns a *ResponseError with StatusCode 412.
+type (
+	// ResourceGroupsClientCreateOrUpdateOptions are the conditions of
+	// ResourceGroupsClient.CreateOrUpdate.
+	ResourceGroupsClientCreateOrUpdateOptions struct {
+		// IfMatch writes only if the group's ETag is *IfMatch or, with
+		// "*", only if it exists.
+		IfMatch *string
+		// IfNoneMatch "*" writes only if the group does not exist yet.
+		IfNoneMatch *string
+	}
+	// ResourceGroupsClientGetOptions are the options of
+	// ResourceGroupsClient.Get (none yet).
+	ResourceGroupsClientGetOptions struct{}
+	// ResourceGroupsClientDeleteOptions are the conditions of
+	// ResourceGroupsClient.Delete.
+	ResourceGroupsClientDeleteOptions struct {
+		// IfMatch deletes only if the group's ETag is *IfMatch or, with
+		// "*", only if it exists.
+		IfMatch *string
+	}
+	// ResourceGroupsClientListOptions are the options of
+	// ResourceGroupsClient.List (none yet).
+	ResourceGroupsClientListOptions struct{}
+)
+
+// path is the ID of the group name of the client's plane, or an error when
+// name is empty.
+func (g *ResourceGroupsClient) path(name string) (string, error) {
+	if name == "" {
+		return "", errors.New("the resource group name is empty")
+	}
+	return "/planes/radius/" + g.c.opts.Plane + "/resourceGroups/" + url.PathEscape(name), nil
+}
+
+// CreateOrUpdate creates or replaces the resource group name (nil group:
+// location "global", no tags) and returns it as stored, with its ETag; its
+// ID is the scope of the resources created in it.
+func (g *ResourceGroupsClient) CreateOrUpdate(ctx context.Context, name string, group *ResourceGroup, opts *ResourceGroupsClientCreateOrUpdateOptions) (*ResourceGroup, error) {
+	p, err := g.path(name)
+	if err != nil {
+		return nil, err
+	}
+	if group == nil {
+		group = &ResourceGroup{}
+	}
+	return Put(ctx, g.c, p, group, new(ResourceGroup), (*WriteOptions)(opts))
+}
+
+// Get reads the resource group name, with its ETag; an absent group is a
+// *ResponseError with StatusCode 404.
+func (g *ResourceGroupsClient) Get(ctx context.Context, name string, opts *ResourceGroupsClientGetOptions) (*ResourceGroup, error) {
+	p, err := g.path(name)
+	if err != nil {
+		return nil, err
+	}
+	return Get(ctx, g.c, p, new(ResourceGroup))
+}
+
+// Delete deletes the resource group name and every resource in it; an
+// absent group is no error.
+func (g *ResourceGroupsClient) Delete(ctx context.Context, name string, opts *ResourceGroupsClientDeleteOptions) error {
+	p, err := g.path(name)
+	if err != nil {
+		return err
+	}
+	return g.c.Delete(ctx, p, (*DeleteOptions)(opts))
+}
+
+// List yields the resource groups of the client's plane, ordered by name,
+// following nextLink; it stops after the first error.
+func (g *ResourceGroupsClient) List(ctx context.Context, opts *ResourceGroupsClientListOptions) iter.Seq2[*ResourceGroup, error] {
+	return List[*ResourceGroup](ctx, g.c, "/planes/radius/"+g.c.opts.Plane+"/resourceGroups")
+}
