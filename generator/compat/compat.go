@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -326,10 +327,19 @@ func typesOf(cat *model.Catalog) map[string]*model.ResourceType {
 }
 
 // sameFile reports whether old, a file of the old manifests, is file of
-// the new ones: the same name, or file at a git revision ("REV:file", as
-// the old manifests of `udtc breaking --against REV` are named).
+// the new ones: the same path; file at a git revision ("REV:file", as the
+// old manifests of `udtc breaking --against REV` are named); or, old
+// being a path of another directory (`--against DIR`), a file of the same
+// base name. A file at a revision is never matched by base name only: it
+// may be the one that was deleted.
 func sameFile(old, file string) bool {
-	return file != "" && (old == file || strings.HasSuffix(old, ":"+file))
+	switch {
+	case file == "":
+		return false
+	case old == file || strings.HasSuffix(old, ":"+file):
+		return true
+	}
+	return !strings.Contains(old, ":") && filepath.Base(old) == filepath.Base(file)
 }
 
 func providersOf(cat *model.Catalog) map[string]diag.Span {
