@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/udtc/udtc/generator/compat"
@@ -93,6 +94,24 @@ func CompileAgainst(ctx context.Context, against string, paths []string) (*Again
 	return side, nil
 }
 
+// worktreeOnly returns diags for annotations on the files of the working
+// tree (GitHub's, SARIF's): a diagnostic anchored in a file at the git
+// revision (a type removed with its file) has no file there, so it gets no
+// position, and says where it was in its message instead.
+func (a *Against) worktreeOnly(diags diag.List) diag.List {
+	if a.Base.Commit == "" {
+		return diags // a directory: its files are files
+	}
+	out := slices.Clone(diags)
+	for i, d := range out {
+		if strings.HasPrefix(d.Span.File, a.Base.Against+":") {
+			out[i].Message += fmt.Sprintf(" (was %s:%d:%d)", d.Span.File, d.Span.Line, d.Span.Column)
+			out[i].Span = diag.Span{}
+		}
+	}
+	return out
+}
+
 // WriteFindings prints findings, those of the manifests compared with a,
 // in format: json (compat.WriteJSON), sarif, github (workflow commands),
 // else text, with excerpts of the old and new files, ending with a line
@@ -103,9 +122,9 @@ func (a *Against) WriteFindings(w io.Writer, format string, findings []compat.Fi
 	case "json":
 		return compat.WriteJSON(w, a.Base, findings)
 	case "sarif":
-		return WriteSARIF(w, diags)
+		return WriteSARIF(w, a.worktreeOnly(diags))
 	case "github":
-		return diag.WriteGitHub(w, diags)
+		return diag.WriteGitHub(w, a.worktreeOnly(diags))
 	}
 	disk := diag.FileSource()
 	err := diag.WriteText(w, diags, diag.TextOptions{Color: color, Source: func(file string) []byte {

@@ -19,7 +19,8 @@ type Constraint struct {
 // sentence each, in a fixed order: reference (x-resource-type), enum,
 // lengths, pattern, bounds,
 // multipleOf, item or entry counts, uniqueItems, format, nullable, default,
-// example. It is the one wording of constraints: the Go client's doc
+// example; the default is left out when the description already states
+// it (saysDefault). It is the one wording of constraints: the Go client's doc
 // comments, the Bicep descriptions and the docs pages all show these
 // sentences, and each emitter only chooses which to leave out (one its
 // target's types already express). lit renders values (enum members, the
@@ -78,13 +79,62 @@ func Constraints(s *Schema, lit func(Value) string) []Constraint {
 	if s.Nullable {
 		add([]string{"nullable"}, "May be null.")
 	}
-	if s.Default != nil {
+	if s.Default != nil && !saysDefault(s.Description, *s.Default) {
 		add([]string{"default"}, "Defaults to %s.", lit(*s.Default))
 	}
 	if s.Example != nil {
 		add([]string{"example"}, "Example: %s.", lit(*s.Example))
 	}
 	return out
+}
+
+// saysDefault reports whether a description already states the default v,
+// as the Radius manifests do ("Defaults to `S` if not provided."): one of
+// its sentences speaks of a default and holds v's text in backticks or
+// quotes, or as a whole word (of two characters or more).
+func saysDefault(description string, v Value) bool {
+	text := v.Str
+	if v.Kind != String {
+		text = string(v.JSON)
+	}
+	if text == "" {
+		return false
+	}
+	for _, sentence := range strings.FieldsFunc(description, func(r rune) bool { return r == '\n' }) {
+		for _, sentence := range strings.Split(sentence, ". ") {
+			if !strings.Contains(strings.ToLower(sentence), "default") {
+				continue
+			}
+			for _, q := range []string{"`" + text + "`", "'" + text + "'", `"` + text + `"`} {
+				if strings.Contains(sentence, q) {
+					return true
+				}
+			}
+			if len(text) >= 2 && wholeWord(sentence, text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wholeWord reports whether w occurs in s between characters that are not
+// letters, digits, '_' or '-'.
+func wholeWord(s, w string) bool {
+	word := func(b byte) bool {
+		return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '-'
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !word(s[start-1])) && (end == len(s) || !word(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 // counted adds the sentence for a min/max count pair: "3 to 24 items",

@@ -49,3 +49,44 @@ func TestConstraints(t *testing.T) {
 		t.Errorf("with a Bicep literal: %q", got)
 	}
 }
+
+// TestConstraintsDefaultSaid: a default the description already states is
+// not said again; one it does not state is.
+func TestConstraintsDefaultSaid(t *testing.T) {
+	val := func(raw string) schema.Value {
+		v := schema.Value{JSON: json.RawMessage(raw)}
+		if err := json.Unmarshal(v.JSON, &v.Str); err == nil {
+			v.Kind = schema.String
+		} else {
+			v.Kind = schema.Integer
+			v.Num = json.Number(raw)
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		description, def string
+		said             bool
+	}{
+		{"(Optional) The size of the Redis cache. Defaults to `S` if not provided. The recipe maps the size onto a concrete cloud SKU.", `"S"`, true},
+		{"(Optional) The major MySQL server version in the X.Y format. Defaults to `8.4` if not provided.", `"8.4"`, true},
+		{"The queue. Defaults to 'jobs'.", `"jobs"`, true},
+		{"Replicas, 3 by default.", `3`, false}, // one character: not matched as a word
+		{"Replicas; the default is 12 replicas.", `12`, true},
+		{"The database name. Defaults to the resource name if not specified.", `"db"`, false},
+		{"The size, `S` or `M`.\nLarger sizes cost more by default.", `"S"`, false},
+		{"Defaults to `Standard`.", `"S"`, false},
+		{"", `"S"`, false},
+	} {
+		def := val(tc.def)
+		s := &schema.Schema{Kind: def.Kind, Description: tc.description, Default: &def}
+		said := true
+		for _, c := range schema.Constraints(s, nil) {
+			if c.Keywords[0] == "default" {
+				said = false
+			}
+		}
+		if said != tc.said {
+			t.Errorf("%q with default %s: said %v, want %v", tc.description, tc.def, said, tc.said)
+		}
+	}
+}

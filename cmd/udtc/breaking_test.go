@@ -195,6 +195,36 @@ func TestBreakingAgainstRevisions(t *testing.T) {
 	}
 }
 
+// TestBreakingFileDeleted: a type removed with its file is anchored where
+// it was, at the revision, never at another file of its namespace; the
+// annotations for the working tree carry no position for it.
+func TestBreakingFileDeleted(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	dir, _ := gitRepo(t)
+	t.Chdir(dir)
+	if err := os.Remove(filepath.Join("manifests", "cache.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	const removed = "type Contoso.Data/caches removed (with API versions 2025-01-01)"
+	code, stdout, _ := runCLI(t, "breaking", "manifests", "--against", "HEAD")
+	if code != 1 || !strings.HasPrefix(stdout, "HEAD:manifests/cache.yaml:3:3: error[type-removed]: "+removed+"\n") ||
+		!strings.Contains(stdout, "    3 |   caches:") || strings.Contains(stdout, "db.yaml") || strings.Contains(stdout, "(was") {
+		t.Errorf("text: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "breaking", "--format", "github", "manifests", "--against", "HEAD")
+	if want := "::error title=type-removed::" + removed + " (was HEAD:manifests/cache.yaml:3:3)\n"; code != 1 || stdout != want {
+		t.Errorf("github: exit %d\n%s\nwant\n%s", code, stdout, want)
+	}
+	code, stdout, _ = runCLI(t, "breaking", "--format", "sarif", "manifests", "--against", "HEAD")
+	if code != 1 || strings.Contains(stdout, `"uri"`) || !strings.Contains(stdout, "(was HEAD:manifests/cache.yaml:3:3)") {
+		t.Errorf("sarif: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "breaking", "--format", "json", "manifests", "--against", "HEAD")
+	if code != 1 || strings.Contains(stdout, `"new"`) || !strings.Contains(stdout, `"file": "HEAD:manifests/cache.yaml"`) {
+		t.Errorf("json: exit %d\n%s", code, stdout)
+	}
+}
+
 func TestBreakingErrors(t *testing.T) {
 	dir, _ := gitRepo(t)
 	t.Chdir(dir)

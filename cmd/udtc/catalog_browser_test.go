@@ -95,6 +95,50 @@ types:
               default: '</code><script>alert(4)</script>'
 `
 
+// markdownManifest is a type whose Markdown descriptions hold a Bicep
+// sample and, mixed with real Markdown, every way HTML could run script:
+// raw script, iframe and svg elements, event handler attributes,
+// javascript: links in Markdown and in HTML.
+const markdownManifest = `namespace: Contoso.Markdown
+types:
+  notes:
+    description: |
+      Notes in **Markdown**. Read [the docs](javascript:alert(5)) or <a href="javascript:alert(6)">this</a>.
+      <img src=x onerror="alert(7)">
+      ` + "```bicep" + `
+      resource n 'Contoso.Markdown/notes@2025-01-01' = {
+        name: 'n'
+        properties: {
+          environment: environment
+        }
+      }
+      ` + "```" + `
+
+      <script>alert(8)</script>
+      <iframe src="javascript:alert(9)"></iframe>
+
+      - one ` + "`item`" + `
+      - [two](  JaVaScRiPt:alert(10))
+    apiVersions:
+      '2025-01-01':
+        schema:
+          type: object
+          properties:
+            title:
+              type: string
+              description: 'A ` + "`title`" + `, **bold**. <svg onload="alert(11)">'
+`
+
+// markdownSample is the Bicep sample of markdownManifest as its author
+// wrote it.
+const markdownSample = `resource n 'Contoso.Markdown/notes@2025-01-01' = {
+  name: 'n'
+  properties: {
+    environment: environment
+  }
+}
+`
+
 func TestCatalogInBrowser(t *testing.T) {
 	// Dialogs (alert) must never open: record any and dismiss them.
 	var mu sync.Mutex
@@ -111,6 +155,9 @@ func TestCatalogInBrowser(t *testing.T) {
 	t.Chdir("../..")
 	xssDir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(xssDir, "xss.yaml"), []byte(xssManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(xssDir, "markdown.yaml"), []byte(markdownManifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	inputs, _ := filepath.Glob("fixtures/valid_*")
@@ -337,6 +384,97 @@ func TestCatalogInBrowser(t *testing.T) {
 		browse(t, ctx, chromedp.Click(chromedp.CSS(`a[href="types/Contoso.Scalars/widgets/2025-03-01.html"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-path="port"]`)))
 	})
 
+	t.Run("descriptions render as Markdown, safely", func(t *testing.T) {
+		p := url + catalog.TypePath("Contoso.Markdown", "notes", "2025-01-01")
+		browse(t, ctx, chromedp.Navigate(p), chromedp.WaitVisible(chromedp.CSS(`tr[data-path="title"]`)))
+		desc := `document.querySelector("main .desc")`
+		if got := eval[string](t, ctx, desc+`.querySelector("strong").textContent`); got != "Markdown" {
+			t.Errorf("**Markdown** renders as %q", got)
+		}
+		if got := eval[[]string](t, ctx, `Array.from(`+desc+`.querySelectorAll("li")).map(e => e.textContent)`); !slices.Equal(got, []string{"one item", "two"}) {
+			t.Errorf("the list renders as %q", got)
+		}
+		if got := eval[string](t, ctx, desc+`.querySelector("pre code.language-bicep").textContent`); got != markdownSample {
+			t.Errorf("the Bicep sample renders as\n%s\nwant\n%s", got, markdownSample)
+		}
+		if ws := eval[string](t, ctx, `getComputedStyle(`+desc+`.querySelector("pre")).whiteSpace`); ws != "pre" {
+			t.Errorf("the sample's white-space is %q: its indentation is lost", ws)
+		}
+		// The second line of the sample starts two spaces to the right of
+		// the first.
+		if dx := eval[float64](t, ctx, `(() => {
+			const code = `+desc+`.querySelector("pre code").firstChild, r = document.createRange();
+			const x = i => { r.setStart(code, i); r.setEnd(code, i + 1); return r.getBoundingClientRect().left; };
+			const first = 0, second = code.data.indexOf("name");
+			r.setStart(code, 0); r.setEnd(code, 1); const w = r.getBoundingClientRect().width;
+			return (x(second) - x(first)) / w;
+		})()`); dx < 1.9 || dx > 2.1 {
+			t.Errorf("the sample's second line is indented %.2f characters, want 2", dx)
+		}
+		text := eval[string](t, ctx, `document.querySelector("main").innerText`)
+		for _, w := range []string{`<img src=x onerror="alert(7)">`, "<script>alert(8)</script>", `<a href="javascript:alert(6)">`, `<svg onload="alert(11)">`} {
+			if !strings.Contains(text, w) {
+				t.Errorf("the page does not show %s as text", w)
+			}
+		}
+		if strings.Contains(text, "```") || strings.Contains(text, "**") {
+			t.Errorf("the page shows Markdown syntax:\n%s", text)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll("main script, main iframe, main img, main svg, main [onerror], main [onload], main [style]").length`); n != 0 {
+			t.Errorf("the descriptions made %d elements that can run script", n)
+		}
+		if hrefs := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("main a[href]")).map(a => a.getAttribute("href")).filter(h => /^\s*javascript:/i.test(h))`); len(hrefs) > 0 {
+			t.Errorf("javascript: links: %q", hrefs)
+		}
+		row := `document.querySelector('tr[data-path="title"] .pdesc')`
+		if got := eval[string](t, ctx, row+`.querySelector("code").textContent + "|" + `+row+`.querySelector("strong").textContent`); got != "title|bold" {
+			t.Errorf("the property description renders as %q", got)
+		}
+		time.Sleep(200 * time.Millisecond) // let a dialog event arrive, if any
+		mu.Lock()
+		defer mu.Unlock()
+		if len(dialogs) > 0 {
+			t.Errorf("script ran: dialogs %q", dialogs)
+		}
+	})
+
+	t.Run("the corpus types show their Bicep samples", func(t *testing.T) {
+		corpus, _ := filepath.Abs("../shared/corpus/resource-types-contrib")
+		if _, err := os.Stat(corpus); err != nil {
+			t.Skipf("the Radius corpus is not at %s", corpus)
+		}
+		ccat, diags, err := generator.Compile(context.Background(), []string{corpus}, generator.Options{})
+		if err != nil || diags.HasErrors() {
+			t.Fatalf("compile the corpus: %v %v", err, diags)
+		}
+		out := t.TempDir()
+		if code, _, stderr := runCLI(t, "gen", "--target", "site", "--out", out, corpus); code != 0 {
+			t.Fatalf("gen --target site = %d: %s", code, stderr)
+		}
+		samples := 0
+		for _, pr := range ccat.Providers {
+			for _, rt := range pr.Types {
+				want := fencedBlocks(rt.Description)
+				if len(want) == 0 {
+					continue
+				}
+				samples += len(want)
+				page := filepath.Join(out, "site", strings.TrimPrefix(catalog.TypePath(rt.Namespace, rt.Name, rt.DefaultAPIVersion), "/")+".html")
+				browse(t, ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS("h1")))
+				got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("main .desc pre code")).map(e => e.textContent)`)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s shows the samples\n%q\nwant\n%q", rt.FullName(), got, want)
+				}
+				if text := eval[string](t, ctx, `document.querySelector("main .desc").innerText`); strings.Contains(text, "```") {
+					t.Errorf("%s shows Markdown fences as text", rt.FullName())
+				}
+			}
+		}
+		if samples == 0 {
+			t.Fatal("no corpus type has a Bicep sample: the test shows nothing")
+		}
+	})
+
 	t.Run("script in descriptions is text and never runs", func(t *testing.T) {
 		for _, p := range []string{"/", "/types/Contoso.Xss/widgets/2025-01-01"} {
 			browse(t, ctx, chromedp.Navigate(url+p), chromedp.WaitReady(chromedp.CSS("main")))
@@ -359,6 +497,28 @@ func TestCatalogInBrowser(t *testing.T) {
 			t.Errorf("script ran: dialogs %q", dialogs)
 		}
 	})
+}
+
+// fencedBlocks returns the contents of the fenced code blocks of Markdown
+// text whose fences start their lines (as the corpus writes them).
+func fencedBlocks(text string) []string {
+	var blocks []string
+	var b strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			if in {
+				blocks = append(blocks, b.String())
+				b.Reset()
+			}
+			in = !in
+			continue
+		}
+		if in {
+			b.WriteString(line)
+		}
+	}
+	return blocks
 }
 
 // browse runs steps in the tab, with a time limit.

@@ -280,10 +280,13 @@ func (f *publishFlags) noWrites(e *env, plan *publish.Plan, rec *publishRecord) 
 		}
 		return f.review.dryRunExit(plan)
 	}
-	if plan.Writes() == 0 {
+	switch {
+	case plan.Writes() == 0 && len(f.refused) > 0: // not all the manifests: the error after says why
+		fmt.Fprintln(e.stdout, "The registry already matches the namespaces it can hold: 0 writes.")
+	case plan.Writes() == 0:
 		f.save(rec, plan)
 		fmt.Fprintln(e.stdout, "The registry already matches the manifests: 0 writes.")
-	} else {
+	default:
 		fmt.Fprintln(e.stdout, "Dry run: nothing written.")
 	}
 	return f.review.dryRunExit(plan)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,6 +76,10 @@ func (f *publishExtFlags) run(c *cli.Context, e *env) error {
 	}
 	var targets []oci.Target
 	for _, s := range f.targets.Value() {
+		if fileTarget(s) {
+			return usageErrorf("--target %q is a file: publish-extension pushes to a registry (br:REGISTRY/REPOSITORY[:TAG]); "+
+				"the package Bicep's publish-extension writes to a file is what `udtc gen --target bicep --out DIR` writes as DIR/bicep/<name>.tgz", s)
+		}
 		t, err := oci.ParseTarget(s)
 		if err != nil {
 			return usageErrorf("--target %v", err)
@@ -120,12 +125,21 @@ func (f *publishExtFlags) run(c *cli.Context, e *env) error {
 }
 
 // packages are the extensions to publish: those the manifests among paths
-// compile to (as udtc gen makes them) and those of the .tgz packages among
-// them: the packages first, in the order given.
+// compile to (as udtc gen makes them), those of the .tgz packages and
+// those of the type indexes (typeIndex) among them: the packages and
+// indexes first, in the order given.
 func (f *publishExtFlags) packages(c *cli.Context, e *env, paths []string) ([]bicep.Package, error) {
 	var manifests []string
 	var pkgs []bicep.Package
 	for _, p := range paths {
+		if index, ok := typeIndex(p); ok {
+			pkg, err := readTypeIndex(index)
+			if err != nil {
+				return nil, fail(exitFail, err)
+			}
+			pkgs = append(pkgs, pkg)
+			continue
+		}
 		if !strings.HasSuffix(p, ".tgz") {
 			manifests = append(manifests, p)
 			continue
@@ -200,4 +214,53 @@ func (f *publishExtFlags) push(ctx context.Context, e *env, exts []oci.Extension
 	fmt.Fprintln(e.stderr, "bicepconfig.json:")
 	fmt.Fprint(e.stderr, oci.BicepConfig(exts, refs))
 	return nil
+}
+
+// typeIndex returns the index.json of a type index that path names, as
+// Bicep's publish-extension takes it: the file index.json itself, or a
+// directory holding index.json and types.json (what udtc gen writes as
+// bicep/<name>/ and Radius's manifest-to-bicep writes); false for anything
+// else, such as a directory of manifests.
+func typeIndex(path string) (string, bool) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return "", false
+	}
+	if !info.IsDir() {
+		return path, filepath.Base(path) == "index.json"
+	}
+	index := filepath.Join(path, "index.json")
+	for _, name := range []string{index, filepath.Join(path, "types.json")} {
+		if fi, err := os.Stat(name); err != nil || fi.IsDir() {
+			return "", false
+		}
+	}
+	return index, true
+}
+
+// readTypeIndex reads the type index whose index.json is at index, with
+// the types files it names beside it.
+func readTypeIndex(index string) (bicep.Package, error) {
+	data, err := os.ReadFile(index)
+	if err != nil {
+		return bicep.Package{}, err
+	}
+	dir := filepath.Dir(index)
+	pkg, err := bicep.ReadTypeIndex(data, func(name string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	})
+	if err != nil {
+		return bicep.Package{}, fmt.Errorf("%s: %w", index, err)
+	}
+	return pkg, nil
+}
+
+// fileTarget reports whether a --target names a file, as Bicep's
+// publish-extension --target ./out.tgz does, rather than a registry.
+func fileTarget(s string) bool {
+	if strings.HasPrefix(s, oci.Scheme) || strings.Contains(s, "="+oci.Scheme) {
+		return false
+	}
+	return strings.HasSuffix(s, ".tgz") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") ||
+		strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, `.\`) || filepath.IsAbs(s)
 }

@@ -111,6 +111,15 @@ func TestPublishExtension(t *testing.T) {
 	if p := pushedLines(t, stdout)["bicep/contosodata"]; code != 0 || p.status != "unchanged" {
 		t.Errorf("gen's .tgz of the same manifests: exit %d %+v\n%s%s", code, p, stdout, stderr)
 	}
+	// A type index, as Bicep's publish-extension takes it: the directory
+	// gen (or manifest-to-bicep) wrote, or its index.json.
+	index := filepath.Join(out, "bicep", "contosodata")
+	for _, in := range []string{index, filepath.Join(index, "index.json")} {
+		code, stdout, stderr = runCLI(t, "publish-extension", in, "--target", "br:"+reg.Host+"/bicep/contosodata:0.0.1")
+		if p := pushedLines(t, stdout)["bicep/contosodata"]; code != 0 || p.status != "unchanged" {
+			t.Errorf("publish-extension %s: exit %d %+v\n%s%s", in, code, p, stdout, stderr)
+		}
+	}
 
 	edit(t, filepath.Join(dir, "data.yaml"), "The Radius environment ID.", "The ID of the Radius environment.")
 	code, _, stderr = runCLI(t, "publish-extension", dir, "--target", target)
@@ -223,6 +232,9 @@ func TestPublishExtensionUsage(t *testing.T) {
 	}{
 		{[]string{"examples"}, 2, "give --target"},
 		{[]string{"examples", "--target", "localhost:5000/x:1"}, 2, "not a registry reference"},
+		// rad bicep publish-extension --target ./out.tgz writes a file: udtc gen does.
+		{[]string{"examples", "--target", "./out.tgz"}, 2, "is a file: publish-extension pushes to a registry (br:REGISTRY/REPOSITORY[:TAG]); the package Bicep's publish-extension writes to a file is what `udtc gen --target bicep --out DIR` writes as DIR/bicep/<name>.tgz"},
+		{[]string{"examples", "--target", "/tmp/contoso.tgz"}, 2, "udtc gen --target bicep"},
 		{[]string{"examples", "--target", "br:localhost:5000/X:1"}, 2, `segment "X"`},
 		{[]string{"examples", "--target", "br:localhost:5000/x:1", "--dry-run"}, 2, "would receive 2 extensions"},
 		{[]string{"examples", "--target", "Nope=br:localhost:5000/x:1", "--dry-run"}, 2, "no namespace or extension Nope"},

@@ -45,7 +45,8 @@ func TestPublishReview(t *testing.T) {
 	code, stdout, stderr := publishText("--dry-run", "--detailed-exitcode")
 	for _, want := range []string{
 		"  ~ update    resourceType     Contoso.Data/postgresDatabases\n      description: ",
-		`→ "A PostgreSQL database.\nApplications`,
+		"      description: lines changed (-old +new):\n        @@ -1,2 +1,2 @@\n        -A PostgreSQL database provisioned by the platform's recipe.\n" +
+			"        +A PostgreSQL database.\n         Applications connect through the read-only `binding` it publishes.\n  ~ update",
 		"  ~ update    apiVersion       Contoso.Data/redisCaches@2025-06-01\n      capacityMiB.enum: [256, 1024, 4096] → [256, 1024, 4096, 16384]\n",
 	} {
 		if !strings.Contains(stdout, want) {

@@ -104,6 +104,13 @@ func TestPublishToRadius(t *testing.T) {
 			t.Errorf("%s is %q", rp+id, s)
 		}
 	}
+	// Again with the refused namespace: nothing to write, but the
+	// manifests are not all in the registry, and the plan does not say so.
+	code, out, errOut = runCLI(t, "publish", "--server", fake.URL, dir)
+	if code != exitFail || strings.Contains(out, "already matches the manifests") ||
+		!strings.Contains(out, "The registry already matches the namespaces it can hold: 0 writes.") || !strings.Contains(errOut, "1 namespace not published") {
+		t.Errorf("publish with a refused namespace and nothing to write = %d\n%s\n%s", code, out, errOut)
+	}
 	code, out, errOut = runCLI(t, "publish", "--server", fake.URL+api.BasePath, filepath.Join(dir, "data.yaml"))
 	if code != 0 || !strings.Contains(out, "0 writes") {
 		t.Errorf("second publish = %d\n%s\n%s", code, out, errOut)

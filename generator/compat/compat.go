@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -60,7 +61,13 @@ func Compare(old, new *model.Catalog) ([]Finding, error) {
 		n := newTypes[key]
 		if n == nil {
 			f := c.at(o, nil, "")
-			f.New = newProv[strings.ToLower(o.Namespace)]
+			// At the namespace in the new files when the file the type was
+			// removed from still declares it; else (the file was deleted, or
+			// the namespace's first file is another) at the old position
+			// only, never at another file's namespace.
+			if p := newProv[strings.ToLower(o.Namespace)]; sameFile(o.Span.File, p.File) {
+				f.New = p
+			}
 			c.add(f, RuleTypeRemoved, "type %s removed (with API versions %s)", o.FullName(), versionNames(o))
 			continue
 		}
@@ -317,6 +324,22 @@ func typesOf(cat *model.Catalog) map[string]*model.ResourceType {
 		}
 	}
 	return m
+}
+
+// sameFile reports whether old, a file of the old manifests, is file of
+// the new ones: the same path; file at a git revision ("REV:file", as the
+// old manifests of `udtc breaking --against REV` are named); or, old
+// being a path of another directory (`--against DIR`), a file of the same
+// base name. A file at a revision is never matched by base name only: it
+// may be the one that was deleted.
+func sameFile(old, file string) bool {
+	switch {
+	case file == "":
+		return false
+	case old == file || strings.HasSuffix(old, ":"+file):
+		return true
+	}
+	return !strings.Contains(old, ":") && filepath.Base(old) == filepath.Base(file)
 }
 
 func providersOf(cat *model.Catalog) map[string]diag.Span {

@@ -10,7 +10,8 @@ import (
 
 // WriteGitHub prints diagnostics as GitHub Actions workflow commands
 // (`::error file=F,line=L,col=C,title=RULE::message`), which the Actions
-// runner turns into annotations on the pull request. Notes are notices.
+// runner turns into annotations on the pull request. Notes are notices. A
+// diagnostic without a file is an annotation without one.
 func WriteGitHub(w io.Writer, l List) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range l {
@@ -21,8 +22,11 @@ func WriteGitHub(w io.Writer, l List) error {
 		case Note:
 			cmd = "notice"
 		}
-		props := []string{"file=" + ghProperty(filepath.ToSlash(d.Span.File))}
-		if d.Span.Line > 0 {
+		var props []string // no file: an annotation of the run, not of a line
+		if d.Span.File != "" {
+			props = append(props, "file="+ghProperty(filepath.ToSlash(d.Span.File)))
+		}
+		if d.Span.File != "" && d.Span.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Span.Line), fmt.Sprintf("col=%d", max(1, d.Span.Column)))
 			if d.Span.EndLine >= d.Span.Line && d.Span.EndColumn > d.Span.Column {
 				props = append(props, fmt.Sprintf("endLine=%d", d.Span.EndLine), fmt.Sprintf("endColumn=%d", d.Span.EndColumn))

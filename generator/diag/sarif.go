@@ -45,7 +45,7 @@ type sarifResult struct {
 	RuleIndex *int            `json:"ruleIndex,omitempty"`
 	Level     string          `json:"level"`
 	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	Locations []sarifLocation `json:"locations,omitempty"`
 }
 
 type sarifLocation struct {
@@ -65,7 +65,7 @@ type sarifLocation struct {
 // WriteSARIF prints a SARIF 2.1.0 log for GitHub code scanning. rules lists
 // every rule of the tool (generator.Rules); results refer to them by index,
 // and a result whose rule is not in the list has no index rather than a
-// wrong one.
+// wrong one. A diagnostic without a file has no location.
 func WriteSARIF(w io.Writer, l List, rules []Rule, helpURI string) error {
 	driver := sarifDriver{Name: "udtc", InformationURI: "https://github.com/udtc/udtc", Rules: []sarifRule{}}
 	index := map[string]int{}
@@ -84,6 +84,10 @@ func WriteSARIF(w io.Writer, l List, rules []Rule, helpURI string) error {
 		res := sarifResult{RuleID: d.Rule, Level: d.Severity.String(), Message: sarifMessage{Text: msg}}
 		if i, ok := index[d.Rule]; ok {
 			res.RuleIndex = &i
+		}
+		if d.Span.File == "" { // a result of no file
+			run.Results = append(run.Results, res)
+			continue
 		}
 		var loc sarifLocation
 		loc.PhysicalLocation.ArtifactLocation.URI = filepath.ToSlash(d.Span.File)

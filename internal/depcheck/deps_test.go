@@ -87,6 +87,9 @@ func TestDependencyDirection(t *testing.T) {
 			if strings.HasPrefix(d, "oras.land/") && name != "registry/oci" {
 				t.Errorf("%s imports %s: registry/oci is the one importer of oras-go", name, d)
 			}
+			if (strings.HasPrefix(d, "github.com/yuin/goldmark") || strings.HasPrefix(d, "github.com/microcosm-cc/bluemonday")) && name != "registry/catalog" {
+				t.Errorf("%s imports %s: registry/catalog is the one renderer of Markdown to HTML", name, d)
+			}
 		}
 		for _, d := range p.Deps {
 			if msg := problem(name, d, std[d]); msg != "" {

@@ -60,6 +60,9 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 	// (tree.go).
 	"propertyTree": propertyTree,
 	"breakable":    breakable,
+	// markdown and markdownSummary render a description (markdown.go).
+	"markdown":        markdown,
+	"markdownSummary": markdownSummary,
 }).ParseFS(templates.FS, "catalog.html.tmpl"))
 
 // Linker turns canonical page paths ("/types/...") into the links of one

@@ -21,7 +21,7 @@ import (
 //	<td class="default">{{if .Default}}<code>{{.Default}}</code>{{end}}</td>
 //	<td class="enum">{{range $i, $e := .Enum}}{{if $i}}, {{end}}<code>{{$e}}</code>{{end}}</td>
 //	<td class="constraints">{{range .Constraints}}<span class="constraint" data-keyword="{{.Keyword}}">{{.Keyword}}: <code>{{.Value}}</code></span> {{end}}</td>
-//	<td class="pdesc">{{.Description}}{{if .References}} <span class="ref">The ID of a resource of ...{{end}}</td>
+//	<td class="pdesc">{{markdown .Description}}{{if .References}} <span class="ref">The ID of a resource of ...{{end}}</td>
 //	</tr>
 //	{{- end}}
 func propertyRows(l Linker, props []Property) template.HTML {
@@ -60,7 +60,7 @@ func propertyRows(l Linker, props []Property) template.HTML {
 		b.WriteString("</td>\n<td class=\"constraints\">")
 		writeConstraints(&b, p.Constraints)
 		b.WriteString("</td>\n<td class=\"pdesc\">")
-		escapeHTML(&b, p.Description)
+		b.WriteString(string(markdown(p.Description)))
 		writeReferences(&b, l, p.References)
 		b.WriteString("</td>\n</tr>")
 	}

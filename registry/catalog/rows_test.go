@@ -18,7 +18,7 @@ const rowsTemplate = `{{- $l := .L}}<tbody>
 <td class="default">{{if .Default}}<code>{{.Default}}</code>{{end}}</td>
 <td class="enum">{{range $i, $e := .Enum}}{{if $i}}, {{end}}<code>{{$e}}</code>{{end}}</td>
 <td class="constraints">{{range .Constraints}}<span class="constraint" data-keyword="{{.Keyword}}">{{.Keyword}}: <code>{{.Value}}</code></span> {{end}}</td>
-<td class="pdesc">{{.Description}}{{if .References}} <span class="ref">The ID of a resource of {{range $i, $r := .References}}{{if $i}} or {{end}}{{if eq $r.Type "*"}}any type{{else if $r.Page}}<a href="{{$l.Href $r.Page}}">{{$r.Type}}</a>{{else}}{{$r.Type}}{{end}}{{end}}.</span>{{end}}</td>
+<td class="pdesc">{{markdown .Description}}{{if .References}} <span class="ref">The ID of a resource of {{range $i, $r := .References}}{{if $i}} or {{end}}{{if eq $r.Type "*"}}any type{{else if $r.Page}}<a href="{{$l.Href $r.Page}}">{{$r.Type}}</a>{{else}}{{$r.Type}}{{end}}{{end}}.</span>{{end}}</td>
 </tr>
 {{- end}}
 </tbody>`
@@ -66,7 +66,7 @@ func hostileProperties() []Property {
 }
 
 func TestPropertyRowsAsTemplate(t *testing.T) {
-	ref := template.Must(template.New("rows").Parse(rowsTemplate))
+	ref := template.Must(template.New("rows").Funcs(template.FuncMap{"markdown": markdown}).Parse(rowsTemplate))
 	fast := template.Must(template.New("rows").Funcs(template.FuncMap{"propertyRows": propertyRows}).Parse(
 		`{{- $l := .L}}<tbody>{{propertyRows $l .Properties}}` + "\n</tbody>"))
 	for _, l := range []Linker{ServerLinks(), staticLinks("/types/Ns/t/2025-01-01")} {

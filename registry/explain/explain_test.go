@@ -142,10 +142,63 @@ func TestWriteList(t *testing.T) {
 	if err := WriteList(&b, []api.ProviderSummary{pgSummary(), other}); err != nil {
 		t.Fatal(err)
 	}
-	want := "TYPE                                NAMESPACE       API VERSIONS            DEFAULT\n" +
+	want := "TYPE                                NAMESPACE       API VERSIONS            DEFAULT     DESCRIPTION\n" +
 		"Acme.Net/vnets                      Acme.Net        2024-01-01, 2025-02-01  2025-02-01\n" +
-		"MyCompany.Data/postgreSqlDatabases  MyCompany.Data  2025-01-01              2025-01-01\n"
+		"MyCompany.Data/postgreSqlDatabases  MyCompany.Data  2025-01-01              2025-01-01  A database.\n"
 	if b.String() != want {
 		t.Errorf("WriteList:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestShorten(t *testing.T) {
+	redis := "The Radius.Data/redisCaches Resource Type deploys a Redis cache. To deploy a\nRedis cache, add a redisCaches resource to the application definition Bicep\nfile.\n```bicep\nresource cache 'Radius.Data/redisCaches@2025-08-01-preview' = {}\n```\n"
+	for _, c := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"A database.", 60, "A database."},
+		{"  A database\n  of rows.  ", 60, "A database of rows."},
+		// A cut at a sentence, marked.
+		{redis, 80, "The Radius.Data/redisCaches Resource Type deploys a Redis cache. …"},
+		// The first paragraph fits: more follows, marked.
+		{"Deploys a cache.\n\nMore.", 60, "Deploys a cache. …"},
+		{"Deploys a cache:\n```bicep\nx\n```", 60, "Deploys a cache: …"},
+		// No sentence fits: a cut at a word, marked.
+		{"(Optional) The size of the Redis cache, which the recipe maps onto a concrete cloud SKU", 40, "(Optional) The size of the Redis cache…"},
+		{"Supercalifragilisticexpialidocious", 10, "Supercali…"},
+		{"```\ncode only\n```", 60, "``` code only ```"},
+	} {
+		if got := shorten(c.in, c.width); got != c.want {
+			t.Errorf("shorten(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+		if got := shorten(c.in, c.width); len([]rune(got)) > c.width {
+			t.Errorf("shorten(%q, %d) = %q is %d wide", c.in, c.width, got, len([]rune(got)))
+		}
+	}
+}
+
+// TestWriteSummaryWholeDescription: show prints a description of several
+// lines whole, below its label, with the indentation of its code block.
+func TestWriteSummaryWholeDescription(t *testing.T) {
+	s := pgSummary()
+	ty := s.ResourceTypes["postgreSqlDatabases"]
+	ty.Description = "Deploys a database. To deploy one, add it to\nthe application.\n```bicep\nresource db 'MyCompany.Data/postgreSqlDatabases@2025-01-01' = {\n  name: 'db'\n}\n```\n"
+	s.ResourceTypes["postgreSqlDatabases"] = ty
+	var b strings.Builder
+	if err := WriteSummary(&b, s, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "    description:\n" +
+		"      Deploys a database. To deploy one, add it to\n" +
+		"      the application.\n" +
+		"      ```bicep\n" +
+		"      resource db 'MyCompany.Data/postgreSqlDatabases@2025-01-01' = {\n" +
+		"        name: 'db'\n" +
+		"      }\n" +
+		"      ```\n" +
+		"    capabilities:  SupportsRecipes\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("show:\n%s\nwant it to hold:\n%s", b.String(), want)
 	}
 }

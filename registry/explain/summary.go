@@ -16,9 +16,17 @@ import (
 // maxDepth is how deep WriteSummary's schema tables go below the root.
 const maxDepth = 16
 
+// Widths of a shortened description: a property's in a schema table, a
+// type's in WriteList.
+const (
+	propertyWidth = 80
+	listWidth     = 60
+)
+
 // WriteSummary writes a namespace as `udtc registry show` does: its
-// locations, and each type with its description, capabilities, default
-// and API versions; with schemas, each version's properties as a table
+// locations, and each type with its description (whole: a description of
+// several lines below "description:", indented, its own indentation kept),
+// capabilities, default and API versions; with schemas, each version's properties as a table
 // (PROPERTY, KIND, REQUIRED, CONSTRAINTS, DESCRIPTION; nested properties
 // indented below their parent). Columns are aligned and no line ends in
 // blanks.
@@ -36,8 +44,13 @@ func WriteSummary(w io.Writer, s api.ProviderSummary, schemas bool) error {
 	for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
 		t := s.ResourceTypes[name]
 		row(tw, "  ", s.Name+"/"+name)
-		if t.Description != "" {
-			row(tw, "    ", "description:", firstLine(t.Description))
+		if d := strings.TrimSpace(t.Description); d != "" && !strings.Contains(d, "\n") {
+			row(tw, "    ", "description:", d)
+		} else if d != "" {
+			row(tw, "    ", "description:")
+			for _, line := range strings.Split(strings.Trim(t.Description, "\n"), "\n") {
+				row(tw, "      ", line)
+			}
 		}
 		if len(t.Capabilities) > 0 {
 			row(tw, "    ", "capabilities:", strings.Join(t.Capabilities, ", "))
@@ -57,17 +70,17 @@ func WriteSummary(w io.Writer, s api.ProviderSummary, schemas bool) error {
 }
 
 // WriteList writes the types of the namespaces sums as `udtc registry
-// list` does: a table of TYPE, NAMESPACE, API VERSIONS and DEFAULT, sorted
-// by namespace and type.
+// list` does: a table of TYPE, NAMESPACE, API VERSIONS, DEFAULT and
+// DESCRIPTION (shortened, see shorten), sorted by namespace and type.
 func WriteList(w io.Writer, sums []api.ProviderSummary) error {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	row(tw, "", "TYPE", "NAMESPACE", "API VERSIONS", "DEFAULT")
+	row(tw, "", "TYPE", "NAMESPACE", "API VERSIONS", "DEFAULT", "DESCRIPTION")
 	sorted := slices.SortedFunc(slices.Values(sums), func(a, b api.ProviderSummary) int { return strings.Compare(a.Name, b.Name) })
 	for _, s := range sorted {
 		for _, name := range slices.Sorted(maps.Keys(s.ResourceTypes)) {
 			t := s.ResourceTypes[name]
-			row(tw, "", s.Name+"/"+name, s.Name, strings.Join(t.Versions(), ", "), defaultOf(t))
+			row(tw, "", s.Name+"/"+name, s.Name, strings.Join(t.Versions(), ", "), defaultOf(t), shorten(t.Description, listWidth))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -80,8 +93,8 @@ func WriteList(w io.Writer, sums []api.ProviderSummary) error {
 // cells ends every cell in a tab, so that a column stays one tabwriter
 // block across lines whose last cells are empty (the padding this leaves
 // at the ends of lines is trimmed by writeTrimmed); a line of one cell (a
-// heading) has none, so it ends the blocks above it. Tabs and line breaks
-// inside a cell become spaces.
+// heading, a line of a description) has none, so it ends the blocks above
+// it. Tabs and line breaks inside a cell become spaces.
 func row(w io.Writer, indent string, cells ...string) {
 	var b strings.Builder
 	b.WriteString(indent)
@@ -116,8 +129,8 @@ func writeTrimmed(w io.Writer, text []byte) error {
 }
 
 // schemaTable writes an API version's schema as rows of a table, each
-// property with its kind, whether it is required, its constraints and the
-// first line of its description, children indented below their parent; a
+// property with its kind, whether it is required, its constraints and its
+// description shortened (shorten), children indented below their parent; a
 // schema that does not compile is written as its JSON.
 func schemaTable(w io.Writer, raw json.RawMessage, indent string) {
 	schema, err := admission.Compile(raw)
@@ -135,7 +148,7 @@ func schemaTable(w io.Writer, raw json.RawMessage, indent string) {
 		_, fields, _ := schema.Explain(path)
 		for _, f := range fields {
 			row(w, indent, strings.Repeat("  ", depth)+f.Name, f.Kind, mark(f.Required, "yes"),
-				strings.Join(f.Constraints, "; "), firstLine(f.Description))
+				strings.Join(f.Constraints, "; "), shorten(f.Description, propertyWidth))
 			if depth < maxDepth {
 				walk(append(path[:len(path):len(path)], f.Name), depth+1)
 			}
@@ -144,10 +157,57 @@ func schemaTable(w io.Writer, raw json.RawMessage, indent string) {
 	walk(nil, 0)
 }
 
-// firstLine is the first line of s, trimmed.
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
+// shorten is the start of a description for a table cell: its first
+// paragraph (up to a blank line or a code fence), its lines joined, cut to
+// at most width characters after its last whole sentence that fits (when
+// it fills half the width), else after its last whole word, else inside the word. A description cut
+// anywhere, or with more after the first paragraph, ends in "…".
+func shorten(text string, width int) string {
+	var para []string
+	rest := false // the text goes on after the first paragraph
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			rest = true // text is trimmed: something follows
+			break
+		}
+		para = append(para, line)
+	}
+	if len(para) == 0 { // it starts with a code block
+		para, rest = []string{text}, false
+	}
+	words := strings.Fields(strings.Join(para, " "))
+	s := strings.Join(words, " ")
+	if len([]rune(s)) <= width {
+		if rest {
+			return s + " …"
+		}
+		return s
+	}
+	// The longest run of whole words that fits with the mark, and the
+	// longest of those that ends a sentence.
+	fit, sentence := "", ""
+	for i := range words {
+		cand := strings.Join(words[:i+1], " ")
+		if strings.HasSuffix(cand, ".") || strings.HasSuffix(cand, "!") || strings.HasSuffix(cand, "?") {
+			if len([]rune(cand))+2 <= width { // " …"
+				sentence = cand
+			}
+		}
+		cand = strings.TrimRight(cand, ",;:")
+		if len([]rune(cand))+1 > width { // "…"
+			break
+		}
+		fit = cand
+	}
+	switch {
+	case sentence != "" && 2*len([]rune(sentence)) >= width: // not "Yes. …"
+		return sentence + " …"
+	case fit != "":
+		return fit + "…"
+	default:
+		return string([]rune(s)[:width-1]) + "…"
+	}
 }
 
 // defaultOf is a type's default API version as shown: the declared one, or

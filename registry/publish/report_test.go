@@ -2,6 +2,8 @@ package publish_test
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,5 +35,46 @@ func TestWaitingPrinter(t *testing.T) {
 		"  waiting: Contoso.Data Updating (12s)\n"
 	if stderr.String() != want {
 		t.Errorf("printed:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+}
+
+// TestWriteTextLongText: a description of many lines that differs in one
+// line and a trailing newline prints as the hunks of a diff, not twice.
+func TestWriteTextLongText(t *testing.T) {
+	var lines []string
+	for i := range 200 {
+		lines = append(lines, fmt.Sprintf("Line %d of a long description.", i))
+	}
+	old := strings.Join(lines, "\n") + "\n"
+	lines[100] = "Line 100, edited."
+	edited := strings.Join(lines, "\n")
+	p := &publish.Plan{Changes: []publish.Change{{Action: publish.Update, Kind: publish.KindType, Namespace: "Contoso.Data", Type: "caches",
+		Diff: []publish.FieldDiff{{Field: "description", Old: publish.Value(old), New: publish.Value(edited)}, {Field: "defaultApiVersion", Old: "2025-01-01", New: "2025-06-01"}}}}}
+	var b strings.Builder
+	p.WriteText(&b, "server", "local", false)
+	out := b.String()
+	want := "      description: lines changed (-old +new):\n" +
+		"        @@ -98,7 +98,7 @@\n" +
+		"         Line 97 of a long description.\n" +
+		"         Line 98 of a long description.\n" +
+		"         Line 99 of a long description.\n" +
+		"        -Line 100 of a long description.\n" +
+		"        +Line 100, edited.\n" +
+		"         Line 101 of a long description.\n" +
+		"         Line 102 of a long description.\n" +
+		"         Line 103 of a long description.\n" +
+		"        @@ -197,4 +197,4 @@\n" +
+		"         Line 196 of a long description.\n" +
+		"         Line 197 of a long description.\n" +
+		"         Line 198 of a long description.\n" +
+		"        -Line 199 of a long description.\n" +
+		"        +Line 199 of a long description.\n" +
+		"        \\ No newline at end of file\n" +
+		"      defaultApiVersion: 2025-01-01 → 2025-06-01\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("plan:\n%s\nwant it to hold:\n%s", out, want)
+	}
+	if len(out) > 2000 {
+		t.Errorf("the plan is %d bytes long", len(out))
 	}
 }

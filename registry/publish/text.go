@@ -1,9 +1,12 @@
 package publish
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/udtc/udtc/internal/linediff"
 	"github.com/udtc/udtc/internal/naming"
 )
 
@@ -12,8 +15,9 @@ var actionMarks = map[Action]string{Create: "+", Update: "~", Unchanged: "=", De
 
 // WriteText writes the plan for the registry at server, plane plane, as
 // `udtc publish` prints it: every write with the old and new value of
-// every field it changes, unchanged registrations only when verbose, then
-// a count of each action.
+// every field it changes (a text of several lines as the hunks of a
+// unified diff, see writeFieldDiff), unchanged registrations only when
+// verbose, then a count of each action.
 func (p *Plan) WriteText(w io.Writer, server, plane string, verbose bool) {
 	fmt.Fprintf(w, "Plan for %s (plane %s):\n", server, plane)
 	for _, c := range p.Changes {
@@ -22,7 +26,7 @@ func (p *Plan) WriteText(w io.Writer, server, plane string, verbose bool) {
 		}
 		fmt.Fprintf(w, "  %s %-9s %-16s %s%s\n", actionMarks[c.Action], c.Action, c.Kind.Ident(), c.Name(), withResources(c))
 		for _, d := range c.Diff {
-			fmt.Fprintf(w, "      %s: %s → %s\n", d.Field, shown(d.Old), shown(d.New))
+			writeFieldDiff(w, d)
 		}
 		if c.Refused != "" {
 			fmt.Fprintf(w, "      ! refused by the registry: %s\n", c.Refused)
@@ -69,4 +73,39 @@ func shown(v string) string {
 		return "(none)"
 	}
 	return v
+}
+
+// writeFieldDiff writes one changed field: "size: S → M", or, when both
+// values are strings and either is a text of several lines (a description
+// written as a Markdown page), only the lines that differ, as the hunks of
+// a unified diff with their context, so that a changed line or a trailing
+// newline does not print the whole text twice.
+func writeFieldDiff(w io.Writer, d FieldDiff) {
+	before, ok1 := quoted(d.Old)
+	after, ok2 := quoted(d.New)
+	lines := func(s string) bool { return strings.Contains(strings.TrimSuffix(s, "\n"), "\n") }
+	if !ok1 || !ok2 || !lines(before) && !lines(after) {
+		fmt.Fprintf(w, "      %s: %s → %s\n", d.Field, shown(d.Old), shown(d.New))
+		return
+	}
+	if !strings.HasSuffix(before, "\n") && !strings.HasSuffix(after, "\n") {
+		before, after = before+"\n", after+"\n" // no "\ No newline" lines when neither has one
+	}
+	diff := linediff.Unified(d.Field, []byte(before), []byte(after))
+	_, hunks, _ := strings.Cut(diff, "\n+++ "+d.Field+"\n") // without the file header
+	fmt.Fprintf(w, "      %s: lines changed (-old +new):\n", d.Field)
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(hunks, "\n"), "\n") {
+		fmt.Fprintf(w, "        %s", line)
+	}
+	fmt.Fprintln(w)
+}
+
+// quoted is the string v renders when Value quoted it (a string that does
+// not read as itself; one of several lines always is); false otherwise.
+func quoted(v string) (string, bool) {
+	var s string
+	if !strings.HasPrefix(v, `"`) || json.Unmarshal([]byte(v), &s) != nil {
+		return "", false
+	}
+	return s, true
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +146,18 @@ func TestCorpus(t *testing.T) {
 			}
 			if exts != len(cat.Providers) {
 				t.Errorf("%d extensions for %d namespaces", exts, len(cat.Providers))
+			}
+			// A description that states its default ("Defaults to `S` if
+			// not provided.") does not get "Defaults to 'S'." as well.
+			for _, f := range files {
+				if path.Base(f.Path) != "types.json" {
+					continue
+				}
+				for _, d := range regexp.MustCompile(`"description":\s*"((?:[^"\\]|\\.)*)"`).FindAllStringSubmatch(string(f.Data), -1) {
+					if n := strings.Count(strings.ToLower(d[1]), "defaults to"); n > 1 {
+						t.Errorf("%s: a description says its default %d times: %s", f.Path, n, d[1])
+					}
+				}
 			}
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -101,6 +103,78 @@ func ReadArchive(data []byte) (Package, error) {
 		return Package{}, fmt.Errorf("%s: index.json: %w", typesEntry, err)
 	}
 	p.Types = types
+	return p, nil
+}
+
+// ReadTypeIndex reads a type index as Bicep's type generators write it
+// (udtc gen's bicep/<name>/, Radius's manifest-to-bicep, or any other):
+// index.json, given, and the types files its "$ref"s name (types.json, or
+// several in subdirectories for an index rebuilt over a tree), each read
+// with read by its slash-separated path relative to index.json. It returns
+// the package `bicep publish-extension index.json` publishes: its types
+// archive holds index.json and those files, as TypesArchive does (byte for
+// byte the same for one types.json), with the name, version and namespaces
+// index.json gives. A "$ref" to a file outside the index's directory is an
+// error, as is index.json without settings.name and settings.version.
+func ReadTypeIndex(indexJSON []byte, read func(name string) ([]byte, error)) (Package, error) {
+	p, err := readIndex(indexJSON)
+	if err != nil {
+		return Package{}, fmt.Errorf("index.json: %w", err)
+	}
+	var v any
+	if err := json.Unmarshal(indexJSON, &v); err != nil {
+		return Package{}, fmt.Errorf("index.json: %w", err)
+	}
+	files := map[string]bool{}
+	var walk func(v any) error
+	walk = func(v any) error {
+		switch v := v.(type) {
+		case map[string]any:
+			if ref, ok := v["$ref"].(string); ok {
+				file, _, _ := strings.Cut(ref, "#")
+				if file == "" {
+					return nil
+				}
+				if clean := path.Clean(file); clean != file || path.IsAbs(file) || clean == ".." || strings.HasPrefix(clean, "../") {
+					return fmt.Errorf("index.json refers to %q: a types file must be inside the index's directory, named without . or .. segments", file)
+				}
+				files[file] = true
+			}
+			for _, x := range v {
+				if err := walk(x); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if err := walk(x); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(v); err != nil {
+		return Package{}, err
+	}
+	if len(files) == 0 {
+		return Package{}, errors.New("index.json refers to no types file: it is not a type index")
+	}
+	entries := []entry{{"index.json", indexJSON}}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if name == "index.json" {
+			return Package{}, errors.New("index.json refers to itself for types")
+		}
+		data, err := read(name)
+		if err != nil {
+			return Package{}, fmt.Errorf("types file of index.json: %w", err)
+		}
+		entries = append(entries, entry{name, data})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	if p.Types, err = tgz(gzip.DefaultCompression, entries); err != nil {
+		return Package{}, err
+	}
 	return p, nil
 }
 

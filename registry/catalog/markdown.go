@@ -1,0 +1,143 @@
+package catalog
+
+import (
+	"bytes"
+	"html"
+	"html/template"
+	"regexp"
+	"strings"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/udtc/udtc/internal/bufpool"
+)
+
+// Descriptions are Markdown: the Radius manifests document their types
+// with paragraphs, lists and fenced Bicep samples, and Radius's dashboard
+// renders them so. Whoever can publish writes them, so they are rendered
+// in two safe steps:
+//
+//  1. goldmark (CommonMark with the GFM tables, strikethrough and
+//     autolinks) without its unsafe mode: links to javascript:, vbscript:,
+//     file: and data: URLs lose their address, and raw HTML is shown as
+//     the text it is (rawHTMLAsText), not dropped, as the pages always
+//     showed it;
+//  2. bluemonday's UGC policy over the result, as defence in depth: should
+//     a goldmark bug let markup through, no script, event handler, style or
+//     dangerous URL survives it.
+//
+// The Content-Security-Policy of the pages (no inline script) is the third
+// wall.
+
+// md converts Markdown; it is safe for concurrent use.
+var md = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(rawHTMLAsText{}, 100))),
+)
+
+// sanitizer is bluemonday's policy for user-generated content, plus two
+// classes: a fenced block's language on its <code> and the paragraphs
+// rawHTMLAsText writes. A Policy is safe for concurrent use
+// once built.
+var sanitizer = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^language-[A-Za-z0-9_+-]+$`)).OnElements("code")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^raw-html$`)).OnElements("p")
+	return p
+}()
+
+// markdown renders a description as sanitized HTML: block elements
+// (paragraphs, lists, <pre><code> blocks that keep their indentation).
+func markdown(s string) template.HTML {
+	return template.HTML(renderMarkdown(s, false))
+}
+
+// markdownSummary renders the description's first paragraph only, for the
+// home page's type cards; a description that does not start with a
+// paragraph (a heading, a list, a code block) renders whole.
+func markdownSummary(s string) template.HTML {
+	return template.HTML(renderMarkdown(s, true))
+}
+
+func renderMarkdown(s string, summary bool) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	if plainText(s) {
+		// What goldmark and bluemonday make of it, without their cost:
+		// most property descriptions are one plain sentence.
+		return "<p>" + html.EscapeString(s) + "</p>\n"
+	}
+	src := []byte(s)
+	doc := md.Parser().Parse(text.NewReader(src))
+	var node ast.Node = doc
+	if first := doc.FirstChild(); summary && first != nil && first.Kind() == ast.KindParagraph && first.NextSibling() != nil {
+		node = first
+	}
+	b := bufpool.Get()
+	defer bufpool.Put(b)
+	if err := md.Renderer().Render(b, src, node); err != nil {
+		// Rendering to a buffer fails only on a bug: show the text.
+		return template.HTMLEscapeString(s)
+	}
+	return sanitizer.SanitizeReader(b).String()
+}
+
+// plainText reports whether s is one paragraph that Markdown leaves as it
+// is: it starts with a letter (no list, heading, quote or indented code),
+// is one line without blanks at its ends, and holds no character that
+// starts inline markup, an entity, an autolink or a table, and no "www.".
+func plainText(s string) bool {
+	if c := s[0]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || strings.IndexByte("`*_[]<>&#\\|~!:@", c) >= 0 {
+			return false
+		}
+	}
+	return !strings.Contains(s, "www.")
+}
+
+// rawHTMLAsText renders the HTML a description holds, inline or as a
+// block, as escaped text: a reader sees what the author wrote, and no
+// element of it reaches the page.
+type rawHTMLAsText struct{}
+
+func (rawHTMLAsText) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
+	r.Register(ast.KindRawHTML, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			segs := n.(*ast.RawHTML).Segments
+			for i := range segs.Len() {
+				seg := segs.At(i)
+				w.Write(util.EscapeHTML(seg.Value(source)))
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	r.Register(ast.KindHTMLBlock, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		block := n.(*ast.HTMLBlock)
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		var text bytes.Buffer
+		lines := block.Lines()
+		for i := range lines.Len() {
+			seg := lines.At(i)
+			text.Write(seg.Value(source))
+		}
+		if block.HasClosure() {
+			text.Write(block.ClosureLine.Value(source))
+		}
+		w.WriteString(`<p class="raw-html">`)
+		w.Write(util.EscapeHTML(bytes.TrimRight(text.Bytes(), "\n")))
+		w.WriteString("</p>\n")
+		return ast.WalkSkipChildren, nil
+	})
+}
