@@ -253,3 +253,123 @@ func testSyncFenceAgainstTakeover(t *testing.T, a, b registry.Store) {
 		t.Errorf("CommitSync after the takeover = %v, want ErrNotHolder", err)
 	}
 }
+
+// Freezer makes hook run inside each CommitSync transaction of s, just
+// before its commit, holding the transaction's locks (for the SQL stores,
+// sqlstore.SetSyncTxHook): a hook that blocks freezes the lease holder
+// inside its transaction, as a stopped process, a frozen VM or a network
+// partition would.
+type Freezer func(s registry.Store, hook func())
+
+// frozenDeadline bounds the waits of FrozenHolder: functional, far above
+// the bounds of the sync's transactions with the lease of lease() (a
+// second each on PostgreSQL) and SQLite's busy timeout (10 s).
+const frozenDeadline = 2 * time.Minute
+
+// FrozenHolder freezes the lease holder, store a, inside a sync
+// transaction and checks what store b, another process on the same
+// database, sees meanwhile and afterwards. preempts says whether the
+// database takes a frozen holder's locks away: PostgreSQL ends the session
+// of a transaction idle past its bound, so b takes the lease over and
+// writes while a is still frozen. SQLite cannot: b's writes fail with
+// registry.ErrBusy (503, never 500) until a resumes. Either way a's late
+// commit is refused, writes nothing, and b holds the lease afterwards.
+func FrozenHolder(t *testing.T, open Opener, freeze Freezer, preempts bool) {
+	ctx := context.Background()
+	a, b := open(t), open(t)
+	t.Cleanup(func() { a.Close(); b.Close() })
+	sa, sb := syncStore(t, a), syncStore(t, b)
+	put(t, a, registry.PlaneID(plane), `{}`)
+	held := take(t, sa, 0, "a")
+
+	frozen, thaw := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	freeze(a, func() {
+		once.Do(func() { close(frozen) })
+		<-thaw
+	})
+	thawOnce := sync.OnceFunc(func() { close(thaw) })
+	t.Cleanup(thawOnce)
+	late := api.SyncStatus{Repository: pending.Repository, State: "frozen"}
+	committed := make(chan error, 1)
+	go func() {
+		committed <- sa.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Frozen"}, Status: &late})
+	}()
+	select {
+	case <-frozen:
+	case err := <-committed:
+		t.Fatalf("CommitSync returned %v without running the freezer's hook", err)
+	case <-time.After(frozenDeadline):
+		t.Fatal("the holder's transaction never reached the freezer's hook")
+	}
+
+	// While a is frozen: b writes outside the sync, and tries to take the
+	// lease over, as its sync does at each interval once the TTL passed.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		_, _, err := b.Put(ctx, registry.Write{Resource: registry.Resource{ID: registry.ProviderID(plane, "Other.Ns"), Properties: []byte(`{}`)}, Now: t0})
+		switch {
+		case preempts && err != nil:
+			t.Errorf("a write outside the sync while the holder is frozen: %v", err)
+		case !preempts && !errors.Is(err, registry.ErrBusy):
+			t.Errorf("a write while the holder is frozen holding the write lock = %v, want ErrBusy", err)
+		}
+	})
+	wg.Go(func() {
+		// Without a bound on a's transaction, b's takeover waits for a's
+		// lock for as long as a is frozen: this context fails it instead.
+		tctx, cancel := context.WithTimeout(ctx, frozenDeadline)
+		defer cancel()
+		for {
+			_, err := sb.TakeSyncLease(tctx, held.Version, lease("b"), pending)
+			if err == nil {
+				if !preempts {
+					t.Error("b took the lease while the holder held the database's write lock")
+				}
+				return
+			}
+			if tctx.Err() != nil {
+				t.Errorf("b did not take the lease over from the frozen holder within %s: %v", frozenDeadline, err)
+				return
+			}
+			if !errors.Is(err, registry.ErrBusy) {
+				t.Errorf("taking the lease over from a frozen holder: %v, want nil or ErrBusy", err)
+				return
+			}
+			if !preempts {
+				return
+			}
+		}
+	})
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+
+	// a resumes: its late commit is refused and writes nothing.
+	thawOnce()
+	select {
+	case err := <-committed:
+		if err == nil {
+			t.Error("the frozen holder's late commit succeeded")
+		}
+	case <-time.After(frozenDeadline):
+		t.Fatal("the thawed holder's commit never returned")
+	}
+	if !preempts {
+		// Only now can b take the lease over: nobody renewed it.
+		take(t, sb, held.Version, "b")
+		put(t, b, registry.ProviderID(plane, "Other.Ns"), `{}`)
+	}
+	rec, err := sb.SyncRecord(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Lease.Holder != "b" || len(rec.Status.Namespaces) != 0 || rec.Status.State == late.State {
+		t.Errorf("after the frozen holder's late commit: lease %+v, namespaces %v, state %q; want b's lease and nothing of a's commit",
+			rec.Lease, rec.Status.Namespaces, rec.Status.State)
+	}
+	if err := sa.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Late"}}); !errors.Is(err, registry.ErrNotHolder) {
+		t.Errorf("CommitSync of the thawed holder = %v, want ErrNotHolder", err)
+	}
+}
