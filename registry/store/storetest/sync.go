@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"slices"
 	"strings"
@@ -24,6 +25,7 @@ var syncTests = []suiteTest{
 	{"SyncLease", testSyncLease},
 	{"SyncCommitFenced", testSyncCommitFenced},
 	{"SyncCommitAllOrNothing", testSyncCommitAllOrNothing},
+	{"SyncDamagedRecord", testSyncDamagedRecord},
 }
 
 var syncSharedTests = []sharedTest{
@@ -371,5 +373,38 @@ func FrozenHolder(t *testing.T, open Opener, freeze Freezer, preempts bool) {
 	}
 	if err := sa.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Late"}}); !errors.Is(err, registry.ErrNotHolder) {
 		t.Errorf("CommitSync of the thawed holder = %v, want ErrNotHolder", err)
+	}
+}
+
+// testSyncDamagedRecord: a hand-edited status or renewal time is no error
+// of SyncRecord (which every write's sync guard reads): the record says
+// what is damaged, keeps the lease and the managed namespaces, and the
+// status says "damaged"; writing a status and renewing the lease repair
+// it.
+func testSyncDamagedRecord(t *testing.T, s registry.Store) {
+	ctx := context.Background()
+	ss, held := syncHeld(t, s)
+	if err := ss.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Kept"}, Status: &pending}); err != nil {
+		t.Fatal(err)
+	}
+	db := optional[interface{ DB() *sql.DB }](t, s)
+	if _, err := db.DB().ExecContext(ctx, `UPDATE sync_state SET status = '[1,', renewed_at = 'yesterday' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ss.SyncRecord(ctx)
+	if err != nil {
+		t.Fatalf("SyncRecord of a damaged record: %v, want the record", err)
+	}
+	if !strings.Contains(rec.Damaged, "sync_state.status") || !strings.Contains(rec.Damaged, "sync_state.renewed_at") ||
+		rec.Status.State != "damaged" || !strings.Contains(rec.Status.Error, rec.Damaged) ||
+		rec.Lease.Holder != "a" || rec.Lease.Version != held.Version || strings.Join(rec.Status.Namespaces, ",") != "Git.Kept" {
+		t.Fatalf("a damaged record = %+v", rec)
+	}
+	held = take(t, ss, held.Version, "a")
+	if err := ss.CommitSync(ctx, registry.SyncCommit{Fence: held, Status: &pending}); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := ss.SyncRecord(ctx); err != nil || rec.Damaged != "" || rec.Status.State != pending.State {
+		t.Errorf("after a renewal and a status: %+v, %v", rec, err)
 	}
 }

@@ -87,9 +87,7 @@ func (s *Store) SyncRecord(ctx context.Context) (registry.SyncRecord, error) {
 			continue
 		}
 		found = true
-		if rec, err = decodeSyncRecord(text, version, ttlMillis, renewed, st); err != nil {
-			return registry.SyncRecord{}, fmt.Errorf("%s: %w", s.d.Name, err)
-		}
+		rec = decodeSyncRecord(text, version, ttlMillis, renewed, st)
 	}
 	if err := rows.Err(); err != nil {
 		return registry.SyncRecord{}, fmt.Errorf("%s: read the sync state: %w", s.d.Name, err)
@@ -102,21 +100,32 @@ func (s *Store) SyncRecord(ctx context.Context) (registry.SyncRecord, error) {
 	return rec, nil
 }
 
-// decodeSyncRecord builds the record of the sync_state row.
-func decodeSyncRecord(holder string, version, ttlMillis int64, renewed, status string) (registry.SyncRecord, error) {
+// decodeSyncRecord builds the record of the sync_state row. A renewed_at
+// or status that cannot be read (edited by hand) leaves the record
+// Damaged, with the lease columns, which are typed, intact, and the
+// status saying so (State "damaged").
+func decodeSyncRecord(holder string, version, ttlMillis int64, renewed, status string) registry.SyncRecord {
 	rec := registry.SyncRecord{Lease: registry.SyncLease{Holder: holder, Version: version, TTL: time.Duration(ttlMillis) * time.Millisecond}}
+	var damage []string
 	if renewed != "" {
 		t, err := time.Parse(time.RFC3339Nano, renewed)
 		if err != nil {
-			return rec, fmt.Errorf("the sync state's renewed_at %q: %w", renewed, err)
+			damage = append(damage, fmt.Sprintf("sync_state.renewed_at %q is not a time", renewed))
 		}
 		rec.Lease.RenewedAt = t
 	}
+	// Unknown fields are no damage: a newer replica may have written them.
 	if err := json.Unmarshal([]byte(status), &rec.Status); err != nil {
-		return rec, fmt.Errorf("the sync state's status is damaged: %w", err)
+		rec.Status = api.SyncStatus{}
+		damage = append(damage, fmt.Sprintf("sync_state.status is not a sync status: %v", err))
+	}
+	if len(damage) > 0 {
+		rec.Damaged = strings.Join(damage, "; ")
+		rec.Status.State = "damaged"
+		rec.Status.Error = "the stored sync state is damaged (" + rec.Damaged + "): the git sync is stopped until it is repaired"
 	}
 	rec.Status.Holder, rec.Status.LeaseRenewedAt = holder, rec.Lease.RenewedAt
-	return rec, nil
+	return rec
 }
 
 // encodeSyncStatus is the stored form of st: without what the store keeps
