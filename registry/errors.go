@@ -22,6 +22,9 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrInvalid: a name or body is invalid.
 	ErrInvalid = errors.New("invalid")
+	// ErrBusy: the database did not grant a lock in time (another writer,
+	// possibly of another process, holds it); retrying later may succeed.
+	ErrBusy = errors.New("the database is busy")
 )
 
 // More typed errors, for resources of user-defined types. Both NotFound
@@ -105,6 +108,8 @@ const (
 	CodeConflict
 	// CodeUnavailable: the request was cancelled or timed out.
 	CodeUnavailable
+	// CodeBusy: the database did not grant a lock in time (ErrBusy).
+	CodeBusy
 	// The codes of the HTTP API's own refusals.
 	CodeMethodNotAllowed
 	CodeUnsupportedMediaType
@@ -159,6 +164,8 @@ func CodeOf(err error) Code {
 		return CodePrecondition
 	case errors.Is(err, ErrConflict):
 		return CodeConflict
+	case errors.Is(err, ErrBusy):
+		return CodeBusy
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return CodeUnavailable
 	}

@@ -32,10 +32,11 @@ type SyncRecord struct {
 	// Status is what the holder last recorded; its Namespaces are the
 	// managed namespaces (the ownership the store keeps).
 	Status api.SyncStatus
-	// Damaged, when not "", says which part of the stored record cannot
-	// be read (a hand-edited status): Status then holds the namespaces
-	// only. The sync does not run on a damaged record; the namespaces it
-	// manages stay protected, and the others writable.
+	// Damaged, when not "", says what of the stored record could not be
+	// read (a hand-edited status): Status then holds only the namespaces
+	// and the lease, which the store keeps apart and are intact. The sync
+	// refuses to run on a damaged record; the managed namespaces stay
+	// guarded.
 	Damaged string
 }
 
@@ -61,7 +62,8 @@ var ErrNotHolder = errors.New("the sync lease is held by another process")
 // SyncStore is implemented by stores that keep the state of the git sync.
 type SyncStore interface {
 	// SyncRecord returns the stored state. It returns ErrNotFound when no
-	// process ever synced this database.
+	// process ever synced this database. A status that cannot be read is
+	// no error: the record says so in Damaged.
 	SyncRecord(ctx context.Context) (SyncRecord, error)
 	// TakeSyncLease replaces the lease with next (Version is ignored: the
 	// stored one plus one is written) when the stored lease's version is

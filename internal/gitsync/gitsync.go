@@ -145,6 +145,10 @@ func (s *Syncer) run(ctx context.Context, reg Registry) {
 // does nothing but watch the holder's.
 func (s *Syncer) Once(ctx context.Context, reg Registry) {
 	rec, held, err := s.lease.acquire(ctx, reg, s.pending())
+	if errors.Is(err, errDamaged) {
+		s.cfg.Log.Error("sync refused", "repository", s.repo, "err", err)
+		return
+	}
 	if err != nil {
 		s.cfg.Log.Error("sync lease", "repository", s.repo, "err", err)
 		return

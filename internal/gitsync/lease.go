@@ -37,6 +37,10 @@ func HolderID() string {
 	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
+// errDamaged is the refusal to sync from a damaged record
+// (registry.SyncRecord.Damaged).
+var errDamaged = errors.New("not syncing: the stored sync state is damaged until it is repaired")
+
 // leaser takes, renews and watches the sync lease for one process.
 type leaser struct {
 	holder string
@@ -67,9 +71,11 @@ func (l *leaser) acquire(ctx context.Context, reg Registry, initial api.SyncStat
 		return rec, false, err
 	}
 	if rec.Damaged != "" {
-		// Taking the lease would write over what an operator may want
-		// to look at; the guard keeps protecting the namespaces.
-		return rec, false, fmt.Errorf("not syncing: the stored sync state is damaged: %s", rec.Damaged)
+		// Syncing from a state it cannot read could prune or rewrite what
+		// it does not know of: stop, and say so every interval, until an
+		// operator repairs it (docs/git.md). The managed namespaces stay
+		// guarded; other writes go on.
+		return rec, false, fmt.Errorf("%w: %s", errDamaged, rec.Damaged)
 	}
 	cur := rec.Lease
 	if cur.Holder != "" && cur.Holder != l.holder {

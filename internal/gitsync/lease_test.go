@@ -2,12 +2,16 @@ package gitsync_test
 
 import (
 	"context"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/udtc/udtc/internal/gitsync"
+	"github.com/udtc/udtc/registry/api"
+	"github.com/udtc/udtc/registry/client"
+	"github.com/udtc/udtc/registry/store/sqlite"
 )
 
 // Two servers with --sync on one store: one syncs (the lease holder), the
@@ -81,5 +85,50 @@ func TestSyncLeaseOneSyncerAndFailover(t *testing.T) {
 	a.Once(ctx, areg)
 	if st := f.status(); st.Holder != a.Holder() || st.LastAppliedCommit == third {
 		t.Fatalf("after b released the lease: %+v", st)
+	}
+}
+
+// A hand-edited sync_state.status: every replica keeps serving writes
+// outside the managed namespaces (which stay guarded) and reports the
+// damage at /sync/status; the sync refuses to run from a state it cannot
+// read, and runs again once the status is reset (docs/git.md).
+func TestSyncDamagedState(t *testing.T) {
+	ctx := context.Background()
+	f := newSyncFixture(t)
+	f.commit(map[string]string{"data.yaml": syncData})
+	f.start(filepath.Join(t.TempDir(), "registry.db"), gitsync.Config{Heal: true})
+	f.once(ctx)
+	db := f.store.(*sqlite.Store).DB()
+	if _, err := db.ExecContext(ctx, `UPDATE sync_state SET status = '{"state": "synced", ' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	second := f.commit(map[string]string{"data.yaml": syncData, "net.yaml": syncNet})
+
+	commits := f.sreg.(counted).commits.Load()
+	f.once(ctx)
+	if n := f.sreg.(counted).commits.Load() - commits; n != 0 {
+		t.Errorf("the sync made %d transactions from a damaged state", n)
+	}
+	if !strings.Contains(f.log.String(), "sync refused") || !strings.Contains(f.log.String(), "sync_state.status") {
+		t.Errorf("the log does not say why the sync refused:\n%s", f.log)
+	}
+	st := f.status()
+	if st.State != "damaged" || !strings.Contains(st.Error, "sync_state.status") || strings.Join(st.Namespaces, ",") != "Contoso.Data" || st.Holder != f.syncer.Holder() {
+		t.Errorf("/sync/status of a damaged state: %+v", st)
+	}
+	if _, err := f.reg.PutProvider(ctx, "Other.Things", api.ResourceProvider{}); err != nil {
+		t.Errorf("PUT outside the managed namespaces with a damaged sync state: %v", err)
+	}
+	if _, err := f.reg.PutResourceType(ctx, "Contoso.Data", "queues", api.ResourceType{}); client.StatusCode(err) != http.StatusConflict {
+		t.Errorf("PUT into a managed namespace with a damaged sync state: %v, want 409", err)
+	}
+
+	// Repaired as docs/git.md says: the sync applies the commit again.
+	if _, err := db.ExecContext(ctx, `UPDATE sync_state SET status = '{}', renewed_at = '' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	f.once(ctx)
+	if st := f.status(); st.State != "synced" || st.LastAppliedCommit != second || strings.Join(st.Namespaces, ",") != "Contoso.Data,Contoso.Net" {
+		t.Errorf("after the repair: %+v", st)
 	}
 }

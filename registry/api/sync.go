@@ -16,8 +16,8 @@ type SyncStatus struct {
 	// errors or is past the sync's limits; the last applied one stays in
 	// force), "drifted" (the registry differs from the applied commit:
 	// see Drift), "failed" (fetching or applying failed; retried at the
-	// next interval) or "damaged" (the stored state does not read: nothing
-	// syncs until it is repaired; Error says what).
+	// next interval) or "damaged" (the stored status cannot be read, see
+	// Error: the sync is stopped until someone repairs it).
 	State string `json:"state"`
 	// LastSeenCommit is the newest commit of Ref checked.
 	LastSeenCommit string `json:"lastSeenCommit,omitempty"`

@@ -12,12 +12,14 @@ import (
 // errorCode is how an error code is answered: the status, the ARM error
 // code, and for errors that are not *registry.Error values (whose message
 // is their own) the message: fixed when say is set, else the error's text
-// followed by suffix.
+// followed by suffix; and, when set, the Retry-After header (seconds) of
+// the response.
 type errorCode struct {
-	status int
-	arm    string
-	say    string
-	suffix string
+	status     int
+	arm        string
+	say        string
+	suffix     string
+	retryAfter string
 }
 
 // errorCodes is the one table from the registry's error codes to HTTP
@@ -38,6 +40,7 @@ var errorCodes = [...]errorCode{
 	registry.CodePrecondition:           {status: http.StatusPreconditionFailed, arm: api.CodePreconditionFailed},
 	registry.CodeConflict:               {status: http.StatusConflict, arm: api.CodeAnotherOperation, suffix: "; retry"},
 	registry.CodeUnavailable:            {status: http.StatusServiceUnavailable, arm: api.CodeServiceUnavailable, say: "the request was cancelled or timed out"},
+	registry.CodeBusy:                   {status: http.StatusServiceUnavailable, arm: api.CodeServiceUnavailable, say: "the database is busy: another writer holds its lock; retry later", retryAfter: "1"},
 	registry.CodeMethodNotAllowed:       {status: http.StatusMethodNotAllowed, arm: api.CodeMethodNotAllowed},
 	registry.CodeUnsupportedMediaType:   {status: http.StatusUnsupportedMediaType, arm: api.CodeUnsupportedMediaType},
 	registry.CodeTooLarge:               {status: http.StatusRequestEntityTooLarge, arm: api.CodeRequestTooLarge},
@@ -48,13 +51,18 @@ var errorCodes = [...]errorCode{
 	registry.CodeLoopDetected:           {status: http.StatusLoopDetected, arm: api.CodeLoopDetected},
 }
 
-// errorResponse returns the status and ARM error of err.
-func errorResponse(err error) (int, api.ErrorDetail) {
+// errorCodeOf returns the row of errorCodes that answers err.
+func errorCodeOf(err error) errorCode {
 	code := registry.CodeOf(err)
 	if int(code) >= len(errorCodes) {
 		code = registry.CodeInternal
 	}
-	c := errorCodes[code]
+	return errorCodes[code]
+}
+
+// errorResponse returns the status and ARM error of err.
+func errorResponse(err error) (int, api.ErrorDetail) {
+	c := errorCodeOf(err)
 	d := api.ErrorDetail{Code: c.arm}
 	var e *registry.Error
 	switch {
@@ -92,6 +100,7 @@ func (s *Server) handle(h handlerFunc) http.HandlerFunc {
 // the server itself (5xx).
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status, detail := s.failure(r.Context(), r.Method, r.URL.Path, err)
+	setRetryAfter(w, err)
 	writeError(w, status, detail)
 }
 
@@ -109,7 +118,16 @@ func (s *Server) failure(ctx context.Context, method, path string, err error) (i
 // refusals of the middleware and the forwarder, which log their own.
 func refuse(w http.ResponseWriter, err error) {
 	status, detail := errorResponse(err)
+	setRetryAfter(w, err)
 	writeError(w, status, detail)
+}
+
+// setRetryAfter sets the Retry-After header of the answer to err when its
+// code has one.
+func setRetryAfter(w http.ResponseWriter, err error) {
+	if c := errorCodeOf(err); c.retryAfter != "" {
+		w.Header().Set("Retry-After", c.retryAfter)
+	}
 }
 
 // writeError answers with the ARM error envelope of detail, and notes its

@@ -3,8 +3,11 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +18,7 @@ import (
 	"github.com/udtc/udtc/registry/client"
 	"github.com/udtc/udtc/registry/server"
 	"github.com/udtc/udtc/registry/service"
+	"github.com/udtc/udtc/registry/store/sqlite"
 )
 
 const syncRepo = "https://git.example/types.git"
@@ -208,4 +212,51 @@ func TestServiceReadsAreTheRequests(t *testing.T) {
 	if _, err := svc.Locations(ctx, api.DefaultPlane, "Contoso.Missing"); !client.IsNotFound(err) {
 		t.Errorf("locations of a missing provider: %v, want client.IsNotFound", err)
 	}
+}
+
+// Two processes on one SQLite file: while the other holds the write lock
+// (frozen inside its transaction), this server's writes wait for the busy
+// timeout and are answered 503 with Retry-After, every one of them, not
+// 500; once the lock is released they succeed.
+func TestLockedDatabaseAnswers503(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "registry.db")
+	store, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	f := newFixture(t, server.Options{Store: store})
+	f.srv.SetReady(true)
+	f.must(201, "PUT", rp+"/Contoso.Before", `{"properties":{}}`, "Content-Type: application/json")
+
+	// The other process, frozen holding the write lock.
+	other, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for _, ns := range []string{"Contoso.One", "Contoso.Two", "Contoso.Three"} {
+		wg.Go(func() {
+			r := f.do("PUT", rp+"/"+ns, `{"properties":{}}`, "Content-Type: application/json")
+			if r.status != 503 || r.header.Get("Retry-After") == "" || !strings.Contains(string(r.body), `"code":"ServiceUnavailable"`) {
+				t.Errorf("PUT %s with the database locked = %d, Retry-After %q, %s; want 503 with Retry-After", ns, r.status, r.header.Get("Retry-After"), r.body)
+			}
+		})
+	}
+	wg.Wait()
+	f.must(200, "GET", rp+"/Contoso.Before", "") // reads are not blocked
+	if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
+		t.Fatal(err)
+	}
+	f.must(201, "PUT", rp+"/Contoso.One", `{"properties":{}}`, "Content-Type: application/json")
 }

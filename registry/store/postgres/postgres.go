@@ -58,6 +58,14 @@ var dialect = sqlstore.Dialect{
 	IsForeignKeyViolation: func(err error) bool {
 		return pgCode(err) == "23503"
 	},
+	// 55P03 lock_not_available: lock_timeout; 57014 query_canceled:
+	// statement_timeout.
+	IsBusy: func(err error) bool {
+		c := pgCode(err)
+		return c == "55P03" || c == "57014"
+	},
+	// Transaction-local (SET LOCAL) bounds of the sync's transactions.
+	SyncTimeouts: `SELECT set_config('lock_timeout', ?, true), set_config('statement_timeout', ?, true), set_config('idle_in_transaction_session_timeout', ?, true)`,
 	IsUniqueViolation: func(err error) bool {
 		// 40001 serialization failure and 40P01 deadlock: retryable, like a
 		// concurrent create.

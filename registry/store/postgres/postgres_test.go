@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/store/internal/sqlstore"
 	"github.com/udtc/udtc/registry/store/postgres"
 	"github.com/udtc/udtc/registry/store/postgres/pgtest"
 	"github.com/udtc/udtc/registry/store/storetest"
@@ -208,4 +209,14 @@ func waitForLockWait(t *testing.T, s *postgres.Store) {
 			t.Fatal("no session waited for the row lock")
 		}
 	}
+}
+
+// TestFrozenHolder: PostgreSQL ends the session of a lease holder frozen
+// inside its sync transaction once it idled for its bound, so another
+// process takes the lease over while it is still frozen, and its late
+// commit fails.
+func TestFrozenHolder(t *testing.T) {
+	dsn := pg.NewDatabase(t)
+	storetest.FrozenHolder(t, func(t *testing.T) registry.Store { return open(t, dsn) },
+		func(s registry.Store, hook func()) { sqlstore.SetSyncTxHook(s.(*postgres.Store).Store, hook) }, true)
 }

@@ -44,7 +44,15 @@ var dialect = sqlstore.Dialect{
 		c := code(err)
 		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	},
+	// "database is locked" (SQLITE_BUSY and its extended codes), after
+	// busyTimeout: another connection, of this process or another, holds
+	// the write lock.
+	IsBusy: func(err error) bool { return code(err)&0xff == sqlite3.SQLITE_BUSY },
 }
+
+// busyTimeout is how long a connection waits for a lock another holds
+// (PRAGMA busy_timeout) before the write fails with registry.ErrBusy.
+const busyTimeout = "10000" // milliseconds
 
 func code(err error) int {
 	var e *sqlite.Error
@@ -68,7 +76,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: %w", err)
 		}
 	}
-	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
+	dsn := path + "?_pragma=busy_timeout(" + busyTimeout + ")&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/registry"
+	"github.com/udtc/udtc/registry/store/internal/sqlstore"
 	"github.com/udtc/udtc/registry/store/sqlite"
 	"github.com/udtc/udtc/registry/store/storetest"
 )
@@ -53,4 +54,14 @@ func TestReopenKeepsDataAndIntegrity(t *testing.T) {
 		VALUES (99999, 3, 'local', 'x.y', 'z', 'z', 'local', 'X.Y', 'z', 'z', '', '', '{}', 'e', '', '', '', '')`); err == nil {
 		t.Error("inserting a row with a missing parent succeeded; foreign keys are off")
 	}
+}
+
+// TestFrozenHolder: a lease holder frozen inside its sync transaction
+// keeps SQLite's write lock; the other process's writes fail with
+// registry.ErrBusy after the busy timeout, and the holder's late commit
+// is refused.
+func TestFrozenHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "registry.db")
+	storetest.FrozenHolder(t, func(t *testing.T) registry.Store { return open(t, path) },
+		func(s registry.Store, hook func()) { sqlstore.SetSyncTxHook(s.(*sqlite.Store).Store, hook) }, false)
 }

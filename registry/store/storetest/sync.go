@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"slices"
 	"strings"
@@ -24,6 +25,7 @@ var syncTests = []suiteTest{
 	{"SyncLease", testSyncLease},
 	{"SyncCommitFenced", testSyncCommitFenced},
 	{"SyncCommitAllOrNothing", testSyncCommitAllOrNothing},
+	{"SyncDamagedRecord", testSyncDamagedRecord},
 }
 
 var syncSharedTests = []sharedTest{
@@ -251,5 +253,158 @@ func testSyncFenceAgainstTakeover(t *testing.T, a, b registry.Store) {
 	}
 	if err := sa.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Late"}}); !errors.Is(err, registry.ErrNotHolder) {
 		t.Errorf("CommitSync after the takeover = %v, want ErrNotHolder", err)
+	}
+}
+
+// Freezer makes hook run inside each CommitSync transaction of s, just
+// before its commit, holding the transaction's locks (for the SQL stores,
+// sqlstore.SetSyncTxHook): a hook that blocks freezes the lease holder
+// inside its transaction, as a stopped process, a frozen VM or a network
+// partition would.
+type Freezer func(s registry.Store, hook func())
+
+// frozenDeadline bounds the waits of FrozenHolder: functional, far above
+// the bounds of the sync's transactions with the lease of lease() (a
+// second each on PostgreSQL) and SQLite's busy timeout (10 s).
+const frozenDeadline = 2 * time.Minute
+
+// FrozenHolder freezes the lease holder, store a, inside a sync
+// transaction and checks what store b, another process on the same
+// database, sees meanwhile and afterwards. preempts says whether the
+// database takes a frozen holder's locks away: PostgreSQL ends the session
+// of a transaction idle past its bound, so b takes the lease over and
+// writes while a is still frozen. SQLite cannot: b's writes fail with
+// registry.ErrBusy (503, never 500) until a resumes. Either way a's late
+// commit is refused, writes nothing, and b holds the lease afterwards.
+func FrozenHolder(t *testing.T, open Opener, freeze Freezer, preempts bool) {
+	ctx := context.Background()
+	a, b := open(t), open(t)
+	t.Cleanup(func() { a.Close(); b.Close() })
+	sa, sb := syncStore(t, a), syncStore(t, b)
+	put(t, a, registry.PlaneID(plane), `{}`)
+	held := take(t, sa, 0, "a")
+
+	frozen, thaw := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	freeze(a, func() {
+		once.Do(func() { close(frozen) })
+		<-thaw
+	})
+	thawOnce := sync.OnceFunc(func() { close(thaw) })
+	t.Cleanup(thawOnce)
+	late := api.SyncStatus{Repository: pending.Repository, State: "frozen"}
+	committed := make(chan error, 1)
+	go func() {
+		committed <- sa.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Frozen"}, Status: &late})
+	}()
+	select {
+	case <-frozen:
+	case err := <-committed:
+		t.Fatalf("CommitSync returned %v without running the freezer's hook", err)
+	case <-time.After(frozenDeadline):
+		t.Fatal("the holder's transaction never reached the freezer's hook")
+	}
+
+	// While a is frozen: b writes outside the sync, and tries to take the
+	// lease over, as its sync does at each interval once the TTL passed.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		_, _, err := b.Put(ctx, registry.Write{Resource: registry.Resource{ID: registry.ProviderID(plane, "Other.Ns"), Properties: []byte(`{}`)}, Now: t0})
+		switch {
+		case preempts && err != nil:
+			t.Errorf("a write outside the sync while the holder is frozen: %v", err)
+		case !preempts && !errors.Is(err, registry.ErrBusy):
+			t.Errorf("a write while the holder is frozen holding the write lock = %v, want ErrBusy", err)
+		}
+	})
+	wg.Go(func() {
+		// Without a bound on a's transaction, b's takeover waits for a's
+		// lock for as long as a is frozen: this context fails it instead.
+		tctx, cancel := context.WithTimeout(ctx, frozenDeadline)
+		defer cancel()
+		for {
+			_, err := sb.TakeSyncLease(tctx, held.Version, lease("b"), pending)
+			if err == nil {
+				if !preempts {
+					t.Error("b took the lease while the holder held the database's write lock")
+				}
+				return
+			}
+			if tctx.Err() != nil {
+				t.Errorf("b did not take the lease over from the frozen holder within %s: %v", frozenDeadline, err)
+				return
+			}
+			if !errors.Is(err, registry.ErrBusy) {
+				t.Errorf("taking the lease over from a frozen holder: %v, want nil or ErrBusy", err)
+				return
+			}
+			if !preempts {
+				return
+			}
+		}
+	})
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+
+	// a resumes: its late commit is refused and writes nothing.
+	thawOnce()
+	select {
+	case err := <-committed:
+		if err == nil {
+			t.Error("the frozen holder's late commit succeeded")
+		}
+	case <-time.After(frozenDeadline):
+		t.Fatal("the thawed holder's commit never returned")
+	}
+	if !preempts {
+		// Only now can b take the lease over: nobody renewed it.
+		take(t, sb, held.Version, "b")
+		put(t, b, registry.ProviderID(plane, "Other.Ns"), `{}`)
+	}
+	rec, err := sb.SyncRecord(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Lease.Holder != "b" || len(rec.Status.Namespaces) != 0 || rec.Status.State == late.State {
+		t.Errorf("after the frozen holder's late commit: lease %+v, namespaces %v, state %q; want b's lease and nothing of a's commit",
+			rec.Lease, rec.Status.Namespaces, rec.Status.State)
+	}
+	if err := sa.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Late"}}); !errors.Is(err, registry.ErrNotHolder) {
+		t.Errorf("CommitSync of the thawed holder = %v, want ErrNotHolder", err)
+	}
+}
+
+// testSyncDamagedRecord: a hand-edited status or renewal time is no error
+// of SyncRecord (which every write's sync guard reads): the record says
+// what is damaged, keeps the lease and the managed namespaces, and the
+// status says "damaged"; writing a status and renewing the lease repair
+// it.
+func testSyncDamagedRecord(t *testing.T, s registry.Store) {
+	ctx := context.Background()
+	ss, held := syncHeld(t, s)
+	if err := ss.CommitSync(ctx, registry.SyncCommit{Fence: held, Claim: []string{"Git.Kept"}, Status: &pending}); err != nil {
+		t.Fatal(err)
+	}
+	db := optional[interface{ DB() *sql.DB }](t, s)
+	if _, err := db.DB().ExecContext(ctx, `UPDATE sync_state SET status = '[1,', renewed_at = 'yesterday' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ss.SyncRecord(ctx)
+	if err != nil {
+		t.Fatalf("SyncRecord of a damaged record: %v, want the record", err)
+	}
+	if !strings.Contains(rec.Damaged, "sync_state.status") || !strings.Contains(rec.Damaged, "sync_state.renewed_at") ||
+		rec.Status.State != "damaged" || !strings.Contains(rec.Status.Error, rec.Damaged) ||
+		rec.Lease.Holder != "a" || rec.Lease.Version != held.Version || strings.Join(rec.Status.Namespaces, ",") != "Git.Kept" {
+		t.Fatalf("a damaged record = %+v", rec)
+	}
+	held = take(t, ss, held.Version, "a")
+	if err := ss.CommitSync(ctx, registry.SyncCommit{Fence: held, Status: &pending}); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := ss.SyncRecord(ctx); err != nil || rec.Damaged != "" || rec.Status.State != pending.State {
+		t.Errorf("after a renewal and a status: %+v, %v", rec, err)
 	}
 }

@@ -69,8 +69,21 @@ func (s *Store) committer() {
 func (s *Store) runBatch(first *writeReq) {
 	tx, err := s.db.BeginTx(context.Background(), nil)
 	if err != nil {
-		first.granted <- grant{err: fmt.Errorf("%s: begin: %w", s.d.Name, err)}
-		return
+		// Every writer queued now gets the error: when another process
+		// holds the database's write lock (one frozen inside its
+		// transaction), each BEGIN waits for the busy timeout, and the
+		// writers behind the first would otherwise wait one timeout more
+		// each.
+		g := grant{err: fmt.Errorf("%s: begin: %w", s.d.Name, s.busy(err))}
+		first.granted <- g
+		for {
+			select {
+			case r := <-s.queue:
+				r.granted <- g
+			default:
+				return
+			}
+		}
 	}
 	var (
 		released []*writeReq

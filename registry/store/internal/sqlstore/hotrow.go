@@ -342,7 +342,7 @@ func (s *Store) runRowTx(ctx context.Context, live []*rowUpdate) error {
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: begin: %w", s.d.Name, s.busy(err))
 	}
 	for i, u := range live {
 		if err := scan(i, s.queryRow(ctx, tx, qUpdateExisting, u.args()...)); err != nil {

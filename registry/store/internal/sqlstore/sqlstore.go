@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/udtc/udtc/registry"
@@ -47,6 +48,18 @@ type Dialect struct {
 	// IsForeignKeyViolation and IsUniqueViolation classify driver errors.
 	IsForeignKeyViolation func(error) bool
 	IsUniqueViolation     func(error) bool
+	// IsBusy reports a driver error saying that the database did not
+	// grant a lock in time (SQLite's SQLITE_BUSY after its busy timeout;
+	// PostgreSQL's lock and statement timeouts): the store wraps it with
+	// registry.ErrBusy, which the server answers 503 with Retry-After.
+	IsBusy func(error) bool
+	// SyncTimeouts, when set, runs first in each transaction of the git
+	// sync (sync.go) with three arguments, in milliseconds: how long the
+	// transaction may wait for a lock, run one statement, and stay idle
+	// between statements (the database ends the session of a holder
+	// frozen inside its transaction, releasing its locks). "" where the
+	// database cannot bound them per transaction (SQLite).
+	SyncTimeouts string
 	// LockRows, appended to a SELECT, locks the rows it reads until the
 	// transaction ends (" FOR UPDATE"); "" where writers are serialised
 	// anyway (SQLite).
@@ -95,6 +108,9 @@ type Store struct {
 	writers chan struct{}
 	// hot queues the updates of a row while one runs (hotrow.go).
 	hot rowQueues
+	// syncTxHook, when set (SetSyncTxHook, in tests), runs inside each
+	// CommitSync transaction just before its commit.
+	syncTxHook atomic.Pointer[func()]
 }
 
 var _ registry.Store = (*Store)(nil)
@@ -289,7 +305,7 @@ func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, *writeEnd, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		release()
-		return nil, nil, fmt.Errorf("%s: begin: %w", s.d.Name, err)
+		return nil, nil, fmt.Errorf("%s: begin: %w", s.d.Name, s.busy(err))
 	}
 	return tx, &writeEnd{tx: tx, done: release}, nil
 }
@@ -767,7 +783,17 @@ func (s *Store) classifyWrite(id fmt.Stringer, owner string, err error) error {
 	case s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err):
 		return fmt.Errorf("%s was written concurrently: %w", id, registry.ErrConflict)
 	}
-	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, err)
+	return fmt.Errorf("%s: write %s: %w", s.d.Name, id, s.busy(err))
+}
+
+// busy wraps err with registry.ErrBusy when the dialect says the database
+// did not grant a lock in time; any other error, and nil, is returned as
+// it is.
+func (s *Store) busy(err error) error {
+	if err == nil || s.d.IsBusy == nil || errors.Is(err, registry.ErrBusy) || !s.d.IsBusy(err) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", registry.ErrBusy, err)
 }
 
 // maxSwaps bounds casLoop: how many times one write reads a row again

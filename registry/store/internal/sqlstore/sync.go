@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,21 +100,29 @@ func (s *Store) SyncRecord(ctx context.Context) (registry.SyncRecord, error) {
 	return rec, nil
 }
 
-// decodeSyncRecord builds the record of the sync_state row; a column that
-// does not read (edited by hand) makes it Damaged, not an error, so that
-// the managed namespaces, kept elsewhere, are still known.
+// decodeSyncRecord builds the record of the sync_state row. A renewed_at
+// or status that cannot be read (edited by hand) leaves the record
+// Damaged, with the lease columns, which are typed, intact, and the
+// status saying so (State "damaged").
 func decodeSyncRecord(holder string, version, ttlMillis int64, renewed, status string) registry.SyncRecord {
 	rec := registry.SyncRecord{Lease: registry.SyncLease{Holder: holder, Version: version, TTL: time.Duration(ttlMillis) * time.Millisecond}}
+	var damage []string
 	if renewed != "" {
 		t, err := time.Parse(time.RFC3339Nano, renewed)
 		if err != nil {
-			rec.Damaged = fmt.Sprintf("sync_state.renewed_at is not a time (%v)", err)
+			damage = append(damage, fmt.Sprintf("sync_state.renewed_at %q is not a time", renewed))
 		}
 		rec.Lease.RenewedAt = t
 	}
+	// Unknown fields are no damage: a newer replica may have written them.
 	if err := json.Unmarshal([]byte(status), &rec.Status); err != nil {
 		rec.Status = api.SyncStatus{}
-		rec.Damaged = fmt.Sprintf("sync_state.status is not the JSON of a sync status (%v)", err)
+		damage = append(damage, fmt.Sprintf("sync_state.status is not a sync status: %v", err))
+	}
+	if len(damage) > 0 {
+		rec.Damaged = strings.Join(damage, "; ")
+		rec.Status.State = "damaged"
+		rec.Status.Error = "the stored sync state is damaged (" + rec.Damaged + "): the git sync is stopped until it is repaired"
 	}
 	rec.Status.Holder, rec.Status.LeaseRenewedAt = holder, rec.Lease.RenewedAt
 	return rec
@@ -127,13 +136,77 @@ func encodeSyncStatus(st api.SyncStatus) (string, error) {
 	return string(b), err
 }
 
+// The bounds of the sync's transactions. A process frozen inside one (a
+// stopped process, a frozen VM, a network partition) must not keep the
+// lease's row locked for longer than the lease lasts, or no other process
+// can take the lease over: on PostgreSQL each transaction of the sync
+// (CommitSync, TakeSyncLease) waits for a lock, runs a statement and stays
+// idle between two statements for at most syncBound(TTL) each
+// (Dialect.SyncTimeouts: the server itself rolls back the transaction of
+// a frozen client and ends its session), and the whole transaction
+// commits only within three times as long (the TTL), on this process's
+// clock: one that resumes past it rolls back instead. On SQLite a frozen process
+// keeps the database's write lock until it resumes or dies; the others'
+// writes wait for the busy timeout and then fail with registry.ErrBusy.
+const minSyncBound = time.Second
+
+// syncBound is a third of the lease's TTL (one sync interval with
+// gitsync's three intervals a lease), at least minSyncBound.
+func syncBound(ttl time.Duration) time.Duration {
+	return max(ttl/3, minSyncBound)
+}
+
+// beginSync begins a transaction of the sync under lease TTL ttl, bounded
+// as above, and returns the time past which it must not commit. That is
+// checked on this process's clock just before the commit, not by a
+// context: a context would roll the transaction back from this process,
+// which a frozen process cannot do either.
+func (s *Store) beginSync(ctx context.Context, ttl time.Duration) (*sql.Tx, *writeEnd, time.Time, error) {
+	tx, we, err := s.beginWrite(ctx)
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	bound := syncBound(ttl)
+	deadline := time.Now().Add(3 * bound)
+	if s.d.SyncTimeouts != "" {
+		ms := strconv.FormatInt(bound.Milliseconds(), 10)
+		if _, err := s.exec(ctx, tx, s.d.SyncTimeouts, ms, ms, ms); err != nil {
+			we.end()
+			return nil, nil, time.Time{}, fmt.Errorf("%s: bound the sync's transaction: %w", s.d.Name, err)
+		}
+	}
+	return tx, we, deadline, nil
+}
+
+// outlived is the error of a transaction of the sync that would commit
+// past its deadline (beginSync), nil before it: frozen or slow that long,
+// its process may have lost the lease meanwhile.
+func (s *Store) outlived(deadline time.Time, ttl time.Duration) error {
+	if time.Now().Before(deadline) {
+		return nil
+	}
+	return fmt.Errorf("%s: the transaction of the sync outlived its bound (%s): not committed: %w",
+		s.d.Name, 3*syncBound(ttl), context.DeadlineExceeded)
+}
+
+// SetSyncTxHook makes f run inside each CommitSync transaction of s just
+// before its commit, holding the transaction's locks (nil: nothing runs).
+// Tests block in it to freeze a lease holder inside its transaction.
+func SetSyncTxHook(s *Store, f func()) {
+	if f == nil {
+		s.syncTxHook.Store(nil)
+		return
+	}
+	s.syncTxHook.Store(&f)
+}
+
 // TakeSyncLease implements registry.SyncStore.
 func (s *Store) TakeSyncLease(ctx context.Context, from int64, next registry.SyncLease, status api.SyncStatus) (registry.SyncLease, error) {
 	st, err := encodeSyncStatus(status)
 	if err != nil {
 		return registry.SyncLease{}, err
 	}
-	tx, we, err := s.beginWrite(ctx)
+	tx, we, deadline, err := s.beginSync(ctx, next.TTL)
 	if err != nil {
 		return registry.SyncLease{}, err
 	}
@@ -153,13 +226,16 @@ func (s *Store) TakeSyncLease(ctx context.Context, from int64, next registry.Syn
 		return registry.SyncLease{}, fmt.Errorf("the sync lease changed since version %d: %w", from, registry.ErrPrecondition)
 	}
 	if err == nil {
+		err = s.outlived(deadline, next.TTL)
+	}
+	if err == nil {
 		err = we.commit()
 	}
 	if err != nil {
 		if s.d.IsUniqueViolation != nil && s.d.IsUniqueViolation(err) {
 			return registry.SyncLease{}, fmt.Errorf("the sync lease was taken concurrently: %w", registry.ErrPrecondition)
 		}
-		return registry.SyncLease{}, fmt.Errorf("%s: write the sync lease: %w", s.d.Name, err)
+		return registry.SyncLease{}, fmt.Errorf("%s: write the sync lease: %w", s.d.Name, s.busy(err))
 	}
 	next.Version = from + 1
 	next.RenewedAt = next.RenewedAt.UTC()
@@ -169,7 +245,8 @@ func (s *Store) TakeSyncLease(ctx context.Context, from int64, next registry.Syn
 // CommitSync implements registry.SyncStore. On PostgreSQL the fence check
 // locks the sync_state row until the commit, so a process taking the
 // lease over waits for this transaction, or this transaction for it and
-// then fails the check.
+// then fails the check; the transaction is bounded (beginSync), so a
+// holder frozen inside it loses the lock, and its late commit fails.
 func (s *Store) CommitSync(ctx context.Context, c registry.SyncCommit) error {
 	var status string
 	if c.Status != nil {
@@ -178,7 +255,7 @@ func (s *Store) CommitSync(ctx context.Context, c registry.SyncCommit) error {
 			return err
 		}
 	}
-	tx, we, err := s.beginWrite(ctx)
+	tx, we, deadline, err := s.beginSync(ctx, c.Fence.TTL)
 	if err != nil {
 		return err
 	}
@@ -194,11 +271,17 @@ func (s *Store) CommitSync(ctx context.Context, c registry.SyncCommit) error {
 	}
 	if c.Status != nil {
 		if _, err := s.exec(ctx, tx, qSyncStatus, status); err != nil {
-			return fmt.Errorf("%s: write the sync status: %w", s.d.Name, err)
+			return fmt.Errorf("%s: write the sync status: %w", s.d.Name, s.busy(err))
 		}
 	}
+	if f := s.syncTxHook.Load(); f != nil {
+		(*f)()
+	}
+	if err := s.outlived(deadline, c.Fence.TTL); err != nil {
+		return err
+	}
 	if err := we.commit(); err != nil {
-		return fmt.Errorf("%s: commit a sync of %d writes: %w", s.d.Name, len(c.Ops), err)
+		return fmt.Errorf("%s: commit a sync of %d writes: %w", s.d.Name, len(c.Ops), s.busy(err))
 	}
 	return nil
 }
@@ -214,7 +297,7 @@ func (s *Store) checkFence(ctx context.Context, tx *sql.Tx, fence registry.SyncL
 		return fmt.Errorf("no sync state: %w", registry.ErrNotHolder)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: read the sync lease: %w", s.d.Name, err)
+		return fmt.Errorf("%s: read the sync lease: %w", s.d.Name, s.busy(err))
 	}
 	if holder != fence.Holder || version != fence.Version || holder == "" {
 		return fmt.Errorf("%w: %q at version %d, not %q at %d", registry.ErrNotHolder, holder, version, fence.Holder, fence.Version)
