@@ -46,6 +46,13 @@ func TestGoClientQuickStart(t *testing.T) {
 		}
 		writeTestFile(t, filepath.Join(dir, "examples", e.Name()), string(b))
 	}
+	// The quick start runs in a clone of this repository, whose udtc.yaml
+	// checks the examples under target: udtc.
+	project, err := os.ReadFile(filepath.Join("..", "..", "udtc.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(dir, "udtc.yaml"), string(project))
 	base, stop := startServe(t, "--store", "sqlite:"+filepath.Join(dir, "registry.db"))
 	defer stop()
 	self, err := os.Executable()
