@@ -164,7 +164,8 @@ func (f *registryDeleteFlags) run(c *cli.Context, e *env) error {
 			return err
 		}
 	}
-	for _, fl := range res.Failed {
+	if len(res.Failed) > 0 { // the first failure says why
+		fl := res.Failed[0]
 		if err := f.authError(fl.Err); err != nil {
 			return err
 		}
