@@ -28,14 +28,12 @@ func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, ca
 		return nil, nil
 	}
 	fsys := fstest.MapFS{}
-	var names []string
 	for _, sum := range registered {
 		b, err := registeredManifest(sum)
 		if err != nil {
 			return nil, err
 		}
 		fsys[sum.Name+".json"] = &fstest.MapFile{Data: b}
-		names = append(names, sum.Name)
 	}
 	// The registrations as stored: base properties merged by whoever
 	// registered them are there, and those registered without them stay
@@ -45,8 +43,8 @@ func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, ca
 		return nil, err
 	}
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("the registered schemas of %s do not compile, so they cannot be compared (--allow-breaking skips the check): %s",
-			strings.Join(names, ", "), firstError(diags))
+		return nil, fmt.Errorf("the registered schema of %s does not compile, so it cannot be compared (--allow-breaking skips the check): %s",
+			registeredAt(diags), firstError(diags))
 	}
 	findings, err := compat.Compare(old, cat)
 	if err != nil {
@@ -61,6 +59,28 @@ func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, ca
 		}
 	}
 	return out, nil
+}
+
+// registeredAt names the type and API version of the first error of l, a
+// position in the synthetic manifest of a registry's namespace
+// ("registry:Contoso.Data.json", /types/caches/apiVersions/2025-01-01/...),
+// or the namespace alone.
+func registeredAt(l diag.List) string {
+	for _, d := range l {
+		if d.Severity != diag.Error {
+			continue
+		}
+		ns := strings.TrimSuffix(strings.TrimPrefix(d.Span.File, "registry:"), ".json")
+		parts := strings.Split(d.Path, "/") // "", "types", type, "apiVersions", version, ...
+		switch {
+		case len(parts) >= 5 && parts[1] == "types" && parts[3] == "apiVersions":
+			return ns + "/" + schema.UnescapePointerToken(parts[2]) + "@" + parts[4]
+		case len(parts) >= 3 && parts[1] == "types":
+			return ns + "/" + schema.UnescapePointerToken(parts[2])
+		}
+		return ns
+	}
+	return ""
 }
 
 func firstError(l diag.List) string {

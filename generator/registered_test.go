@@ -132,3 +132,24 @@ types:
 		}
 	}
 }
+
+// TestCompareRegisteredNamesTheSchema: a registered schema that does not
+// compile is named by its type and API version, not by every namespace
+// the check read.
+func TestCompareRegisteredNamesTheSchema(t *testing.T) {
+	ctx := context.Background()
+	cat, diags, err := generator.CompileFS(ctx, fstest.MapFS{"m.yaml": {Data: []byte("namespace: Contoso.Data\ntypes:\n  dbs:\n    apiVersions:\n      '2025-01-01': {schema: {type: object}}\n")}}, []string{"."}, generator.Options{})
+	if err != nil || cat == nil {
+		t.Fatalf("%v %v", err, diags)
+	}
+	registered := []api.ProviderSummary{
+		{Name: "Contoso.Other", ResourceTypes: map[string]api.ResourceTypeSummary{"ok": {APIVersions: map[string]api.APIVersionSummary{"2025-01-01": {Schema: json.RawMessage(`{}`)}}}}},
+		{Name: "Contoso.Data", ResourceTypes: map[string]api.ResourceTypeSummary{"dbs": {APIVersions: map[string]api.APIVersionSummary{
+			"2025-01-01": {Schema: json.RawMessage(`{"type":"object","properties":{"size":{"type":"strnig"}}}`)},
+		}}}},
+	}
+	_, err = generator.CompareRegistered(ctx, registered, cat, func(_, _, _ string) bool { return true })
+	if err == nil || !strings.Contains(err.Error(), "the registered schema of Contoso.Data/dbs@2025-01-01 does not compile") || strings.Contains(err.Error(), "Contoso.Other") {
+		t.Errorf("err = %v", err)
+	}
+}
