@@ -181,7 +181,7 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 			return usageErrorf("--address must be an absolute http(s) URL, not %q: it %s", f.address, p)
 		}
 	}
-	rec := f.startRecord(e, c.Args().Slice()) // publishcache.go
+	rec := f.startRecord(c, e, c.Args().Slice()) // publishcache.go
 	if replayed, err := f.replay(c, e, reg, rec); replayed || err != nil {
 		return err
 	}

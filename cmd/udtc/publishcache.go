@@ -31,11 +31,11 @@ type publishRecord struct {
 
 // startRecord finds the record of a publish of paths, and starts its key.
 // Only text output replays: the JSON report lists every registration.
-func (f *publishFlags) startRecord(e *env, paths []string) *publishRecord {
+func (f *publishFlags) startRecord(c *cli.Context, e *env, paths []string) *publishRecord {
 	rec := &publishRecord{key: func() string { return "" }}
 	if f.output == "text" {
 		if rec.path = publish.RecordPath(f.server, f.plane, paths); rec.path != "" {
-			rec.key = f.startPublishKey(e, paths)
+			rec.key = f.startPublishKey(c, e, paths)
 		}
 	}
 	return rec
@@ -95,9 +95,13 @@ func (f *publishFlags) recordApplied(ctx context.Context, reg *client.Client, pl
 // startPublishKey starts the key of a publish run's inputs
 // (outdir.StartKey): the manifests, every flag, and whether its
 // diagnostics are in color.
-func (f *publishFlags) startPublishKey(e *env, paths []string) func() string {
+func (f *publishFlags) startPublishKey(c *cli.Context, e *env, paths []string) func() string {
+	// Every option that shapes what is sent: the project file's too (its
+	// errors are the compile's to report).
+	_ = f.loadProject()
 	return outdir.StartKey(paths, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
 		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
+		strconv.FormatBool(f.deleteResources), strconv.FormatBool(f.noBase(c)), strconv.FormatBool(f.radius()), f.proj.Key(),
 		strconv.FormatBool(f.review.verbose), f.review.allowBreaking.String(),
 		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(diagColor(e)))
 }

@@ -40,6 +40,13 @@ func TestPublishNoOpSkipsCompileButSeesChanges(t *testing.T) {
 		t.Fatalf("second publish: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
+	// An option that changes what is sent is no replay: without Radius's
+	// base properties the schemas differ.
+	code, stdout, stderr = runCLI(t, "publish", "--server", srv.url, "--timeout", "2m", "--base-properties=false", "--dry-run", dir)
+	if strings.Contains(stderr, "nothing compiled") || !strings.Contains(stdout, "to update") || strings.Contains(stdout, "0 to update") {
+		t.Fatalf("publish --base-properties=false replayed or planned nothing: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
 	// An edit in a manifest.
 	edit(t, filepath.Join(dir, "data.yaml"), "enum: [S, M, L, XL]", "enum: [S, M, L, XL, XXL]")
 	publishText("Applied 1 of 1 write.", false)

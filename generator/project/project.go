@@ -319,12 +319,14 @@ func (p *Project) BreakingPolicy() compat.Policy {
 	return compat.Policy{StrictPreviews: p.File.Breaking.Previews == "strict"}
 }
 
-// Key is a fingerprint of the rule settings, for caches keyed by options.
+// Key is a fingerprint of the settings, for caches keyed by options: the
+// whole file as read (rules, target, base properties, the breaking policy,
+// ...), so that no setting added later can be forgotten by a cache.
 func (p *Project) Key() string {
 	if p == nil {
 		return ""
 	}
-	b, _ := json.Marshal(p.File.Rules)
+	b, _ := json.Marshal(p.File)
 	return string(b)
 }
 
