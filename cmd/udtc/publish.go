@@ -148,6 +148,8 @@ type publishFlags struct {
 	dryRun          bool
 	location        string
 	address         string
+	types           cli.StringSlice // --type: publish only these
+
 	git             gitPublishFlags // publishgit.go
 	review          planFlags       // publishplan.go
 }
@@ -159,6 +161,7 @@ func (f *publishFlags) flags() []cli.Flag {
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan and stop", Destination: &f.dryRun},
 		&cli.StringFlag{Name: "location", Value: registration.DefaultLocation, Usage: "location to register for namespaces whose manifests declare none", Destination: &f.location},
 		&cli.StringFlag{Name: "address", Usage: "resource provider address of --location", Destination: &f.address},
+		&cli.StringSliceFlag{Name: "type", Usage: "publish only this type, NAMESPACE/TYPE (repeatable), as rad resource-type create does; the rest of its namespace is left as registered", Destination: &f.types},
 	}, f.git.flags(), f.review.flags())
 }
 
@@ -195,6 +198,14 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	}
 	defer cancel()
 	want := registration.Registrations(cat, registration.Options{Location: f.location, Address: f.address})
+	if len(f.types.Value()) > 0 {
+		if f.prune {
+			return usageErrorf("--type publishes part of a namespace and --prune deletes what it does not declare: give one of them")
+		}
+		if want, err = onlyTypes(want, f.types.Value()); err != nil {
+			return err
+		}
+	}
 	refusedNamespaces := 0
 	if reg.Target().Flavor == client.FlavorUCP {
 		all := len(want)
@@ -346,4 +357,58 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// onlyTypes keeps of want the types named NAMESPACE/TYPE (case-insensitive,
+// as the registry looks names up) and their namespaces' providers and
+// locations, each location serving the kept types only: what rad
+// resource-type create registers of a manifest. A name that no manifest
+// declares is a usage error naming what there is.
+func onlyTypes(want []api.Registration, names []string) ([]api.Registration, error) {
+	keep := map[string]bool{}
+	for _, n := range names {
+		ns, typ, ok := strings.Cut(n, "/")
+		if !ok || ns == "" || typ == "" {
+			return nil, usageErrorf("--type %q: give NAMESPACE/TYPE, like Contoso.Data/redisCaches", n)
+		}
+		keep[strings.ToLower(n)] = false
+	}
+	var out []api.Registration
+	var declared []string
+	for _, reg := range want {
+		var types []api.RegisteredType
+		served := map[string]bool{}
+		for _, rt := range reg.Types {
+			full := reg.Namespace + "/" + rt.Type.Name
+			declared = append(declared, full)
+			if _, ok := keep[strings.ToLower(full)]; ok {
+				keep[strings.ToLower(full)] = true
+				types = append(types, rt)
+				served[rt.Type.Name] = true
+			}
+		}
+		if len(types) == 0 {
+			continue
+		}
+		reg.Types = types
+		locs := make([]api.Location, len(reg.Locations))
+		for i, l := range reg.Locations {
+			rts := map[string]api.LocationResourceType{}
+			for name, v := range l.Properties.ResourceTypes {
+				if served[name] {
+					rts[name] = v
+				}
+			}
+			l.Properties.ResourceTypes = rts
+			locs[i] = l
+		}
+		reg.Locations = locs
+		out = append(out, reg)
+	}
+	for _, n := range names {
+		if !keep[strings.ToLower(n)] {
+			return nil, usageErrorf("--type %s: no manifest declares it (types: %s)", n, strings.Join(declared, ", "))
+		}
+	}
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -102,6 +103,7 @@ func (f *publishFlags) startPublishKey(c *cli.Context, e *env, paths []string) f
 	return outdir.StartKey(paths, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
 		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
 		strconv.FormatBool(f.deleteResources), strconv.FormatBool(f.noBase(c)), strconv.FormatBool(f.radius()), f.proj.Key(),
+		strings.Join(f.types.Value(), ","),
 		strconv.FormatBool(f.review.verbose), f.review.allowBreaking.String(),
 		strconv.FormatBool(f.review.detailedExitcode), strconv.FormatBool(f.review.yes), strconv.FormatBool(diagColor(e)))
 }

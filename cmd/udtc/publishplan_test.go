@@ -312,3 +312,34 @@ types:
 		t.Errorf("--allow-breaking VALUE: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestPublishOneType: --type publishes one type of a multi-type file, as
+// rad resource-type create does, and leaves the rest of the namespace as
+// registered; a type no manifest declares is a usage error naming those
+// that are.
+func TestPublishOneType(t *testing.T) {
+	t.Chdir("../..")
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	if code, _, stderr := runCLI(t, "publish", "examples", "--server", url, "--type", "Contoso.Data/postgresDatabases"); code != 0 {
+		t.Fatalf("publish --type: exit %d\n%s", code, stderr)
+	}
+	list := runOut(t, "registry", "list", "--server", url)
+	if !strings.Contains(list, "Contoso.Data/postgresDatabases") || strings.Contains(list, "redisCaches") || strings.Contains(list, "Contoso.Messaging") {
+		t.Errorf("after publishing one type:\n%s", list)
+	}
+	if code, _, stderr := runCLI(t, "publish", "examples", "--server", url, "--type", "contoso.data/rediscaches"); code != 0 {
+		t.Fatalf("publish --type of another: exit %d\n%s", code, stderr)
+	}
+	list = runOut(t, "registry", "list", "--server", url)
+	if !strings.Contains(list, "Contoso.Data/postgresDatabases") || !strings.Contains(list, "Contoso.Data/redisCaches") {
+		t.Errorf("the second type did not join the first:\n%s", list)
+	}
+	code, _, stderr := runCLI(t, "publish", "examples", "--server", url, "--type", "Contoso.Data/nope")
+	if code != 2 || !strings.Contains(stderr, "--type Contoso.Data/nope: no manifest declares it (types: ") {
+		t.Errorf("an unknown --type: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "publish", "examples", "--server", url, "--type", "Contoso.Data/redisCaches", "--prune"); code != 2 || !strings.Contains(stderr, "give one of them") {
+		t.Errorf("--type with --prune: exit %d\n%s", code, stderr)
+	}
+}
