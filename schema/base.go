@@ -184,9 +184,6 @@ func MergeBaseJSON(raw json.RawMessage) (json.RawMessage, error) {
 			props = &root[i]
 			if isObject(props.val) {
 				props.obj = shallowMembers(props.val)
-				if props.obj == nil {
-					props.obj = []member{}
-				}
 			}
 		case "required":
 			req = &root[i]

@@ -119,7 +119,16 @@ type parser struct {
 }
 
 // object reads the members of an object whose { was read, and its }.
-func (p *parser) object() []member {
+func (p *parser) object() []member { return p.objectMembers(true) }
+
+// shallow reads the members of an object whose { was read, and its },
+// without reading the members of the objects among their values (obj stays
+// nil): for a caller that needs one level of a large document.
+func (p *parser) shallow() []member { return p.objectMembers(false) }
+
+// objectMembers reads the members of an object whose { was read, and its
+// }; deep reads the members of the objects among their values too.
+func (p *parser) objectMembers(deep bool) []member {
 	ms := make([]member, 0, 8)
 	for {
 		p.space()
@@ -137,41 +146,16 @@ func (p *parser) object() []member {
 		p.space()
 		start := p.at
 		var obj []member
-		if p.take('{') {
-			obj = p.object()
-		} else {
+		switch {
+		case p.at >= len(p.raw) || p.raw[p.at] != '{':
 			p.value()
+		case deep:
+			p.at++
+			obj = p.object()
+		default:
+			p.nested() // to its matching brace
 		}
 		ms = append(ms, member{key: key, val: p.raw[start:p.at], obj: obj})
-	}
-}
-
-// shallow reads the members of an object whose { was read, and its },
-// without reading the members of the objects among their values (obj stays
-// nil): for a caller that needs one level of a large document.
-func (p *parser) shallow() []member {
-	var ms []member
-	for {
-		p.space()
-		p.take(',')
-		p.space()
-		if p.at >= len(p.raw) || p.raw[p.at] != '"' {
-			p.take('}')
-			return ms
-		}
-		from := p.at
-		p.str()
-		key := unquote(p.raw[from:p.at])
-		p.space()
-		p.take(':')
-		p.space()
-		start := p.at
-		if p.at < len(p.raw) && p.raw[p.at] == '{' {
-			p.nested() // to its matching brace
-		} else {
-			p.value()
-		}
-		ms = append(ms, member{key: key, val: p.raw[start:p.at]})
 	}
 }
 

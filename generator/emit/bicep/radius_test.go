@@ -3,7 +3,6 @@ package bicep_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/internal/goldentest"
@@ -35,57 +33,29 @@ import (
 //     id) plus a ReadOnly alias of every child of properties whose name the
 //     envelope does not take.
 func TestSameStructureAsManifestToBicep(t *testing.T) {
-	corpus := filepath.Join(goldentest.Root(t), "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("the Radius corpus is not beside the repository (%s): %v", corpus, err)
-	}
-	var files []string
-	filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
-			files = append(files, p)
+	corpus := goldentest.Corpus(t)
+	versions := goldentest.CorpusVersions(t, corpus)
+	bodies := map[string]map[string]*shape{} // by file
+	for _, v := range versions {
+		got, ok := bodies[v.File]
+		if !ok {
+			got = emittedBodies(t, v.File)
+			bodies[v.File] = got
 		}
-		return nil
-	})
-	if len(files) == 0 {
-		t.Fatal("no manifests in the corpus")
-	}
-	bodies := 0
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
+		name := v.Namespace + "/" + v.Type + "@" + v.Version
+		body, ok := got[name]
+		if !ok {
+			t.Errorf("%s: no resource %s in types.json", v.File, name)
+			continue
 		}
-		var m struct {
-			Namespace string `yaml:"namespace"`
-			Types     map[string]struct {
-				APIVersions map[string]struct {
-					Schema map[string]any `yaml:"schema"`
-				} `yaml:"apiVersions"`
-			} `yaml:"types"`
-		}
-		if err := yaml.Unmarshal(data, &m); err != nil || m.Namespace == "" {
-			continue // not a manifest
-		}
-		got := emittedBodies(t, file)
-		for typ, tv := range m.Types {
-			for ver, v := range tv.APIVersions {
-				name := m.Namespace + "/" + typ + "@" + ver
-				body, ok := got[name]
-				if !ok {
-					t.Errorf("%s: no resource %s in types.json", file, name)
-					continue
-				}
-				if diff := cmp.Diff(expectedBody(m.Namespace+"/"+typ, ver, v.Schema), body); diff != "" {
-					t.Errorf("%s: %s differs from manifest-to-bicep's structure (-want +got):\n%s", file, name, diff)
-				}
-				bodies++
-			}
+		if diff := cmp.Diff(expectedBody(v.Namespace+"/"+v.Type, v.Version, v.Schema), body); diff != "" {
+			t.Errorf("%s: %s differs from manifest-to-bicep's structure (-want +got):\n%s", v.File, name, diff)
 		}
 	}
-	if bodies < 30 {
-		t.Errorf("compared %d resource bodies; the corpus has 39", bodies)
+	if len(versions) < 30 {
+		t.Errorf("compared %d resource bodies; the corpus has 39", len(versions))
 	}
-	t.Logf("%d resource bodies of %d manifests have manifest-to-bicep's structure", bodies, len(files))
+	t.Logf("%d resource bodies of %d manifests have manifest-to-bicep's structure", len(versions), len(bodies))
 }
 
 // shape is a Bicep type's structure: its kind, enum values, properties
@@ -135,21 +105,7 @@ func mergeBase(schema map[string]any) map[string]any {
 			props[k] = v
 		}
 	}
-	str := map[string]any{"type": "string"}
-	base := map[string]any{
-		"application":   str,
-		"environment":   str,
-		"codeReference": str,
-		"connections": map[string]any{"type": "object", "additionalProperties": map[string]any{
-			"type":     "object",
-			"required": []any{"source"},
-			"properties": map[string]any{
-				"source":                str,
-				"disableDefaultEnvVars": map[string]any{"type": "boolean"},
-			},
-		}},
-	}
-	for name, s := range base {
+	for name, s := range goldentest.RadiusBase() {
 		if _, ok := props[name]; !ok {
 			props[name] = s
 		}

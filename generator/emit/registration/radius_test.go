@@ -2,14 +2,11 @@ package registration_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/internal/goldentest"
@@ -25,23 +22,7 @@ import (
 // the descriptions of the added base properties, which are udtc's wording,
 // are left out of the comparison.
 func TestSchemasAreWhatRadSends(t *testing.T) {
-	corpus := filepath.Join(goldentest.Root(t), "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("the Radius corpus is not beside the repository (%s): %v", corpus, err)
-	}
-	base := map[string]any{
-		"application":   map[string]any{"type": "string"},
-		"environment":   map[string]any{"type": "string"},
-		"codeReference": map[string]any{"type": "string"},
-		"connections": map[string]any{"type": "object", "additionalProperties": map[string]any{
-			"type":     "object",
-			"required": []any{"source"},
-			"properties": map[string]any{
-				"source":                map[string]any{"type": "string"},
-				"disableDefaultEnvVars": map[string]any{"type": "boolean"},
-			},
-		}},
-	}
+	corpus := goldentest.Corpus(t)
 	compared := 0
 	for _, sub := range []string{"resource-types-contrib", "radius-built-in"} {
 		dir := filepath.Join(corpus, sub)
@@ -58,45 +39,22 @@ func TestSchemasAreWhatRadSends(t *testing.T) {
 				}
 			}
 		}
-		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
-				return err
+		for _, v := range goldentest.CorpusVersions(t, dir) {
+			name := v.Namespace + "/" + v.Type + "@" + v.Version
+			got, ok := sent[name]
+			if !ok {
+				t.Errorf("%s: %s is not registered", v.File, name)
+				continue
 			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
+			want, added := radMerge(t, v.Schema, goldentest.RadiusBase())
+			for _, prop := range added { // udtc's own wording
+				dropDescriptions(got.(map[string]any)["properties"].(map[string]any)[prop])
 			}
-			var m struct {
-				Namespace string `yaml:"namespace"`
-				Types     map[string]struct {
-					APIVersions map[string]struct {
-						Schema map[string]any `yaml:"schema"`
-					} `yaml:"apiVersions"`
-				} `yaml:"types"`
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: %s is registered with another schema than rad's (-rad +udtc):\n%s", v.File, name, diff)
 			}
-			if err := yaml.Unmarshal(data, &m); err != nil || m.Namespace == "" {
-				return nil
-			}
-			for typ, tv := range m.Types {
-				for ver, v := range tv.APIVersions {
-					name := m.Namespace + "/" + typ + "@" + ver
-					got, ok := sent[name]
-					if !ok {
-						t.Errorf("%s: %s is not registered", p, name)
-						continue
-					}
-					want, added := radMerge(t, v.Schema, base)
-					for _, prop := range added { // udtc's own wording
-						dropDescriptions(got.(map[string]any)["properties"].(map[string]any)[prop])
-					}
-					if diff := cmp.Diff(want, got); diff != "" {
-						t.Errorf("%s: %s is registered with another schema than rad's (-rad +udtc):\n%s", p, name, diff)
-					}
-					compared++
-				}
-			}
-			return nil
-		})
+			compared++
+		}
 	}
 	if compared < 30 {
 		t.Errorf("compared %d API versions; the corpus has 39", compared)
