@@ -137,8 +137,15 @@ func TestBicepSync(t *testing.T) {
 	// Unknown namespaces write nothing.
 	now, _ := os.ReadFile(cfg)
 	code, _, stderr = runCLI(t, "bicep", "sync", "--server", url, "--config", cfg, "Nope.Nope")
-	if code != 1 || !strings.Contains(stderr, "namespace Nope.Nope has no extension on the server") {
+	if code != 1 || !strings.Contains(stderr, "Nope.Nope is neither a registered namespace nor the extension of one (the registry's extensions: contosodata, contosomessaging)") {
 		t.Errorf("unknown namespace = %d %s", code, stderr)
+	}
+	// A namespace without types has no extension.
+	req, _ = http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Empty?api-version=2023-10-01-preview", strings.NewReader(`{}`))
+	mustDo(t, req)
+	code, _, stderr = runCLI(t, "bicep", "sync", "--server", url, "--config", cfg, "Contoso.Empty")
+	if code != 1 || !strings.Contains(stderr, "namespace Contoso.Empty has no registered resource types") {
+		t.Errorf("namespace without types = %d %s", code, stderr)
 	}
 	if again, _ := os.ReadFile(cfg); !bytes.Equal(again, now) {
 		t.Errorf("a failed sync changed bicepconfig.json")

@@ -99,8 +99,8 @@ func (c *config) add(obj *hujson.Object, outer, ptr, key string, value []byte) e
 	switch {
 	case n > 0:
 		prev := obj.Members[n-1]
-		if i := bytes.LastIndexByte(prev.Name.BeforeExtra, '\n'); i >= 0 && isSpace(prev.Name.BeforeExtra[i+1:]) {
-			m.Name.BeforeExtra = onNewLine(m.Name.BeforeExtra, string(prev.Name.BeforeExtra[i+1:]))
+		if indent, ok := lineIndent(prev.Name.BeforeExtra); ok {
+			m.Name.BeforeExtra = onNewLine(m.Name.BeforeExtra, indent)
 		} else {
 			m.Name.BeforeExtra = append(bytes.TrimRight(m.Name.BeforeExtra, " \t"), ' ')
 		}
@@ -132,11 +132,19 @@ func (c *config) add(obj *hujson.Object, outer, ptr, key string, value []byte) e
 // indentOf is the indentation of a member whose name has extra before it,
 // "" when it is not on a line of its own.
 func indentOf(extra hujson.Extra) string {
+	indent, _ := lineIndent(extra)
+	return indent
+}
+
+// lineIndent returns the white space that starts the last line of extra
+// (a comment may follow it); ok is false when extra holds no line break.
+func lineIndent(extra hujson.Extra) (indent string, ok bool) {
 	i := bytes.LastIndexByte(extra, '\n')
-	if i < 0 || !isSpace(extra[i+1:]) {
-		return ""
+	if i < 0 {
+		return "", false
 	}
-	return string(extra[i+1:])
+	line := extra[i+1:]
+	return string(line[:len(line)-len(bytes.TrimLeft(line, " \t"))]), true
 }
 
 // onNewLine is extra ending with a line break and indent.

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,6 +163,10 @@ func selectExtensions(ctx context.Context, c *client.Client, namespaces []string
 			return strings.EqualFold(e.Namespace, ns) || strings.EqualFold(e.Extension, ns)
 		})
 		if i < 0 {
+			// The server says why: not registered, or without types.
+			if _, err := c.BicepArchive(ctx, "/bicep/"+url.PathEscape(ns)+".tgz", "", false); err != nil {
+				return nil, fmt.Errorf("namespace %s: %w", ns, err)
+			}
 			var names []string
 			for _, e := range all {
 				names = append(names, e.Namespace)

@@ -247,7 +247,7 @@ func (c *Cache) namespaceOf(ctx context.Context, of string) (registry.ProviderSu
 		known = "none"
 	}
 	return registry.ProviderSummary{}, registry.Errorf(registry.CodeNamespaceNotFound, of,
-		"no registered namespace has the extension %s (the registry's extensions: %s)", of, known)
+		"%s is neither a registered namespace nor the extension of one (the registry's extensions: %s)", of, known)
 }
 
 // summaries reads the summaries of the namespaces (All: every one), in the
