@@ -118,6 +118,16 @@ func (s *Server) bicepArchive(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// requestOrigin is the scheme and host the request reached the server at:
+// what a client of the catalog's sync command names as --server.
+func requestOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
 // The OCI distribution API (read-only).
 
 // ociError is an error of the OCI API with its code

@@ -272,3 +272,37 @@ func TestOCIDistribution(t *testing.T) {
 		t.Errorf("all: %s", got)
 	}
 }
+
+// TestCatalogShowsSync: a server that serves extensions shows, for each
+// namespace of its home page, the sync command and the bicepconfig.json
+// entry; one that does not shows neither.
+func TestCatalogShowsSync(t *testing.T) {
+	f, _ := newExtFixture(t, server.Options{})
+	f.seed()
+	var home struct {
+		Namespaces []struct {
+			Name string
+			Sync *struct{ Extension, Command, Entry string }
+		}
+	}
+	if err := json.Unmarshal(f.must(200, "GET", "!/", "", "Accept: application/json").body, &home); err != nil {
+		t.Fatal(err)
+	}
+	host := strings.TrimPrefix(f.url, "http://")
+	if len(home.Namespaces) != 1 || home.Namespaces[0].Sync == nil {
+		t.Fatalf("home %+v", home)
+	}
+	s := home.Namespaces[0].Sync
+	if s.Command != "udtc bicep sync --server "+f.url+" Contoso.Platform" || s.Entry != `"contosoplatform": "br:`+host+`/bicep/contosoplatform:latest"` {
+		t.Errorf("sync %+v", s)
+	}
+	html := string(f.must(200, "GET", "!/", "").body)
+	if !strings.Contains(html, "<code>udtc bicep sync --server "+f.url+" Contoso.Platform</code>") || !strings.Contains(html, "br:"+host+"/bicep/contosoplatform:latest") {
+		t.Errorf("the home page lacks the sync command:\n%s", html)
+	}
+	g := newFixture(t, server.Options{})
+	g.seed()
+	if html := string(g.must(200, "GET", "!/", "").body); strings.Contains(html, "bicep sync") {
+		t.Errorf("a server without extensions shows the sync command")
+	}
+}
