@@ -180,3 +180,24 @@ func TestBicepSyncNewConfig(t *testing.T) {
 		t.Errorf("new bicepconfig.json:\n%s", got)
 	}
 }
+
+// TestBicepSyncAuthReads: a server with --auth-reads hands out extensions
+// only with the token, which sync sends from --token-file.
+func TestBicepSyncAuthReads(t *testing.T) {
+	dir := t.TempDir()
+	tok := filepath.Join(dir, "token")
+	os.WriteFile(tok, []byte("s3cret\n"), 0o600)
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(dir, "r.db"), "--bootstrap", "../../examples", "--token-file", tok, "--auth-reads")
+	defer stop()
+	cfg := filepath.Join(dir, "bicepconfig.json")
+	code, _, stderr := runCLI(t, "bicep", "sync", "--server", url, "--config", cfg)
+	if code != 1 || !strings.Contains(stderr, "--token-file") {
+		t.Errorf("without a token = %d %s", code, stderr)
+	}
+	if _, err := os.Stat(cfg); !os.IsNotExist(err) {
+		t.Errorf("a refused sync wrote bicepconfig.json")
+	}
+	if code, stdout, stderr := runCLI(t, "bicep", "sync", "--server", url, "--config", cfg, "--token-file", tok); code != 0 || !strings.Contains(stdout, "2 extension(s) pinned") {
+		t.Errorf("with the token = %d %s %s", code, stdout, stderr)
+	}
+}

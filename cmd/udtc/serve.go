@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -74,6 +75,11 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	}
 	if (f.tlsCert == "") != (f.tlsKey == "") {
 		return usageErrorf("--tls-cert-file and --tls-key-file go together")
+	}
+	if f.tlsCert != "" {
+		if _, err := tls.LoadX509KeyPair(f.tlsCert, f.tlsKey); err != nil {
+			return usageErrorf("--tls-cert-file %s and --tls-key-file %s: %v", f.tlsCert, f.tlsKey, err)
+		}
 	}
 	if serve.IsPostgres(f.store) && f.secretKey == "" {
 		return usageErrorf("a postgres store needs --secret-key-file FILE (the key that encrypts sensitive values, the same for every server sharing the database); create one with: (umask 077; openssl rand -hex 32 > FILE)")
