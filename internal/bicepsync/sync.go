@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
+	"github.com/udtc/udtc/internal/atomicfile"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
 )
@@ -261,14 +262,14 @@ func write(cfg *config, path string, mode fs.FileMode, root string, res *Result,
 			continue
 		}
 		file := filepath.Join(root, filepath.FromSlash(x.Entry))
-		if err := writeFile(file, fetched[i], 0o644); err != nil {
+		if err := atomicfile.WriteFile(file, fetched[i], 0o644); err != nil {
 			undo()
 			return err
 		}
 		written = append(written, file)
 	}
 	if changed {
-		if err := writeFile(path, cfg.bytes(), mode); err != nil {
+		if err := atomicfile.WriteFile(path, cfg.bytes(), mode); err != nil {
 			undo()
 			return err
 		}
@@ -289,35 +290,4 @@ func isOurs(entry, name string) bool {
 	base := filepath.Base(filepath.FromSlash(entry))
 	rest, ok := strings.CutPrefix(base, name+"-sha256-")
 	return ok && strings.HasSuffix(rest, ".tgz") && len(rest) == sha256.Size*2+len(".tgz") && !strings.HasPrefix(entry, "br:")
-}
-
-// writeFile writes data to path through a temporary file renamed into
-// place: a reader sees the old file or the new one, never a part.
-func writeFile(path string, data []byte, mode fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
