@@ -108,6 +108,10 @@ func TestBicepSync(t *testing.T) {
 	if code, stdout, _ = runCLI(t, "bicep", "sync", "--server", url, "--config", cfg, "--check"); code != 0 {
 		t.Errorf("--check of a current project = %d %s", code, stdout)
 	}
+	code, stdout, _ = runCLI(t, "bicep", "sync", "--server", url, "--config", cfg, "--check", "--output", "json")
+	if code != 0 || !strings.Contains(stdout, `"extension": "contosodata"`) || !strings.Contains(stdout, `"state": "current"`) || !strings.Contains(stdout, `"digest": "`+dataDigest+`"`) {
+		t.Errorf("--check --output json = %d %s", code, stdout)
+	}
 
 	// A changed registration: stale, then fetched.
 	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Data/resourceTypes/caches?api-version=2023-10-01-preview",

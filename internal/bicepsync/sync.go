@@ -58,22 +58,22 @@ const (
 
 // Extension is one extension of a sync.
 type Extension struct {
-	Namespace string
-	Name      string // the bicepconfig.json key
+	Namespace string `json:"namespace"`
+	Name      string `json:"extension"` // the bicepconfig.json key
 	// Digest is the server's (sha256:HEX); Entry the bicepconfig.json
 	// value that pins it.
-	Digest string
-	Entry  string
-	State  State
+	Digest string `json:"digest"`
+	Entry  string `json:"entry"`
+	State  State  `json:"state"`
 	// Was is the entry before, "" when there was none.
-	Was string
+	Was string `json:"was,omitempty"`
 }
 
 // Result is a sync's outcome.
 type Result struct {
-	Extensions []Extension
+	Extensions []Extension `json:"extensions"`
 	// Wrote is set when a file was written.
-	Wrote bool
+	Wrote bool `json:"wrote"`
 }
 
 // Stale reports whether some extension is not current.
