@@ -24,6 +24,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -134,6 +135,7 @@ type Cache struct {
 	bytes   int
 	flights map[string]*flight // builds under way, by content key
 	builds  int                // builds run, for tests and benchmarks
+	slots   chan struct{}      // bounds the builds that run at once
 }
 
 type flight struct {
@@ -146,10 +148,17 @@ type flight struct {
 // types together); the most recent one is always kept.
 const DefaultMaxBytes = 128 << 20
 
-// NewCache returns the extensions of src's plane, built by build.
+// maxRequests bounds the requests a Cache remembers at one generation
+// (distinct sets of namespaces); past it, it starts over.
+const maxRequests = 10000
+
+// NewCache returns the extensions of src's plane, built by build. At most
+// half the CPUs (at least one) build at once: a build of a large catalog
+// takes seconds of CPU, and distinct requests must not take the server.
 func NewCache(src Source, plane string, build Builder) *Cache {
 	return &Cache{src: src, build: build, plane: plane, maxBytes: DefaultMaxBytes,
-		byReq: map[string]string{}, byKey: map[string]*list.Element{}, lru: list.New(), flights: map[string]*flight{}}
+		byReq: map[string]string{}, byKey: map[string]*list.Element{}, lru: list.New(), flights: map[string]*flight{},
+		slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
 }
 
 // Builds returns how many builds the cache ran.
@@ -201,6 +210,9 @@ func (c *Cache) Get(ctx context.Context, r Request) (*Built, error) {
 	if at.OK {
 		c.mu.Lock()
 		if c.gen == at.Gen {
+			if len(c.byReq) >= maxRequests {
+				c.byReq = map[string]string{}
+			}
 			c.byReq[rk] = ck
 		}
 		c.mu.Unlock()
@@ -325,9 +337,15 @@ func (c *Cache) built(ctx context.Context, ck, name string, sums []api.ProviderS
 			return nil, ctx.Err()
 		}
 	}
-	// The build does not stop with the request that started it: others may
-	// wait for it.
-	f.b, f.err = c.make(context.WithoutCancel(ctx), ck, name, sums)
+	// The build waits for a slot while its request lasts, then does not
+	// stop with it: others may wait for it.
+	select {
+	case c.slots <- struct{}{}:
+		f.b, f.err = c.make(context.WithoutCancel(ctx), ck, name, sums)
+		<-c.slots
+	case <-ctx.Done():
+		f.err = registry.Errorf(registry.CodeUnavailable, "", "the request ended while it waited for a build of extension %s", name)
+	}
 	c.mu.Lock()
 	delete(c.flights, ck)
 	if f.err == nil {

@@ -3,6 +3,7 @@ package extension
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/udtc/udtc/registry"
@@ -79,5 +80,45 @@ func TestCacheGenerationsAndEviction(t *testing.T) {
 	}
 	if c.Find(func(b *Built) bool { return b.Tag == second.Tag }) != second {
 		t.Errorf("the kept build is not found by its tag")
+	}
+}
+
+// TestCacheBoundsBuilds: builds of distinct content wait for a slot, and a
+// request that ends while it waits gets an error saying so.
+func TestCacheBoundsBuilds(t *testing.T) {
+	src := &fakeSource{gen: "1", sums: map[string]registry.ProviderSummary{
+		"A.One": summary("A.One", "a"), "B.Two": summary("B.Two", "b")}}
+	release := make(chan struct{})
+	started := make(chan string, 2)
+	var running, most atomic.Int32
+	c := NewCache(src, "local", func(ctx context.Context, sums []api.ProviderSummary, name string) (Package, error) {
+		n := running.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		started <- name
+		<-release
+		running.Add(-1)
+		return build(ctx, sums, name)
+	})
+	c.slots = make(chan struct{}, 1)
+	done := make(chan error, 1)
+	go func() { _, err := c.Get(context.Background(), Request{Of: "aone"}); done <- err }()
+	<-started // the first build holds the slot
+	ctx, cancel := context.WithCancel(context.Background())
+	waited := make(chan error, 1)
+	go func() { _, err := c.Get(ctx, Request{Of: "btwo"}); waited <- err }()
+	cancel()
+	if err := <-waited; registry.CodeOf(err) != registry.CodeUnavailable || !strings.Contains(err.Error(), "waited for a build of extension btwo") {
+		t.Errorf("cancelled while waiting: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Get(context.Background(), Request{Of: "btwo"}); err != nil {
+		t.Fatal(err)
+	}
+	if most.Load() != 1 {
+		t.Errorf("%d builds ran at once, want 1", most.Load())
 	}
 }
