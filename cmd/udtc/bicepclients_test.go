@@ -4,13 +4,22 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"io"
+	"math/big"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/internal/goldentest"
@@ -165,4 +174,50 @@ func untar(t *testing.T, data []byte) map[string][]byte {
 		}
 		out[h.Name] = b
 	}
+}
+
+// TestSkopeoOverTLS: udtc serve with --tls-cert-file serves the OCI API
+// over HTTPS, and skopeo, verifying the certificate, pulls from it.
+func TestSkopeoOverTLS(t *testing.T) {
+	skopeo := needTool(t, "skopeo", "apt-get install -y skopeo, as .ci/install-registry.sh does")
+	dir := t.TempDir()
+	certs := filepath.Join(dir, "certs")
+	os.MkdirAll(certs, 0o755)
+	certFile, keyFile := filepath.Join(certs, "ca.crt"), filepath.Join(dir, "tls.key")
+	writeSelfSigned(t, certFile, keyFile)
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(dir, "r.db"), "--bootstrap", "../../examples",
+		"--tls-cert-file", certFile, "--tls-key-file", keyFile)
+	defer stop()
+	if !strings.HasPrefix(url, "https://") {
+		t.Fatalf("serving %s", url)
+	}
+	ref := "docker://" + strings.TrimPrefix(url, "https://") + "/bicep/contosodata:latest"
+	out, err := exec.Command(skopeo, "inspect", "--raw", "--cert-dir", certs, ref).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), oci.ArtifactType) {
+		t.Fatalf("skopeo inspect over TLS: %v\n%s", err, out)
+	}
+}
+
+// writeSelfSigned writes a self-signed certificate for 127.0.0.1 and its
+// key (PEM).
+func writeSelfSigned(t *testing.T, certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "udtc test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
 }

@@ -34,7 +34,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
+var listeningRE = regexp.MustCompile(`listening on (https?://\S+)`)
 
 // startServe runs "udtc serve args..." in-process on a free port and returns
 // its base URL and a stop function that returns the exit code.
