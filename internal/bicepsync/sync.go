@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -149,6 +150,9 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 // there are none.
 func selectExtensions(ctx context.Context, c *client.Client, namespaces []string) ([]api.BicepExtension, error) {
 	all, err := c.BicepExtensions(ctx)
+	if client.StatusCode(err) == http.StatusNotFound {
+		return nil, fmt.Errorf("the server hands out no Bicep extensions (GET /bicep/ answered 404): sync from a udtc serve: %w", err)
+	}
 	if err != nil {
 		return nil, err
 	}

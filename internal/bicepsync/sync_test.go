@@ -216,3 +216,13 @@ func TestConfigEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncFromServerWithoutExtensions: a server that does not hand out
+// extensions (Radius's UCP, an older udtc serve) is named as such.
+func TestSyncFromServerWithoutExtensions(t *testing.T) {
+	c := newClient(t, http.NotFoundHandler())
+	_, err := Sync(context.Background(), Options{Client: c, Config: filepath.Join(t.TempDir(), "bicepconfig.json")})
+	if err == nil || !strings.Contains(err.Error(), "the server hands out no Bicep extensions") {
+		t.Errorf("Sync = %v", err)
+	}
+}
