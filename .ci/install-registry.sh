@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
 # Installs Debian's docker-registry (the CNCF distribution registry) when it
 # is missing, so the tests of `udtc publish-extension` push to a real OCI
-# registry (they start their own on 127.0.0.1 with a generated config).
+# registry (they start their own on 127.0.0.1 with a generated config), and
+# Debian's skopeo, the independent OCI client that pulls the extensions
+# `udtc serve` hands out (cmd/udtc TestSkopeoPullsServedExtension).
 # The package's own service is never started: the tests need the binary only.
 # Idempotent and quiet.
 set -euo pipefail
-if command -v docker-registry >/dev/null 2>&1; then
-	echo "docker-registry: $(command -v docker-registry)"
+missing=
+for tool in docker-registry skopeo; do
+	if command -v "$tool" >/dev/null 2>&1; then
+		echo "$tool: $(command -v "$tool")"
+	else
+		missing="$missing $tool"
+	fi
+done
+if [ -z "$missing" ]; then
 	exit 0
 fi
 if [ "$(id -u)" != 0 ]; then
-	echo "docker-registry is missing and this is not root: install the docker-registry package" >&2
+	echo "missing:$missing, and this is not root: install the packages" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
@@ -26,5 +35,8 @@ fi
 cleanup() { if [ -n "$made_policy" ]; then rm -f "$policy"; fi; }
 trap cleanup EXIT
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends docker-registry >/dev/null
-echo "docker-registry: installed $(command -v docker-registry)"
+# shellcheck disable=SC2086 # the package names are words
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+for tool in $missing; do
+	echo "$tool: installed $(command -v "$tool")"
+done

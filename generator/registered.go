@@ -27,24 +27,9 @@ func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, ca
 	if len(registered) == 0 {
 		return nil, nil
 	}
-	fsys := fstest.MapFS{}
-	for _, sum := range registered {
-		b, err := registeredManifest(sum)
-		if err != nil {
-			return nil, err
-		}
-		fsys[sum.Name+".json"] = &fstest.MapFile{Data: b}
-	}
-	// The registrations as stored: base properties merged by whoever
-	// registered them are there, and those registered without them stay
-	// without, so that the plan shows what a merge adds.
-	old, diags, err := CompileFS(ctx, fsys, []string{"."}, Options{FilePrefix: "registry:", NoBaseProperties: true})
+	old, err := CompileRegistered(ctx, registered)
 	if err != nil {
-		return nil, err
-	}
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("the registered schema of %s does not compile, so it cannot be compared (--allow-breaking skips the check): %s",
-			registeredAt(diags), firstError(diags))
+		return nil, fmt.Errorf("%w, so it cannot be compared (--allow-breaking skips the check)", err)
 	}
 	findings, err := compat.Compare(old, cat)
 	if err != nil {
@@ -59,6 +44,33 @@ func CompareRegistered(ctx context.Context, registered []api.ProviderSummary, ca
 		}
 	}
 	return out, nil
+}
+
+// CompileRegistered compiles what a registry holds of some namespaces
+// (registered) like manifests: the registrations as stored, so base
+// properties merged by whoever registered them are there and those
+// registered without them stay without (Options.NoBaseProperties). It is
+// the model of a registry's state for publish's comparison and for the
+// Bicep extension `udtc serve` hands out (internal/bridge). Registrations
+// that do not compile are an error naming the type and API version of the
+// first diagnostic, and the diagnostic.
+func CompileRegistered(ctx context.Context, registered []api.ProviderSummary) (*model.Catalog, error) {
+	fsys := fstest.MapFS{}
+	for _, sum := range registered {
+		b, err := registeredManifest(sum)
+		if err != nil {
+			return nil, err
+		}
+		fsys[sum.Name+".json"] = &fstest.MapFile{Data: b}
+	}
+	cat, diags, err := CompileFS(ctx, fsys, []string{"."}, Options{FilePrefix: "registry:", NoBaseProperties: true})
+	if err != nil {
+		return nil, err
+	}
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("the registered schema of %s does not compile: %s", registeredAt(diags), firstError(diags))
+	}
+	return cat, nil
 }
 
 // registeredAt names the type and API version of the first error of l, a

@@ -83,6 +83,7 @@ func atLeast[T int | int64 | time.Duration](flag string, value, min T) error {
 // flags, name, arguments and usage; its long help is help/NAME.txt).
 func commands(env *env) []*cli.Command {
 	return []*cli.Command{
+		bicepCommand(env),
 		command(env, &breakingFlags{}, "breaking", "PATH... --against REV|DIR", "report API changes of the manifests against a git revision or a directory"),
 		command(env, &checkFlags{}, "check", "PATH...", "check manifests and report every problem"),
 		completionCommand(env),

@@ -41,6 +41,8 @@ func description(name string) string {
 // examples are the examples every command's --help ends with, by command
 // path. A test fails when a command has none.
 var examples = map[string][]string{
+	"bicep":           {"udtc bicep sync --server https://registry.internal"},
+	"bicep sync":      {"udtc bicep sync --server https://registry.internal", "udtc bicep sync --server http://127.0.0.1:7443 Contoso.Data", "udtc bicep sync --server https://registry.internal --check"},
 	"breaking":        {"udtc breaking manifests --against main", "udtc breaking manifests --against ../old-manifests --format github", "udtc breaking manifests --against main --allow-breaking=Contoso.Data/postgresDatabases@2025-06-01"},
 	"check":           {"udtc check manifests", "udtc check --format sarif . > udtc.sarif"},
 	"completion":      {"source <(udtc completion bash)", "udtc completion zsh > \"${fpath[1]}/_udtc\"", "udtc completion fish > ~/.config/fish/completions/udtc.fish"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,6 +45,8 @@ type serveFlags struct {
 	maxBody   int64
 	secretKey string
 	extReg    string
+	tlsCert   string
+	tlsKey    string
 	sync      syncFlags    // sync.go
 	forward   forwardFlags // forward.go
 }
@@ -61,6 +64,8 @@ func (f *serveFlags) flags() []cli.Flag {
 		&cli.StringFlag{Name: "secret-key-file", Usage: "`FILE` holding the key (64 hex digits, mode 0600) that encrypts resources' sensitive values at rest; default with sqlite: PATH.key, created on first start", Destination: &f.secretKey},
 		&cli.Int64Flag{Name: "max-body-bytes", Value: server.DefaultMaxBodyBytes, Usage: "largest request body accepted", Destination: &f.maxBody},
 		&cli.StringFlag{Name: "extension-registry", Usage: "show on the catalog's pages the br: reference of each Bicep extension, published to `REGISTRY/PATH[:TAG]` (udtc publish-extension --target 'br:REGISTRY/PATH/{namespace}[:TAG]'; the tag defaults to " + bicep.DefaultVersion + ")", Destination: &f.extReg},
+		&cli.StringFlag{Name: "tls-cert-file", Usage: "serve HTTPS with the certificate (PEM) in `FILE`, read again when it changes", Destination: &f.tlsCert},
+		&cli.StringFlag{Name: "tls-key-file", Usage: "the private key (PEM) in `FILE` of --tls-cert-file", Destination: &f.tlsKey},
 	}, f.sync.flags(), f.forward.flags())
 }
 
@@ -71,6 +76,14 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	}
 	if f.authReads && f.tokenFile == "" {
 		return usageErrorf("--auth-reads needs --token-file")
+	}
+	if (f.tlsCert == "") != (f.tlsKey == "") {
+		return usageErrorf("--tls-cert-file and --tls-key-file go together")
+	}
+	if f.tlsCert != "" {
+		if _, err := tls.LoadX509KeyPair(f.tlsCert, f.tlsKey); err != nil {
+			return usageErrorf("--tls-cert-file %s and --tls-key-file %s: %v", f.tlsCert, f.tlsKey, err)
+		}
 	}
 	if serve.IsPostgres(f.store) && f.secretKey == "" {
 		return usageErrorf("a postgres store needs --secret-key-file FILE (the key that encrypts sensitive values, the same for every server sharing the database); create one with: (umask 077; openssl rand -hex 32 > FILE)")
@@ -120,9 +133,11 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 	defer gctune.Set(os.LookupEnv, gctune.ServePercent, func() int64 { return gctune.ServeMemoryLimit })()
 	patterns := bridge.NewPatterns() // the same patterns checked at PUT and compared
 	err = serve.Run(ctx, serve.Config{
-		Addr:   f.addr,
-		Store:  store,
-		Sealer: func() (*secrets.Sealer, error) { return secretKey(f.secretKey, store.Path, logger) },
+		Addr:        f.addr,
+		Store:       store,
+		TLSCertFile: f.tlsCert,
+		TLSKeyFile:  f.tlsKey,
+		Sealer:      func() (*secrets.Sealer, error) { return secretKey(f.secretKey, store.Path, logger) },
 		Server: server.Options{
 			CheckSchema:    bridge.CheckSchema(patterns),
 			CompareSchemas: bridge.CompareSchemas(patterns),
@@ -136,6 +151,8 @@ func (f *serveFlags) run(c *cli.Context, e *env) error {
 			Forward:        forward,
 			// The catalog's br: references (--extension-registry).
 			ExtensionReference: extensionRef,
+			// The Bicep extensions of the registrations (GET /bicep/, /v2/).
+			BicepExtension: bridge.BicepExtension,
 		},
 		Start: func(ctx context.Context, srv *server.Server, baseURL, token string) error {
 			if err := bootstrap(ctx, baseURL, token, f.bootstrap); err != nil {

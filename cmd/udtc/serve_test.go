@@ -37,7 +37,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
+var listeningRE = regexp.MustCompile(`listening on (https?://\S+)`)
 
 // startServe runs "udtc serve args..." in-process on a free port and returns
 // its base URL and a stop function that returns the exit code.
@@ -140,6 +140,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--store", "postgres://u@127.0.0.1:1/db"}, "--secret-key-file"},
 		{[]string{"--store", store, "--secret-key-file", filepath.Join(dir, "nokey")}, "openssl rand -hex 32"},
 		{[]string{"--store", store, "--secret-key-file", empty}, "64 hexadecimal digits"},
+		{[]string{"--store", store, "--tls-cert-file", empty}, "--tls-cert-file and --tls-key-file go together"},
+		{[]string{"--store", store, "--tls-cert-file", empty, "--tls-key-file", empty}, "--tls-cert-file " + empty + " and --tls-key-file"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), append([]string{"udtc", "serve"}, c.args...), strings.NewReader(""), &stdout, &stderr)

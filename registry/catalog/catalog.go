@@ -15,6 +15,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -57,6 +58,37 @@ type Catalog struct {
 type Namespace struct {
 	Name  string  `json:"name"`
 	Types []*Type `json:"types"`
+	// Sync is how a project gets the namespace's Bicep extension from the
+	// server showing the page (Home.WithSync); nil elsewhere.
+	Sync *Sync `json:"sync,omitempty"`
+}
+
+// Sync is the command that fetches a namespace's Bicep extension from a
+// `udtc serve` into a project, and the bicepconfig.json entry that names
+// the extension on that server's OCI API.
+type Sync struct {
+	Extension string `json:"extension"`
+	Command   string `json:"command"`
+	// Entry is the member of "extensions" in bicepconfig.json naming the
+	// server's artifact (for Bicep's OCI transport); the command pins a
+	// local copy by digest instead.
+	Entry string `json:"entry"`
+}
+
+// WithSync returns h with each namespace's Sync for the server at
+// serverURL (scheme://host[:port]).
+func (h Home) WithSync(serverURL string) Home {
+	host := serverURL[strings.Index(serverURL, "://")+3:]
+	out := h
+	out.Namespaces = make([]Namespace, len(h.Namespaces))
+	for i, ns := range h.Namespaces {
+		ext := naming.BicepExtension(ns.Name)
+		ns.Sync = &Sync{Extension: ext,
+			Command: "udtc bicep sync --server " + serverURL + " " + ns.Name,
+			Entry:   strconv.Quote(ext) + ": " + strconv.Quote("br:"+host+"/bicep/"+ext+":latest")}
+		out.Namespaces[i] = ns
+	}
+	return out
 }
 
 // Type is one resource type with its API versions.

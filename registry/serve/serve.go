@@ -156,6 +156,10 @@ func IsLoopback(addr string) (bool, error) {
 type Config struct {
 	Addr  string
 	Store Store
+	// TLSCertFile and TLSKeyFile, when set, make the server serve HTTPS
+	// with that certificate and key (PEM), read again when either file
+	// changes.
+	TLSCertFile, TLSKeyFile string
 	// Sealer returns the sealer of sensitive values, once the store is
 	// open; its error is returned as it is.
 	Sealer func() (*secrets.Sealer, error)
@@ -178,6 +182,13 @@ type Config struct {
 // fails before a new SQLite file is created.
 func Run(ctx context.Context, cfg Config) error {
 	logger := cfg.Server.Logger
+	var cert *certificate
+	if cfg.TLSCertFile != "" || cfg.TLSKeyFile != "" {
+		var err error
+		if cert, err = loadCertificate(cfg.TLSCertFile, cfg.TLSKeyFile, logger); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -206,15 +217,36 @@ func Run(ctx context.Context, cfg Config) error {
 	httpSrv := server.HTTPServer(cfg.Addr, srv)
 	httpSrv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
-	go func() { served <- httpSrv.Serve(ln) }()
 	baseURL := "http://" + ln.Addr().String()
+	startURL, stopStart := baseURL, func() {}
+	if cert != nil {
+		httpSrv.TLSConfig = cert.tlsConfig()
+		go func() { served <- httpSrv.ServeTLS(ln, "", "") }()
+		baseURL = "https://" + ln.Addr().String()
+		// The start registers over plain HTTP on a loopback listener of
+		// its own, closed once it is done: the certificate need not name
+		// the loopback address.
+		start, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			shutdown(httpSrv, logger)
+			return fmt.Errorf("listen: %w", err)
+		}
+		startSrv := server.HTTPServer(start.Addr().String(), srv)
+		go startSrv.Serve(start)
+		stopStart = func() { startSrv.Close() }
+		startURL = "http://" + start.Addr().String()
+	} else {
+		go func() { served <- httpSrv.Serve(ln) }()
+	}
 	// The start registers through the server itself (not ready yet); only
 	// when it succeeded does the server announce itself.
 	token := ""
 	if len(opts.Tokens) > 0 {
 		token = opts.Tokens[0].Value
 	}
-	if err := cfg.Start(ctx, srv, baseURL, token); err != nil {
+	err = cfg.Start(ctx, srv, startURL, token)
+	stopStart()
+	if err != nil {
 		shutdown(httpSrv, logger)
 		return err
 	}

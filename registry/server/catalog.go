@@ -112,6 +112,9 @@ func (s *Server) catalogHome(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	home := c.Home(r.URL.Query().Get("q"))
+	if s.ext != nil {
+		home = home.WithSync(requestOrigin(r)) // extensions.go
+	}
 	return writePage(w, r, home, func() ([]byte, error) { return catalog.RenderHome(catalog.ServerLinks(), home) })
 }
 

@@ -79,7 +79,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{$}", optional(s.summaries))
 	s.mux.HandleFunc("GET /planes/radius/{plane}/providers/{namespace}", optional(s.summary))
 
-	s.catalogRoutes() // catalog.go: the HTML catalog at "/" and "/types/..."
+	s.catalogRoutes()   // catalog.go: the HTML catalog at "/" and "/types/..."
+	s.extensionRoutes() // extensions.go: the Bicep extensions at "/bicep/" and "/v2/"
 
 	s.mux.HandleFunc("/", s.handle(s.noRoute))
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/catalog"
 	"github.com/udtc/udtc/registry/egress"
+	"github.com/udtc/udtc/registry/extension"
 	"github.com/udtc/udtc/registry/secrets"
 	"github.com/udtc/udtc/registry/service"
 )
@@ -72,6 +73,10 @@ type Options struct {
 	// published at, shown on the catalog's type pages (udtc serve
 	// --extension-registry); nil shows none.
 	ExtensionReference func(extension string) string
+	// BicepExtension builds the Bicep extensions the server hands out
+	// (extensions.go: GET /bicep/NAME.tgz and the OCI API under /v2/);
+	// nil serves none. udtc serve wires internal/bridge.BicepExtension.
+	BicepExtension extension.Builder
 	// Logger receives one structured line per request; nil discards.
 	Logger *slog.Logger
 	// Now is the clock for systemData; nil means time.Now.
@@ -101,6 +106,7 @@ type Server struct {
 	compareSchemas catalog.CompareFunc
 	goProperties   catalog.GoPropertiesFunc
 	extensionRef   func(string) string
+	ext            *extension.Cache // nil: no extensions served
 	log            *slog.Logger
 	tokens         []Token
 	checkHost      bool
@@ -159,6 +165,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
+	}
+	if opts.BicepExtension != nil {
+		s.ext = extension.NewCache(svc, DefaultPlane, opts.BicepExtension)
 	}
 	s.routes()
 	s.handler = s.middleware(s.mux)

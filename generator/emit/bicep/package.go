@@ -33,6 +33,10 @@ type Package struct {
 	Types []byte
 }
 
+// Archive returns the extension package of p (its Types wrapped as Archive
+// does): byte for byte bicep/<Name>.tgz of `udtc gen` for the same types.
+func (p Package) Archive() ([]byte, error) { return packageArchive(p.Types) }
+
 // Packages builds, from a checked catalog, the package of every extension
 // Emit writes with the same options, in the same order. Its types archives
 // are those of Emit's bicep/<name>.tgz: both go through build and

@@ -31,6 +31,9 @@ func TestPackagesAreEmitsArchives(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ReadArchive(%s.tgz): %v", p.Name, err)
 			}
+			if whole, err := p.Archive(); err != nil || !bytes.Equal(whole, archive) {
+				t.Errorf("%s: Package.Archive differs from Emit's %s.tgz (%v)", p.Name, p.Name, err)
+			}
 			if !bytes.Equal(got.Types, p.Types) {
 				t.Errorf("%s: the types.tgz of Emit's archive differs from Packages'", p.Name)
 			}
