@@ -150,8 +150,8 @@ type publishFlags struct {
 	address         string
 	types           cli.StringSlice // --type: publish only these
 
-	git             gitPublishFlags // publishgit.go
-	review          planFlags       // publishplan.go
+	git    gitPublishFlags // publishgit.go
+	review planFlags       // publishplan.go
 }
 
 func (f *publishFlags) flags() []cli.Flag {
