@@ -51,9 +51,13 @@ func TestInitProjectChecksClean(t *testing.T) {
 			}
 		}
 	}
-	var genCheck bool
+	var genCheck, strictCheck bool
 	for _, s := range steps {
 		genCheck = genCheck || strings.HasPrefix(s, "udtc gen ") && strings.Contains(s, " --check")
+		strictCheck = strictCheck || strings.HasPrefix(s, "udtc check ") && strings.Contains(s, " --strict")
+	}
+	if !strictCheck {
+		t.Errorf("the workflow runs check without --strict, so a warning passes CI:\n%s", data)
 	}
 	if !genCheck || !strings.Contains(string(data), "udtc breaking ") {
 		t.Fatalf("the workflow does not run check, gen --check and breaking:\n%s", data)

@@ -130,7 +130,10 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 				"`%s` is not supported: schemas may not use polymorphism", e.name)
 		case schema.IsExtension(e.name):
 			extensions = append(extensions, e)
-			c.nearExtension(e)
+			if !c.nearSecurity(e) {
+				c.nearExtension(e)
+			}
+		case c.nearSecurity(e):
 		default:
 			hint := "it is ignored"
 			if s := suggest(e.name, schemaKeywords); s != "" {
@@ -140,6 +143,23 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 		}
 	}
 	return extensions, poly
+}
+
+// nearSecurity reports, as an error, a keyword one typo (or only case)
+// away from a security keyword (schema.SecurityKeywords): the schema means
+// to protect a secret and silently does not. It reports whether it did.
+func (c *schemaChecker) nearSecurity(e *entry) bool {
+	known := schema.SecurityKeywords()
+	if slices.Contains(known, e.name) {
+		return false
+	}
+	s := suggest(e.name, known)
+	if s == "" {
+		return false
+	}
+	c.r.report(e.key, RuleSecurityKeywordTypo, e.ptr(), fmt.Sprintf("did you mean `%s`?", s),
+		"%q is not `%s`: the value it meant to protect would be stored in clear, returned by GET and not @secure in Bicep", e.name, s)
+	return true
 }
 
 // nearExtension warns on an x- keyword one typo away from a known one
