@@ -16,10 +16,10 @@ var Rules = []diag.Rule{
 	{ID: manifest.RuleFileTooLarge, Severity: diag.Error, Doc: "A manifest file is at most 10 MiB."},
 	{ID: manifest.RuleYAMLSyntax, Severity: diag.Error, Doc: "The file is valid UTF-8 text and valid YAML (or JSON)."},
 	{ID: manifest.RuleJSONSyntax, Severity: diag.Error, Doc: "A schema sent to the registry is valid UTF-8 text and valid JSON (read as JSON, not YAML)."},
-	{ID: manifest.RuleMultipleDocuments, Severity: diag.Error, Doc: "A file holds exactly one YAML document (no `---` separators between documents)."},
+	{ID: manifest.RuleMultipleDocuments, Severity: diag.Error, Doc: "A manifest file holds exactly one YAML document (no `---` separators between documents). A file found by walking a directory gets this error only when one of its documents looks like a manifest; a file of Kubernetes objects or resource documents is not-a-manifest."},
 	{ID: manifest.RuleYAMLLimit, Severity: diag.Error, Doc: "A document nests at most 256 levels and expands to at most 1,000,000 nodes, aliases included."},
 	{ID: RuleEmptyFile, Severity: diag.Error, Doc: "A manifest file is not empty."},
-	{ID: manifest.RuleNotManifest, Severity: diag.Note, Doc: "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (tsconfig.json, a list) is not a manifest: it is skipped with this note; a project's own `udtc.yaml` and `bicepconfig.json` are skipped without it. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
+	{ID: manifest.RuleNotManifest, Severity: diag.Note, Doc: "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (tsconfig.json, a list), or none of whose several documents has such a top level (Kubernetes objects), is not a manifest: it is skipped with this note; a project's own `udtc.yaml` and `bicepconfig.json` are skipped without it. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
 
 	// Manifest structure.
 	{ID: RuleValueType, Severity: diag.Error, Doc: "Every manifest key holds the kind of value it takes (a mapping, a list, a string)."},
