@@ -103,6 +103,7 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 		}
 		return nil
 	}
+	c.requiredFlag(path, kw)
 	c.dropInapplicable(s, kw)
 	c.annotations(s, kw, extensions)
 	c.constraints(s, n, kw, depth)
@@ -175,6 +176,37 @@ func (c *schemaChecker) nearExtension(e *entry) {
 		c.r.report(e.key, RuleUnknownKeyword, e.ptr(), fmt.Sprintf("did you mean `%s`?", s),
 			"unknown extension %q is kept as an open extension, without the meaning of `%s`", e.name, s)
 	}
+}
+
+// requiredFlag reports and drops `required: true` on a schema node, the
+// JSON Schema draft 3 (and Swagger parameter) spelling: in OpenAPI 3.0 the
+// parent object lists its required properties by name, so the hint points
+// there.
+func (c *schemaChecker) requiredFlag(path string, kw map[string]*entry) {
+	e := kw["required"]
+	if e == nil {
+		return
+	}
+	v := resolve(e.value)
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+		return
+	}
+	hint := "list required properties by name in the object that declares them: `required: [name]`"
+	if name, ok := propertyName(path); ok {
+		hint = fmt.Sprintf("remove it here and list the property in the `required` of the object that declares it, beside `properties`: `required: [%s]`", name)
+	}
+	c.r.report(e.key, RuleKeywordValue, e.ptr(), hint, "`required` is a list of property names on the parent object, not a flag on the property")
+	delete(kw, "required")
+}
+
+// propertyName returns the name (unescaped) of the property whose schema
+// is at path, if it is one.
+func propertyName(path string) (string, bool) {
+	i := strings.LastIndex(path, "/properties/")
+	if i < 0 || strings.Contains(path[i+len("/properties/"):], "/") {
+		return "", false
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(path[i+len("/properties/"):]), true
 }
 
 // dropInapplicable reports and drops the keywords that do not apply to s's
@@ -725,7 +757,7 @@ func (c *schemaChecker) defaultValue(s *model.Schema, e *entry) {
 		return
 	}
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(m model.Value) bool { return bytes.Equal(m.JSON, val.JSON) }) {
-		r.report(e.value, RuleDefault, e.ptr(), "", "default %s is not one of the enum values", val.JSON)
+		r.report(e.value, RuleDefault, e.ptr(), "one of: "+enumList(s.Enum), "default %s is not one of the enum values", val.JSON)
 		return
 	}
 	if msg := c.violation(s, val); msg != "" {
@@ -873,4 +905,22 @@ func literal(n *yaml.Node) (model.Value, error) {
 		v.Kind, v.Str = model.String, n.Value
 	}
 	return v, nil
+}
+
+// enumList lists an enum's values as JSON for a hint, the first ten and
+// how many more.
+func enumList(vals []model.Value) string {
+	const most = 10
+	var b strings.Builder
+	for i, v := range vals {
+		if i == most {
+			fmt.Fprintf(&b, " and %d more", len(vals)-most)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(v.JSON)
+	}
+	return b.String()
 }
