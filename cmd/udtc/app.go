@@ -135,7 +135,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if c.Args().Present() {
 				return unknownCommand("udtc", c.Args().First(), cmds)
 			}
-			return cli.ShowAppHelp(c)
+			// No command is a usage error, as with go or git: the help
+			// goes to stderr and a script that forgot its command fails.
+			c.App.Writer = e.stderr
+			if err := cli.ShowAppHelp(c); err != nil {
+				return err
+			}
+			return usageErrorf("no command given (udtc --help lists them)")
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // run decides the exit code
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {

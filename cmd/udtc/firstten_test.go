@@ -58,8 +58,11 @@ func TestUnknownCommandSuggests(t *testing.T) {
 			t.Errorf("udtc %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
 		}
 	}
-	if code, stdout, _ := runCLI(t); code != 0 || !strings.Contains(stdout, "COMMANDS:") {
-		t.Errorf("udtc alone: exit %d, want help\n%s", code, stdout)
+	if code, stdout, stderr := runCLI(t); code != 2 || stdout != "" || !strings.Contains(stderr, "COMMANDS:") || !strings.Contains(stderr, "udtc: no command given") {
+		t.Errorf("udtc alone: exit %d, want 2 and the help on stderr\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if code, stdout, _ := runCLI(t, "--help"); code != 0 || !strings.Contains(stdout, "COMMANDS:") {
+		t.Errorf("udtc --help: exit %d, want 0 and the help\n%s", code, stdout)
 	}
 }
 

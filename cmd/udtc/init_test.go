@@ -71,3 +71,22 @@ func TestInitProjectChecksClean(t *testing.T) {
 		}
 	}
 }
+
+// init over existing files refuses, naming them with the verb in agreement.
+func TestInitRefusesExistingFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "udtc.yaml"), []byte("x: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "init", dir, "--namespace", "MyCompany.Data", "--type", "things")
+	if code == 0 || !strings.Contains(stderr, "udtc.yaml already exists\n") {
+		t.Errorf("one file: exit %d, stderr %q; want \"... already exists\"", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bicepconfig.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "init", dir, "--namespace", "MyCompany.Data", "--type", "things")
+	if code == 0 || !strings.Contains(stderr, "bicepconfig.json already exist\n") || strings.Contains(stderr, "exist(s)") {
+		t.Errorf("two files: exit %d, stderr %q; want \"..., ... already exist\"", code, stderr)
+	}
+}

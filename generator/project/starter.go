@@ -99,7 +99,11 @@ func WriteStarter(dir string, files []StarterFile) ([]string, error) {
 		}
 	}
 	if len(exist) > 0 {
-		return nil, fmt.Errorf("init writes nothing: %s already exist(s)", strings.Join(exist, ", "))
+		verb := "already exists"
+		if len(exist) > 1 {
+			verb = "already exist"
+		}
+		return nil, fmt.Errorf("init writes nothing: %s %s", strings.Join(exist, ", "), verb)
 	}
 	var written []string
 	for _, file := range files {
