@@ -385,13 +385,13 @@ func TestRegistryEmptyListAndSchemaTree(t *testing.T) {
 	}
 	stdout = runOut(t, "registry", "show", "Contoso.Data/postgresDatabases", "--server", url)
 	for _, want := range []string{
-		"    2025-06-01\n      PROPERTY                 KIND               REQUIRED  CONSTRAINTS                                   DESCRIPTION\n",
-		"      environment              string             yes                                                     The Radius environment ID.\n",
-		"      databases                []Object                     items at most 16                              Databases to create on the server.\n",
+		"    2025-06-01\n      PROPERTY                 KIND               REQUIRED  CONSTRAINTS                                                  DESCRIPTION\n",
+		"      environment              string             yes                                                                    The Radius environment ID.\n",
+		"      databases                []Object                     items at most 16                                             Databases to create on the server.\n",
 		"        name                   string             yes       pattern: ",
-		"        password               string                       sensitive: encrypted at rest, never returned\n",
-		"      connections              map[string]Object                                                          Connections from this resource to others, by connection name.\n",
-		"        source                 string             yes                                                     Resource ID of the resource this connection points at.\n",
+		"        password               string                       sensitive: encrypted at rest, never returned by GET or LIST\n",
+		"      connections              map[string]Object                                                                         Connections from this resource to others, by connection name.\n",
+		"        source                 string             yes                                                                    Resource ID of the resource this connection points at.\n",
 		"LOCATIONS\n  global  http://localhost:8081\n",
 	} {
 		if !strings.Contains(stdout, want) {
