@@ -37,10 +37,10 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	if f.against == "" {
 		return usageErrorf("--against REV|DIR is required")
 	}
-	if err := choice("format", f.format, "text", "json", "sarif", "github"); err != nil {
+	if err := choice("format", f.format, choicesOf("breaking", "format")...); err != nil {
 		return err
 	}
-	if err := choice("fail-on", f.failOn, "error", "warning", "info"); err != nil {
+	if err := choice("fail-on", f.failOn, choicesOf("breaking", "fail-on")...); err != nil {
 		return err
 	}
 	threshold := map[string]diag.Severity{"error": diag.Error, "warning": diag.Warning, "info": diag.Note}[f.failOn]

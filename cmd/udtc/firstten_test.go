@@ -14,6 +14,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/internal/buildinfo"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/explain"
@@ -101,8 +102,17 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("completion %s: exit %d, lacks %q:\n%s", shell, code, want, out)
 		}
 	}
+	for _, line := range strings.Split(script, "\n") {
+		if strings.Count(line, "--help") > 1 {
+			t.Errorf("bash completion lists --help twice: %s", line)
+		}
+	}
+	if code, _, stderr := runCLI(t, "completion", "powershell"); code != 2 || !strings.Contains(stderr, `"powershell" is not a supported shell: bash, zsh, fish`) {
+		t.Errorf("completion powershell: exit %d, stderr %q", code, stderr)
+	}
 	fish := runOut(t, "completion", "fish")
-	for _, want := range []string{"__fish_seen_subcommand_from gen' -l target", "__fish_seen_subcommand_from registry' -a show"} {
+	for _, want := range []string{"__fish_seen_subcommand_from gen' -l target -x -a 'bicep go docs registration site'", "__fish_seen_subcommand_from registry' -a show",
+		"__fish_seen_subcommand_from check' -l format -x -a 'text json sarif'"} {
 		if !strings.Contains(fish, want) {
 			t.Errorf("fish completion lacks %q", want)
 		}
@@ -130,6 +140,13 @@ func TestCompletion(t *testing.T) {
 		{[]string{"udtc", "registry", ""}, "delete list show"},
 		{[]string{"udtc", "registry", "show", "--out"}, "--output"},
 		{[]string{"udtc", "completion", "f"}, "fish"},
+		{[]string{"udtc", "gen", "--target", ""}, strings.Join(bridge.TargetNames, " ")},
+		{[]string{"udtc", "gen", "examples", "--target", "b"}, "bicep"},
+		{[]string{"udtc", "check", "--format", "s"}, "sarif"},
+		{[]string{"udtc", "check", "--format", "=", "j"}, "json"},
+		{[]string{"udtc", "breaking", "--format", "g"}, "github"},
+		{[]string{"udtc", "registry", "show", "--output", ""}, "text json"},
+		{[]string{"udtc", "version", "--output", "j"}, "json"},
 	} {
 		if got := complete(tc.words...); got != tc.want {
 			t.Errorf("completing %q: %q, want %q", tc.words, got, tc.want)
