@@ -309,7 +309,8 @@ func TestValidateLocal(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview", good}, 2, "give --manifests PATH"},
+		// Neither -m nor --server: the manifests the repository's udtc.yaml selects.
+		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview", good}, 0, "ok: 1 document admitted"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases.size", good, "-m", "examples"}, 2, "NAMESPACE/TYPE[@VERSION] (a type, no property path)"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview"}, 2, "at least one FILE"},
 		{[]string{"validate", "Contoso.Data/nope@2025-01-01-preview", good, "-m", "examples"}, 1, "type Contoso.Data/nope is not declared"},
