@@ -227,4 +227,11 @@ func TestSecurityKeywordTypoIsError(t *testing.T) {
 	if _, diags := Schema("s.json", raw, nil); len(diags) != 0 {
 		t.Errorf("the keyword itself: %v", diags)
 	}
+	// Another vendor's extension is no typo: at most unknown-keyword's warning.
+	for _, key := range []string{"x-ms-sensitive", "x-azure-sensitive"} {
+		raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"password": map[string]any{"type": "string", key: true}}})
+		if _, diags := Schema("s.json", raw, nil); diags.HasErrors() {
+			t.Errorf("%s: %v", key, diags)
+		}
+	}
 }

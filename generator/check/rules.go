@@ -78,7 +78,7 @@ var Rules = []diag.Rule{
 	{ID: RuleResourceReference, Severity: diag.Error, Doc: "`x-resource-type` names what a reference points at: a full resource type name `Namespace/type` (a child type as `Namespace/parent/child`), a non-empty list of them, each once, or `\"*\"` for any type."},
 	{ID: RuleResourceReferenceType, Severity: diag.Error, Doc: "`x-resource-type` applies to `type: string` only: a reference holds a resource ID."},
 	{ID: RuleResourceReferenceUnknown, Severity: diag.Warning, Doc: "A reference names a type of a namespace the manifests declare, but that namespace declares no such type (likely a typo; check all files of the namespace together)."},
-	{ID: RuleSecurityKeywordTypo, Severity: diag.Error, Doc: "A keyword one typo (or only letter case) away from a keyword that protects a secret (`x-radius-sensitve` for `x-radius-sensitive`) is an error, with the keyword as the hint: kept as written, the secret would be stored in clear, returned by GET and not `@secure` in Bicep."},
+	{ID: RuleSecurityKeywordTypo, Severity: diag.Error, Doc: "A keyword at most two typos (or only letter case) away from a keyword that protects a secret (`x-radius-sensitve` for `x-radius-sensitive`) is an error, with the keyword as the hint: kept as written, the secret would be stored in clear, returned by GET and not `@secure` in Bicep. Another vendor's extension (`x-ms-sensitive`) is not taken for one."},
 	{ID: RuleUnknownKeyword, Severity: diag.Warning, Doc: "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed; one close to a known extension (`x-resource-types`) warns with the known one as the hint."},
 	{ID: RuleSchemaDepth, Severity: diag.Error, Doc: "A schema nests at most 32 levels."},
 }

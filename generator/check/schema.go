@@ -146,15 +146,27 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 	return extensions, poly
 }
 
-// nearSecurity reports, as an error, a keyword one typo (or only case)
-// away from a security keyword (schema.SecurityKeywords): the schema means
-// to protect a secret and silently does not. It reports whether it did.
+// maxSecurityTypo is the edit distance within which a keyword is taken
+// for a security keyword: typos, not another vendor's extension
+// (`x-ms-sensitive` stays an open extension, with unknown-keyword's hint).
+const maxSecurityTypo = 2
+
+// nearSecurity reports, as an error, a keyword a typo or two (or only
+// case) away from a security keyword (schema.SecurityKeywords): the schema
+// means to protect a secret and silently does not. It reports whether it
+// did.
 func (c *schemaChecker) nearSecurity(e *entry) bool {
 	known := schema.SecurityKeywords()
 	if slices.Contains(known, e.name) {
 		return false
 	}
-	s := suggest(e.name, known)
+	s := ""
+	for _, k := range known {
+		if distance(strings.ToLower(e.name), k) <= maxSecurityTypo {
+			s = k
+			break
+		}
+	}
 	if s == "" {
 		return false
 	}
