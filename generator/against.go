@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -46,6 +47,15 @@ func (e *UnknownRevisionError) Error() string {
 // names no commit, and an error for a path outside the repository or a
 // file that cannot be read.
 func CompileAgainst(ctx context.Context, against string, paths []string) (*Against, error) {
+	return CompileAgainstSelected(ctx, against, paths, nil)
+}
+
+// CompileAgainstSelected is CompileAgainst for the files below paths that
+// selects accepts (by their absolute path in the working tree, as
+// project.Project.Selects takes it), at a git revision: the files a
+// udtc.yaml selects then, deleted ones included. A nil selects, or an
+// against that is a directory, compiles every file.
+func CompileAgainstSelected(ctx context.Context, against string, paths []string, selects func(abs string) bool) (*Against, error) {
 	if st, err := os.Stat(against); err == nil && st.IsDir() {
 		cat, diags, err := Compile(ctx, []string{against}, Options{})
 		if err != nil {
@@ -87,7 +97,13 @@ func CompileAgainst(ctx context.Context, against string, paths []string) (*Again
 	if len(rels) == 0 {
 		return side, nil
 	}
-	side.Catalog, side.Diags, err = CompileFS(ctx, fsys, rels, Options{FilePrefix: prefix})
+	opts := Options{FilePrefix: prefix}
+	if selects != nil {
+		opts.Only = func(path string) bool {
+			return selects(filepath.Join(repo.Root, filepath.FromSlash(strings.TrimPrefix(path, prefix))))
+		}
+	}
+	side.Catalog, side.Diags, err = CompileFS(ctx, fsys, rels, opts)
 	if err != nil {
 		return nil, err
 	}

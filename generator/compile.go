@@ -286,14 +286,16 @@ func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte,
 			return
 		}
 		doc, d := manifest.Load(files[i].Path, data)
-		diags[i] = d
 		if doc != nil && !files[i].Named && !manifest.IsManifest(doc) {
+			// Not a manifest: skipped, whatever Load said of it (a
+			// Kubernetes file's several documents).
 			if !manifest.IsProjectFile(files[i].Path) {
 				diags[i].Add(manifest.NotManifest(doc))
 			}
 			return
 		}
-		if doc != nil {
+		diags[i] = d
+		if doc != nil && !d.HasErrors() {
 			results[i] = check.CheckFile(doc, patterns, opts)
 		}
 	})

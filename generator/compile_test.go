@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/schema"
 	"github.com/udtc/udtc/schema/kin"
@@ -335,4 +336,49 @@ func TestInputBytes(t *testing.T) {
 	if got := generator.InputBytes([]string{filepath.Join(dir, "missing")}); got != 0 {
 		t.Errorf("InputBytes(missing) = %d, want 0", got)
 	}
+}
+
+// TestMultiDocumentNonManifests: a directory walk skips, with the
+// not-a-manifest note, a file of several documents none of which looks like
+// a manifest (Kubernetes objects, the resource documents udtc validate
+// takes); a file of several documents one of which is a manifest, or any
+// such file named on the command line, is the multiple-documents error.
+// udtc fmt leaves the skipped one alone.
+func TestMultiDocumentNonManifests(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "types.yaml", []byte("namespace: Contoso.Data\ntypes:\n  things:\n    apiVersions:\n      '2025-01-01':\n        schema:\n          type: object\n          properties:\n            size: {type: string}\n"))
+	k8s := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b}\n")
+	k8sPath := writeFile(t, dir, "deploy.yaml", k8s)
+	writeFile(t, dir, "resources.yaml", []byte("type: Contoso.Data/things\nproperties: {environment: e}\n---\ntype: Contoso.Data/things\nproperties: {environment: f}\n"))
+	cat, diags, err := generator.Compile(context.Background(), []string{dir}, generator.Options{})
+	if err != nil || cat == nil || diags.HasErrors() {
+		t.Fatalf("walk: err %v, diags %v", err, diags)
+	}
+	var notes []string
+	for _, d := range diags {
+		if d.Rule == "not-a-manifest" {
+			notes = append(notes, filepath.Base(d.Span.File)+": "+d.Message)
+		}
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "none of its 2 YAML documents") {
+		t.Errorf("want a note for each multi-document non-manifest, got %q", notes)
+	}
+	if out, d := generator.FormatInput(generator.Input{Path: k8sPath}, k8s); !bytes.Equal(out, k8s) || len(d) != 0 {
+		t.Errorf("fmt of a walked Kubernetes file: %v\n%s", d, out)
+	}
+
+	// A manifest among the documents: the error, walked or named.
+	writeFile(t, dir, "two.yaml", []byte("namespace: Contoso.Other\ntypes: {}\n---\nkind: ConfigMap\n"))
+	_, diags, _ = generator.Compile(context.Background(), []string{dir}, generator.Options{})
+	if !hasRule(diags, "multiple-documents") {
+		t.Errorf("walked multi-document manifest: want multiple-documents, got %v", diags)
+	}
+	_, diags, _ = generator.Compile(context.Background(), []string{k8sPath}, generator.Options{})
+	if !hasRule(diags, "multiple-documents") {
+		t.Errorf("named multi-document file: want multiple-documents, got %v", diags)
+	}
+}
+
+func hasRule(diags []diag.Diagnostic, rule string) bool {
+	return slices.ContainsFunc(diags, func(d diag.Diagnostic) bool { return d.Rule == rule && d.Severity == diag.Error })
 }

@@ -16,7 +16,7 @@ func FormatInput(in Input, data []byte) ([]byte, diag.List) {
 	isJSON := manifest.IsJSON(in.Path)
 	if !in.Named || isJSON {
 		doc, diags := manifest.Load(in.Path, data)
-		if !in.Named && !diags.HasErrors() && !manifest.IsManifest(doc) {
+		if !in.Named && doc != nil && !manifest.IsManifest(doc) {
 			return data, nil
 		}
 		if isJSON {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -68,19 +69,35 @@ type Precondition struct {
 func (p Precondition) IsZero() bool { return len(p.IfMatch) == 0 && len(p.IfNoneMatch) == 0 }
 
 // Check returns ErrPrecondition when the condition does not hold for the
-// current ETag (exists false: the resource is absent).
+// current ETag (exists false: the resource is absent), wrapped in a message
+// that says which header failed and why.
 func (p Precondition) Check(exists bool, etag string) error {
 	if len(p.IfMatch) > 0 {
-		if !exists || !(slices.Contains(p.IfMatch, "*") || slices.Contains(p.IfMatch, etag)) {
-			return ErrPrecondition
+		switch {
+		case !exists:
+			return fmt.Errorf("%w: If-Match %s, but the resource does not exist", ErrPrecondition, etags(p.IfMatch))
+		case !(slices.Contains(p.IfMatch, "*") || slices.Contains(p.IfMatch, etag)):
+			return fmt.Errorf("%w: If-Match %s, but the resource's ETag is %q (it changed since it was read)", ErrPrecondition, etags(p.IfMatch), etag)
 		}
 	}
 	if len(p.IfNoneMatch) > 0 && exists {
-		if slices.Contains(p.IfNoneMatch, "*") || slices.Contains(p.IfNoneMatch, etag) {
-			return ErrPrecondition
+		switch {
+		case slices.Contains(p.IfNoneMatch, "*"):
+			return fmt.Errorf("%w: If-None-Match \"*\", but the resource exists", ErrPrecondition)
+		case slices.Contains(p.IfNoneMatch, etag):
+			return fmt.Errorf("%w: If-None-Match %s, but the resource's ETag is %q", ErrPrecondition, etags(p.IfNoneMatch), etag)
 		}
 	}
 	return nil
+}
+
+// etags writes a condition's ETags as the header carries them.
+func etags(tags []string) string {
+	q := make([]string, len(tags))
+	for i, t := range tags {
+		q[i] = fmt.Sprintf("%q", t)
+	}
+	return strings.Join(q, ", ")
 }
 
 // ListOptions page a List.

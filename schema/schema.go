@@ -246,5 +246,11 @@ const (
 // meaning; any other x- keyword is an open extension, kept as written.
 func KnownExtensions() []string { return []string{ExtensionResourceType, ExtensionSensitive} }
 
+// SecurityKeywords returns the keywords whose absence leaves a secret
+// exposed: a near-miss of one (`x-radius-sensitve`) is an error, not an
+// open extension, because the value it meant to protect would be stored in
+// clear, returned by GET and not `@secure` in Bicep.
+func SecurityKeywords() []string { return []string{ExtensionSensitive} }
+
 // IsExtension reports whether keyword k is an x- extension.
 func IsExtension(k string) bool { return strings.HasPrefix(k, "x-") }

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/udtc/udtc/generator/emit/goclient"
+	"github.com/udtc/udtc/internal/bridge"
 )
 
 // Exit codes shared by every command.
@@ -40,6 +43,30 @@ func fail(code int, err error) error { return &exitError{code: code, err: err} }
 // usageErrorf is an exitUsage error with a message.
 func usageErrorf(format string, args ...any) error {
 	return fail(exitUsage, fmt.Errorf(format, args...))
+}
+
+// flagChoices lists the values of every flag that takes one of a fixed
+// set: "COMMAND --flag" for one command's flag (a subcommand as
+// "registry show --flag"), "--flag" for that flag of every other command.
+// The flags' checks (choice) and the completion scripts both read it.
+var flagChoices = map[string][]string{
+	"--format":          {"text", "json", "sarif"},
+	"breaking --format": {"text", "json", "sarif", "github"},
+	"--output":          {"text", "json"},
+	"--profile":         {"radius", "udtc"},
+	"--fail-on":         {"error", "warning", "info"},
+	"--log-format":      {"json", "text"},
+	"--go-runtime":      goclient.Runtimes,
+	"gen --target":      bridge.TargetNames,
+}
+
+// choicesOf returns the values flag (without dashes) of command path takes,
+// or nil when it takes any value (flagChoices).
+func choicesOf(path, flag string) []string {
+	if v, ok := flagChoices[path+" --"+flag]; ok {
+		return v
+	}
+	return flagChoices["--"+flag]
 }
 
 // choice is the usage error for a flag whose value is none of allowed
@@ -136,7 +163,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if c.Args().Present() {
 				return unknownCommand("udtc", c.Args().First(), cmds)
 			}
-			return cli.ShowAppHelp(c)
+			// No command is a usage error, as with go or git: the help
+			// goes to stderr and a script that forgot its command fails.
+			c.App.Writer = e.stderr
+			if err := cli.ShowAppHelp(c); err != nil {
+				return err
+			}
+			return usageErrorf("no command given (udtc --help lists them)")
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // run decides the exit code
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {

@@ -31,30 +31,38 @@ func (f *breakingFlags) flags() []cli.Flag {
 
 func (f *breakingFlags) run(c *cli.Context, e *env) error {
 	paths := c.Args().Slice()
-	if len(paths) == 0 {
-		return usageErrorf("give at least one manifest file or directory")
-	}
 	if f.against == "" {
 		return usageErrorf("--against REV|DIR is required")
 	}
-	if err := choice("format", f.format, "text", "json", "sarif", "github"); err != nil {
+	if err := choice("format", f.format, choicesOf("breaking", "format")...); err != nil {
 		return err
 	}
-	if err := choice("fail-on", f.failOn, "error", "warning", "info"); err != nil {
+	if err := choice("fail-on", f.failOn, choicesOf("breaking", "fail-on")...); err != nil {
 		return err
 	}
 	threshold := map[string]diag.Severity{"error": diag.Error, "warning": diag.Warning, "info": diag.Note}[f.failOn]
-	if err := misplacedAllowBreaking(paths); err != nil {
+	proj, err := findProject() // breaking.previews, and the inputs without PATH
+	if err != nil {
 		return err
 	}
-	proj, err := findProject() // breaking.previews
-	if err != nil {
+	// Without PATH, the manifests udtc.yaml selects, as for check and gen;
+	// at a git revision, the files it selected then (deleted ones too).
+	oldPaths := paths
+	var selects func(abs string) bool
+	if len(paths) == 0 {
+		cf := compileFlags{proj: proj, projLoaded: true}
+		if paths, err = cf.inputs(""); err != nil {
+			return err
+		}
+		oldPaths, selects = []string{proj.Dir}, proj.Selects
+	}
+	if err := misplacedAllowBreaking(paths); err != nil {
 		return err
 	}
 
 	// The old side first: an unknown revision or a path outside the
 	// repository is a usage error before anything is compiled.
-	old, err := f.loadOld(c, paths)
+	old, err := f.loadOld(c, oldPaths, selects)
 	if err != nil {
 		return err
 	}
@@ -87,8 +95,8 @@ func (f *breakingFlags) run(c *cli.Context, e *env) error {
 
 // loadOld compiles the manifests at --against (generator.CompileAgainst):
 // an unknown revision or a path outside a repository is a usage error.
-func (f *breakingFlags) loadOld(c *cli.Context, paths []string) (*generator.Against, error) {
-	old, err := generator.CompileAgainst(c.Context, f.against, paths)
+func (f *breakingFlags) loadOld(c *cli.Context, paths []string, selects func(string) bool) (*generator.Against, error) {
+	old, err := generator.CompileAgainstSelected(c.Context, f.against, paths, selects)
 	var unknown *generator.UnknownRevisionError
 	switch {
 	case errors.Is(err, source.ErrNotRepository):

@@ -51,11 +51,11 @@ func (f *compileFlags) noBase(c *cli.Context) bool {
 
 func (f *compileFlags) validate() error {
 	if f.profile != "" {
-		if err := choice("profile", f.profile, "radius", "udtc"); err != nil {
+		if err := choice("profile", f.profile, choicesOf("", "profile")...); err != nil {
 			return err
 		}
 	}
-	return choice("format", f.format, "text", "json", "sarif")
+	return choice("format", f.format, choicesOf("", "format")...)
 }
 
 // radius reports whether the manifests are checked as today's Radius

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/generator/check"
 	"github.com/udtc/udtc/internal/completion"
 )
 
@@ -25,7 +29,7 @@ func completionCommand(e *env) *cli.Command {
 				if c.Args().Present() {
 					return usageErrorf("completion %s takes no arguments", name)
 				}
-				return write(e.stdout, completionTree(c.App.Commands))
+				return write(e.stdout, completionTree(c.App.Commands, ""))
 			},
 		})
 	}
@@ -35,6 +39,18 @@ func completionCommand(e *env) *cli.Command {
 		ArgsUsage:   "bash|zsh|fish",
 		Description: description("completion"),
 		Subcommands: subs,
+		// Runs when no shell matched: the argument is a shell udtc has no
+		// script for (powershell), not a command.
+		Action: func(c *cli.Context) error {
+			if !c.Args().Present() {
+				return cli.ShowSubcommandHelp(c)
+			}
+			msg := fmt.Sprintf("%q is not a supported shell: bash, zsh, fish", c.Args().First())
+			if s := check.Suggest(c.Args().First(), []string{"bash", "zsh", "fish"}); s != "" {
+				msg += fmt.Sprintf(": did you mean `udtc completion %s`?", s)
+			}
+			return usageErrorf("%s", msg)
+		},
 	}
 }
 
@@ -51,17 +67,24 @@ func visible(cmds []*cli.Command) []*cli.Command {
 }
 
 // completionTree is the command table as completion scripts list it: the
-// visible commands, each with its flags and visible subcommands.
-func completionTree(cmds []*cli.Command) []completion.Command {
+// visible commands, each with its flags (the values of those that take a
+// fixed set: flagChoices) and visible subcommands. parent is the path of
+// the commands' parent ("" at the top). --help is left to the scripts,
+// which offer it everywhere.
+func completionTree(cmds []*cli.Command, parent string) []completion.Command {
 	var out []completion.Command
 	for _, c := range visible(cmds) {
-		cc := completion.Command{Name: c.Name, Usage: c.Usage, Subcommands: completionTree(c.Subcommands)}
+		path := strings.TrimSpace(parent + " " + c.Name)
+		cc := completion.Command{Name: c.Name, Usage: c.Usage, Subcommands: completionTree(c.Subcommands, path)}
 		for _, f := range c.Flags {
+			if slices.Contains(f.Names(), "help") {
+				continue
+			}
 			usage := ""
 			if d, ok := f.(cli.DocGenerationFlag); ok {
 				usage = d.GetUsage()
 			}
-			cc.Flags = append(cc.Flags, completion.Flag{Names: f.Names(), Usage: usage})
+			cc.Flags = append(cc.Flags, completion.Flag{Names: f.Names(), Usage: usage, Values: choicesOf(path, f.Names()[0])})
 		}
 		out = append(out, cc)
 	}

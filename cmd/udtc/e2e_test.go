@@ -436,7 +436,7 @@ func TestRegistryCommandsAndErrors(t *testing.T) {
 		t.Errorf("registry list: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "registry", "show", "contoso.data/POSTGRESDATABASES", "--server", srv.url)
-	if code != 0 || !strings.Contains(stdout, "Contoso.Data/postgresDatabases\n") || !strings.Contains(stdout, "      size                     string                       enum: \"S\", \"M\", \"L\", \"XL\"; default: \"S\"       The size of database to provision.\n") {
+	if code != 0 || !strings.Contains(stdout, "Contoso.Data/postgresDatabases\n") || !strings.Contains(stdout, "      size                     string                       enum: \"S\", \"M\", \"L\", \"XL\"; default: \"S\"                      The size of database to provision.\n") {
 		t.Errorf("registry show (case-insensitive): exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "registry", "show", "--output", "json", "Contoso.Data", "--server", srv.url)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/internal/buildinfo"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/explain"
@@ -58,8 +59,11 @@ func TestUnknownCommandSuggests(t *testing.T) {
 			t.Errorf("udtc %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
 		}
 	}
-	if code, stdout, _ := runCLI(t); code != 0 || !strings.Contains(stdout, "COMMANDS:") {
-		t.Errorf("udtc alone: exit %d, want help\n%s", code, stdout)
+	if code, stdout, stderr := runCLI(t); code != 2 || stdout != "" || !strings.Contains(stderr, "COMMANDS:") || !strings.Contains(stderr, "udtc: no command given") {
+		t.Errorf("udtc alone: exit %d, want 2 and the help on stderr\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if code, stdout, _ := runCLI(t, "--help"); code != 0 || !strings.Contains(stdout, "COMMANDS:") {
+		t.Errorf("udtc --help: exit %d, want 0 and the help\n%s", code, stdout)
 	}
 }
 
@@ -98,8 +102,17 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("completion %s: exit %d, lacks %q:\n%s", shell, code, want, out)
 		}
 	}
+	for _, line := range strings.Split(script, "\n") {
+		if strings.Count(line, "--help") > 1 {
+			t.Errorf("bash completion lists --help twice: %s", line)
+		}
+	}
+	if code, _, stderr := runCLI(t, "completion", "powershell"); code != 2 || !strings.Contains(stderr, `"powershell" is not a supported shell: bash, zsh, fish`) {
+		t.Errorf("completion powershell: exit %d, stderr %q", code, stderr)
+	}
 	fish := runOut(t, "completion", "fish")
-	for _, want := range []string{"__fish_seen_subcommand_from gen' -l target", "__fish_seen_subcommand_from registry' -a show"} {
+	for _, want := range []string{"__fish_seen_subcommand_from gen' -l target -x -a 'bicep go docs registration site'", "__fish_seen_subcommand_from registry' -a show",
+		"__fish_seen_subcommand_from check' -l format -x -a 'text json sarif'"} {
 		if !strings.Contains(fish, want) {
 			t.Errorf("fish completion lacks %q", want)
 		}
@@ -127,6 +140,13 @@ func TestCompletion(t *testing.T) {
 		{[]string{"udtc", "registry", ""}, "delete list show"},
 		{[]string{"udtc", "registry", "show", "--out"}, "--output"},
 		{[]string{"udtc", "completion", "f"}, "fish"},
+		{[]string{"udtc", "gen", "--target", ""}, strings.Join(bridge.TargetNames, " ")},
+		{[]string{"udtc", "gen", "examples", "--target", "b"}, "bicep"},
+		{[]string{"udtc", "check", "--format", "s"}, "sarif"},
+		{[]string{"udtc", "check", "--format", "=", "j"}, "json"},
+		{[]string{"udtc", "breaking", "--format", "g"}, "github"},
+		{[]string{"udtc", "registry", "show", "--output", ""}, "text json"},
+		{[]string{"udtc", "version", "--output", "j"}, "json"},
 	} {
 		if got := complete(tc.words...); got != tc.want {
 			t.Errorf("completing %q: %q, want %q", tc.words, got, tc.want)
@@ -289,7 +309,8 @@ func TestValidateLocal(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview", good}, 2, "give --manifests PATH"},
+		// Neither -m nor --server: the manifests the repository's udtc.yaml selects.
+		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview", good}, 0, "ok: 1 document admitted"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases.size", good, "-m", "examples"}, 2, "NAMESPACE/TYPE[@VERSION] (a type, no property path)"},
 		{[]string{"validate", "Contoso.Data/postgresDatabases@2025-01-01-preview"}, 2, "at least one FILE"},
 		{[]string{"validate", "Contoso.Data/nope@2025-01-01-preview", good, "-m", "examples"}, 1, "type Contoso.Data/nope is not declared"},
@@ -382,13 +403,13 @@ func TestRegistryEmptyListAndSchemaTree(t *testing.T) {
 	}
 	stdout = runOut(t, "registry", "show", "Contoso.Data/postgresDatabases", "--server", url)
 	for _, want := range []string{
-		"    2025-06-01\n      PROPERTY                 KIND               REQUIRED  CONSTRAINTS                                   DESCRIPTION\n",
-		"      environment              string             yes                                                     The Radius environment ID.\n",
-		"      databases                []Object                     items at most 16                              Databases to create on the server.\n",
+		"    2025-06-01\n      PROPERTY                 KIND               REQUIRED  CONSTRAINTS                                                  DESCRIPTION\n",
+		"      environment              string             yes                                                                    The Radius environment ID.\n",
+		"      databases                []Object                     items at most 16                                             Databases to create on the server.\n",
 		"        name                   string             yes       pattern: ",
-		"        password               string                       sensitive: encrypted at rest, never returned\n",
-		"      connections              map[string]Object                                                          Connections from this resource to others, by connection name.\n",
-		"        source                 string             yes                                                     Resource ID of the resource this connection points at.\n",
+		"        password               string                       sensitive: encrypted at rest, never returned by GET or LIST\n",
+		"      connections              map[string]Object                                                                         Connections from this resource to others, by connection name.\n",
+		"        source                 string             yes                                                                    Resource ID of the resource this connection points at.\n",
 		"LOCATIONS\n  global  http://localhost:8081\n",
 	} {
 		if !strings.Contains(stdout, want) {

@@ -94,7 +94,7 @@ func (f *genFlags) validate() error {
 // validateGo checks --go-module and --go-runtime, and gives --go-module's
 // path to an unset import prefix.
 func (f *genFlags) validateGo() error {
-	if err := choice("go-runtime", f.goRuntime, goclient.Runtimes...); err != nil {
+	if err := choice("go-runtime", f.goRuntime, choicesOf("gen", "go-runtime")...); err != nil {
 		return err
 	}
 	if f.goModule == "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/udtc/udtc/generator/emit/bicep"
 	"github.com/udtc/udtc/generator/project"
+	"github.com/udtc/udtc/internal/buildinfo"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/oci"
 )
@@ -45,7 +46,7 @@ func (f *initFlags) run(c *cli.Context, e *env) error {
 		}
 		return usageErrorf("--type %q: %s", f.typeName, p)
 	}
-	files, err := project.Starter(f.namespace, f.typeName)
+	files, err := project.Starter(f.namespace, f.typeName, buildinfo.Read().Pin())
 	if err != nil {
 		return err
 	}

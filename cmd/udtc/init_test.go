@@ -51,9 +51,13 @@ func TestInitProjectChecksClean(t *testing.T) {
 			}
 		}
 	}
-	var genCheck bool
+	var genCheck, strictCheck bool
 	for _, s := range steps {
 		genCheck = genCheck || strings.HasPrefix(s, "udtc gen ") && strings.Contains(s, " --check")
+		strictCheck = strictCheck || strings.HasPrefix(s, "udtc check ") && strings.Contains(s, " --strict")
+	}
+	if !strictCheck {
+		t.Errorf("the workflow runs check without --strict, so a warning passes CI:\n%s", data)
 	}
 	if !genCheck || !strings.Contains(string(data), "udtc breaking ") {
 		t.Fatalf("the workflow does not run check, gen --check and breaking:\n%s", data)
@@ -65,5 +69,24 @@ func TestInitProjectChecksClean(t *testing.T) {
 		if code, _, stderr := runCLI(t, strings.Fields(s)[1:]...); code != 0 {
 			t.Errorf("workflow step %q: exit %d\n%s", s, code, stderr)
 		}
+	}
+}
+
+// init over existing files refuses, naming them with the verb in agreement.
+func TestInitRefusesExistingFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "udtc.yaml"), []byte("x: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "init", dir, "--namespace", "MyCompany.Data", "--type", "things")
+	if code == 0 || !strings.Contains(stderr, "udtc.yaml already exists\n") {
+		t.Errorf("one file: exit %d, stderr %q; want \"... already exists\"", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bicepconfig.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "init", dir, "--namespace", "MyCompany.Data", "--type", "things")
+	if code == 0 || !strings.Contains(stderr, "bicepconfig.json already exist\n") || strings.Contains(stderr, "exist(s)") {
+		t.Errorf("two files: exit %d, stderr %q; want \"..., ... already exist\"", code, stderr)
 	}
 }

@@ -108,3 +108,48 @@ bicep:
 		t.Errorf("broken udtc.yaml: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestProjectInputsEverywhere: explain, validate and breaking without
+// manifest paths read the manifests udtc.yaml selects (inputs:), as check
+// and gen do, and nothing else in the tree. breaking at a git revision
+// compares the files the project selected then, so a deleted manifest is
+// a removal.
+func TestProjectInputsEverywhere(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	dir, _ := gitRepo(t)
+	t.Chdir(dir)
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("udtc.yaml", "inputs:\n  include: [manifests]\ntarget: udtc\n")
+	// Outside inputs: a manifest that does not compile.
+	write("drafts/broken.yaml", "namespace: Contoso.Data\ntypes:\n  databases: {}\n")
+	write("doc.yaml", "type: Contoso.Data/databases\nproperties:\n  environment: e\n  size: S\n")
+
+	if code, stdout, stderr := runCLI(t, "explain", "Contoso.Data/databases.size"); code != 0 || !strings.Contains(stdout, "FIELD:    size <string>") {
+		t.Errorf("explain in a project: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := runCLI(t, "validate", "Contoso.Data/databases", "doc.yaml"); code != 0 {
+		t.Errorf("validate in a project: exit %d\n%s", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "breaking", "--against", "v1"); code != 0 || !strings.Contains(stdout, "note[type-added]") {
+		t.Errorf("breaking --against v1 in a project: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if err := os.Remove(filepath.Join("manifests", "cache.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCLI(t, "breaking", "--against", "HEAD"); code != 1 || !strings.Contains(stdout, "error[type-removed]") {
+		t.Errorf("breaking --against HEAD after a manifest was deleted: exit %d, want 1 and type-removed\n%s%s", code, stdout, stderr)
+	}
+	// Outside a project, still a usage error naming what to give.
+	t.Chdir(t.TempDir())
+	if code, _, stderr := runCLI(t, "explain", "Contoso.Data/databases"); code != 2 || !strings.Contains(stderr, "give --manifests PATH") {
+		t.Errorf("explain outside a project: exit %d\n%s", code, stderr)
+	}
+}

@@ -42,7 +42,7 @@ func (f *serverFlags) flags() []cli.Flag {
 }
 
 // checkOutput is the usage error for an --output that is neither text nor json.
-func checkOutput(output string) error { return choice("output", output, "text", "json") }
+func checkOutput(output string) error { return choice("output", output, choicesOf("", "output")...) }
 
 // client validates the flags and returns a registry client.
 func (f *serverFlags) client() (*client.Client, error) {

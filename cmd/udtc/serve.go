@@ -71,7 +71,7 @@ func (f *serveFlags) flags() []cli.Flag {
 
 func (f *serveFlags) run(c *cli.Context, e *env) error {
 	f.sync.isSet = c.IsSet
-	if err := choice("log-format", f.logFormat, "json", "text"); err != nil {
+	if err := choice("log-format", f.logFormat, choicesOf("serve", "log-format")...); err != nil {
 		return err
 	}
 	if f.authReads && f.tokenFile == "" {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/generator/project"
 	"github.com/udtc/udtc/internal/bridge"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
@@ -64,23 +65,35 @@ func (f *typeSourceFlags) lookup(c *cli.Context, e *env, ref api.TypeRef) (resol
 }
 
 func (f *typeSourceFlags) provider(c *cli.Context, e *env, namespace string) (api.ProviderSummary, error) {
-	if len(f.manifests.Value()) > 0 {
-		if c.IsSet("server") {
-			return api.ProviderSummary{}, usageErrorf("give either --manifests or --server, not both")
+	manifests := f.manifests.Value()
+	if len(manifests) > 0 && c.IsSet("server") {
+		return api.ProviderSummary{}, usageErrorf("give either --manifests or --server, not both")
+	}
+	if len(manifests) == 0 && !c.IsSet("server") {
+		// Neither: the manifests udtc.yaml selects, as check and gen read
+		// them without PATH.
+		if err := f.compile.loadProject(); err != nil {
+			return api.ProviderSummary{}, err
 		}
-		cat, err := f.compile.compile(c, e, f.manifests.Value(), false)
+		if f.compile.proj == nil {
+			return api.ProviderSummary{}, usageErrorf("give --manifests PATH (local manifests) or --server URL (a registry), or run it in a project (%s)", project.FileName)
+		}
+	}
+	if !c.IsSet("server") {
+		cat, err := f.compile.compile(c, e, manifests, false) // none: the project's inputs
 		if err != nil {
 			return api.ProviderSummary{}, err
 		}
 		s, declared, ok := bridge.ProviderSummary(cat, namespace)
 		if !ok {
+			where := strings.Join(manifests, ", ")
+			if where == "" {
+				where = "the manifests " + f.compile.proj.Path + " selects"
+			}
 			return s, fail(exitFail, fmt.Errorf("namespace %s is not declared in %s (namespaces: %s)",
-				namespace, strings.Join(f.manifests.Value(), ", "), strings.Join(declared, ", ")))
+				namespace, where, strings.Join(declared, ", ")))
 		}
 		return s, nil
-	}
-	if !c.IsSet("server") {
-		return api.ProviderSummary{}, usageErrorf("give --manifests PATH (local manifests) or --server URL (a registry)")
 	}
 	reg, ctx, cancel, err := f.server.dial(c.Context)
 	if err != nil {

@@ -265,10 +265,8 @@ func checkCapabilities(r *reporter, e *entry) []string {
 }
 
 func checkVersion(r *reporter, e entry) *model.APIVersion {
-	valid := true
 	if msg := api.APIVersionProblem(e.name); msg != "" {
 		r.report(e.key, RuleAPIVersion, e.ptr(), "for example '2025-01-01' or '2025-01-01-preview'", "API version %q %s", e.name, msg)
-		valid = false
 	}
 	entries, ok := r.mapping(e.value, e.ptr(), fmt.Sprintf("API version %q", e.name))
 	if !ok {
@@ -291,7 +289,7 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	av := &model.APIVersion{Name: e.name, Preview: api.IsPreview(e.name), Span: r.span(e.key)}
 	sc := &schemaChecker{r: r}
 	av.Schema, av.Undeclared = sc.root(schema.key, schema.value, schema.ptr())
-	if av.Schema == nil || !valid {
+	if av.Schema == nil {
 		return nil
 	}
 	src, err := toJSON(schema.value)
@@ -306,6 +304,11 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	if r.base && !mergeBase(r, av, schema) {
 		return nil
 	}
+	// A version with an invalid name (reported above) is checked through
+	// and stays in the type, so that Radius's rules, the base properties and
+	// the checks across the type and its files (defaultApiVersion,
+	// references to it) still run: one run reports every problem, and the
+	// error keeps it out of every output.
 	return av
 }
 

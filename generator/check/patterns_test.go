@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/udtc/udtc/generator/diag"
 )
 
 // TestPatternsBounded: a Patterns with a Max keeps at most Max compiled
@@ -176,9 +178,8 @@ func TestPatternBacktrackingWarning(t *testing.T) {
 // would otherwise store a secret in clear); others stay open extensions.
 func TestNearExtensionSuggests(t *testing.T) {
 	for key, want := range map[string]string{
-		"x-radius-sensitve":  "x-radius-sensitive",
-		"x-radius-sensitiv":  "x-radius-sensitive",
 		"x-resource-types":   "x-resource-type",
+		"x-resource-typ":     "x-resource-type",
 		"x-radius-sensitive": "",
 		"x-ms-secret":        "",
 		"x-contoso-owner":    "",
@@ -200,6 +201,37 @@ func TestNearExtensionSuggests(t *testing.T) {
 		}
 		if diags.HasErrors() {
 			t.Errorf("%s: an open extension is an error: %v", key, diags)
+		}
+	}
+}
+
+// A near-miss of a keyword that protects a secret is an error with its
+// did-you-mean, not a warning CI lets through: the secret would otherwise be
+// stored in clear and returned by GET.
+func TestSecurityKeywordTypoIsError(t *testing.T) {
+	for _, key := range []string{"x-radius-sensitve", "x-radius-sensitiv", "X-Radius-Sensitive", "radius-sensitive", "x-radius-sensitives"} {
+		raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"password": map[string]any{"type": "string", key: true}}})
+		_, diags := Schema("s.json", raw, nil)
+		var found []diag.Diagnostic
+		for _, d := range diags {
+			if d.Path == "/properties/password/"+key {
+				found = append(found, d)
+			}
+		}
+		if len(found) != 1 || found[0].Rule != RuleSecurityKeywordTypo || found[0].Severity != diag.Error ||
+			found[0].Hint != "did you mean `x-radius-sensitive`?" {
+			t.Errorf("%s: got %v, want one %s error with the did-you-mean", key, found, RuleSecurityKeywordTypo)
+		}
+	}
+	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"password": map[string]any{"type": "string", "x-radius-sensitive": true}}})
+	if _, diags := Schema("s.json", raw, nil); len(diags) != 0 {
+		t.Errorf("the keyword itself: %v", diags)
+	}
+	// Another vendor's extension is no typo: at most unknown-keyword's warning.
+	for _, key := range []string{"x-ms-sensitive", "x-azure-sensitive"} {
+		raw, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"password": map[string]any{"type": "string", key: true}}})
+		if _, diags := Schema("s.json", raw, nil); diags.HasErrors() {
+			t.Errorf("%s: %v", key, diags)
 		}
 	}
 }

@@ -16,10 +16,10 @@ var Rules = []diag.Rule{
 	{ID: manifest.RuleFileTooLarge, Severity: diag.Error, Doc: "A manifest file is at most 10 MiB."},
 	{ID: manifest.RuleYAMLSyntax, Severity: diag.Error, Doc: "The file is valid UTF-8 text and valid YAML (or JSON)."},
 	{ID: manifest.RuleJSONSyntax, Severity: diag.Error, Doc: "A schema sent to the registry is valid UTF-8 text and valid JSON (read as JSON, not YAML)."},
-	{ID: manifest.RuleMultipleDocuments, Severity: diag.Error, Doc: "A file holds exactly one YAML document (no `---` separators between documents)."},
+	{ID: manifest.RuleMultipleDocuments, Severity: diag.Error, Doc: "A manifest file holds exactly one YAML document (no `---` separators between documents). A file found by walking a directory gets this error only when one of its documents looks like a manifest; a file of Kubernetes objects or resource documents is not-a-manifest."},
 	{ID: manifest.RuleYAMLLimit, Severity: diag.Error, Doc: "A document nests at most 256 levels and expands to at most 1,000,000 nodes, aliases included."},
 	{ID: RuleEmptyFile, Severity: diag.Error, Doc: "A manifest file is not empty."},
-	{ID: manifest.RuleNotManifest, Severity: diag.Note, Doc: "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (tsconfig.json, a list) is not a manifest: it is skipped with this note; a project's own `udtc.yaml` and `bicepconfig.json` are skipped without it. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
+	{ID: manifest.RuleNotManifest, Severity: diag.Note, Doc: "A `.yaml`, `.yml` or `.json` file found by walking a directory whose top level is not a mapping with `namespace`, `name` or `types` (tsconfig.json, a list), or none of whose several documents has such a top level (Kubernetes objects), is not a manifest: it is skipped with this note; a project's own `udtc.yaml` and `bicepconfig.json` are skipped without it. A file named on the command line is always checked. Directories holding `.udtc-generated` (udtc gen output) are never read."},
 
 	// Manifest structure.
 	{ID: RuleValueType, Severity: diag.Error, Doc: "Every manifest key holds the kind of value it takes (a mapping, a list, a string)."},
@@ -78,7 +78,8 @@ var Rules = []diag.Rule{
 	{ID: RuleResourceReference, Severity: diag.Error, Doc: "`x-resource-type` names what a reference points at: a full resource type name `Namespace/type` (a child type as `Namespace/parent/child`), a non-empty list of them, each once, or `\"*\"` for any type."},
 	{ID: RuleResourceReferenceType, Severity: diag.Error, Doc: "`x-resource-type` applies to `type: string` only: a reference holds a resource ID."},
 	{ID: RuleResourceReferenceUnknown, Severity: diag.Warning, Doc: "A reference names a type of a namespace the manifests declare, but that namespace declares no such type (likely a typo; check all files of the namespace together)."},
-	{ID: RuleUnknownKeyword, Severity: diag.Warning, Doc: "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed; one close to a known extension (`x-radius-sensitve`) warns with the known one as the hint."},
+	{ID: RuleSecurityKeywordTypo, Severity: diag.Error, Doc: "A keyword at most two typos (or only letter case) away from a keyword that protects a secret (`x-radius-sensitve` for `x-radius-sensitive`) is an error, with the keyword as the hint: kept as written, the secret would be stored in clear, returned by GET and not `@secure` in Bicep. Another vendor's extension (`x-ms-sensitive`) is not taken for one."},
+	{ID: RuleUnknownKeyword, Severity: diag.Warning, Doc: "Unknown schema keywords are ignored; the hint names the closest supported one. `x-` extensions are allowed; one close to a known extension (`x-resource-types`) warns with the known one as the hint."},
 	{ID: RuleSchemaDepth, Severity: diag.Error, Doc: "A schema nests at most 32 levels."},
 }
 
@@ -132,6 +133,7 @@ const (
 	RuleFormatUnknown       = "format-unknown"
 	RuleReadWriteOnly       = "read-write-only"
 	RuleSensitive           = "sensitive"
+	RuleSecurityKeywordTypo = "security-keyword-typo"
 	RuleUnknownKeyword      = "unknown-keyword"
 	RuleSchemaDepth         = "schema-depth"
 )

@@ -103,6 +103,7 @@ func (c *schemaChecker) node(key, n *yaml.Node, path string, depth int) *model.S
 		}
 		return nil
 	}
+	c.requiredFlag(path, kw)
 	c.dropInapplicable(s, kw)
 	c.annotations(s, kw, extensions)
 	c.constraints(s, n, kw, depth)
@@ -130,7 +131,10 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 				"`%s` is not supported: schemas may not use polymorphism", e.name)
 		case schema.IsExtension(e.name):
 			extensions = append(extensions, e)
-			c.nearExtension(e)
+			if !c.nearSecurity(e) {
+				c.nearExtension(e)
+			}
+		case c.nearSecurity(e):
 		default:
 			hint := "it is ignored"
 			if s := suggest(e.name, schemaKeywords); s != "" {
@@ -140,6 +144,35 @@ func (c *schemaChecker) keywords(entries []entry, kw map[string]*entry) (extensi
 		}
 	}
 	return extensions, poly
+}
+
+// maxSecurityTypo is the edit distance within which a keyword is taken
+// for a security keyword: typos, not another vendor's extension
+// (`x-ms-sensitive` stays an open extension, with unknown-keyword's hint).
+const maxSecurityTypo = 2
+
+// nearSecurity reports, as an error, a keyword a typo or two (or only
+// case) away from a security keyword (schema.SecurityKeywords): the schema
+// means to protect a secret and silently does not. It reports whether it
+// did.
+func (c *schemaChecker) nearSecurity(e *entry) bool {
+	known := schema.SecurityKeywords()
+	if slices.Contains(known, e.name) {
+		return false
+	}
+	s := ""
+	for _, k := range known {
+		if distance(strings.ToLower(e.name), k) <= maxSecurityTypo {
+			s = k
+			break
+		}
+	}
+	if s == "" {
+		return false
+	}
+	c.r.report(e.key, RuleSecurityKeywordTypo, e.ptr(), fmt.Sprintf("did you mean `%s`?", s),
+		"%q is not `%s`: the value it meant to protect would be stored in clear, returned by GET and not @secure in Bicep", e.name, s)
+	return true
 }
 
 // nearExtension warns on an x- keyword one typo away from a known one
@@ -155,6 +188,37 @@ func (c *schemaChecker) nearExtension(e *entry) {
 		c.r.report(e.key, RuleUnknownKeyword, e.ptr(), fmt.Sprintf("did you mean `%s`?", s),
 			"unknown extension %q is kept as an open extension, without the meaning of `%s`", e.name, s)
 	}
+}
+
+// requiredFlag reports and drops `required: true` on a schema node, the
+// JSON Schema draft 3 (and Swagger parameter) spelling: in OpenAPI 3.0 the
+// parent object lists its required properties by name, so the hint points
+// there.
+func (c *schemaChecker) requiredFlag(path string, kw map[string]*entry) {
+	e := kw["required"]
+	if e == nil {
+		return
+	}
+	v := resolve(e.value)
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+		return
+	}
+	hint := "list required properties by name in the object that declares them: `required: [name]`"
+	if name, ok := propertyName(path); ok {
+		hint = fmt.Sprintf("remove it here and list the property in the `required` of the object that declares it, beside `properties`: `required: [%s]`", name)
+	}
+	c.r.report(e.key, RuleKeywordValue, e.ptr(), hint, "`required` is a list of property names on the parent object, not a flag on the property")
+	delete(kw, "required")
+}
+
+// propertyName returns the name (unescaped) of the property whose schema
+// is at path, if it is one.
+func propertyName(path string) (string, bool) {
+	i := strings.LastIndex(path, "/properties/")
+	if i < 0 || strings.Contains(path[i+len("/properties/"):], "/") {
+		return "", false
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(path[i+len("/properties/"):]), true
 }
 
 // dropInapplicable reports and drops the keywords that do not apply to s's
@@ -705,7 +769,7 @@ func (c *schemaChecker) defaultValue(s *model.Schema, e *entry) {
 		return
 	}
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(m model.Value) bool { return bytes.Equal(m.JSON, val.JSON) }) {
-		r.report(e.value, RuleDefault, e.ptr(), "", "default %s is not one of the enum values", val.JSON)
+		r.report(e.value, RuleDefault, e.ptr(), "one of: "+enumList(s.Enum), "default %s is not one of the enum values", val.JSON)
 		return
 	}
 	if msg := c.violation(s, val); msg != "" {
@@ -853,4 +917,22 @@ func literal(n *yaml.Node) (model.Value, error) {
 		v.Kind, v.Str = model.String, n.Value
 	}
 	return v, nil
+}
+
+// enumList lists an enum's values as JSON for a hint, the first ten and
+// how many more.
+func enumList(vals []model.Value) string {
+	const most = 10
+	var b strings.Builder
+	for i, v := range vals {
+		if i == most {
+			fmt.Fprintf(&b, " and %d more", len(vals)-most)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(v.JSON)
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,13 +42,20 @@ type Document struct {
 	// Root is the document's top-level node (never a DocumentNode), or nil
 	// when the file is empty.
 	Root *yaml.Node
+	// Rest holds the top-level nodes of the documents after the first, in
+	// a file Load refused with multiple-documents: enough for IsManifest
+	// to tell a Kubernetes file in a walked tree from a manifest.
+	Rest []*yaml.Node
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
 // Load parses one manifest file strictly: one YAML (or JSON) document, valid
 // UTF-8, at most MaxFileSize bytes, bounded nesting and alias expansion. On
-// any problem it returns a nil Document and the diagnostics.
+// any problem it returns a nil Document and the diagnostics, but for a file
+// of several documents: that one it returns with the multiple-documents
+// error and every document's top level (Root, Rest), unchecked, so that a
+// directory walk can skip it when no document looks like a manifest.
 func Load(file string, data []byte) (*Document, diag.List) {
 	var diags diag.List
 	if len(data) > MaxFileSize {
@@ -86,23 +94,40 @@ func Load(file string, data []byte) (*Document, diag.List) {
 		diags.Add(diag.Diagnostic{Span: sp, Rule: RuleMultipleDocuments,
 			Message: "file holds more than one YAML document",
 			Hint:    "put each namespace in its own file, or remove the `---` separator"})
-		return nil, diags
+		multi := &Document{File: file, Root: docRoot(&doc), Rest: []*yaml.Node{docRoot(&second)}}
+		for {
+			var next yaml.Node
+			if decode(dec, &next) != nil {
+				break // the end, or a syntax error the first error stands for
+			}
+			multi.Rest = append(multi.Rest, docRoot(&next))
+		}
+		return multi, diags
 	case !errors.Is(err, io.EOF):
 		diags.Add(syntaxDiagnostic(file, data, err))
 		return nil, diags
 	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode {
-		if len(root.Content) == 0 {
-			return &Document{File: file}, nil
-		}
-		root = root.Content[0]
+	root := docRoot(&doc)
+	if root == nil {
+		return &Document{File: file}, nil
 	}
 	if d, ok := checkLimits(file, root); !ok {
 		diags.Add(d)
 		return nil, diags
 	}
 	return &Document{File: file, Root: root}, nil
+}
+
+// docRoot is the top-level node of a decoded document, or nil when it is
+// empty.
+func docRoot(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return n.Content[0]
+	}
+	return n
 }
 
 // decode runs the YAML decoder, turning a panic inside it into an error.
@@ -284,18 +309,27 @@ const RuleNotManifest = "not-a-manifest"
 // one: it is empty (reported as an empty manifest), or its top level is a
 // mapping with at least one of the keys `namespace`, `name` and `types`. Any
 // other document (a list, a scalar, or a mapping without those keys, such as
-// bicepconfig.json or package.json) is clearly something else. Only files
-// found by walking a directory are judged; a file named on the command line
-// is always checked.
+// bicepconfig.json or package.json) is clearly something else. A file of
+// several documents (Rest) is a manifest, and gets the multiple-documents
+// error, when one of its documents looks like one; one of Kubernetes
+// objects or resource documents is something else. Only files found by
+// walking a directory are judged; a file named on the command line is
+// always checked.
 func IsManifest(doc *Document) bool {
-	if doc.Root == nil {
-		return true
+	if len(doc.Rest) > 0 {
+		return slices.ContainsFunc(append([]*yaml.Node{doc.Root}, doc.Rest...), looksLikeManifest)
 	}
-	if doc.Root.Kind != yaml.MappingNode {
+	return doc.Root == nil || looksLikeManifest(doc.Root)
+}
+
+// looksLikeManifest reports whether root, one document's top level, is a
+// mapping with a key only a manifest has at its top.
+func looksLikeManifest(root *yaml.Node) bool {
+	if root == nil || root.Kind != yaml.MappingNode {
 		return false
 	}
-	for i := 0; i+1 < len(doc.Root.Content); i += 2 {
-		if k := doc.Root.Content[i]; k.Kind == yaml.ScalarNode {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i]; k.Kind == yaml.ScalarNode {
 			switch k.Value {
 			case "namespace", "name", "types":
 				return true
@@ -328,6 +362,10 @@ func point(file string, line, col int) diag.Span {
 
 // NotManifest is the note reported for a document IsManifest rejects.
 func NotManifest(doc *Document) diag.Diagnostic {
+	what := "skipped: not a manifest (its top level is not a mapping with `namespace`, `name` or `types`)"
+	if len(doc.Rest) > 0 {
+		what = fmt.Sprintf("skipped: not a manifest (none of its %d YAML documents is a mapping with `namespace`, `name` or `types`)", len(doc.Rest)+1)
+	}
 	line, col := 1, 1
 	if doc.Root != nil {
 		line, col = doc.Root.Line, doc.Root.Column
@@ -335,7 +373,7 @@ func NotManifest(doc *Document) diag.Diagnostic {
 	return diag.Diagnostic{
 		Span:     point(doc.File, line, col),
 		Severity: diag.Note, Rule: RuleNotManifest,
-		Message: "skipped: not a manifest (its top level is not a mapping with `namespace`, `name` or `types`)",
+		Message: what,
 		Hint:    "name the file on the command line to check it as a manifest anyway",
 	}
 }

@@ -241,15 +241,51 @@ func (p *Project) Inputs(output string) ([]string, error) {
 			return nil, err
 		}
 		rel = filepath.ToSlash(rel)
-		if rel == FileName || (outRel != "" && matches(outRel, rel)) {
-			continue
-		}
-		if slices.ContainsFunc(include, func(g string) bool { return matches(g, rel) }) &&
-			!slices.ContainsFunc(p.File.Inputs.Exclude, func(g string) bool { return matches(g, rel) }) {
+		if p.selects(include, outRel, rel) {
 			out = append(out, p.Rel(rel))
 		}
 	}
 	return out, nil
+}
+
+// selects reports whether the project selects the file at rel (relative
+// to Dir, slash-separated): the one rule of Inputs and Selects.
+func (p *Project) selects(include []string, outRel, rel string) bool {
+	if rel == FileName || (outRel != "" && matches(outRel, rel)) {
+		return false
+	}
+	return slices.ContainsFunc(include, func(g string) bool { return matches(g, rel) }) &&
+		!slices.ContainsFunc(p.File.Inputs.Exclude, func(g string) bool { return matches(g, rel) })
+}
+
+// isBelow reports whether path is dir or below it.
+func isBelow(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// Selects reports whether the project selects the file at abs, an
+// absolute path below Dir, as Inputs does with the project's output
+// directory left out: for a tree Inputs cannot walk, such as a git
+// revision's (udtc breaking).
+func (p *Project) Selects(abs string) bool {
+	dir := p.Dir
+	if real, err := filepath.EvalSymlinks(dir); err == nil && !isBelow(dir, abs) {
+		dir = real // abs may name the real path (a git repository's root)
+	}
+	if !isBelow(dir, abs) {
+		return false
+	}
+	rel, _ := filepath.Rel(dir, abs)
+	include := p.File.Inputs.Include
+	if len(include) == 0 {
+		include = []string{"."}
+	}
+	outRel := ""
+	if p.File.Output != "" {
+		outRel = path.Clean(filepath.ToSlash(p.File.Output))
+	}
+	return p.selects(include, outRel, filepath.ToSlash(rel))
 }
 
 // matches reports whether the glob names the slash-separated path rel or

@@ -168,3 +168,31 @@ func TestDocsExample(t *testing.T) {
 		t.Errorf("the udtc.yaml of docs/cli.md does not load: %v", err)
 	}
 }
+
+// The init workflow installs the udtc that ran init, saying why: gen
+// --check wants its bytes. Without a version to pin it says to pin one.
+func TestStarterWorkflowPinsUdtc(t *testing.T) {
+	workflow := func(pin string) string {
+		t.Helper()
+		files, err := Starter("Contoso.Data", "things", pin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if filepath.Base(f.Path) == "udtc.yaml" && strings.Contains(f.Path, "workflows") {
+				return string(f.Data)
+			}
+		}
+		t.Fatal("no workflow")
+		return ""
+	}
+	w := workflow("v0.4.0")
+	if !strings.Contains(w, "- run: go install github.com/udtc/udtc/cmd/udtc@v0.4.0\n") || strings.Contains(w, "@latest") ||
+		!strings.Contains(w, "byte for byte") || !strings.Contains(w, "origin/${{ github.base_ref }}") {
+		t.Errorf("pinned workflow:\n%s", w)
+	}
+	w = workflow("")
+	if !strings.Contains(w, "cmd/udtc@latest\n") || !strings.Contains(w, "replace @latest with the\n      # version you run locally") {
+		t.Errorf("unpinned workflow:\n%s", w)
+	}
+}

@@ -29,12 +29,18 @@ type StarterFile struct {
 // starterTemplates are templates/init/, rendered by Starter.
 var starterTemplates = template.Must(template.ParseFS(templates.FS, "init/*.tmpl"))
 
+// workflowTemplate is the CI workflow's template. Its delimiters are [[ ]]:
+// GitHub Actions' own expressions are ${{ }}.
+var workflowTemplate = template.Must(template.New("workflow.yaml").Delims("[[", "]]").ParseFS(templates.FS, "init/workflow.yaml"))
+
 // Starter returns the files that start a project whose first resource type
 // is namespace/typeName (both valid names): a commented manifest, the
 // project file, a bicepconfig.json pointing at the extension `udtc gen`
 // writes, a CI workflow, and example.bicep, an example resource of the
-// type.
-func Starter(namespace, typeName string) ([]StarterFile, error) {
+// type. pin is the version of udtc the workflow installs (buildinfo.Pin),
+// "" for @latest with a comment to pin it: `udtc gen --check` wants the
+// bytes the udtc of the project generates.
+func Starter(namespace, typeName, pin string) ([]StarterFile, error) {
 	ext := bicep.DefaultExtensionName(namespace)
 	data := map[string]string{
 		"ManifestSchema": manifest.SchemaID, "ProjectSchema": SchemaID,
@@ -53,11 +59,11 @@ func Starter(namespace, typeName string) ([]StarterFile, error) {
 		}
 		files[i].Data = b.Bytes()
 	}
-	ci, err := fs.ReadFile(templates.FS, "init/workflow.yaml")
-	if err != nil {
+	var ci bytes.Buffer
+	if err := workflowTemplate.Execute(&ci, map[string]string{"Pin": pin}); err != nil {
 		return nil, err
 	}
-	files[3].Data = ci
+	files[3].Data = ci.Bytes()
 	ex, err := starterExample(files[0].Data, ext)
 	if err != nil {
 		return nil, err
@@ -99,7 +105,11 @@ func WriteStarter(dir string, files []StarterFile) ([]string, error) {
 		}
 	}
 	if len(exist) > 0 {
-		return nil, fmt.Errorf("init writes nothing: %s already exist(s)", strings.Join(exist, ", "))
+		verb := "already exists"
+		if len(exist) > 1 {
+			verb = "already exist"
+		}
+		return nil, fmt.Errorf("init writes nothing: %s %s", strings.Join(exist, ", "), verb)
 	}
 	var written []string
 	for _, file := range files {

@@ -63,3 +63,17 @@ func (v Info) Text() string {
 	}
 	return s + "\n" + "go: " + v.Go + "\n" + "registration API: " + v.APIVersion + "\n"
 }
+
+// Pin is the version query `go install github.com/udtc/udtc/cmd/udtc@...`
+// takes to install this very udtc: the module version of a released
+// build, else the commit of a build from a clean clone. It is "" when the
+// build records neither, or was built from a modified work tree.
+func (v Info) Pin() string {
+	switch {
+	case v.Version != "" && v.Version != "(devel)":
+		return v.Version
+	case v.Commit != "" && !v.Modified:
+		return v.Commit
+	}
+	return ""
+}

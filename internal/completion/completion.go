@@ -17,10 +17,13 @@ type Command struct {
 	Subcommands []Command
 }
 
-// Flag is a flag's names (one letter for a short flag) and its usage.
+// Flag is a flag's names (one letter for a short flag), its usage, and
+// the values it takes when they are a fixed set (completed in place of file
+// names after the flag).
 type Flag struct {
-	Names []string
-	Usage string
+	Names  []string
+	Usage  string
+	Values []string
 }
 
 func names(cmds []Command) string {
@@ -46,13 +49,43 @@ func flagNames(c Command) string {
 	return strings.Join(n, " ")
 }
 
+// valueCases is the bash case statement that sets vals to the values of
+// the flag in prev, for c's flags that take a fixed set ("" when none do).
+func valueCases(c Command) string {
+	var arms []string
+	for _, f := range c.Flags {
+		if len(f.Values) == 0 {
+			continue
+		}
+		var pats []string
+		for _, name := range f.Names {
+			if len(name) == 1 {
+				pats = append(pats, "-"+name)
+			} else {
+				pats = append(pats, "--"+name)
+			}
+		}
+		arms = append(arms, fmt.Sprintf("%s) vals=%q ;;", strings.Join(pats, "|"), strings.Join(f.Values, " ")))
+	}
+	if len(arms) == 0 {
+		return ""
+	}
+	return " case \"$prev\" in " + strings.Join(arms, " ") + " esac;"
+}
+
 // Bash writes the bash script: it completes the command at position 1, a
-// subcommand at position 2 for command groups, flags after "-", and files
-// otherwise.
+// subcommand at position 2 for command groups, flags after "-", the values
+// of a flag that takes a fixed set after the flag (`--format j`, `--format=j`),
+// and files otherwise.
 func Bash(w io.Writer, cmds []Command) error {
 	var b strings.Builder
 	b.WriteString("# bash completion for udtc (udtc completion bash)\n_udtc() {\n")
-	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\" cmd=\"${COMP_WORDS[1]}\" sub=\"${COMP_WORDS[2]}\" words=\"\"\n")
+	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\" cmd=\"${COMP_WORDS[1]}\" sub=\"${COMP_WORDS[2]}\" words=\"\" vals=\"\"\n")
+	// bash splits --format=j at the "=" (COMP_WORDBREAKS): the flag is the
+	// word before it.
+	b.WriteString("  local prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n")
+	b.WriteString("  if [ \"$cur\" = \"=\" ]; then cur=\"\"; fi\n")
+	b.WriteString("  if [ \"$prev\" = \"=\" ] && [ \"$COMP_CWORD\" -ge 2 ]; then prev=\"${COMP_WORDS[COMP_CWORD-2]}\"; fi\n")
 	fmt.Fprintf(&b, "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", names(cmds)+" --version --help")
 	b.WriteString("  case \"$cmd\" in\n")
 	for _, c := range cmds {
@@ -60,14 +93,15 @@ func Bash(w io.Writer, cmds []Command) error {
 			subs := c.Subcommands
 			fmt.Fprintf(&b, "  %s)\n    if [ \"$COMP_CWORD\" -eq 2 ]; then words=%q\n    else case \"$sub\" in\n", c.Name, names(subs))
 			for _, s := range subs {
-				fmt.Fprintf(&b, "      %s) words=%q ;;\n", s.Name, flagNames(s))
+				fmt.Fprintf(&b, "      %s) words=%q;%s ;;\n", s.Name, flagNames(s), valueCases(s))
 			}
 			b.WriteString("    esac; fi ;;\n")
 			continue
 		}
-		fmt.Fprintf(&b, "  %s) words=%q ;;\n", c.Name, flagNames(c))
+		fmt.Fprintf(&b, "  %s) words=%q;%s ;;\n", c.Name, flagNames(c), valueCases(c))
 	}
 	b.WriteString("  esac\n")
+	b.WriteString("  if [ -n \"$vals\" ]; then\n    COMPREPLY=($(compgen -W \"$vals\" -- \"$cur\"))\n    return\n  fi\n")
 	b.WriteString("  if [[ \"$cur\" == -* || ( \"$COMP_CWORD\" -eq 2 && -n \"$words\" && \"$words\" != -* ) ]]; then\n")
 	b.WriteString("    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n")
 	b.WriteString("complete -o filenames -F _udtc udtc\n")
@@ -109,6 +143,11 @@ func fishFlags(b *strings.Builder, cond string, c Command) {
 			opt := "-l"
 			if len(name) == 1 {
 				opt = "-s"
+			}
+			if len(f.Values) > 0 {
+				// -x: the flag takes one of these values, no file name.
+				fmt.Fprintf(b, "complete -c udtc -n '%s' %s %s -x -a %s -d %s\n", cond, opt, name, fishQuote(strings.Join(f.Values, " ")), fishQuote(usage))
+				continue
 			}
 			fmt.Fprintf(b, "complete -c udtc -n '%s' %s %s -d %s\n", cond, opt, name, fishQuote(usage))
 		}

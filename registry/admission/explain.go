@@ -151,8 +151,14 @@ func describe(name string, s *schema.Schema, required bool) Field {
 	if s.ReadOnly {
 		add("read-only")
 	}
+	if s.WriteOnly {
+		add("write-only")
+	}
+	if s.Deprecated {
+		add("deprecated")
+	}
 	if s.Sensitive {
-		add("sensitive: encrypted at rest, never returned")
+		add("sensitive: encrypted at rest, never returned by GET or LIST")
 	}
 	if s.Reference != nil {
 		add("reference to a resource of type %s", jsonText(schema.ReferenceValue(s.Reference.Types)))
