@@ -56,6 +56,9 @@ func (p TypeProperties) WireIconHash() string {
 // compacted JSON, returned exactly as stored.
 type APIVersionProperties struct {
 	Schema json.RawMessage `json:"schema"`
+	// Lifecycle, when set, is stored before the schema: the properties
+	// are then not in the form StoredSchema reads, and readers decode them.
+	Lifecycle *api.Lifecycle `json:"lifecycle,omitempty"`
 }
 
 // LocationProperties are a location's stored properties.

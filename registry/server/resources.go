@@ -117,6 +117,7 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ref := service.TypeRef{Plane: id.Plane, Namespace: id.Namespace, Type: id.TypeName(), APIVersion: version}
+	s.announceLifecycle(w, r, ref)
 	switch r.Method {
 	case http.MethodPut:
 		return s.putResource(w, r, id, ref)
@@ -198,6 +199,7 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request, q registr
 		return err
 	}
 	ref := service.TypeRef{Plane: q.Plane, Namespace: q.Namespace, Type: q.Type, APIVersion: version}
+	s.announceLifecycle(w, r, ref)
 	if done, err := s.forwarded(w, r, s.svc.Generation(r.Context()), ref); done || err != nil {
 		return err
 	}
@@ -261,6 +263,20 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 	}
 	writeTagged(w, createdStatus(put.Created), put.Stored.ETag, put.Stored.Wire())
 	return nil
+}
+
+// announceLifecycle sets the headers of a deprecated API version
+// (api.Lifecycle.Headers: Deprecation, Sunset, Warning) on the answer to
+// a request for its resources, whatever the answer. A ref that does not
+// resolve sets none: the handler reports why.
+func (s *Server) announceLifecycle(w http.ResponseWriter, r *http.Request, ref service.TypeRef) {
+	t, err := s.svc.Resolve(r.Context(), s.svc.Generation(r.Context()), ref)
+	if err != nil {
+		return
+	}
+	for k, v := range t.LifecycleHeaders() {
+		w.Header().Set(k, v)
+	}
 }
 
 // forwarded resolves the registration of a GET, DELETE, LIST or
