@@ -254,7 +254,7 @@ func (n *Namer) Claim(want string) (string, bool) {
 // GoReserved are the exported names every generated version package
 // declares itself (aliases of the shared runtime's).
 var GoReserved = []string{"SystemData", "ValidationError", "ClientOptions", "ResponseError", "ErrorDetail",
-	"ResourceID", "ParseResourceID", "Ptr"}
+	"ResourceID", "ParseResourceID", "Ptr", "Deprecation"}
 
 // GoType holds the version-independent Go names of one resource type, the
 // same in every version package of its namespace.
