@@ -134,7 +134,7 @@ func (sum ProviderSummary) Wire() api.ProviderSummary {
 			IconHash:          TypeProperties{Icon: t.Icon, IconHash: t.IconHash}.WireIconHash(),
 		}
 		for v, schema := range t.APIVersions {
-			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema}
+			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema, Lifecycle: t.Lifecycles[v]}
 		}
 		out.ResourceTypes[name] = ts
 	}

@@ -213,6 +213,9 @@ type ResourceTypeSummary struct {
 // APIVersionSummary is an API version in a provider summary.
 type APIVersionSummary struct {
 	Schema json.RawMessage `json:"schema"`
+	// Lifecycle is the version's (APIVersionProperties.Lifecycle), a udtc
+	// extension; nil for none.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 }
 
 // ProviderSummaryList is the body of GET /planes/radius/{plane}/providers.
