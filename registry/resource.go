@@ -133,9 +133,9 @@ type LocationSummary struct{ Address string }
 
 // TypeSummary is a resource type in a summary.
 type TypeSummary struct {
-	APIVersions       map[string]json.RawMessage // version → schema
+	APIVersions map[string]json.RawMessage // version → schema
 	// Lifecycles are the versions' lifecycles, for those that have one.
-	Lifecycles map[string]*api.Lifecycle
+	Lifecycles        map[string]*api.Lifecycle
 	DefaultAPIVersion string
 	Description       string
 	Capabilities      []string
