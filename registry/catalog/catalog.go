@@ -224,7 +224,7 @@ func FromRegistrations(regs []api.Registration) []api.ProviderSummary {
 				Capabilities:      t.Type.Properties.Capabilities,
 			}
 			for _, v := range t.APIVersions {
-				ts.APIVersions[v.Name] = api.APIVersionSummary{Schema: v.Properties.Schema}
+				ts.APIVersions[v.Name] = api.APIVersionSummary{Schema: v.Properties.Schema, Lifecycle: v.Properties.Lifecycle}
 			}
 			s.ResourceTypes[t.Type.Name] = ts
 		}
