@@ -63,7 +63,7 @@ type File struct {
 	// Lifecycle declares API versions' deprecation and sunset, by
 	// "Namespace/type@version". It lives here, not in the manifests, which
 	// must stay acceptable to rad (docs/lifecycle.md).
-	Lifecycle map[string]api.Lifecycle `json:"lifecycle,omitempty" yaml:"lifecycle,omitempty" jsonschema:"description=The deprecation and sunset of API versions\, by Namespace/type@version (docs/lifecycle.md): shown by every output and announced by the registry."`
+	Lifecycle map[string]api.Lifecycle `json:"lifecycle,omitempty" yaml:"lifecycle,omitempty" jsonschema:"description=The deprecation and sunset of API versions\\, keyed Namespace/type@version (docs/lifecycle.md): every output shows them and the registry announces them."`
 }
 
 // Breaking configures the breaking-change check (compat.Policy).

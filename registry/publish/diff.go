@@ -43,10 +43,18 @@ func lifecycleDiff(have, want *api.Lifecycle) []FieldDiff {
 		{"replacement", h.Replacement, w.Replacement}, {"message", h.Message, w.Message},
 	} {
 		if f.old != f.new {
-			d = append(d, FieldDiff{"lifecycle." + f.name, Value(f.old), Value(f.new)})
+			d = append(d, FieldDiff{"lifecycle." + f.name, valueOrAbsent(f.old), valueOrAbsent(f.new)})
 		}
 	}
 	return d
+}
+
+// valueOrAbsent renders s as Value does, "" (absent) for "".
+func valueOrAbsent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return Value(s)
 }
 
 // list renders a list of names as Value does, "" for none.

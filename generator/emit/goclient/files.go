@@ -172,7 +172,11 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	rt, x, id := vt.rt, jen.Id(vt.goName), jen.Id(vt.idName)
 	sensitive := hasSensitive(vt.av.Schema)
-	f.Comment(comment(fmt.Sprintf("%s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name), versionDeprecated(vt)))
+	if dep := versionDeprecated(vt); dep != "" {
+		f.Comment(comment(fmt.Sprintf("%s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name), dep))
+	} else {
+		f.Comment(fmt.Sprintf("// %s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name))
+	}
 	f.Type().Id(vt.client).Struct(jen.Id("c").Op("*").Add(p.rt("Client")))
 	f.Comment(comment(fmt.Sprintf("%s returns a client of %s resources. It returns an error when opts.Endpoint is not an http:// or https:// base URL.", vt.newClient, rt.FullName()), versionDeprecated(vt)))
 	f.Func().Id(vt.newClient).Params(jen.Id("opts").Id("ClientOptions")).Params(jen.Op("*").Id(vt.client), jen.Error()).Block(

@@ -27,6 +27,7 @@ type (
 	ResponseError   = udtc.ResponseError
 	ErrorDetail     = udtc.ErrorDetail
 	ResourceID      = udtc.ResourceID
+	Deprecation     = udtc.Deprecation
 )
 
 // ParseResourceID parses the ID of a resource of any type.
