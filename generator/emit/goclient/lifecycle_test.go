@@ -98,3 +98,26 @@ func TestDeprecatedVersionFlaggedByStaticcheck(t *testing.T) {
 		t.Errorf("staticcheck's finding lacks the notice:\n%s", out)
 	}
 }
+
+// When every type of a version package is deprecated at its version, the
+// package doc says so too, so importing it is flagged.
+func TestDeprecatedPackageDoc(t *testing.T) {
+	cat := lifecycleCatalog(t)
+	cache := cat.Providers[0].Types[1]
+	cache.APIVersions[0].Lifecycle = &model.Lifecycle{Deprecated: "2026-06-01"}
+	files, _, err := Emit(cat, Options{ImportPrefix: "example.com/gen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgDoc := regexp.MustCompile(`(?s)// Deprecated: Contoso.Data/postgresDatabases@2025-01-01-preview is deprecated[^\n]*\n(//[^\n]*\n)*package v20250101preview\n`)
+	found := false
+	for _, f := range files {
+		found = found || pkgDoc.Match(f.Data)
+		if strings.Contains(f.Path, "v20250901") && strings.Contains(string(f.Data), "Deprecated:") {
+			t.Errorf("%s of the replacement is deprecated", f.Path)
+		}
+	}
+	if !found {
+		t.Error("the package of deprecated types has no Deprecated: paragraph")
+	}
+}
