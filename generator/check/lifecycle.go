@@ -29,6 +29,7 @@ type LifecycleDecl struct {
 // others are left unchecked.
 func ApplyLifecycle(cat *model.Catalog, decls []LifecycleDecl, partial bool) diag.List {
 	var diags diag.List
+	seen := map[*model.APIVersion]string{}
 	for _, d := range decls {
 		bad := func(format string, args ...any) {
 			diags.Add(diag.Diagnostic{Span: d.Span, Severity: severityOf[RuleLifecycle], Rule: RuleLifecycle,
@@ -76,6 +77,11 @@ func ApplyLifecycle(cat *model.Catalog, decls []LifecycleDecl, partial bool) dia
 			bad("%s declares no API version %s; it declares %s", t.FullName(), version, strings.Join(vs, ", "))
 			continue
 		}
+		if first, dup := seen[v]; dup {
+			bad("the API version has a lifecycle already, as %q (names are matched ignoring case)", first)
+			continue
+		}
+		seen[v] = d.Key
 		l := d.Lifecycle
 		problems := l.Problems()
 		if r := l.Replacement; r != "" && api.APIVersionProblem(r) == "" {

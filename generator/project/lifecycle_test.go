@@ -102,6 +102,8 @@ func TestLifecycleChecked(t *testing.T) {
     deprecated: 2026-06-01
   nonsense:
     deprecated: 2026-06-01
+  contoso.data/POSTGRESDATABASES@2025-09-01:
+    deprecated: 2026-06-01
 `)
 	want := []string{
 		`udtc.yaml:2: lifecycle: lifecycle "Contoso.Data/postgresDatabase@2025-01-01-preview": namespace Contoso.Data declares no type postgresDatabase (did you mean postgresDatabases?)`,
@@ -110,6 +112,7 @@ func TestLifecycleChecked(t *testing.T) {
 		`udtc.yaml:10: lifecycle: lifecycle "Contoso.Data/postgresDatabases@2024-01-01": Contoso.Data/postgresDatabases declares no API version 2024-01-01; it declares 2025-01-01-preview, 2025-09-01`,
 		`udtc.yaml:12: lifecycle: lifecycle "Contoso.Nope/x@2024-01-01": the manifests declare no namespace Contoso.Nope (did you mean Contoso.Data?)`,
 		`udtc.yaml:14: lifecycle: lifecycle "nonsense": name an API version as Namespace/type@version (Contoso.Data/postgresDatabases@2025-01-01-preview)`,
+		`udtc.yaml:16: lifecycle: lifecycle "contoso.data/POSTGRESDATABASES@2025-09-01": the API version has a lifecycle already, as "Contoso.Data/postgresDatabases@2025-09-01" (names are matched ignoring case)`,
 	}
 	if diff := cmp.Diff(want, diags); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
