@@ -44,6 +44,10 @@ type Options struct {
 	// CLI's default (udtc.yaml `target: radius`). The zero value checks the
 	// design's subset, udtc's extensions included, as udtc serve takes it.
 	Radius bool
+	// Lifecycle is udtc.yaml's lifecycle (project.Project.Lifecycle):
+	// checked against the catalog and attached to its API versions
+	// (check.ApplyLifecycle).
+	Lifecycle []check.LifecycleDecl
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
@@ -103,6 +107,9 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 	}
 	cat, more := check.Merge(results)
 	diags = append(diags, more...)
+	if cat != nil && len(opts.Lifecycle) > 0 {
+		diags = append(diags, check.ApplyLifecycle(cat, opts.Lifecycle, opts.Only != nil)...)
+	}
 	if opts.Strict {
 		diags = diags.Promote()
 	}

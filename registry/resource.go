@@ -56,6 +56,9 @@ func (p TypeProperties) WireIconHash() string {
 // compacted JSON, returned exactly as stored.
 type APIVersionProperties struct {
 	Schema json.RawMessage `json:"schema"`
+	// Lifecycle, when set, is stored before the schema: the properties
+	// are then not in the form StoredSchema reads, and readers decode them.
+	Lifecycle *api.Lifecycle `json:"lifecycle,omitempty"`
 }
 
 // LocationProperties are a location's stored properties.
@@ -130,7 +133,9 @@ type LocationSummary struct{ Address string }
 
 // TypeSummary is a resource type in a summary.
 type TypeSummary struct {
-	APIVersions       map[string]json.RawMessage // version → schema
+	APIVersions map[string]json.RawMessage // version → schema
+	// Lifecycles are the versions' lifecycles, for those that have one.
+	Lifecycles        map[string]*api.Lifecycle
 	DefaultAPIVersion string
 	Description       string
 	Capabilities      []string
@@ -190,7 +195,15 @@ func BuildSummaries(rows []Resource) ([]ProviderSummary, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.ResourceTypes[name].APIVersions[r.ID.Name] = api.SchemaOrEmpty(props.Schema)
+			ts := p.ResourceTypes[name]
+			ts.APIVersions[r.ID.Name] = api.SchemaOrEmpty(props.Schema)
+			if props.Lifecycle != nil {
+				if ts.Lifecycles == nil {
+					ts.Lifecycles = map[string]*api.Lifecycle{}
+				}
+				ts.Lifecycles[r.ID.Name] = props.Lifecycle
+				p.ResourceTypes[name] = ts
+			}
 		case api.KindLocation:
 			var props LocationProperties
 			if err := decodeProps(r, &props); err != nil {

@@ -37,7 +37,7 @@ func (r Resource) Wire() (api.Resource[any], error) {
 		if err := decodeProps(r, &p); err != nil {
 			return out, err
 		}
-		out.Properties = api.APIVersionProperties{Schema: api.SchemaOrEmpty(p.Schema), ProvisioningState: api.ProvisioningSucceeded}
+		out.Properties = api.APIVersionProperties{Schema: api.SchemaOrEmpty(p.Schema), Lifecycle: p.Lifecycle, ProvisioningState: api.ProvisioningSucceeded}
 	case api.KindLocation:
 		lp, err := r.wireLocation()
 		if err != nil {
@@ -134,7 +134,7 @@ func (sum ProviderSummary) Wire() api.ProviderSummary {
 			IconHash:          TypeProperties{Icon: t.Icon, IconHash: t.IconHash}.WireIconHash(),
 		}
 		for v, schema := range t.APIVersions {
-			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema}
+			ts.APIVersions[v] = api.APIVersionSummary{Schema: schema, Lifecycle: t.Lifecycles[v]}
 		}
 		out.ResourceTypes[name] = ts
 	}

@@ -107,6 +107,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 	}
 	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
 	f.opts.NoBaseProperties, f.opts.Radius = f.noBase(c), f.radius()
+	f.opts.Lifecycle = f.proj.Lifecycle()
 	cat, diags, err := generator.Compile(c.Context, paths, f.opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)

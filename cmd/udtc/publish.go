@@ -214,6 +214,11 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		for _, line := range f.refused {
 			fmt.Fprintln(e.stderr, "udtc publish: "+line)
 		}
+		var notes []string
+		want, notes = publish.WithoutLifecycle(want)
+		for _, line := range notes {
+			fmt.Fprintln(e.stderr, "udtc publish: note: "+line)
+		}
 	}
 	if f.deleteResources && !f.prune {
 		return usageErrorf("--delete-resources deletes resources with the types --prune deletes: pass --prune too")

@@ -45,6 +45,7 @@ var Rules = []diag.Rule{
 	{ID: RuleLocationConflict, Severity: diag.Error, Doc: "Files that declare the same location of a namespace agree on its address."},
 	{ID: RuleParentMissing, Severity: diag.Error, Doc: "The parent of a child type (`parent/child`) is declared in the same namespace."},
 	{ID: RuleDefaultAPIVersion, Severity: diag.Error, Doc: "`defaultApiVersion` names one of the type's API versions."},
+	{ID: RuleLifecycle, Severity: diag.Error, Doc: "An entry of udtc.yaml's `lifecycle` (docs/lifecycle.md) names a declared API version as `Namespace/type@version`, one entry per version; `deprecated` is a date YYYY-MM-DD, `sunset` a date not before it, and `replacement` a newer API version of the same type. Reported at the entry's key in udtc.yaml."},
 
 	// Schemas.
 	{ID: RuleSchemaUndeclared, Severity: diag.Warning, Doc: "`schema: {}` declares no schema of its own: accepted (built-in Radius types use it); resources then have only Radius's base properties (or, with `baseProperties: false`, anything goes, unvalidated and untyped)."},

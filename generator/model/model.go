@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 )
 
@@ -104,8 +105,16 @@ type APIVersion struct {
 	// Source is the schema exactly as written, converted to JSON with keys in
 	// source order. Publish registers it and the registry stores it verbatim.
 	Source json.RawMessage
-	Span   diag.Span
+	// Lifecycle is the version's deprecation and sunset from udtc.yaml
+	// (checked: the replacement is a newer version of the type), nil for
+	// none. Every emitter shows it; registration sends it.
+	Lifecycle *Lifecycle
+	Span      diag.Span
 }
+
+// Lifecycle is an API version's deprecation and sunset (api.Lifecycle,
+// the one home of its rules and of the sentence every output shows).
+type Lifecycle = api.Lifecycle
 
 // The schema nodes the IR holds (package schema; the checker builds them
 // with schema's own types).

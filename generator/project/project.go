@@ -8,6 +8,7 @@ package project
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,7 @@ import (
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/goclient"
 	"github.com/udtc/udtc/generator/manifest"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // FileName is the project file's name.
@@ -58,6 +60,10 @@ type File struct {
 	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules\\, error for any."`
 	// Breaking configures the breaking-change check.
 	Breaking Breaking `json:"breaking,omitempty" yaml:"breaking,omitempty" jsonschema:"description=The breaking-change check of udtc breaking and udtc publish (docs/git.md)."`
+	// Lifecycle declares API versions' deprecation and sunset, by
+	// "Namespace/type@version". It lives here, not in the manifests, which
+	// must stay acceptable to rad (docs/lifecycle.md).
+	Lifecycle map[string]api.Lifecycle `json:"lifecycle,omitempty" yaml:"lifecycle,omitempty" jsonschema:"description=The deprecation and sunset of API versions\\, keyed Namespace/type@version (docs/lifecycle.md): every output shows them and the registry announces them."`
 }
 
 // Breaking configures the breaking-change check (compat.Policy).
@@ -98,6 +104,8 @@ type Project struct {
 	File      File
 	severity  map[string]diag.Severity
 	off       map[string]bool
+	// lifecycle is File.Lifecycle with the position of each key.
+	lifecycle []check.LifecycleDecl
 }
 
 // Find returns the udtc.yaml in dir or the nearest directory above it, or
@@ -133,6 +141,7 @@ func Load(file string) (*Project, error) {
 	if err := dec.Decode(&p.File); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
+	p.lifecycle = lifecycleDecls(p.Rel(FileName), data, p.File.Lifecycle)
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	rules := map[string]diag.Rule{}
@@ -344,6 +353,51 @@ func (p *Project) Apply(diags diag.List) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// lifecycleDecls returns the lifecycle entries in the order written, each
+// with the position of its key in the file (the decoder checked the
+// document; a key whose position is not found has the file's).
+func lifecycleDecls(file string, data []byte, m map[string]api.Lifecycle) []check.LifecycleDecl {
+	if len(m) == 0 {
+		return nil
+	}
+	span := map[string]diag.Span{}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) == nil && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		top := doc.Content[0].Content
+		for i := 0; i+1 < len(top); i += 2 {
+			if top[i].Value != "lifecycle" || top[i+1].Kind != yaml.MappingNode {
+				continue
+			}
+			for _, k := range top[i+1].Content {
+				if k.Kind == yaml.ScalarNode {
+					if _, ok := span[k.Value]; !ok {
+						span[k.Value] = diag.Span{File: file, Line: k.Line, Column: k.Column, EndLine: k.Line, EndColumn: k.Column + len(k.Value)}
+					}
+				}
+			}
+		}
+	}
+	out := make([]check.LifecycleDecl, 0, len(m))
+	for _, key := range slices.Sorted(maps.Keys(m)) {
+		s, ok := span[key]
+		if !ok {
+			s = diag.Span{File: file}
+		}
+		out = append(out, check.LifecycleDecl{Key: key, Lifecycle: m[key], Span: s})
+	}
+	slices.SortStableFunc(out, func(a, b check.LifecycleDecl) int { return cmp.Compare(a.Span.Line, b.Span.Line) })
+	return out
+}
+
+// Lifecycle returns udtc.yaml's lifecycle entries with their positions
+// (generator.Options.Lifecycle); nil without a project.
+func (p *Project) Lifecycle() []check.LifecycleDecl {
+	if p == nil {
+		return nil
+	}
+	return p.lifecycle
 }
 
 // BreakingPolicy is the breaking-change policy the project sets (the

@@ -257,7 +257,7 @@ func (n *Namer) Claim(want string) (string, bool) {
 var GoRuntimeTypes = []string{"SystemData", "ValidationError", "ClientOptions", "ResponseError", "ErrorDetail",
 	"ResourceID", "ResourceGroup", "ResourceGroupProperties", "ResourceGroupsClient",
 	"ResourceGroupsClientCreateOrUpdateOptions", "ResourceGroupsClientGetOptions",
-	"ResourceGroupsClientDeleteOptions", "ResourceGroupsClientListOptions"}
+	"ResourceGroupsClientDeleteOptions", "ResourceGroupsClientListOptions", "Deprecation"}
 
 // GoReserved are the exported names every generated version package
 // declares itself: the aliases of GoRuntimeTypes and wrappers of the

@@ -88,8 +88,11 @@ type ResourceTypeProperties struct {
 // APIVersionProperties are the properties of a resource type API version.
 // Schema is returned exactly as stored (compacted JSON).
 type APIVersionProperties struct {
-	Schema            json.RawMessage `json:"schema,omitempty"`
-	ProvisioningState string          `json:"provisioningState,omitempty"`
+	Schema json.RawMessage `json:"schema,omitempty"`
+	// Lifecycle is the version's deprecation and sunset, a udtc extension
+	// UCP does not take (udtc publish leaves it out there and says so).
+	Lifecycle         *Lifecycle `json:"lifecycle,omitempty"`
+	ProvisioningState string     `json:"provisioningState,omitempty"`
 }
 
 // SchemaOrEmpty is the schema an API version is stored with when a PUT
@@ -210,6 +213,9 @@ type ResourceTypeSummary struct {
 // APIVersionSummary is an API version in a provider summary.
 type APIVersionSummary struct {
 	Schema json.RawMessage `json:"schema"`
+	// Lifecycle is the version's (APIVersionProperties.Lifecycle), a udtc
+	// extension; nil for none.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 }
 
 // ProviderSummaryList is the body of GET /planes/radius/{plane}/providers.

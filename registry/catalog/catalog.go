@@ -114,6 +114,11 @@ type Version struct {
 	Default bool   `json:"default,omitempty"`
 	Preview bool   `json:"preview,omitempty"`
 	Page    string `json:"page"`
+	// Lifecycle is the version's deprecation (udtc.yaml's lifecycle), nil
+	// for none; ReplacementPage the page of its replacement, "" when the
+	// replacement is not registered.
+	Lifecycle       *api.Lifecycle `json:"lifecycle,omitempty"`
+	ReplacementPage string         `json:"replacementPage,omitempty"`
 }
 
 // New builds the catalog from provider summaries (the registry's
@@ -144,6 +149,13 @@ func New(sums []api.ProviderSummary) *Catalog {
 					Preview: strings.HasSuffix(v, "-preview"),
 					Page:    TypePath(s.Name, name, v),
 				})
+				if l := av.Lifecycle; l != nil {
+					last := &t.APIVersions[len(t.APIVersions)-1]
+					last.Lifecycle = l
+					if _, ok := ts.APIVersions[l.Replacement]; ok {
+						last.ReplacementPage = TypePath(s.Name, name, l.Replacement)
+					}
+				}
 			}
 			slices.SortFunc(t.APIVersions, func(a, b Version) int { return compareVersions(b.Name, a.Name) })
 			if v := t.pageVersion(); v != "" {
@@ -260,7 +272,7 @@ func FromRegistrations(regs []api.Registration) []api.ProviderSummary {
 				Capabilities:      t.Type.Properties.Capabilities,
 			}
 			for _, v := range t.APIVersions {
-				ts.APIVersions[v.Name] = api.APIVersionSummary{Schema: v.Properties.Schema}
+				ts.APIVersions[v.Name] = api.APIVersionSummary{Schema: v.Properties.Schema, Lifecycle: v.Properties.Lifecycle}
 			}
 			s.ResourceTypes[t.Type.Name] = ts
 		}

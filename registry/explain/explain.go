@@ -17,12 +17,17 @@ import (
 
 // Result is what `udtc explain` shows, and prints with --output json.
 type Result struct {
-	Type        string            `json:"type"` // NAMESPACE/TYPE@VERSION
-	Path        string            `json:"path,omitempty"`
-	APIVersions []string          `json:"apiVersions"`
-	Default     string            `json:"defaultApiVersion,omitempty"`
-	Field       admission.Field   `json:"field"`
-	Children    []admission.Field `json:"children,omitempty"`
+	Type        string   `json:"type"` // NAMESPACE/TYPE@VERSION
+	Path        string   `json:"path,omitempty"`
+	APIVersions []string `json:"apiVersions"`
+	Default     string   `json:"defaultApiVersion,omitempty"`
+	// Deprecated is the API version's lifecycle notice
+	// (api.Lifecycle.Notice), "" when it is not deprecated; Lifecycle the
+	// lifecycle itself.
+	Deprecated string            `json:"deprecated,omitempty"`
+	Lifecycle  *api.Lifecycle    `json:"lifecycle,omitempty"`
+	Field      admission.Field   `json:"field"`
+	Children   []admission.Field `json:"children,omitempty"`
 }
 
 // Describe explains ref (resolved: with the registered names and its API
@@ -41,6 +46,9 @@ func Describe(ref api.TypeRef, sum api.ResourceTypeSummary) (Result, error) {
 	}
 	out := Result{Type: ref.String(), APIVersions: sum.Versions(), Default: sum.Default(),
 		Path: strings.Join(ref.Path, "."), Field: field, Children: children}
+	if l := sum.APIVersions[ref.Version].Lifecycle; l != nil {
+		out.Lifecycle, out.Deprecated = l, l.Notice(ref.Namespace+"/"+ref.Type, ref.Version)
+	}
 	if len(ref.Path) == 0 {
 		out.Field.Description = sum.Description
 		if len(sum.Capabilities) > 0 {
@@ -56,6 +64,9 @@ func (r Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "TYPE:     %s\n", r.Type)
 	fmt.Fprintf(&b, "VERSIONS: %s (default %s)\n", strings.Join(r.APIVersions, ", "), r.Default)
+	if r.Deprecated != "" {
+		fmt.Fprintf(&b, "DEPRECATED: %s\n", r.Deprecated)
+	}
 	if r.Path != "" {
 		fmt.Fprintf(&b, "FIELD:    %s <%s>%s\n", r.Path, r.Field.Kind, mark(r.Field.Required, " -required-"))
 	}

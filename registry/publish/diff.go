@@ -27,6 +27,36 @@ func typeDiff(have api.ResourceTypeSummary, want api.ResourceTypeProperties) []F
 	return d
 }
 
+// lifecycleDiff lists the fields of an API version's lifecycle that
+// differ, as lifecycle.deprecated and so on; "" is absent.
+func lifecycleDiff(have, want *api.Lifecycle) []FieldDiff {
+	var h, w api.Lifecycle
+	if have != nil {
+		h = *have
+	}
+	if want != nil {
+		w = *want
+	}
+	var d []FieldDiff
+	for _, f := range []struct{ name, old, new string }{
+		{"deprecated", h.Deprecated, w.Deprecated}, {"sunset", h.Sunset, w.Sunset},
+		{"replacement", h.Replacement, w.Replacement}, {"message", h.Message, w.Message},
+	} {
+		if f.old != f.new {
+			d = append(d, FieldDiff{"lifecycle." + f.name, valueOrAbsent(f.old), valueOrAbsent(f.new)})
+		}
+	}
+	return d
+}
+
+// valueOrAbsent renders s as Value does, "" (absent) for "".
+func valueOrAbsent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return Value(s)
+}
+
 // list renders a list of names as Value does, "" for none.
 func list(names []string) string {
 	if len(names) == 0 {

@@ -132,7 +132,7 @@ func expectWrite(sum *api.ProviderSummary, exists *bool, c Change) bool {
 		if !ok {
 			name = c.Version
 		}
-		versions[name] = api.APIVersionSummary{Schema: api.SchemaOrEmpty(c.version.Properties.Schema)}
+		versions[name] = api.APIVersionSummary{Schema: api.SchemaOrEmpty(c.version.Properties.Schema), Lifecycle: c.version.Properties.Lifecycle}
 	default:
 		return false
 	}

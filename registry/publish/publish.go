@@ -418,6 +418,7 @@ func planVersions(have api.ResourceTypeSummary, name string, want []api.APIVersi
 		}
 		// As the registry stores it: a null schema is {}.
 		diff := schemaDiff(hv.Schema, api.SchemaOrEmpty(v.Properties.Schema))
+		diff = append(diff, lifecycleDiff(hv.Lifecycle, v.Properties.Lifecycle)...)
 		add(Change{Action: updateIf(diff), Kind: KindAPIVersion, Type: name, Version: v.Name, Diff: diff, version: &v})
 	}
 	return wanted

@@ -117,13 +117,17 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ref := service.TypeRef{Plane: id.Plane, Namespace: id.Namespace, Type: id.TypeName(), APIVersion: version}
+	// One read of the generation for the request: the lifecycle's headers
+	// and the handler resolve the type at it.
+	at := s.svc.Generation(r.Context())
+	s.announceLifecycle(w, r, at, ref)
 	switch r.Method {
 	case http.MethodPut:
-		return s.putResource(w, r, id, ref)
+		return s.putResource(w, r, at, id, ref)
 	case http.MethodDelete:
-		return s.deleteResource(w, r, id, ref)
+		return s.deleteResource(w, r, at, id, ref)
 	}
-	return s.getResource(w, r, id, ref)
+	return s.getResource(w, r, at, id, ref)
 }
 
 // ActionListSecrets is the one action on a resource:
@@ -198,7 +202,9 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request, q registr
 		return err
 	}
 	ref := service.TypeRef{Plane: q.Plane, Namespace: q.Namespace, Type: q.Type, APIVersion: version}
-	if done, err := s.forwarded(w, r, s.svc.Generation(r.Context()), ref); done || err != nil {
+	at := s.svc.Generation(r.Context())
+	s.announceLifecycle(w, r, at, ref)
+	if done, err := s.forwarded(w, r, at, ref); done || err != nil {
 		return err
 	}
 	return listPage(w, r, func(opts registry.ListOptions) ([]registry.Instance, string, error) {
@@ -207,12 +213,11 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request, q registr
 	}, func(in registry.Instance) (api.Instance, error) { return in.Wire(), nil })
 }
 
-func (s *Server) getResource(w http.ResponseWriter, r *http.Request, id api.ResourceID, ref service.TypeRef) error {
+func (s *Server) getResource(w http.ResponseWriter, r *http.Request, at service.At, id api.ResourceID, ref service.TypeRef) error {
 	// The response depends on the registration (errors, forwarding) and
 	// the stored instance: any write changes the generation.
 	key := r.URL.Path + "?api-version=" + ref.APIVersion
-	at, served := s.serveCached(w, r, key)
-	if served {
+	if s.serveCachedAt(w, at, key) {
 		return nil
 	}
 	if done, err := s.forwarded(w, r, at, ref); done || err != nil {
@@ -230,8 +235,8 @@ func (s *Server) getResource(w http.ResponseWriter, r *http.Request, id api.Reso
 	return nil
 }
 
-func (s *Server) deleteResource(w http.ResponseWriter, r *http.Request, id api.ResourceID, ref service.TypeRef) error {
-	if done, err := s.forwarded(w, r, s.svc.Generation(r.Context()), ref); done || err != nil {
+func (s *Server) deleteResource(w http.ResponseWriter, r *http.Request, at service.At, id api.ResourceID, ref service.TypeRef) error {
+	if done, err := s.forwarded(w, r, at, ref); done || err != nil {
 		return err
 	}
 	deleted, err := s.svc.DeleteResource(r.Context(), id, preconditions(r))
@@ -241,9 +246,9 @@ func (s *Server) deleteResource(w http.ResponseWriter, r *http.Request, id api.R
 // putResource is the write path: the service resolves the type, then
 // checks, admits and stores the decoded body, or hands back the PUT to
 // forward to the address the type is served at.
-func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.ResourceID, ref service.TypeRef) error {
+func (s *Server) putResource(w http.ResponseWriter, r *http.Request, at service.At, id api.ResourceID, ref service.TypeRef) error {
 	ctx := r.Context()
-	t, err := s.svc.Resolve(ctx, s.svc.Generation(ctx), ref)
+	t, err := s.svc.Resolve(ctx, at, ref)
 	if err != nil {
 		return err
 	}
@@ -261,6 +266,20 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request, id api.Reso
 	}
 	writeTagged(w, createdStatus(put.Created), put.Stored.ETag, put.Stored.Wire())
 	return nil
+}
+
+// announceLifecycle sets the headers of a deprecated API version
+// (api.Lifecycle.Headers: Deprecation, Sunset, Warning) on the answer to
+// a request for its resources, whatever the answer. A ref that does not
+// resolve sets none: the handler reports why.
+func (s *Server) announceLifecycle(w http.ResponseWriter, r *http.Request, at service.At, ref service.TypeRef) {
+	t, err := s.svc.Resolve(r.Context(), at, ref)
+	if err != nil {
+		return
+	}
+	for k, v := range t.LifecycleHeaders() {
+		w.Header().Set(k, v)
+	}
 }
 
 // forwarded resolves the registration of a GET, DELETE, LIST or

@@ -79,13 +79,18 @@ func (c *respCache) store(at service.At, key string, e cachedResponse) {
 // response under.
 func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, key string) (at service.At, served bool) {
 	at = s.svc.Generation(r.Context())
+	return at, s.serveCachedAt(w, at, key)
+}
+
+// serveCachedAt is serveCached at a generation the caller read.
+func (s *Server) serveCachedAt(w http.ResponseWriter, at service.At, key string) bool {
 	if !at.OK {
-		return at, false
+		return false
 	}
 	e, hit := s.cache.lookup(at.Gen, key)
 	if !hit {
-		return at, false
+		return false
 	}
 	writeEncoded(w, http.StatusOK, e)
-	return at, true
+	return true
 }

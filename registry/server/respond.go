@@ -146,8 +146,12 @@ func writeResource(w http.ResponseWriter, status int, res registry.Resource) err
 // envelope instead of decoding and encoding it again.
 func encodeAPIVersion(res registry.Resource) ([]byte, error) {
 	schema, ok := registry.StoredSchema(res.Properties)
-	if !ok {
-		return nil, fmt.Errorf("stored properties of %s are not in the stored form", res.ID)
+	if !ok { // with a lifecycle (registry.APIVersionProperties)
+		out, err := res.Wire()
+		if err != nil {
+			return nil, err
+		}
+		return service.Marshal(out)
 	}
 	out, err := registry.Resource{ID: res.ID, Location: res.Location, Tags: res.Tags, System: res.System}.Wire()
 	if err != nil {

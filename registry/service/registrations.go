@@ -240,7 +240,10 @@ func (s *Service) registration(ctx context.Context, id registry.ID, env Envelope
 			return res, err
 		}
 		stored, err := s.validSchema(ctx, p.Schema)
-		res.Properties = stored
+		if err != nil {
+			return res, err
+		}
+		res.Properties, err = withLifecycle(id, stored, p.Lifecycle)
 		return res, err
 	}
 	canon, err := canonicalProperties(id.Kind, props)
@@ -329,6 +332,33 @@ func (s *Service) checkAddresses(lp registry.LocationProperties) error {
 		}
 	}
 	return nil
+}
+
+// withLifecycle checks an API version's lifecycle (api.Lifecycle.Problems;
+// the replacement newer than the version) and adds it to the stored
+// properties before the schema; stored as they are without one.
+func withLifecycle(id registry.ID, stored json.RawMessage, l *api.Lifecycle) (json.RawMessage, error) {
+	if l == nil {
+		return stored, nil
+	}
+	problems := l.Problems()
+	if l.Replacement != "" && api.APIVersionProblem(l.Replacement) == "" && api.CompareVersions(l.Replacement, id.Name) <= 0 {
+		problems = append(problems, fmt.Sprintf("replacement: %s is not newer than %s", l.Replacement, id.Name))
+	}
+	if len(problems) > 0 {
+		return nil, registry.Errorf(registry.CodeInvalid, "properties.lifecycle", "properties.lifecycle: %s", strings.Join(problems, "; "))
+	}
+	b, err := Marshal(l)
+	if err != nil {
+		return nil, err
+	}
+	// {"lifecycle":...,"schema":...}: not the stored form of a plain
+	// schema (registry.StoredSchema), so readers decode it.
+	out := make([]byte, 0, len(stored)+len(b)+16)
+	out = append(out, `{"lifecycle":`...)
+	out = append(out, b...)
+	out = append(out, ',')
+	return append(out, stored[1:]...), nil
 }
 
 // validSchema compacts and checks an API version schema and returns the

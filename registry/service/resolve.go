@@ -27,6 +27,30 @@ type TypeRef struct {
 type Type struct {
 	ver  registry.Resource
 	locs []servingLocation
+	// lifecycle is the API version's, nil for none.
+	lifecycle *api.Lifecycle
+}
+
+// Lifecycle returns the registered lifecycle of the API version, nil when
+// it has none.
+func (t *Type) Lifecycle() *api.Lifecycle { return t.lifecycle }
+
+// Notice is the lifecycle's sentence for this type and API version
+// (api.Lifecycle.Notice), "" without a lifecycle.
+func (t *Type) Notice() string {
+	if t.lifecycle == nil {
+		return ""
+	}
+	return t.lifecycle.Notice(t.ver.ID.Provider+"/"+t.ver.ID.Type, t.ver.ID.Name)
+}
+
+// LifecycleHeaders are the headers announcing the lifecycle
+// (api.Lifecycle.Headers), nil without one.
+func (t *Type) LifecycleHeaders() map[string]string {
+	if t.lifecycle == nil {
+		return nil
+	}
+	return t.lifecycle.Headers(t.ver.ID.Provider+"/"+t.ver.ID.Type, t.ver.ID.Name)
 }
 
 type servingLocation struct{ name, address string }
@@ -69,6 +93,13 @@ func (s *Service) Resolve(ctx context.Context, at At, ref TypeRef) (*Type, error
 		return nil, err
 	}
 	t := &Type{ver: ver, locs: locs}
+	if _, plain := registry.StoredSchema(ver.Properties); !plain {
+		var p registry.APIVersionProperties
+		if err := json.Unmarshal(ver.Properties, &p); err != nil {
+			return nil, fmt.Errorf("stored properties of %s: %w", ver.ID, err)
+		}
+		t.lifecycle = p.Lifecycle
+	}
 	if at.OK {
 		s.types.store(at.Gen, key, t)
 	}

@@ -130,6 +130,11 @@ func (s *Service) PutResource(ctx context.Context, t *Type, w ResourceWrite) (Re
 	if err != nil {
 		return ResourcePut{}, err
 	}
+	if address == "" && t.lifecycle != nil && t.lifecycle.SunsetAt(s.now()) {
+		if w.If, err = s.afterSunset(ctx, t, w); err != nil {
+			return ResourcePut{}, err
+		}
+	}
 	adm, err := s.admit(ctx, w.ID, t.ver, props)
 	if err != nil {
 		return ResourcePut{}, err
@@ -145,6 +150,32 @@ func (s *Service) PutResource(ctx context.Context, t *Type, w ResourceWrite) (Re
 		If: w.If, Now: s.stamp(), Actor: w.Actor,
 	})
 	return ResourcePut{Stored: stored, Created: created}, err
+}
+
+// afterSunset refuses a PUT that would create a resource of an API
+// version past its sunset, naming the replacement; an update of an
+// existing resource goes on, under If-Match: * when the request gave no
+// condition, so that a delete in between cannot turn it into a create.
+// Reads and deletes are never refused: nothing stored is lost.
+func (s *Service) afterSunset(ctx context.Context, t *Type, w ResourceWrite) (registry.Precondition, error) {
+	_, err := s.store.GetInstance(ctx, w.ID)
+	switch {
+	case errors.Is(err, registry.ErrNotFound):
+		l := t.lifecycle
+		next := "no replacement is declared"
+		if l.Replacement != "" {
+			next = "create it with api-version=" + l.Replacement
+		}
+		return w.If, registry.Errorf(registry.CodeInvalidAPIVersion, "api-version",
+			"%s/%s API version %s was sunset on %s: it takes no new resources (%s); existing ones can still be read, updated and deleted",
+			t.ver.ID.Provider, t.ver.ID.Type, t.ver.ID.Name, l.Sunset, next)
+	case err != nil:
+		return w.If, err
+	}
+	if w.If.IsZero() {
+		return registry.Precondition{IfMatch: []string{"*"}}, nil
+	}
+	return w.If, nil
 }
 
 // forwardPut checks that the resource group of w exists (the provider

@@ -202,7 +202,7 @@ func build(ext Extension) *built {
 				r := c.resource(t, v)
 				b.keys = append(b.keys, t.FullName()+"@"+v.Name)
 				b.refs = append(b.refs, r)
-				b.docs = append(b.docs, mdResourceInput{ref: r, description: t.Description})
+				b.docs = append(b.docs, mdResourceInput{ref: r, description: deprecation(t, v) + t.Description})
 			}
 		}
 	}

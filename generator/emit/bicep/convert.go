@@ -28,16 +28,28 @@ func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
 	props := c.schema(v.Schema, append(typeSegments(t), "Properties"))
 	apiVersion := c.tb.add(&bt{kind: kindStringLiteral, value: v.Name})
 	typ := c.tb.add(&bt{kind: kindStringLiteral, value: full})
+	dep := deprecation(t, v)
 	envelope := []prop{
-		{name: "name", typ: str, flags: flagRequired | flagIdentifier, description: "The resource name."},
+		{name: "name", typ: str, flags: flagRequired | flagIdentifier, description: dep + "The resource name."},
 		{name: "location", typ: str, description: "The resource location."},
-		{name: "properties", typ: props, flags: flagRequired, description: propsDesc},
-		{name: "apiVersion", typ: apiVersion, flags: flagReadOnly | flagDeployTimeConstant, description: "The API version."},
+		{name: "properties", typ: props, flags: flagRequired, description: dep + propsDesc},
+		{name: "apiVersion", typ: apiVersion, flags: flagReadOnly | flagDeployTimeConstant, description: dep + "The API version."},
 		{name: "type", typ: typ, flags: flagReadOnly | flagDeployTimeConstant, description: "The resource type."},
 		{name: "id", typ: str, flags: flagReadOnly, description: "The resource ID."},
 	}
 	body := c.tb.add(&bt{kind: kindObject, name: full + "@" + v.Name, properties: aliases(envelope, c.tb.get(props))})
 	return c.tb.add(&bt{kind: kindResource, name: full + "@" + v.Name, body: body})
+}
+
+// deprecation is the notice of a deprecated API version (udtc.yaml's
+// lifecycle) as the lead of the descriptions Bicep's hover shows on a
+// resource's name, properties and apiVersion: "DEPRECATED: <notice>\n\n";
+// "" for a version without one.
+func deprecation(t *model.ResourceType, v *model.APIVersion) string {
+	if v.Lifecycle == nil {
+		return ""
+	}
+	return "DEPRECATED: " + v.Lifecycle.Notice(t.FullName(), v.Name) + "\n\n"
 }
 
 // aliases returns the envelope of a resource body followed by a read-only

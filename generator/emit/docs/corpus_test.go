@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/generator/emit/docs"
+	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/goldentest"
 )
 
@@ -57,5 +58,48 @@ func TestOnePage(t *testing.T) {
 	}
 	if _, diags, _ := docs.Emit(cat, docs.Options{ExtensionName: "no good"}); !diags.HasErrors() {
 		t.Error("an invalid extension name gives no error")
+	}
+}
+
+// A deprecated version's section opens with a banner: the dates, a link
+// to its replacement's section, the message; the overview marks it.
+func TestDeprecatedVersionBanner(t *testing.T) {
+	cat := goldentest.Compile(t, "valid_default_version")
+	var typ *model.ResourceType
+	for _, p := range cat.Providers {
+		for _, rt := range p.Types {
+			if len(rt.APIVersions) > 1 && typ == nil {
+				typ = rt
+			}
+		}
+	}
+	if typ == nil {
+		t.Fatal("valid_default_version has no type with two API versions")
+	}
+	old, repl := typ.APIVersions[0], typ.APIVersions[1]
+	old.Lifecycle = &model.Lifecycle{Deprecated: "2026-06-01", Sunset: "2027-01-01", Replacement: repl.Name, Message: "Adds high availability."}
+	files, diags, err := docs.Emit(cat, docs.Options{})
+	if err != nil || len(diags) > 0 {
+		t.Fatalf("Emit: %v %v", err, diags)
+	}
+	var page string
+	for _, f := range files {
+		if strings.Contains(string(f.Data), "## "+typ.FullName()+"\n") {
+			page = string(f.Data)
+		}
+	}
+	banner := "### " + typ.FullName() + "@" + old.Name + "\n\n> [!WARNING]\n> **Deprecated** from 2026-06-01; sunset on 2027-01-01: from then the registry refuses new resources of this version (existing ones can still be read, updated and deleted). Use [" +
+		typ.FullName() + "@" + repl.Name + "](#"
+	if !strings.Contains(page, banner) || !strings.Contains(page, ") instead. Adds high availability.\n") {
+		t.Errorf("page lacks the banner %q:\n%s", banner, page)
+	}
+	if _, after, ok := strings.Cut(page, banner); ok {
+		id, _, _ := strings.Cut(after, ")")
+		if !strings.Contains(page, `<a id="`+id+`"></a>`+"\n### "+typ.FullName()+"@"+repl.Name+"\n") {
+			t.Errorf("the banner links #%s, which is not the replacement's section", id)
+		}
+	}
+	if !strings.Contains(page, "["+old.Name+"](#") || strings.Count(page, ") (deprecated)") != 1 {
+		t.Errorf("the overview does not mark the version deprecated:\n%s", page)
 	}
 }

@@ -94,6 +94,10 @@ type versionDoc struct {
 	Description                string
 	Example                    string
 	Rows                       []row
+	// Lifecycle is the version's deprecation (udtc.yaml), nil for none;
+	// ReplacementAnchor the anchor of its replacement's section.
+	Lifecycle         *model.Lifecycle
+	ReplacementAnchor string
 }
 
 // row documents one property; Path is dotted ("status.binding.host"), with
@@ -129,7 +133,11 @@ func newPage(ext bicep.Extension, version string) page {
 					Description:  strings.TrimSpace(v.Schema.Description),
 					Example:      exampleOf(t, v),
 					Rows:         rows(v),
+					Lifecycle:    v.Lifecycle,
 				})
+				if l := v.Lifecycle; l != nil && l.Replacement != "" {
+					td.Versions[len(td.Versions)-1].ReplacementAnchor = anchor(t.FullName() + "@" + l.Replacement)
+				}
 			}
 			p.Types = append(p.Types, td)
 		}

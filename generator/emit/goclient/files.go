@@ -123,7 +123,7 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 	if rt.Description != "" {
 		desc = append(desc, rt.Description)
 	}
-	f.Comment(comment(desc...))
+	f.Comment(comment(append(desc, versionDeprecated(vt))...))
 	root := vt.av.Schema
 	propsType, propsTag := p.fieldType(&model.Property{Name: "properties", Schema: root})
 	propsRules := p.fieldKeywords(&model.Property{Name: "properties", Schema: root,
@@ -172,9 +172,13 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	rt, x, id := vt.rt, jen.Id(vt.goName), jen.Id(vt.idName)
 	sensitive := hasSensitive(vt.av.Schema)
-	f.Comment(fmt.Sprintf("// %s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name))
+	if dep := versionDeprecated(vt); dep != "" {
+		f.Comment(comment(fmt.Sprintf("%s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name), dep))
+	} else {
+		f.Comment(fmt.Sprintf("// %s reads and writes %s resources with API version %s.", vt.client, rt.FullName(), vt.av.Name))
+	}
 	f.Type().Id(vt.client).Struct(jen.Id("c").Op("*").Add(p.rt("Client")))
-	f.Comment(comment(fmt.Sprintf("%s returns a client of %s resources. It returns an error when opts.Endpoint is not an http:// or https:// base URL.", vt.newClient, rt.FullName())))
+	f.Comment(comment(fmt.Sprintf("%s returns a client of %s resources. It returns an error when opts.Endpoint is not an http:// or https:// base URL.", vt.newClient, rt.FullName()), versionDeprecated(vt)))
 	f.Func().Id(vt.newClient).Params(jen.Id("opts").Id("ClientOptions")).Params(jen.Op("*").Id(vt.client), jen.Error()).Block(
 		jen.List(jen.Id("c"), jen.Id("err")).Op(":=").Add(p.rt("NewClient")).Call(jen.Id("opts"), jen.Id(vt.apiConst)),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
@@ -360,6 +364,7 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 		"Each resource type has an envelope struct, one struct per object schema, named string types for enums, a Validate method on the envelope and a client (CreateOrUpdate, Get, Delete, List). Resource IDs are version-independent: the ID types are aliases of those in package resourceids.",
 		"The Go names of the resource types, singular and PascalCase, one word per type segment:",
 		p.nameMapping(),
+		p.deprecated(),
 	))
 	f.Type().DefsFunc(func(g *jen.Group) {
 		for _, n := range naming.GoRuntimeTypes {
@@ -383,6 +388,33 @@ func (p *pkgPlan) genCommon(f *jen.File) {
 	for _, e := range p.sharedEnums {
 		p.genEnum(f, e)
 	}
+}
+
+// versionDeprecated is the `Deprecated:` paragraph of a type at a deprecated API
+// version (udtc.yaml's lifecycle), which gopls and staticcheck show at
+// every use; "" otherwise.
+func versionDeprecated(vt *verType) string {
+	if vt.av.Lifecycle == nil {
+		return ""
+	}
+	return "Deprecated: " + vt.av.Lifecycle.Notice(vt.rt.FullName(), vt.av.Name)
+}
+
+// deprecated is the package's `Deprecated:` paragraph when every type of
+// the package is deprecated at its API version (then importing it is
+// flagged); "" otherwise: the deprecated types' own docs say so.
+func (p *pkgPlan) deprecated() string {
+	var notices []string
+	for _, vt := range p.types {
+		if vt.av.Lifecycle == nil {
+			return ""
+		}
+		notices = append(notices, vt.av.Lifecycle.Notice(vt.rt.FullName(), vt.av.Name))
+	}
+	if len(notices) == 0 {
+		return ""
+	}
+	return "Deprecated: " + strings.Join(notices, " ")
 }
 
 // nameMapping lists the Go name of each resource type of the package, for

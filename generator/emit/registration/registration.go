@@ -64,7 +64,7 @@ func Registrations(cat *model.Catalog, opts Options) []api.Registration {
 			for _, v := range t.APIVersions {
 				rt.APIVersions = append(rt.APIVersions, api.APIVersion{
 					Name: v.Name, Type: api.TypeAPIVersion,
-					Properties: api.APIVersionProperties{Schema: compact(v.Source)},
+					Properties: api.APIVersionProperties{Schema: compact(v.Source), Lifecycle: v.Lifecycle},
 				})
 				versions[v.Name] = api.LocationAPIVersion{}
 			}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -368,4 +370,53 @@ func TestParseRulesUnknownKeyword(t *testing.T) {
 		}
 	}()
 	parseRules("required,minimun=1")
+}
+
+// A deprecated API version's headers reach ClientOptions.OnDeprecation on
+// every answer, errors included; without a hook they are logged once.
+func TestDeprecationHeaders(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Deprecation", "@1780272000")
+		w.Header().Set("Sunset", "Fri, 01 Jan 2027 00:00:00 GMT")
+		w.Header().Set("Warning", `299 - "Contoso.Data/postgresDatabases@2025-01-01-preview is deprecated; use 2025-09-01. Adds \"HA\"."`)
+		if r.Method == http.MethodPut {
+			http.Error(w, `{"error":{"code":"InvalidApiVersionParameter","message":"sunset"}}`, http.StatusBadRequest)
+			return
+		}
+		fmt.Fprint(w, `{}`)
+	}))
+	defer srv.Close()
+	var got []Deprecation
+	c, err := NewClient(ClientOptions{Endpoint: srv.URL, OnDeprecation: func(d Deprecation) { got = append(got, d) }}, "2025-01-01-preview")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := Get(ctx, c, "/x", &struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Put(ctx, c, "/x", &struct{}{}, &struct{}{}, nil); err == nil {
+		t.Fatal("PUT answered 400 without an error")
+	}
+	want := Deprecation{APIVersion: "2025-01-01-preview", Deprecated: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC),
+		Sunset: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), Message: `Contoso.Data/postgresDatabases@2025-01-01-preview is deprecated; use 2025-09-01. Adds "HA".`}
+	if len(got) != 2 || got[0] != want || got[1] != want {
+		t.Errorf("OnDeprecation got %+v, want twice %+v", got, want)
+	}
+
+	var logged strings.Builder
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	c, err = NewClient(ClientOptions{Endpoint: srv.URL}, "2025-01-01-preview")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := Get(ctx, c, "/x", &struct{}{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(logged.String(), "is deprecated: Contoso.Data/postgresDatabases@2025-01-01-preview"); n != 1 {
+		t.Errorf("logged %d times, want once:\n%s", n, logged.String())
+	}
 }

@@ -33,6 +33,7 @@ type (
 	ResourceGroupsClientGetOptions            = udtc.ResourceGroupsClientGetOptions
 	ResourceGroupsClientDeleteOptions         = udtc.ResourceGroupsClientDeleteOptions
 	ResourceGroupsClientListOptions           = udtc.ResourceGroupsClientListOptions
+	Deprecation                               = udtc.Deprecation
 )
 
 // ParseResourceID parses the ID of a resource of any type.

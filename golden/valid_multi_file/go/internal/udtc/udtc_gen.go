@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"log"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -565,6 +566,25 @@ type ClientOptions struct {
 	Token string
 	// HTTPClient sends the requests; http.DefaultClient when nil.
 	HTTPClient *http.Client
+	// OnDeprecation, when set, is called with every answer that announces
+	// the API version's deprecation (the Deprecation, Sunset and Warning
+	// headers of a version udtc.yaml's lifecycle deprecates). When nil,
+	// the first such answer of each API version is logged with package
+	// log, once per process, as Azure's SDKs log a deprecated version.
+	OnDeprecation func(Deprecation)
+}
+
+// Deprecation is what a server announced about the API version a request
+// was made with.
+type Deprecation struct {
+	// APIVersion is the client's API version.
+	APIVersion string
+	// Deprecated is when the version is (or was) deprecated, Sunset when
+	// the server stops taking new resources of it; zero when not given.
+	Deprecated, Sunset time.Time
+	// Message is the server's Warning: which type and version, the
+	// replacement, and why.
+	Message string
 }
 
 // ResponseError is a non-2xx answer of the server, decoded from its ARM
@@ -744,6 +764,9 @@ func (c *Client) do(ctx context.Context, method, u string, h http.Header, in, ou
 	if err != nil {
 		return "", err
 	}
+	if d, ok := deprecation(resp.Header, c.apiVersion); ok {
+		c.deprecated(d)
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return "", responseError(resp.StatusCode, data)
 	}
@@ -753,6 +776,49 @@ func (c *Client) do(ctx context.Context, method, u string, h http.Header, in, ou
 		}
 	}
 	return resp.Header.Get("ETag"), nil
+}
+
+// loggedDeprecations holds the messages logged once per process.
+var loggedDeprecations sync.Map
+
+// deprecated hands d to ClientOptions.OnDeprecation, or logs it once.
+func (c *Client) deprecated(d Deprecation) {
+	if c.opts.OnDeprecation != nil {
+		c.opts.OnDeprecation(d)
+		return
+	}
+	if _, seen := loggedDeprecations.LoadOrStore(d.APIVersion+"\x00"+d.Message, true); !seen {
+		log.Printf("udtc: warning: API version %s is deprecated: %s", d.APIVersion, d.Message)
+	}
+}
+
+// deprecation reads the headers a server announces a deprecated API
+// version with: Deprecation ("@" Unix time, RFC 9745), Sunset (an
+// HTTP-date, RFC 8594) and Warning (299 - "text", as Kubernetes sends it).
+func deprecation(h http.Header, apiVersion string) (Deprecation, bool) {
+	dep, warn := h.Get("Deprecation"), h.Get("Warning")
+	if dep == "" && warn == "" {
+		return Deprecation{}, false
+	}
+	d := Deprecation{APIVersion: apiVersion}
+	if n, err := strconv.ParseInt(strings.TrimPrefix(dep, "@"), 10, 64); err == nil && strings.HasPrefix(dep, "@") {
+		d.Deprecated = time.Unix(n, 0).UTC()
+	}
+	if t, err := http.ParseTime(h.Get("Sunset")); err == nil {
+		d.Sunset = t.UTC()
+	}
+	if i := strings.IndexByte(warn, '"'); i >= 0 && len(warn) > i+1 && strings.HasSuffix(warn, `"`) {
+		var b strings.Builder
+		body := warn[i+1 : len(warn)-1]
+		for j := 0; j < len(body); j++ {
+			if body[j] == '\\' && j+1 < len(body) {
+				j++
+			}
+			b.WriteByte(body[j])
+		}
+		d.Message = b.String()
+	}
+	return d, true
 }
 
 // responseError decodes the ARM error body of a non-2xx answer.
