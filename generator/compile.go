@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"maps"
 	"context"
 	"fmt"
 	"io"
@@ -48,6 +49,10 @@ type Options struct {
 	// checked against the catalog and attached to its API versions
 	// (check.ApplyLifecycle).
 	Lifecycle []check.LifecycleDecl
+	// Icons are the types' icons (project.Project.Icons): SVG text by
+	// NAMESPACE/TYPE, set on the model's types (model.ResourceType.Icon);
+	// a name no manifest declares is an error.
+	Icons map[string]string
 }
 
 // Compile reads the manifests named by paths (files, or directories searched
@@ -109,6 +114,11 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 	diags = append(diags, more...)
 	if cat != nil && len(opts.Lifecycle) > 0 {
 		diags = append(diags, check.ApplyLifecycle(cat, opts.Lifecycle, opts.Only != nil)...)
+	}
+	if cat != nil && len(opts.Icons) > 0 {
+		if unknown := applyIcons(cat, opts.Icons); len(unknown) > 0 && opts.Only == nil {
+			return nil, nil, fmt.Errorf("udtc.yaml: icons: no manifest declares %s", strings.Join(unknown, ", "))
+		}
 	}
 	if opts.Strict {
 		diags = diags.Promote()
@@ -364,4 +374,26 @@ func readLimited(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}
 	return data, nil
+}
+
+// applyIcons sets each type's icon from icons (NAMESPACE/TYPE, ignoring
+// case as the registry does) and returns the names no type of cat has.
+func applyIcons(cat *model.Catalog, icons map[string]string) []string {
+	found := map[string]bool{}
+	for _, p := range cat.Providers {
+		for _, t := range p.Types {
+			for name, svg := range icons {
+				if strings.EqualFold(name, t.FullName()) {
+					t.Icon, found[name] = svg, true
+				}
+			}
+		}
+	}
+	var unknown []string
+	for _, name := range slices.Sorted(maps.Keys(icons)) {
+		if !found[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	return unknown
 }

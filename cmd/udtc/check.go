@@ -25,6 +25,7 @@ type compileFlags struct {
 	// nil (loadProject, projectcmd.go).
 	proj       *project.Project
 	projLoaded bool
+	projErr    error
 	opts       generator.Options // gen's: the inputs to compile (Only; nil: all), the bytes it read
 }
 
@@ -107,7 +108,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 	}
 	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
 	f.opts.NoBaseProperties, f.opts.Radius = f.noBase(c), f.radius()
-	f.opts.Lifecycle = f.proj.Lifecycle()
+	f.opts.Lifecycle, f.opts.Icons = f.proj.Lifecycle(), f.proj.Icons()
 	cat, diags, err := generator.Compile(c.Context, paths, f.opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)

@@ -13,12 +13,11 @@ import (
 // loads it; a broken project file is a usage error.
 func (f *compileFlags) loadProject() error {
 	if f.projLoaded {
-		return nil
+		return f.projErr // every caller hears of a broken file, not only the first
 	}
 	f.projLoaded = true
-	p, err := findProject()
-	f.proj = p
-	return err
+	f.proj, f.projErr = findProject()
+	return f.projErr
 }
 
 // findProject finds udtc.yaml from the working directory upward and loads

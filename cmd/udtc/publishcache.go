@@ -97,9 +97,11 @@ func (f *publishFlags) recordApplied(ctx context.Context, reg *client.Client, pl
 // (outdir.StartKey): the manifests, every flag, and whether its
 // diagnostics are in color.
 func (f *publishFlags) startPublishKey(c *cli.Context, e *env, paths []string) func() string {
-	// Every option that shapes what is sent: the project file's too (its
-	// errors are the compile's to report).
-	_ = f.loadProject()
+	// Every option that shapes what is sent: the project file's too. A
+	// broken one is never replayed over: the compile reports it.
+	if f.loadProject() != nil {
+		return func() string { return "" }
+	}
 	return outdir.StartKey(paths, "publish", f.server, f.plane, f.location, f.address, f.output, f.format,
 		strconv.FormatBool(f.strict), strconv.FormatBool(f.prune), strconv.FormatBool(f.dryRun),
 		strconv.FormatBool(f.deleteResources), strconv.FormatBool(f.noBase(c)), strconv.FormatBool(f.radius()), f.proj.Key(),

@@ -343,3 +343,54 @@ func TestPublishOneType(t *testing.T) {
 		t.Errorf("--type with --prune: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestPublishIcons: udtc.yaml's icons are checked when the project is read,
+// registered by publish and served by their hash; the plan shows an icon
+// that changed, a second publish writes nothing, and a type without a
+// declared icon keeps the one it has.
+func TestPublishIcons(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeTestFile(t, "m.yaml", "namespace: Contoso.Data\ntypes:\n  redisCaches:\n    apiVersions:\n      '2025-01-01': {schema: {type: object, properties: {size: {type: string}}}}\n  mongoDatabases:\n    apiVersions:\n      '2025-01-01': {schema: {}}\n")
+	icon := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#c00"/></svg>`
+	writeTestFile(t, "icons/redis.svg", icon)
+	writeTestFile(t, "udtc.yaml", "icons:\n  Contoso.Data/redisCaches: icons/redis.svg\n")
+	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	if code, _, stderr := runCLI(t, "publish", "m.yaml", "--server", url); code != 0 {
+		t.Fatalf("publish: exit %d\n%s", code, stderr)
+	}
+	reg, err := client.New(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := reg.ProviderSummary(context.Background(), "Contoso.Data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sum.ResourceTypes["redisCaches"].IconHash; got != api.IconHash(icon) {
+		t.Errorf("redisCaches' iconHash = %s, want the file's %s", got, api.IconHash(icon))
+	}
+	if got := sum.ResourceTypes["mongoDatabases"].IconHash; got != api.DefaultIconHash {
+		t.Errorf("mongoDatabases' iconHash = %s, want the default icon's", got)
+	}
+	if code, stdout, _ := runCLI(t, "publish", "m.yaml", "--server", url); code != 0 || !strings.Contains(stdout, "0 writes") {
+		t.Errorf("the second publish: exit %d\n%s", code, stdout)
+	}
+	changed := strings.Replace(icon, "#c00", "#0c0", 1)
+	writeTestFile(t, "icons/redis.svg", changed)
+	code, stdout, stderr := runCLI(t, "publish", "m.yaml", "--server", url)
+	if code != 0 || !strings.Contains(stdout, "icon: sha256:"+api.IconHash(icon)[:12]+" → sha256:"+api.IconHash(changed)[:12]) {
+		t.Errorf("a changed icon: exit %d\n%s%s", code, stdout, stderr)
+	}
+	writeTestFile(t, "icons/redis.svg", `<svg><script>alert(1)</script></svg>`)
+	if code, _, stderr := runCLI(t, "publish", "m.yaml", "--server", url); code != 2 || !strings.Contains(stderr, "icons.Contoso.Data/redisCaches: icons/redis.svg:") {
+		t.Errorf("a bad icon: exit %d\n%s", code, stderr)
+	}
+	writeTestFile(t, "udtc.yaml", "icons:\n  Contoso.Data/nope: icons/redis.svg\n")
+	writeTestFile(t, "icons/redis.svg", icon)
+	if code, _, stderr := runCLI(t, "check", "m.yaml"); code != 2 || !strings.Contains(stderr, "icons: no manifest declares Contoso.Data/nope") {
+		t.Errorf("an icon of no type: exit %d\n%s", code, stderr)
+	}
+}

@@ -62,6 +62,8 @@ type ResourceType struct {
 	Description string
 	// Capabilities as written (PascalCase names).
 	Capabilities []string
+	// Icon is the type's icon, an SVG document (udtc.yaml's icons), or "".
+	Icon string
 	// DefaultAPIVersion is always one of APIVersions: the declared default,
 	// else the newest stable version, else the newest preview.
 	DefaultAPIVersion string

@@ -60,6 +60,9 @@ type File struct {
 	Rules map[string]Rule `json:"rules,omitempty" yaml:"rules,omitempty" jsonschema:"description=Severity of rules by id (docs/rules.md): off or warning for warning rules\\, error for any."`
 	// Breaking configures the breaking-change check.
 	Breaking Breaking `json:"breaking,omitempty" yaml:"breaking,omitempty" jsonschema:"description=The breaking-change check of udtc breaking and udtc publish (docs/git.md)."`
+	// Icons are the resource types' icons: an SVG file (relative to
+	// udtc.yaml) by NAMESPACE/TYPE.
+	Icons map[string]string `json:"icons,omitempty" yaml:"icons,omitempty" jsonschema:"description=Each resource type's icon: an SVG file relative to udtc.yaml by Namespace/type (rad resource-type create --icon). udtc publish registers it; the registry serves it by its hash."`
 	// Lifecycle declares API versions' deprecation and sunset, by
 	// "Namespace/type@version". It lives here, not in the manifests, which
 	// must stay acceptable to rad (docs/lifecycle.md).
@@ -104,6 +107,8 @@ type Project struct {
 	File      File
 	severity  map[string]diag.Severity
 	off       map[string]bool
+	// icons is File.Icons read: the SVG text by type name as written.
+	icons map[string]string
 	// lifecycle is File.Lifecycle with the position of each key.
 	lifecycle []check.LifecycleDecl
 }
@@ -180,6 +185,26 @@ func Load(file string) (*Project, error) {
 		default:
 			bad("rules.%s.severity: %q is not off, warning or error", id, r.Severity)
 		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.File.Icons)) {
+		ns, typ, ok := strings.Cut(name, "/")
+		if !ok || ns == "" || typ == "" {
+			bad("icons.%s: name a type as Namespace/type", name)
+			continue
+		}
+		svg, err := os.ReadFile(filepath.Join(p.Dir, filepath.FromSlash(p.File.Icons[name])))
+		if err != nil {
+			bad("icons.%s: %v", name, err)
+			continue
+		}
+		if problem := api.IconProblem(string(svg)); problem != "" {
+			bad("icons.%s: %s: %s", name, p.File.Icons[name], problem)
+			continue
+		}
+		if p.icons == nil {
+			p.icons = map[string]string{}
+		}
+		p.icons[name] = string(svg)
 	}
 	if v := p.File.Target; v != "" && v != "radius" && v != "udtc" {
 		bad("target: %q is not radius or udtc", v)
@@ -391,6 +416,15 @@ func lifecycleDecls(file string, data []byte, m map[string]api.Lifecycle) []chec
 	return out
 }
 
+// Icons returns udtc.yaml's icons, the SVG text by type name
+// (generator.Options.Icons); nil without a project.
+func (p *Project) Icons() map[string]string {
+	if p == nil {
+		return nil
+	}
+	return p.icons
+}
+
 // Lifecycle returns udtc.yaml's lifecycle entries with their positions
 // (generator.Options.Lifecycle); nil without a project.
 func (p *Project) Lifecycle() []check.LifecycleDecl {
@@ -417,6 +451,10 @@ func (p *Project) Key() string {
 		return ""
 	}
 	b, _ := json.Marshal(p.File)
+	// The icons' files are read, not named: their content counts.
+	for _, name := range slices.Sorted(maps.Keys(p.icons)) {
+		b = append(b, "\n"+name+" "+api.IconHash(p.icons[name])...)
+	}
 	return string(b)
 }
 

@@ -164,8 +164,15 @@ func TestDocsExample(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("docs/cli.md has no yaml block under \"The project file\"")
 	}
-	if _, err := Load(write(t, t.TempDir(), FileName, block)); err != nil {
-		t.Errorf("the udtc.yaml of docs/cli.md does not load: %v", err)
+	// The icon file the example names exists beside it, as in a project.
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "icons"), "redis.svg", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>`)
+	p, err := Load(write(t, dir, FileName, block))
+	if err != nil {
+		t.Fatalf("the udtc.yaml of docs/cli.md does not load: %v", err)
+	}
+	if len(p.Icons()) != 1 {
+		t.Errorf("icons read: %v", p.Icons())
 	}
 }
 

@@ -24,7 +24,20 @@ func typeDiff(have api.ResourceTypeSummary, want api.ResourceTypeProperties) []F
 	if !slices.Equal(have.Capabilities, want.Capabilities) {
 		d = append(d, FieldDiff{"capabilities", list(have.Capabilities), list(want.Capabilities)})
 	}
+	// An icon is compared by its hash, and only when the manifests' project
+	// declares one: otherwise the type keeps the one it has.
+	if want.Icon != "" && !strings.EqualFold(have.IconHash, api.IconHash(want.Icon)) {
+		d = append(d, FieldDiff{"icon", iconName(have.IconHash), iconName(api.IconHash(want.Icon))})
+	}
 	return d
+}
+
+// iconName shows an icon in a plan: its hash, shortened.
+func iconName(hash string) string {
+	if len(hash) > 12 {
+		hash = hash[:12]
+	}
+	return "sha256:" + hash
 }
 
 // lifecycleDiff lists the fields of an API version's lifecycle that

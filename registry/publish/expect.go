@@ -114,6 +114,9 @@ func expectWrite(sum *api.ProviderSummary, exists *bool, c Change) bool {
 			t = api.ResourceTypeSummary{APIVersions: map[string]api.APIVersionSummary{}, IconHash: api.DefaultIconHash}
 		}
 		t.DefaultAPIVersion, t.Description, t.Capabilities = props.DefaultAPIVersion, props.Description, props.Capabilities
+		if props.Icon != "" {
+			t.IconHash = api.IconHash(props.Icon)
+		}
 		sum.ResourceTypes[name] = t
 	case c.Kind == KindAPIVersion:
 		typ, ok := storedName(sum.ResourceTypes, c.Type)

@@ -55,6 +55,7 @@ func Registrations(cat *model.Catalog, opts Options) []api.Registration {
 				Properties: api.ResourceTypeProperties{
 					Description:  t.Description,
 					Capabilities: t.Capabilities,
+					Icon:         t.Icon,
 				},
 			}}
 			if t.DefaultDeclared {
