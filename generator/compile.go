@@ -1,11 +1,11 @@
 package generator
 
 import (
-	"maps"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
