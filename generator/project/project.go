@@ -285,7 +285,7 @@ func (p *Project) Inputs(output string) ([]string, error) {
 // selects reports whether the project selects the file at rel (relative
 // to Dir, slash-separated): the one rule of Inputs and Selects.
 func (p *Project) selects(include []string, outRel, rel string) bool {
-	if rel == FileName || (outRel != "" && matches(outRel, rel)) {
+	if manifest.IsProjectFile(rel) || (outRel != "" && matches(outRel, rel)) {
 		return false
 	}
 	return slices.ContainsFunc(include, func(g string) bool { return matches(g, rel) }) &&

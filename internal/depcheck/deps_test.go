@@ -4,7 +4,7 @@
 // library leaf, its one pattern compiler (schema/pattern) and its one
 // conversion to kin-openapi (schema/kin); only
 // cmd imports urfave/cli; the generator's model is standard library only
-// but for the schema model and diagnostics; generator/source is the one
+// but for the schema model, diagnostics and registry/api's wire types; generator/source is the one
 // importer of go-git, registry/oci the one of oras-go; the registry's
 // domain, wire types and stores have no HTTP; kin-openapi is reached
 // through schema/kin (and admission, which validates with it).
@@ -110,8 +110,8 @@ func problem(name, d string, std bool) string {
 		return "only cmd/ may import urfave/cli"
 	case strings.HasPrefix(name, "generator") && strings.HasPrefix(dep, "registry") && dep != "registry/api":
 		return "the generator may use registry/api only"
-	case name == "generator/model" && !std && dep != "generator/diag" && dep != "schema":
-		return "the model is standard library only (with generator/diag and the schema model)"
+	case name == "generator/model" && !std && dep != "generator/diag" && dep != "schema" && dep != "registry/api":
+		return "the model is standard library only (with generator/diag, the schema model and registry/api's wire types, such as an API version's lifecycle, whose rules the registry shares)"
 	case name == "schema" && !std:
 		return "the schema model is a standard library leaf: the generator and the registry both import it"
 	case name == "schema/kin" && inModule && dep != "schema" && dep != "schema/pattern":
