@@ -298,9 +298,6 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 		return nil
 	}
 	av.Source = src
-	if r.radius && !radiusSchema(r, av, schema) {
-		return nil
-	}
 	if r.base && !mergeBase(r, av, schema) {
 		return nil
 	}
@@ -310,30 +307,6 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	// references to it) still run: one run reports every problem, and the
 	// error keeps it out of every output.
 	return av
-}
-
-// radiusSchema reports, at the author's lines, what of av's schema today's
-// Radius cannot deploy (api.RadiusSchemaProblems, the one statement of
-// those rules), and whether there was none.
-func radiusSchema(r *reporter, av *model.APIVersion, e *entry) bool {
-	problems := api.RadiusSchemaProblems(av.Source)
-	for _, p := range problems {
-		path := av.Schema.Path + p.Path
-		span, named := r.span(e.value), false
-		schema.Walk(av.Schema, func(s *model.Schema) bool {
-			if s.Path == path && !named {
-				span = diag.Span(s.Span)
-			}
-			for _, prop := range s.Properties {
-				if prop.Schema.Path == path && prop.Span.File != "" {
-					span, named = diag.Span(prop.Span), true // the property's name, where a reader looks
-				}
-			}
-			return true
-		})
-		r.reportAt(span, RuleRadiusUnsupported, path, "set `target: udtc` in udtc.yaml (or --profile udtc) for udtc serve alone", "%s", p.Message)
-	}
-	return len(problems) == 0
 }
 
 // mergeBase merges Radius's base resource properties into av's schema, in

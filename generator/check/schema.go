@@ -13,12 +13,16 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/manifest"
 	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 	"github.com/udtc/udtc/schema/pattern"
 )
+
+// radiusHint is the hint of the radius-unsupported diagnostics of schemas.
+const radiusHint = "set `target: udtc` in udtc.yaml (or --profile udtc) for udtc serve alone"
 
 // schemaKeywords are the keywords of the supported subset, from the wire struct.
 var schemaKeywords = manifest.Keys(manifest.Schema{})
@@ -53,6 +57,13 @@ func (c *schemaChecker) root(key, n *yaml.Node, path string) (s *model.Schema, u
 	s = c.node(key, n, path, 1)
 	if s == nil {
 		return nil, false
+	}
+	if c.r.radius {
+		for _, p := range s.Properties {
+			if msg := api.RadiusReservedProblem(p.Name); msg != "" {
+				c.r.reportAt(diag.Span(p.Span), RuleRadiusUnsupported, p.Schema.Path, radiusHint, "%s", msg)
+			}
+		}
 	}
 	if s.Kind != model.Object && s.Kind != model.Map || s.Ref != "" {
 		what := "type: " + s.Kind.String()
@@ -305,6 +316,9 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 		return false
 	}
 	s.Kind = k
+	if k == model.Any && r.radius && !api.RadiusAnyAllowed(path) {
+		r.report(v, RuleRadiusUnsupported, path, radiusHint, "%s", api.RadiusAnyProblem)
+	}
 	if k == model.Object {
 		if ap := kw["additionalProperties"]; ap != nil && resolve(ap.value).Kind == yaml.MappingNode {
 			s.Kind = model.Map
@@ -316,6 +330,9 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 // ref resolves a built-in `$ref`.
 func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string]*entry, ext []*entry) *model.Schema {
 	r := c.r
+	if r.radius {
+		r.report(ref.key, RuleRadiusUnsupported, path, radiusHint, "%s", api.RadiusRefProblem)
+	}
 	target, ok := r.str(ref.value, ref.ptr(), "`$ref`")
 	if !ok {
 		return nil
@@ -489,6 +506,11 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 		p, ok := r.str(e.value, e.ptr(), "`pattern`")
 		if !ok {
 			return
+		}
+		if r.radius {
+			if msg := r.patterns.radiusProblem(p); msg != "" {
+				r.report(e.value, RuleRadiusUnsupported, s.Path, radiusHint, "%s", msg)
+			}
 		}
 		re, err := r.pattern(p)
 		if err != nil {

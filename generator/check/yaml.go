@@ -62,7 +62,9 @@ func (r *reporter) intern(s string) string {
 // server checking schema after schema keeps one with a Max.
 type Patterns struct {
 	m sync.Map
-	n atomic.Int64
+	// radius holds radiusProblem's answers.
+	radius sync.Map
+	n      atomic.Int64
 	// Max, when positive, is the most patterns kept: past it patterns are
 	// compiled each time, so hostile input cannot grow the cache.
 	Max int64
@@ -86,6 +88,22 @@ func (c *Patterns) Answers() *pattern.Verdicts {
 	}
 	c.verdictsOnce.Do(func() { c.verdicts = pattern.NewVerdicts(int(max(c.Max, maxVerdicts))) })
 	return c.verdicts
+}
+
+// radiusProblem is api.RadiusPatternProblem of p, once per run (p may be
+// nil: every time).
+func (c *Patterns) radiusProblem(p string) string {
+	if c == nil {
+		return api.RadiusPatternProblem(p)
+	}
+	if msg, ok := c.radius.Load(p); ok {
+		return msg.(string)
+	}
+	msg := api.RadiusPatternProblem(p)
+	if c.Max <= 0 || c.n.Add(1) <= c.Max {
+		c.radius.Store(p, msg)
+	}
+	return msg
 }
 
 // pattern compiles an ECMA-262 pattern, once per run.

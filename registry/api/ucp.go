@@ -143,40 +143,71 @@ func (p SchemaProblem) String() string {
 	return at + ": " + p.Message
 }
 
-// RadiusSchemaProblems lists what of an API version's schema (as
-// registered) Radius cannot deploy, in document order. Radius's dynamic
-// resource provider validates every resource PUT against the stored schema
-// with kin-openapi's document validation first (pkg/schema,
-// ValidateResourceAgainstSchema), so a schema that fails it fails every
-// deploy of its type, whatever the resource: a $ref (Radius resolves none),
-// `type: any` anywhere but as the additionalProperties of platformOptions,
-// a pattern Go's regexp does not compile as written. rad refuses the
-// reserved root properties at registration. This is the one statement of
-// those rules: the checker reports them at the manifest's lines (its
-// radius-unsupported rule), and publish refuses to send them to UCP. A
-// schema that is not JSON is left to the registry's own check.
+// The rules of what Radius cannot deploy in a schema, one home for the
+// checker (which applies them to the manifest's nodes as it reads them, at
+// their lines: its radius-unsupported rule) and for RadiusSchemaProblems
+// (which applies them to a registered schema before publish sends it to
+// UCP). Radius's dynamic resource provider validates every resource PUT
+// against the stored schema with kin-openapi's document validation first
+// (pkg/schema, ValidateResourceAgainstSchema), so a schema that fails it
+// fails every deploy of its type; rad refuses the reserved root properties
+// at registration.
+const (
+	// RadiusRefProblem: Radius resolves no $ref.
+	RadiusRefProblem = "Radius resolves no $ref: write the schema out"
+	// RadiusAnyProblem: `type: any` outside RadiusAnyAllowed.
+	RadiusAnyProblem = "Radius allows type any only as the additionalProperties of platformOptions"
+)
+
+// RadiusAnyAllowed reports whether a node at path (a JSON pointer) may be
+// `type: any` for Radius: only platformOptions' additionalProperties.
+func RadiusAnyAllowed(path string) bool {
+	return strings.HasSuffix(path, "/properties/platformOptions/additionalProperties")
+}
+
+// RadiusPatternProblem says why Radius cannot run pattern p, or "": it
+// validates with Go's regexp, which must compile p as written.
+func RadiusPatternProblem(p string) string {
+	if _, err := regexp.Compile(p); err != nil {
+		return fmt.Sprintf("Radius validates patterns with Go's regexp, which does not compile %q as written", p)
+	}
+	return ""
+}
+
+// RadiusReservedProblem says that root property name is reserved by
+// Radius, or "".
+func RadiusReservedProblem(name string) string {
+	if slices.Contains(RadiusReservedProperties, name) {
+		return fmt.Sprintf("property %s is reserved by Radius", name)
+	}
+	return ""
+}
+
+// RadiusSchemaProblems lists what of an API version's schema, as
+// registered, Radius cannot deploy (the rules above), in document order.
+// A schema that is not JSON is left to the registry's own check.
 func RadiusSchemaProblems(raw json.RawMessage) []SchemaProblem {
 	root, err := schema.Decode(raw)
 	if err != nil {
 		return nil
 	}
 	var out []SchemaProblem
-	for _, name := range RadiusReservedProperties {
-		if root.Property(name) != nil {
-			out = append(out, SchemaProblem{schema.AppendPointer("/properties", name), fmt.Sprintf("property %s is reserved by Radius", name)})
+	for _, p := range root.Properties {
+		if msg := RadiusReservedProblem(p.Name); msg != "" {
+			out = append(out, SchemaProblem{p.Schema.Path, msg})
 		}
 	}
 	schema.Walk(root, func(s *schema.Schema) bool {
 		if _, ok := s.Written("$ref"); ok {
-			out = append(out, SchemaProblem{s.Path, "Radius resolves no $ref: write the schema out"})
+			out = append(out, SchemaProblem{s.Path, RadiusRefProblem})
 			return false
 		}
-		if t, ok := s.Written("type"); ok && string(t) == `"any"` && !strings.HasSuffix(s.Path, "/properties/platformOptions/additionalProperties") {
-			out = append(out, SchemaProblem{s.Path, "Radius allows type any only as the additionalProperties of platformOptions"})
+		if t, ok := s.Written("type"); ok && string(t) == `"any"` && !RadiusAnyAllowed(s.Path) {
+			out = append(out, SchemaProblem{s.Path, RadiusAnyProblem})
 		}
 		if s.Pattern != "" {
-			if _, err := regexp.Compile(s.Pattern); err != nil {
-				out = append(out, SchemaProblem{s.Path, fmt.Sprintf("Radius validates patterns with Go's regexp, which does not compile %q as written", s.Pattern)})
+			if msg := RadiusPatternProblem(s.Pattern); msg != "" {
+				out = append(out, SchemaProblem{s.Path, msg})
 			}
 		}
 		return true
