@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"github.com/udtc/udtc/schema/pattern"
 	"math"
 	"strings"
 	"time"
@@ -150,7 +151,7 @@ func cell(s string) string {
 func Num(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1000:
-		return thousands(int64(math.Round(v)))
+		return pattern.Thousands(int64(math.Round(v)))
 	case a >= 100:
 		return fmt.Sprintf("%.0f", v)
 	case a >= 10:
@@ -169,25 +170,6 @@ func trim(s string) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
-}
-
-func thousands(n int64) string {
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	s := fmt.Sprint(n)
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
 }
 
 // Seconds formats d in seconds ("1.23 s").

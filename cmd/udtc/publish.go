@@ -169,6 +169,15 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if err := f.compileFlags.validate(); err != nil {
 		return err
 	}
+	// Flags that go together, before anything is compiled or dialled.
+	switch {
+	case f.git.repo != "" && (len(f.types.Value()) > 0 || f.deleteResources):
+		return usageErrorf("--git commits every manifest and deletes no resources: --type and --delete-resources are for a registry")
+	case len(f.types.Value()) > 0 && f.prune:
+		return usageErrorf("--type publishes part of a namespace and --prune deletes what it does not declare: give one of them")
+	case f.deleteResources && !f.prune:
+		return usageErrorf("--delete-resources deletes resources with the types --prune deletes: pass --prune too")
+	}
 	if f.git.repo != "" {
 		return f.publishGit(c, e)
 	}
@@ -199,9 +208,6 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	defer cancel()
 	want := registration.Registrations(cat, registration.Options{Location: f.location, Address: f.address})
 	if len(f.types.Value()) > 0 {
-		if f.prune {
-			return usageErrorf("--type publishes part of a namespace and --prune deletes what it does not declare: give one of them")
-		}
 		if want, err = onlyTypes(want, f.types.Value()); err != nil {
 			return err
 		}
@@ -219,9 +225,6 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		for _, line := range notes {
 			fmt.Fprintln(e.stderr, "udtc publish: note: "+line)
 		}
-	}
-	if f.deleteResources && !f.prune {
-		return usageErrorf("--delete-resources deletes resources with the types --prune deletes: pass --prune too")
 	}
 	plan, err := publish.MakePlan(ctx, reg, want, publish.Options{Prune: f.prune, DeleteResources: f.deleteResources})
 	if err != nil {
@@ -372,9 +375,8 @@ func writeJSON(w io.Writer, v any) error {
 func onlyTypes(want []api.Registration, names []string) ([]api.Registration, error) {
 	keep := map[string]bool{}
 	for _, n := range names {
-		ns, typ, ok := strings.Cut(n, "/")
-		if !ok || ns == "" || typ == "" {
-			return nil, usageErrorf("--type %q: give NAMESPACE/TYPE, like Contoso.Data/redisCaches", n)
+		if p := api.FullTypeNameProblem(n); p != "" {
+			return nil, usageErrorf("--type %q %s", n, p)
 		}
 		keep[strings.ToLower(n)] = false
 	}

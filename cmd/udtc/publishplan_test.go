@@ -342,6 +342,10 @@ func TestPublishOneType(t *testing.T) {
 	if code, _, stderr := runCLI(t, "publish", "examples", "--server", url, "--type", "Contoso.Data/redisCaches", "--prune"); code != 2 || !strings.Contains(stderr, "give one of them") {
 		t.Errorf("--type with --prune: exit %d\n%s", code, stderr)
 	}
+	// --git commits every manifest: a --type would be silently ignored.
+	if code, _, stderr := runCLI(t, "publish", "examples", "--git", t.TempDir(), "--type", "Contoso.Data/redisCaches"); code != 2 || !strings.Contains(stderr, "--type and --delete-resources are for a registry") {
+		t.Errorf("--type with --git: exit %d\n%s", code, stderr)
+	}
 }
 
 // TestPublishIcons: udtc.yaml's icons are checked when the project is read,

@@ -229,7 +229,7 @@ func propertyName(path string) (string, bool) {
 	if i < 0 || strings.Contains(path[i+len("/properties/"):], "/") {
 		return "", false
 	}
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(path[i+len("/properties/"):]), true
+	return schema.UnescapePointerToken(path[i+len("/properties/"):]), true
 }
 
 // dropInapplicable reports and drops the keywords that do not apply to s's

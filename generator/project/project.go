@@ -187,9 +187,8 @@ func Load(file string) (*Project, error) {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.File.Icons)) {
-		ns, typ, ok := strings.Cut(name, "/")
-		if !ok || ns == "" || typ == "" {
-			bad("icons.%s: name a type as Namespace/type", name)
+		if problem := api.FullTypeNameProblem(name); problem != "" {
+			bad("icons.%s: the key %s", name, problem)
 			continue
 		}
 		svg, err := os.ReadFile(filepath.Join(p.Dir, filepath.FromSlash(p.File.Icons[name])))

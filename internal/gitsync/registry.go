@@ -175,7 +175,7 @@ func (s *Syncer) applyPlan(ctx context.Context, reg Registry, ns string, plan *p
 	}
 	claim, release := []string{ns}, []string(nil)
 	if prune {
-		rec.writes = append(rec.writes, service.SyncWrite{ID: registry.ProviderID(rec.plane, ns)})
+		rec.DeleteProvider(ctx, ns)
 		claim, release = nil, claim
 	}
 	err := reg.CommitSync(ctx, syncCommit(s.lease.held, Actor(s.repo), rec.writes, claim, release, nil))

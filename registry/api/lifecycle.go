@@ -26,9 +26,6 @@ type Lifecycle struct {
 	Message string `json:"message,omitempty" yaml:"message,omitempty" jsonschema:"description=Why and what to do\\, shown with the deprecation everywhere."`
 }
 
-// dateLayout is the layout of Lifecycle's dates.
-const dateLayout = "2006-01-02"
-
 // Problems returns what is wrong with l on its own, one sentence each,
 // each naming its field: a date that is not YYYY-MM-DD, a missing
 // deprecation date, a sunset before the deprecation, a replacement that is
@@ -60,7 +57,7 @@ func (l Lifecycle) Problems() []string {
 	return out
 }
 
-func parseDate(s string) (time.Time, error) { return time.Parse(dateLayout, s) }
+func parseDate(s string) (time.Time, error) { return time.Parse(time.DateOnly, s) }
 
 // DeprecatedTime and SunsetTime are the dates as the start of their day in
 // UTC; the zero time when absent or invalid.

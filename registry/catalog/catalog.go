@@ -157,7 +157,7 @@ func New(sums []api.ProviderSummary) *Catalog {
 					}
 				}
 			}
-			slices.SortFunc(t.APIVersions, func(a, b Version) int { return compareVersions(b.Name, a.Name) })
+			slices.SortFunc(t.APIVersions, func(a, b Version) int { return api.CompareVersions(b.Name, a.Name) })
 			if v := t.pageVersion(); v != "" {
 				t.Page = TypePath(s.Name, name, v)
 			}
@@ -188,23 +188,6 @@ func compareNamespaces(a, b string) int {
 type goTypeCache struct {
 	mu          sync.Mutex
 	byNamespace map[string][]naming.GoType
-}
-
-// compareVersions orders API versions by date, a preview before the stable
-// version of the same date.
-func compareVersions(a, b string) int {
-	ad, ap := strings.CutSuffix(a, "-preview")
-	bd, bp := strings.CutSuffix(b, "-preview")
-	if c := cmp.Compare(ad, bd); c != 0 {
-		return c
-	}
-	switch {
-	case ap && !bp:
-		return -1
-	case bp && !ap:
-		return 1
-	}
-	return 0
 }
 
 // pageVersion is the version a link to the type shows: the default, else

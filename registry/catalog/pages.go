@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/internal/naming"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 )
 
@@ -200,7 +201,7 @@ func (c *Catalog) typePage(t *Type, v string, opts Options, known parsed) (TypeP
 
 // ComparePath is the changes page from the older of a and b to the newer.
 func ComparePath(t *Type, a, b string) string {
-	if compareVersions(a, b) > 0 {
+	if api.CompareVersions(a, b) > 0 {
 		a, b = b, a
 	}
 	return ChangesPath(t.Namespace, t.Name, a, b)

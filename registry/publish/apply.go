@@ -286,7 +286,7 @@ func keepServing(c Change, changes []Change, errs []error) Change {
 		for name, lt := range c.had.Properties.ResourceTypes {
 			for v := range lt.APIVersions {
 				switch {
-				case d.Kind == KindType && (strings.EqualFold(name, d.Type) || strings.HasPrefix(strings.ToLower(name), strings.ToLower(d.Type)+"/")):
+				case d.Kind == KindType && typeOrChild(name, d.Type):
 					keep(name, v)
 				case d.Kind == KindAPIVersion && strings.EqualFold(name, d.Type) && strings.EqualFold(v, d.Version):
 					keep(name, v)
@@ -413,12 +413,10 @@ func applyBatches(ctx context.Context, b Batcher, changes []Change, writes []int
 	return unsent, !unsupported
 }
 
-// addToBatch adds the write of c to b, as applyOne sends it; false for a
-// change applyOne does not know or that is not batchable.
+// addToBatch adds the write of c, a batchable change, to b, as applyOne
+// sends it; false for a change applyOne does not know.
 func addToBatch(b *client.Batch, c Change) bool {
 	switch {
-	case !batchable(c):
-		return false
 	case c.Action == Delete && c.Kind == KindAPIVersion:
 		b.DeleteAPIVersion(c.Namespace, c.Type, c.Version)
 	case c.Action == Delete && c.Kind == KindType:

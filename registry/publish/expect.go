@@ -93,7 +93,7 @@ func expectWrite(sum *api.ProviderSummary, exists *bool, c Change) bool {
 		}
 		// The registry deletes the type's children with it.
 		for t := range sum.ResourceTypes {
-			if t == name || strings.HasPrefix(strings.ToLower(t), strings.ToLower(name)+"/") {
+			if typeOrChild(t, name) {
 				delete(sum.ResourceTypes, t)
 			}
 		}

@@ -100,7 +100,7 @@ func meets(c Change, counts []api.ResourceCount) int {
 		case KindProvider:
 			n += rc.Count
 		case KindType:
-			if strings.EqualFold(rc.ResourceType, c.Type) || strings.HasPrefix(strings.ToLower(rc.ResourceType), strings.ToLower(c.Type)+"/") {
+			if typeOrChild(rc.ResourceType, c.Type) {
 				n += rc.Count
 			}
 		case KindAPIVersion:
@@ -152,7 +152,7 @@ func (p *Plan) covered(c Change) bool {
 		case KindProvider:
 			return true
 		case KindType:
-			if strings.HasPrefix(strings.ToLower(c.Type), strings.ToLower(d.Type)+"/") ||
+			if childType(c.Type, d.Type) ||
 				(c.Kind == KindAPIVersion && strings.EqualFold(c.Type, d.Type)) {
 				return true
 			}
@@ -195,3 +195,13 @@ func PlanProviderDelete(ctx context.Context, reg Reader, namespace string, opts 
 	}
 	return p, nil
 }
+
+// childType reports whether type t is a child type (at any depth) of
+// parent, ignoring case as the registry does.
+func childType(t, parent string) bool {
+	return strings.HasPrefix(strings.ToLower(t), strings.ToLower(parent)+"/")
+}
+
+// typeOrChild reports whether t is parent or one of its child types: what
+// deleting parent deletes.
+func typeOrChild(t, parent string) bool { return strings.EqualFold(t, parent) || childType(t, parent) }

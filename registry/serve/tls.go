@@ -76,9 +76,7 @@ func (c *certificate) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 		cs, err1 := stampOf(c.certFile)
 		ks, err2 := stampOf(c.keyFile)
 		if err1 == nil && err2 == nil && [2]fileStamp{cs, ks} != c.stamp {
-			old := c.cert
-			if err := c.load(); err != nil {
-				c.cert = old
+			if err := c.load(); err != nil { // load sets c.cert only on success
 				c.log.Warn("the new TLS certificate does not load; serving the previous one", "err", err)
 			} else {
 				c.log.Info("loaded a new TLS certificate", "cert", c.certFile)

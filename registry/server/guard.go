@@ -112,7 +112,7 @@ func newHostNames(names []string) (hostNames, error) {
 		}
 		domain := strings.HasPrefix(name, ".")
 		bare := strings.TrimPrefix(name, ".")
-		if bare == "" || strings.ContainsAny(bare, ":/@[]*") || !validHostName(bare) {
+		if !validHostName(bare) { // refuses "", ports, schemes, user info and brackets too
 			return hostNames{}, fmt.Errorf("%q is not a host name: give a name without scheme or port (registry.example.com), a domain with a leading dot for its subdomains too (.example.com), or * for any", n)
 		}
 		if domain {
