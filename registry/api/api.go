@@ -184,6 +184,31 @@ type ResourceCount struct {
 	Count        int    `json:"count"`
 }
 
+// ResourceCheck is the answer to POST
+// .../resourceTypes/{type}/apiVersions/{version}/checkResources, a udtc
+// extension: the stored resources last written with that API version,
+// checked against a candidate schema (the body, as the PUT of the API
+// version would send it) as admission would check their next write. It
+// is a dry run: nothing is written. A page checks a bounded number of
+// resources; NextLink, POSTed the same body, checks the next ones.
+type ResourceCheck struct {
+	// Checked is how many resources of the version this page checked.
+	Checked int `json:"checked"`
+	// Refused are those among them the candidate schema refuses.
+	Refused  []RefusedResource `json:"refused"`
+	NextLink string            `json:"nextLink,omitempty"`
+}
+
+// RefusedResource is a stored resource a candidate schema refuses, with
+// admission's reasons (at most MaxRefusalDetails; values are not echoed).
+type RefusedResource struct {
+	ID      string        `json:"id"`
+	Details []ErrorDetail `json:"details"`
+}
+
+// MaxRefusalDetails is the most reasons a RefusedResource carries.
+const MaxRefusalDetails = 10
+
 // ProviderSummary is the read-optimised view of one resource provider
 // (GET /planes/radius/{plane}/providers/{namespace}).
 type ProviderSummary struct {

@@ -94,6 +94,38 @@ func (s *Server) resourceCounts(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// checkResources answers which stored resources of an API version a
+// candidate schema, sent as the API version's PUT body, would refuse
+// (service.CheckResources): one bounded page, and the nextLink to POST
+// the same body to for the next.
+func (s *Server) checkResources(w http.ResponseWriter, r *http.Request) error {
+	id, err := idFromRequest(r, api.KindAPIVersion)
+	if err != nil {
+		return err
+	}
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	env, err := service.DecodeEnvelope(body)
+	if err != nil {
+		return err
+	}
+	check, next, err := s.svc.CheckResources(r.Context(), id, env, opts)
+	if err != nil {
+		return err
+	}
+	if next != "" {
+		check.NextLink = nextLink(r, opts.Top, next)
+	}
+	writeJSON(w, http.StatusOK, check)
+	return nil
+}
+
 func (s *Server) list(kind registry.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var parent registry.ID

@@ -54,6 +54,11 @@ func (s *Server) routes() {
 	// meet (handlers.go): a udtc extension.
 	s.mux.HandleFunc("GET "+rpPrefix+"/{namespace}/resourceCounts", versioned(s.resourceCounts))
 
+	// The dry-run admission of an API version's stored resources against a
+	// candidate schema (handlers.go): a udtc extension, a read that takes
+	// a body. It writes nothing, so sync does not guard it.
+	s.mux.HandleFunc("POST "+rpPrefix+"/{namespace}/resourceTypes/{type}/apiVersions/{name}/checkResources", versioned(s.checkResources))
+
 	// Resource type icons (ucp.go): any api-version, or none, as UCP.
 	s.mux.HandleFunc("GET "+rpPrefix+"/{namespace}/resourceTypes/{type}/icons/{hash}", s.handle(s.icon))
 
@@ -100,6 +105,7 @@ var (
 		6:  {"resourceProviders"},
 		8:  {"resourceTypes", "locations", "resourceCounts"},
 		10: {"apiVersions", "icons"},
+		12: {"checkResources"},
 	}
 	groupSegments = map[int][]string{
 		6: {"providers"},
