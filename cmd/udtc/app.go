@@ -111,7 +111,7 @@ func atLeast[T int | int64 | time.Duration](flag string, value, min T) error {
 func commands(env *env) []*cli.Command {
 	return []*cli.Command{
 		bicepCommand(env),
-		command(env, &breakingFlags{}, "breaking", "PATH... --against REV|DIR", "report API changes of the manifests against a git revision or a directory"),
+		command(env, &breakingFlags{}, "breaking", "PATH... --against REV|DIR | --server URL", "report API changes of the manifests against a git revision, a directory or a registry"),
 		command(env, &checkFlags{}, "check", "PATH...", "check manifests and report every problem"),
 		completionCommand(env),
 		command(env, &explainFlags{}, "explain", "NAMESPACE/TYPE[@VERSION][.path]", "describe a resource type or one of its properties (like kubectl explain)"),

@@ -245,7 +245,7 @@ func TestBreakingErrors(t *testing.T) {
 		{[]string{"breaking", "manifests", "--against", "HEAD~9"}, 2, "HEAD~9: unknown revision"},
 		{[]string{"breaking", outside, "--against", "HEAD"}, 2, "not inside a git repository"},
 		{[]string{"breaking", "manifests", filepath.Join(outside, "m.yaml"), "--against", "HEAD"}, 2, "is outside the repository"},
-		{[]string{"breaking", "manifests"}, 2, "--against REV|DIR is required"},
+		{[]string{"breaking", "manifests"}, 2, "--against REV|DIR or --server URL is required"},
 		{[]string{"breaking", "--against", "HEAD"}, 2, "give at least one manifest"},
 		{[]string{"breaking", "manifests", "--against", "HEAD", "--format", "xml"}, 2, "--format must be"},
 		{[]string{"breaking", "manifests", "--against", "HEAD", "--fail-on", "fatal"}, 2, "--fail-on must be"},

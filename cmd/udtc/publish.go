@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/udtc/udtc/generator/compat"
 	"github.com/udtc/udtc/generator/emit/registration"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/client"
@@ -149,6 +150,7 @@ type publishFlags struct {
 	location        string
 	address         string
 	types           cli.StringSlice // --type: publish only these
+	breaking        []compat.Finding // the plan's changes to published API versions, judged
 
 	git    gitPublishFlags // publishgit.go
 	review planFlags       // publishplan.go
@@ -235,7 +237,12 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 		plan.WriteText(e.stdout, f.target, f.plane, f.review.verbose)
 	}
 	if !f.review.allowBreaking.all || f.output == "text" {
-		if err := f.review.refuseBreaking(ctx, e, f.proj.BreakingPolicy(), cat, plan); err != nil { // publishplan.go
+		if f.breaking, err = f.review.refuseBreaking(ctx, e, reg, f.proj.BreakingPolicy(), cat, plan); err != nil { // publishplan.go
+			if f.output == "json" && f.breaking != nil { // the refused changes, each stored resource they refuse
+				if werr := writeJSON(e.stdout, f.newReport(plan)); werr != nil {
+					return werr
+				}
+			}
 			return err
 		}
 	}
@@ -286,9 +293,17 @@ func refusedError(plan *publish.Plan, hint string) error {
 		plural(len(refused), "delete"), strings.Join(why, "; "), hint))
 }
 
+// publishReport is the --output json document: the plan and what was
+// applied (publish.Report), and the breaking changes to published API
+// versions, each with every stored resource it would refuse.
+type publishReport struct {
+	publish.Report
+	Breaking []compat.Finding `json:"breaking,omitempty"`
+}
+
 // newReport starts the --output json document of plan.
-func (f *publishFlags) newReport(plan *publish.Plan) publish.Report {
-	return publish.NewReport(f.server, f.plane, f.dryRun, plan, f.refused)
+func (f *publishFlags) newReport(plan *publish.Plan) publishReport {
+	return publishReport{Report: publish.NewReport(f.server, f.plane, f.dryRun, plan, f.refused), Breaking: f.breaking}
 }
 
 // noWrites ends a dry run, or a publish whose plan writes nothing.

@@ -254,7 +254,7 @@ types:
 	// The preview breaks in place: allowed, with a warning.
 	edit(t, m, "            size: {type: string, enum: [S, M, L]}\n            password", "            size: {type: string, enum: [S, M]}\n            password")
 	code, stdout, stderr := publish()
-	if code != 0 || !strings.Contains(stderr, `warning[enum-value-removed]: Radius.Data/mySqlDatabases@2025-08-01-preview: property size no longer accepts "L" (breaking change in preview version 2025-08-01-preview, allowed by breaking.previews: allow)`) ||
+	if code != 0 || !strings.Contains(stderr, `warning[enum-value-removed]: Radius.Data/mySqlDatabases@2025-08-01-preview: property size no longer accepts "L"; no resource of this API version is stored (breaking change in preview version 2025-08-01-preview, allowed by breaking.previews: allow)`) ||
 		!strings.Contains(stdout, "Applied 1 of 1 write.") {
 		t.Errorf("a preview breaking in place: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -266,7 +266,7 @@ types:
 	edit(t, m, "            size: {type: string, enum: [S, M]}\n            password", "            size: {type: string, enum: [S]}\n            password")
 	code, stdout, stderr = publish()
 	if code != 1 || !strings.Contains(stderr, `error[enum-value-removed]: Radius.Data/mySqlDatabases@2025-08-01-preview`) || strings.Contains(stdout, "Applied") ||
-		!strings.Contains(stderr, "refusing 1 breaking change to published API versions (nothing written): publish them as a new API version, or allow them with --allow-breaking=NAMESPACE/TYPE@VERSION") {
+		!strings.Contains(stderr, "refusing 1 breaking change to published API versions (nothing written); 1 of them no stored resource violates, which --allow-breaking-unviolated applies: publish them as a new API version, or allow them with --allow-breaking=NAMESPACE/TYPE@VERSION") {
 		t.Errorf("previews: strict: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if err := os.Remove(filepath.Join(dir, "udtc.yaml")); err != nil {

@@ -47,6 +47,11 @@ type Finding struct {
 	// "--allow-breaking" or "--allow-breaking=NAMESPACE/TYPE@VERSION";
 	// "" when nothing did.
 	Allowed string
+	// Stored is the judgement of a breaking change against the resources
+	// a registry stores (JudgeStored); nil when none was asked. Hint then
+	// names the first resources refused.
+	Stored *StoredImpact
+	Hint   string
 }
 
 // Compare reports every finding between old and new, sorted (see Sort).
@@ -107,7 +112,7 @@ func zero(s diag.Span) int {
 // Diagnostic converts a finding for the diagnostic printers: the span is the
 // new position, else the old one; the message names the old position too.
 func (f Finding) Diagnostic() diag.Diagnostic {
-	d := diag.Diagnostic{Span: f.New, Severity: f.Severity, Rule: f.Rule, Path: f.Path, Message: f.Message}
+	d := diag.Diagnostic{Span: f.New, Severity: f.Severity, Rule: f.Rule, Path: f.Path, Message: f.Message, Hint: f.Hint}
 	switch {
 	case f.New.IsZero():
 		d.Span = f.Old

@@ -28,6 +28,10 @@ type Policy struct {
 	// case, as types are), whose breaking changes are allowed
 	// (--allow-breaking=NAMESPACE/TYPE@VERSION).
 	Allow []string
+	// AllowUnviolated allows the breaking changes that no stored resource
+	// violates: those JudgeStored judged, with none refused
+	// (--allow-breaking-unviolated).
+	AllowUnviolated bool
 }
 
 // Previews is the value of breaking.previews: "allow" or "strict".
@@ -75,5 +79,17 @@ func (p Policy) allows(f Finding) (why, note string) {
 	if !p.StrictPreviews && api.IsPreview(f.Version) && f.Rule != RuleSensitiveRemoved {
 		return "breaking.previews: allow", fmt.Sprintf("breaking change in preview version %s, allowed by breaking.previews: allow", f.Version)
 	}
+	if p.AllowUnviolated && f.Unviolated() {
+		return UnviolatedFlag, "no stored resource violates it: allowed by " + UnviolatedFlag
+	}
 	return "", ""
+}
+
+// UnviolatedFlag is the flag that sets Policy.AllowUnviolated.
+const UnviolatedFlag = "--allow-breaking-unviolated"
+
+// Unviolated reports whether f is a breaking change judged against a
+// registry's stored resources (JudgeStored) that none of them violates.
+func (f Finding) Unviolated() bool {
+	return f.Stored != nil && f.Stored.Known && len(f.Stored.Refused) == 0
 }

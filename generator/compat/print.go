@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
@@ -35,6 +36,21 @@ type jsonFinding struct {
 	Allowed    string        `json:"allowed,omitempty"`
 	New        *jsonPosition `json:"new,omitempty"`
 	Old        *jsonPosition `json:"old,omitempty"`
+	// Stored lists every stored resource the change refuses.
+	Stored *StoredImpact `json:"stored,omitempty"`
+}
+
+// MarshalJSON writes a finding as WriteJSON does.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as WriteJSON: messages quote "<" and "&" as they are
+	err := enc.Encode(jsonFinding{
+		Rule: f.Rule, Severity: SeverityName(f.Severity), Category: f.Category,
+		Namespace: f.Namespace, Type: f.Type, APIVersion: f.Version, Path: f.Path, Message: f.Message,
+		Allowed: f.Allowed, New: position(f.New), Old: position(f.Old), Stored: f.Stored,
+	})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
 
 func position(s diag.Span) *jsonPosition {
@@ -48,20 +64,15 @@ func position(s diag.Span) *jsonPosition {
 // {"base":{...},"findings":[...],"summary":{"errors":n,"warnings":n,"info":n}}.
 func WriteJSON(w io.Writer, base Base, fs []Finding) error {
 	out := struct {
-		Base     Base          `json:"base"`
-		Findings []jsonFinding `json:"findings"`
+		Base     Base      `json:"base"`
+		Findings []Finding `json:"findings"`
 		Summary  struct {
 			Errors   int `json:"errors"`
 			Warnings int `json:"warnings"`
 			Info     int `json:"info"`
 		} `json:"summary"`
-	}{Base: base, Findings: make([]jsonFinding, 0, len(fs))}
+	}{Base: base, Findings: append([]Finding{}, fs...)}
 	for _, f := range fs {
-		out.Findings = append(out.Findings, jsonFinding{
-			Rule: f.Rule, Severity: SeverityName(f.Severity), Category: f.Category,
-			Namespace: f.Namespace, Type: f.Type, APIVersion: f.Version, Path: f.Path, Message: f.Message,
-			Allowed: f.Allowed, New: position(f.New), Old: position(f.Old),
-		})
 		switch f.Severity {
 		case diag.Error:
 			out.Summary.Errors++

@@ -29,13 +29,24 @@ type Published struct {
 	// types whose capabilities change, and "ns/type@version" names of the
 	// updated versions.
 	updated map[string]bool
+	// versions holds the bodies the plan PUTs to the updated versions,
+	// by lower-cased "ns/type@version".
+	versions map[string]*api.APIVersion
+}
+
+// Candidate returns the body the plan PUTs to the API version
+// namespace/typ@version (in any case), nil when it does not update it:
+// what the registry judges its stored resources against before a write
+// (registry/client.CheckResources).
+func (p Published) Candidate(namespace, typ, version string) *api.APIVersion {
+	return p.versions[strings.ToLower(namespace+"/"+typ+"@"+version)]
 }
 
 // Published returns what p updates of published API versions and
 // registered types' capabilities; Registered is empty when it updates
 // none.
 func (p *Plan) Published() Published {
-	out := Published{updated: map[string]bool{}}
+	out := Published{updated: map[string]bool{}, versions: map[string]*api.APIVersion{}}
 	read := map[string]namespaceState{}
 	for _, r := range p.read {
 		read[r.Namespace] = r.namespaceState
@@ -54,6 +65,9 @@ func (p *Plan) Published() Published {
 			out.Registered = append(out.Registered, read[c.Namespace].Summary)
 		}
 		out.updated[strings.ToLower(c.Name())] = true
+		if c.Kind == KindAPIVersion {
+			out.versions[strings.ToLower(c.Name())] = c.version
+		}
 	}
 	return out
 }
