@@ -149,7 +149,7 @@ type publishFlags struct {
 	dryRun          bool
 	location        string
 	address         string
-	types           cli.StringSlice // --type: publish only these
+	types           cli.StringSlice  // --type: publish only these
 	breaking        []compat.Finding // the plan's changes to published API versions, judged
 
 	git    gitPublishFlags // publishgit.go
