@@ -13,8 +13,11 @@ import (
 // every API version's schema inherits four properties, merged in by `rad`
 // before it validates and registers a manifest, and by manifest-to-bicep
 // before it builds the Bicep types. base.json is udtc's statement of them:
-// the names, types, keywords and `required` are Radius's; the descriptions
-// are udtc's own wording.
+// the names, types, keywords, `required` and the descriptions are those
+// Radius registers (pkg/schema/baseresource/base.yaml, a set Radius calls
+// frozen), word for word: a registration written by rad and one written by
+// udtc must be the same bytes, or a team using both tools would see every
+// type's schema change at each publish.
 //
 // The merge is per-type-wins: a property the author declares keeps the
 // author's declaration, and the base's required names are added to the

@@ -48,7 +48,7 @@ func TestSameStructureAsManifestToBicep(t *testing.T) {
 			t.Errorf("%s: no resource %s in types.json", v.File, name)
 			continue
 		}
-		if diff := cmp.Diff(expectedBody(v.Namespace+"/"+v.Type, v.Version, v.Schema), body); diff != "" {
+		if diff := cmp.Diff(expectedBody(t, v.Namespace+"/"+v.Type, v.Version, v.Schema), body); diff != "" {
 			t.Errorf("%s: %s differs from manifest-to-bicep's structure (-want +got):\n%s", v.File, name, diff)
 		}
 	}
@@ -74,8 +74,8 @@ type field struct {
 }
 
 // expectedBody is the resource body manifest-to-bicep makes of schema.
-func expectedBody(typ, version string, schema map[string]any) *shape {
-	schema = mergeBase(schema)
+func expectedBody(t *testing.T, typ, version string, schema map[string]any) *shape {
+	schema = goldentest.RadMerge(t, schema)
 	props := expectedShape(schema, false)
 	body := &shape{Kind: "object", Props: map[string]*field{
 		"name":       {Flags: "R", Type: &shape{Kind: "string"}},
@@ -91,32 +91,6 @@ func expectedBody(typ, version string, schema map[string]any) *shape {
 		}
 	}
 	return body
-}
-
-// mergeBase applies the base resource manifest's rules to a copy of schema.
-func mergeBase(schema map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range schema {
-		out[k] = v
-	}
-	props := map[string]any{}
-	if p, ok := out["properties"].(map[string]any); ok {
-		for k, v := range p {
-			props[k] = v
-		}
-	}
-	for name, s := range goldentest.RadiusBase() {
-		if _, ok := props[name]; !ok {
-			props[name] = s
-		}
-	}
-	out["properties"] = props
-	req, _ := out["required"].([]any)
-	if !slices.Contains(req, any("environment")) {
-		req = append(slices.Clone(req), "environment")
-	}
-	out["required"] = req
-	return out
 }
 
 // expectedShape is the structure manifest-to-bicep gives a schema node: no

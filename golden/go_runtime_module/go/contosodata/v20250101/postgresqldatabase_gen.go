@@ -116,25 +116,24 @@ func (c *PostgreSQLDatabaseClient) List(ctx context.Context, scope string, opts 
 // PostgreSQLDatabaseProperties holds the properties of [PostgreSQLDatabase].
 type PostgreSQLDatabaseProperties struct {
 	Size *PostgreSQLDatabaseSize `json:"size,omitempty" udtc:"required,enum=[\"S\",\"M\"]"`
-	// Resource ID of the Radius application (Radius.Core/applications) this
-	// resource belongs to.
+	// Resource ID of the Radius.Core/applications this resource belongs to.
 	Application *string `json:"application,omitempty"`
-	// Resource ID of the Radius environment (Radius.Core/environments) this
-	// resource is deployed into.
+	// Resource ID of the Radius.Core/environments this resource deploys into.
 	Environment *string `json:"environment,omitempty" udtc:"required"`
-	// Connections from this resource to others, by connection name.
+	// Map of connection name to connection data.
 	Connections map[string]PostgreSQLDatabaseConnection `json:"connections,omitzero"`
-	// URI of the source code of this resource, for example a link to a file and
-	// line in a Git repository.
+	// Optional URI to the source code of this resource type. ex:
+	// https://github.com/radius-project/radius/blob/4fab87e8127adf1db6f43b7029d5235fbe82c5c9/cmd/controller/main.go#L27
 	CodeReference *string `json:"codeReference,omitempty"`
 }
 
 // PostgreSQLDatabaseConnection is properties.connections[*] of
 // [PostgreSQLDatabase].
 type PostgreSQLDatabaseConnection struct {
-	// Resource ID of the resource this connection points at.
+	// Resource ID of the source resource for this connection.
 	Source *string `json:"source,omitempty" udtc:"required"`
-	// Do not inject the connected resource's properties as environment variables.
+	// Disables the automatic injection of environment variables from the connected
+	// resource's properties.
 	DisableDefaultEnvVars *bool `json:"disableDefaultEnvVars,omitempty"`
 }
 

@@ -118,11 +118,10 @@ type WidgetProperties struct {
 	// What the widget talks to.
 	Connections map[string]WidgetConnection `json:"connections,omitzero"`
 	Size        *WidgetSize                 `json:"size,omitempty" udtc:"required,enum=[\"S\",\"M\"]"`
-	// Resource ID of the Radius application (Radius.Core/applications) this
-	// resource belongs to.
+	// Resource ID of the Radius.Core/applications this resource belongs to.
 	Application *string `json:"application,omitempty"`
-	// URI of the source code of this resource, for example a link to a file and
-	// line in a Git repository.
+	// Optional URI to the source code of this resource type. ex:
+	// https://github.com/radius-project/radius/blob/4fab87e8127adf1db6f43b7029d5235fbe82c5c9/cmd/controller/main.go#L27
 	CodeReference *string `json:"codeReference,omitempty"`
 }
 
