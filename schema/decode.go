@@ -357,13 +357,26 @@ func setPaths(s *Schema, path string) {
 	}
 }
 
-// kind reads `type`; without one, the structure decides (properties or
-// additionalProperties: an object; items: an array). An object whose
-// additionalProperties is a schema is a Map.
+// ImpliedKind is the kind of a schema node written without `type`, as
+// Radius reads it (kin-openapi validates such a node by its other keywords
+// alone, and rad registers it as written): an object when it has
+// properties or additionalProperties, an array when it has items, and
+// otherwise any value.
+func ImpliedKind(properties, additionalProperties, items bool) Kind {
+	switch {
+	case properties || additionalProperties:
+		return Object
+	case items:
+		return Array
+	}
+	return Any
+}
+
+// kind reads `type`; without one, the structure decides (ImpliedKind). An
+// object whose additionalProperties is a schema is a Map.
 func (d *decoder) kind(s *Schema) {
 	t, ok := s.Written("type")
-	switch {
-	case ok:
+	if ok {
 		name, _ := jsonString(t)
 		k, known := KindOfType(name)
 		if !known {
@@ -371,13 +384,8 @@ func (d *decoder) kind(s *Schema) {
 			return
 		}
 		s.Kind = k
-	case present(s, "properties") || present(s, "additionalProperties"):
-		s.Kind = Object
-	case present(s, "items"):
-		s.Kind = Array
-	default:
-		d.problem(s.Path, "no `type`")
-		return
+	} else {
+		s.Kind = ImpliedKind(present(s, "properties"), present(s, "additionalProperties"), present(s, "items"))
 	}
 	if ap, ok := s.Written("additionalProperties"); s.Kind == Object && ok && isObject(ap) {
 		s.Kind = Map

@@ -126,3 +126,38 @@ func TestPublishTakesOverWhatRadRegistered(t *testing.T) {
 		}
 	}
 }
+
+// TestRadAcceptedManifestPublishedAndRun publishes what rad accepts and
+// Radius runs (fixtures/radius_rad_accepts: a property without `type`, a
+// YAML merge key) to udtc serve under the radius profile; resources are
+// then admitted as Radius admits them: any value where there is no type,
+// the merged keyword where the merge put it.
+func TestRadAcceptedManifestPublishedAndRun(t *testing.T) {
+	root, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
+	defer stop()
+	fixture := filepath.Join("..", "..", "fixtures", "radius_rad_accepts")
+	if code, out, stderr := runCLI(t, "publish", "--profile", "radius", "--server", root, fixture); code != 0 {
+		t.Fatalf("publish = %d\n%s\n%s", code, out, stderr)
+	}
+	put := func(path, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("PUT", root+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	put("/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{"location":"global"}`)
+	const env = `"environment":"/planes/radius/local/resourceGroups/rg/providers/Radius.Core/environments/dev"`
+	cache := "/planes/radius/local/resourceGroups/rg/providers/Contoso.Data/caches/c1?api-version=2025-01-01"
+	if code, b := put(cache, `{"properties":{`+env+`,"settings":{"a":[1,"x"]},"tags":[1,"a",null],"limits":{"memory":64,"cpu":8}}}`); code != 201 {
+		t.Errorf("a resource Radius admits = %d %s", code, b)
+	}
+	if code, b := put(cache, `{"properties":{`+env+`,"settings":"any","limits":{"cpu":9}}}`); code != 400 || !strings.Contains(b, "properties.limits.cpu") {
+		t.Errorf("cpu above the merged maximum = %d %s", code, b)
+	}
+}

@@ -43,7 +43,7 @@ type Options struct {
 // CheckFile checks one loaded document. It is safe to call concurrently;
 // patterns (may be nil) caches compiled patterns across the files of a run.
 func CheckFile(doc *manifest.Document, patterns *Patterns, opts Options) *FileResult {
-	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius}
+	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius, impliedTypes: opts.Radius}
 	decl := checkFile(r, doc)
 	return &FileResult{decl: decl, diags: r.diags}
 }
@@ -223,7 +223,7 @@ func Schema(file string, schema json.RawMessage, patterns *Patterns) (*model.Sch
 	if doc == nil {
 		return nil, diags
 	}
-	r := &reporter{file: file, maxErrors: MaxSchemaErrors, patterns: patterns}
+	r := &reporter{file: file, maxErrors: MaxSchemaErrors, patterns: patterns, impliedTypes: true}
 	if doc.Root == nil {
 		r.report(nil, RuleSchemaRoot, "", "send a JSON object: {} or {\"type\":\"object\",...}", "the schema is empty")
 		return nil, r.diags

@@ -52,7 +52,8 @@ var Rules = []diag.Rule{
 	{ID: RuleBaseProperty, Severity: diag.Error, Doc: "Radius merges its base resource properties into every schema (`application`, `environment` and `codeReference` strings, `connections` a map; docs/radius.md): a schema declaring one of them declares it as Radius does, and the root is not a map. Off with `baseProperties: false`."},
 	{ID: RuleSchemaRoot, Severity: diag.Error, Doc: "The root of a schema is `type: object` with declared properties, or a map."},
 	{ID: RuleTooManyErrors, Severity: diag.Error, Doc: "A schema sent to the registry is checked up to 1,000 errors; past that the rest are counted, not listed."},
-	{ID: RuleTypeMissing, Severity: diag.Error, Doc: "Every schema node declares its `type`: each property, `items` and `additionalProperties`."},
+	{ID: RuleTypeMissing, Severity: diag.Error, Doc: "Every schema node declares its `type`: each property, `items` and `additionalProperties` (under `target: udtc`; `target: radius` reads a node without `type` as Radius does, see type-implied)."},
+	{ID: RuleTypeImplied, Severity: diag.Warning, Doc: "Under `target: radius` (and in the registry) a schema node without `type` is read as Radius reads it: an object when it has `properties` or `additionalProperties`, an array when it has `items`, silently; otherwise any value, unchecked, typed `any` in Bicep and Go, which this warns about."},
 	{ID: RuleTypeInvalid, Severity: diag.Error, Doc: "`type` is one of " + strings.Join(model.TypeNames(), ", ") + "; type lists such as [string, 'null'] are not allowed (use `nullable`)."},
 	{ID: RuleItemsMissing, Severity: diag.Error, Doc: "An array declares `items`."},
 	{ID: RuleMapWithProperties, Severity: diag.Error, Doc: "An object declares `properties` or a typed `additionalProperties` (a map), not both."},
@@ -111,6 +112,7 @@ const (
 	RuleSchemaRoot          = "schema-root"
 	RuleTooManyErrors       = "too-many-errors"
 	RuleTypeMissing         = "type-missing"
+	RuleTypeImplied         = "type-implied"
 	RuleTypeInvalid         = "type-invalid"
 	RuleItemsMissing        = "items-missing"
 	RuleMapWithProperties   = "map-with-properties"

@@ -41,7 +41,8 @@ func TestSchema(t *testing.T) {
 		{"several problems", `{"type":"object","properties":{"a":{"type":"array"},"b":{"anyOf":[]}}}`, []string{"items-missing", "polymorphism"}, false},
 		// One error per mistake: allOf in place of a type is polymorphism, not also type-missing.
 		{"allOf without type", `{"type":"object","properties":{"a":{"allOf":[{"type":"string"}]}}}`, []string{"polymorphism"}, false},
-		{"no type, no polymorphism", `{"type":"object","properties":{"a":{"description":"x"}}}`, []string{"type-missing"}, false},
+		// The registry reads a node without type as Radius does: any value.
+		{"no type, no polymorphism", `{"type":"object","properties":{"a":{"description":"x"}}}`, []string{"type-implied"}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

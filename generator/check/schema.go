@@ -280,6 +280,10 @@ func kindOfType(k schema.Kind) string {
 func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[string]*entry) bool {
 	r := c.r
 	e := kw["type"]
+	if e == nil && r.impliedTypes {
+		c.implied(s, n, path, kw)
+		return true
+	}
 	if e == nil {
 		hint := "add `type: string` (or " + strings.Join(schema.TypeNames()[1:], ", ") + ")"
 		switch {
@@ -325,6 +329,27 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 		}
 	}
 	return true
+}
+
+// implied gives a schema node written without `type` the kind Radius
+// reads it as (schema.ImpliedKind), under target: radius and in the
+// registry, which take what rad registers: an object or array by its
+// keywords, otherwise any value, which is worth a warning at n.
+func (c *schemaChecker) implied(s *model.Schema, n *yaml.Node, path string, kw map[string]*entry) {
+	s.Kind = schema.ImpliedKind(kw["properties"] != nil, kw["additionalProperties"] != nil, kw["items"] != nil)
+	switch s.Kind {
+	case model.Any:
+		names := schema.TypeNames()[1:]
+		if c.r.radius && !api.RadiusAnyAllowed(path) {
+			names = slices.DeleteFunc(slices.Clone(names), func(t string) bool { return t == "any" })
+		}
+		c.r.report(n, RuleTypeImplied, path, "add `type: string` (or "+strings.Join(names, ", ")+") to have it checked",
+			"schema has no `type`: Radius accepts any value here, unchecked, and Bicep and Go type it `any`")
+	case model.Object:
+		if ap := kw["additionalProperties"]; ap != nil && resolve(ap.value).Kind == yaml.MappingNode {
+			s.Kind = model.Map
+		}
+	}
 }
 
 // ref resolves a built-in `$ref`.

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -42,6 +43,9 @@ type reporter struct {
 	base bool
 	// radius reports what today's Radius refuses (Options.Radius).
 	radius bool
+	// impliedTypes reads a schema node without `type` as Radius does
+	// (schemaChecker.implied): under radius, and in the registry.
+	impliedTypes bool
 }
 
 // intern returns s, or an equal string kept earlier for this file, so
@@ -262,10 +266,17 @@ func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 		}
 		return nil, false
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
+	content := n.Content
+	if r.radius { // rad reads merge keys, and Radius runs what they make
+		var bad *yaml.Node
+		if content, bad = mergedPairs(n); bad != nil {
+			r.report(bad, RuleValueType, path, "", "a merge key (<<) takes an alias of a mapping, or a list of them")
+		}
+	}
+	for i := 0; i+1 < len(content); i += 2 {
+		k, v := content[i], content[i+1]
 		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-			r.report(k, RuleValueType, path, "write the keys out; merge keys hide where a value comes from", "YAML merge keys (<<) are not supported")
+			r.report(k, RuleValueType, path, "write the keys out; merge keys hide where a value comes from (the radius profile reads them, as rad does)", "YAML merge keys (<<) are not supported")
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
@@ -284,6 +295,69 @@ func (r *reporter) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 	}
 	return entries, true
 }
+
+// mergedPairs returns the key and value nodes of the mapping n as YAML's
+// merge key type reads them (yaml.org/type/merge.html): n's own pairs in
+// order, then those its merge keys (<<) bring in, an alias of a mapping
+// or a list of them, that no own key and no earlier merged mapping names;
+// merged mappings are read the same way, to a bounded depth. n.Content is
+// returned as it is when n has no merge key. bad is the first merge value
+// that is not a mapping (its pairs are left out).
+func mergedPairs(n *yaml.Node) (pairs []*yaml.Node, bad *yaml.Node) {
+	merges := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		merges = merges || isMerge(n.Content[i])
+	}
+	if !merges {
+		return n.Content, nil
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !isMerge(k) {
+			pairs = append(pairs, k, n.Content[i+1])
+			seen[k.Value] = true
+		}
+	}
+	// add merges the value of a merge key; inList: an item of a list.
+	var add func(v *yaml.Node, depth int, inList bool)
+	add = func(v *yaml.Node, depth int, inList bool) {
+		v = resolve(v)
+		switch {
+		case depth > maxMergeDepth:
+			bad = cmp.Or(bad, v)
+		case v.Kind == yaml.SequenceNode && !inList:
+			for _, c := range v.Content { // earlier mappings win
+				add(c, depth, true)
+			}
+		case v.Kind == yaml.MappingNode:
+			// The mapping's own keys win over those it merges in turn.
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				if k := v.Content[i]; !isMerge(k) && !seen[k.Value] {
+					pairs = append(pairs, k, v.Content[i+1])
+					seen[k.Value] = true
+				}
+			}
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				if isMerge(v.Content[i]) {
+					add(v.Content[i+1], depth+1, false)
+				}
+			}
+		default:
+			bad = cmp.Or(bad, v)
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if isMerge(n.Content[i]) {
+			add(n.Content[i+1], 0, false)
+		}
+	}
+	return pairs, bad
+}
+
+// maxMergeDepth bounds how deep merged mappings may merge others.
+const maxMergeDepth = 16
+
+func isMerge(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag == "!!merge" }
 
 // str returns the value of a string scalar, reporting value-type otherwise.
 // An unquoted date (YAML's !!timestamp, e.g. defaultApiVersion: 2025-01-01)
@@ -438,15 +512,19 @@ func (w *jsonWriter) mapping(n *yaml.Node, depth int) error {
 	if err := w.enc.WriteToken(jsontext.BeginObject); err != nil {
 		return err
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := resolve(n.Content[i])
+	content, bad := mergedPairs(n)
+	if bad != nil {
+		return fmt.Errorf("line %d: a merge key takes mappings", bad.Line)
+	}
+	for i := 0; i+1 < len(content); i += 2 {
+		k := resolve(content[i])
 		if k.Kind != yaml.ScalarNode {
 			return fmt.Errorf("line %d: mapping keys must be strings", k.Line)
 		}
 		if err := w.enc.WriteToken(jsontext.String(k.Value)); err != nil {
 			return err
 		}
-		if err := w.node(n.Content[i+1], depth+1); err != nil {
+		if err := w.node(content[i+1], depth+1); err != nil {
 			return err
 		}
 	}

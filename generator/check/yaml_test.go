@@ -60,3 +60,51 @@ func TestPlainScalarsAgreeWithTheDecoder(t *testing.T) {
 		}
 	}
 }
+
+// Merge keys read as YAML defines them (yaml.org/type/merge.html), the
+// same as yaml.v3 decoding into a map: own keys win, then earlier
+// mappings of a list, then what merged mappings merge in turn.
+func TestMergedPairsAsYAMLReadsThem(t *testing.T) {
+	const doc = `
+base: &base {a: 1, b: 1, c: 1}
+more: &more {b: 2, d: 2, <<: {e: 3, a: 3}}
+one: {<<: *base, a: own}
+list: {<<: [*more, *base], c: own}
+nested: {<<: *more}
+`
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &root); err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]any
+	if err := yaml.Unmarshal([]byte(doc), &want); err != nil {
+		t.Fatal(err)
+	}
+	m := root.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		name := m.Content[i].Value
+		b, err := toJSON(m.Content[i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		if err := yaml.Unmarshal(b, &got); err != nil { // JSON is YAML
+			t.Fatal(err)
+		}
+		if g, w := fmtMap(got), fmtMap(want[name].(map[string]any)); g != w {
+			t.Errorf("%s: merged to %s, yaml.v3 reads %s", name, g, w)
+		}
+	}
+	var bad yaml.Node
+	if err := yaml.Unmarshal([]byte("x: {<<: 3, a: 1}\n"), &bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, b := mergedPairs(bad.Content[0].Content[1]); b == nil || b.Value != "3" {
+		t.Errorf("a merge of a scalar: bad = %v", b)
+	}
+}
+
+func fmtMap(m map[string]any) string {
+	b, _ := json.Marshal(m) // sorted keys
+	return string(b)
+}

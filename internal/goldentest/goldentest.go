@@ -65,6 +65,12 @@ func ValidCases(t testing.TB) []string {
 	return cases
 }
 
+// RadiusPrefix starts the names of fixture cases written for the radius
+// profile (target: radius): what rad accepts and only that profile reads
+// (a property without `type`, YAML merge keys). Compile and CompilePaths
+// compile them so; their golden.args pass --profile radius.
+const RadiusPrefix = "radius_"
+
 // Compile compiles fixtures/<name> and fails the test unless it compiles.
 func Compile(t testing.TB, name string) *model.Catalog {
 	t.Helper()
@@ -85,7 +91,11 @@ func Corpus(t testing.TB) string {
 // CompilePaths compiles manifests and fails the test unless they compile.
 func CompilePaths(t testing.TB, paths ...string) *model.Catalog {
 	t.Helper()
-	return CompilePathsWith(t, generator.Options{}, paths...)
+	radius := false
+	for _, p := range paths {
+		radius = radius || strings.HasPrefix(filepath.Base(p), RadiusPrefix)
+	}
+	return CompilePathsWith(t, generator.Options{Radius: radius}, paths...)
 }
 
 // CompilePathsWith is CompilePaths with options (for example without
