@@ -10,7 +10,9 @@
 //     resolves to a type of the right kind, no property has flags 3 or 6,
 //     and no two elements are identical;
 //   - rebuilding the types with the library's TypeFactory and writing them
-//     with writeTypesJson gives types.json byte for byte;
+//     with writeTypesJson gives the JSON of types.json (the same value, key
+//     order included), and types.json is that JSON laid out as udtc writes
+//     it: one type per line, each as JSON.stringify writes it unindented;
 //   - buildIndex + writeIndexJson give index.json byte for byte, and every
 //     resource key names its ResourceType;
 //   - writeIndexMarkdown gives index.md byte for byte, and every link of
@@ -169,7 +171,9 @@ function checkExtension(dir, name) {
   const types = bt.readTypesJson(typesText);
   checkReferences(types);
   const rewritten = bt.writeTypesJson(rebuild(types));
-  if (rewritten !== typesText) fail('writeTypesJson does not reproduce types.json');
+  if (rewritten !== JSON.stringify(raw, null, 2)) fail('writeTypesJson does not reproduce the JSON of types.json');
+  const layout = raw.length === 0 ? '[]' : '[\n' + raw.map(t => JSON.stringify(t)).join(',\n') + '\n]';
+  if (typesText !== layout) fail('types.json is not one type per line, each as JSON.stringify writes it');
 
   const index = bt.readIndexJson(indexText);
   if (bt.writeIndexJson(index) !== indexText) fail('writeIndexJson does not reproduce index.json');

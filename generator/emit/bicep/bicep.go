@@ -5,9 +5,10 @@
 //
 // By default every namespace is one extension named after it
 // (DefaultExtensionName); Options.ExtensionName puts every namespace into
-// one extension. The JSON is byte-identical to what the reference writer
-// (writeTypesJson, writeIndexJson) produces for the same types, and
-// structurally identical types are written once.
+// one extension. index.json is byte-identical to what the reference writer
+// (writeIndexJson) produces; types.json is the JSON its writeTypesJson
+// produces for the same types, one type per line instead of indented (see
+// table.json). Structurally identical types are written once.
 //
 // The emitter reads only the model and may assume it is valid; it returns
 // diagnostics for bad options (an extension name that is not a Bicep
