@@ -13,8 +13,9 @@
 //     with writeTypesJson gives the JSON of types.json (the same value, key
 //     order included), and types.json is that JSON laid out as udtc writes
 //     it: one type per line, each as JSON.stringify writes it unindented;
-//   - buildIndex + writeIndexJson give index.json byte for byte, and every
-//     resource key names its ResourceType;
+//   - buildIndex + writeIndexJson give index.json byte for byte, its
+//     settings.name is "radius" + the extension's name, and every resource
+//     key names its ResourceType;
 //   - writeIndexMarkdown gives index.md byte for byte, and every link of
 //     index.md has its anchor in types.md;
 //   - the archive is a gzipped tar holding only types.tgz, itself holding
@@ -179,7 +180,8 @@ function checkExtension(dir, name) {
   if (bt.writeIndexJson(index) !== indexText) fail('writeIndexJson does not reproduce index.json');
   const built = bt.buildIndex([{ relativePath: 'types.json', types }], msg => fail(msg), index.settings);
   if (bt.writeIndexJson(built) !== indexText) fail('buildIndex + writeIndexJson do not reproduce index.json');
-  if (!index.settings || index.settings.name !== name) fail(`settings.name is not ${name}`);
+  // Radius's manifest-to-bicep names an extension "radius" + its name (docs/bicep.md).
+  if (!index.settings || index.settings.name !== 'radius' + name) fail(`settings.name is not radius${name}`);
   for (const [key, r] of Object.entries(index.resources)) {
     const t = types[r.index];
     if (r.relativePath !== 'types.json' || !t || t.type !== K.ResourceType || t.name !== key) {

@@ -136,7 +136,7 @@ func TestOneNamedExtension(t *testing.T) {
 	if err := json.Unmarshal(files["bicep/contoso/index.json"], &index); err != nil {
 		t.Fatal(err)
 	}
-	if index.Settings.Name != "contoso" || index.Settings.Version != "1.0.0" || index.Settings.IsSingleton {
+	if index.Settings.Name != "radiuscontoso" || index.Settings.Version != "1.0.0" || index.Settings.IsSingleton {
 		t.Errorf("settings = %+v", index.Settings)
 	}
 	types := typesOf(t, files["bicep/contoso/types.json"])
