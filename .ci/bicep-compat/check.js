@@ -10,9 +10,12 @@
 //     resolves to a type of the right kind, no property has flags 3 or 6,
 //     and no two elements are identical;
 //   - rebuilding the types with the library's TypeFactory and writing them
-//     with writeTypesJson gives types.json byte for byte;
-//   - buildIndex + writeIndexJson give index.json byte for byte, and every
-//     resource key names its ResourceType;
+//     with writeTypesJson gives the JSON of types.json (the same value, key
+//     order included), and types.json is that JSON laid out as udtc writes
+//     it: one type per line, each as JSON.stringify writes it unindented;
+//   - buildIndex + writeIndexJson give index.json byte for byte, its
+//     settings.name is "radius" + the extension's name, and every resource
+//     key names its ResourceType;
 //   - writeIndexMarkdown gives index.md byte for byte, and every link of
 //     index.md has its anchor in types.md;
 //   - the archive is a gzipped tar holding only types.tgz, itself holding
@@ -169,13 +172,16 @@ function checkExtension(dir, name) {
   const types = bt.readTypesJson(typesText);
   checkReferences(types);
   const rewritten = bt.writeTypesJson(rebuild(types));
-  if (rewritten !== typesText) fail('writeTypesJson does not reproduce types.json');
+  if (rewritten !== JSON.stringify(raw, null, 2)) fail('writeTypesJson does not reproduce the JSON of types.json');
+  const layout = raw.length === 0 ? '[]' : '[\n' + raw.map(t => JSON.stringify(t)).join(',\n') + '\n]';
+  if (typesText !== layout) fail('types.json is not one type per line, each as JSON.stringify writes it');
 
   const index = bt.readIndexJson(indexText);
   if (bt.writeIndexJson(index) !== indexText) fail('writeIndexJson does not reproduce index.json');
   const built = bt.buildIndex([{ relativePath: 'types.json', types }], msg => fail(msg), index.settings);
   if (bt.writeIndexJson(built) !== indexText) fail('buildIndex + writeIndexJson do not reproduce index.json');
-  if (!index.settings || index.settings.name !== name) fail(`settings.name is not ${name}`);
+  // Radius's manifest-to-bicep names an extension "radius" + its name (docs/bicep.md).
+  if (!index.settings || index.settings.name !== 'radius' + name) fail(`settings.name is not radius${name}`);
   for (const [key, r] of Object.entries(index.resources)) {
     const t = types[r.index];
     if (r.relativePath !== 'types.json' || !t || t.type !== K.ResourceType || t.name !== key) {

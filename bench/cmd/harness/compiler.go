@@ -101,7 +101,7 @@ func (b *bench) gen(ctx context.Context) {
 	for _, t := range []*harness.Target{unchanged, bicep, growth} {
 		t.Why = b.available("gen")
 	}
-	dedup := b.table("Bicep type de-duplication", "The types.json files as written, the same JSON compacted, and compacted without type de-duplication (each resource type's body with everything it references inlined, computed by the harness from the emitted files). Indented, the non-de-duplicated 1,000-type catalog is about 50 MB: the 49 MB of the issue. The target reads its \"small fraction\" as at most 20%.",
+	dedup := b.table("Bicep type de-duplication", "The types.json files as written (one type per line), the same JSON without whitespace, and that without type de-duplication (each resource type's body with everything it references inlined, computed by the harness from the emitted files). The 9.8 MB target is 20% of the 49 MB the 1,000-type catalog took indented and without de-duplication before Radius's base properties and flattened aliases were added to every type; the table gives today's figures.",
 		"Types", "types.json files", "As written", "Compact", "Compact, without de-duplication", "Ratio (compact)", "Note")
 	outputs := b.table("Generated output", "Bytes written by `udtc gen` (all targets), by top-level output directory.", "Types", "Output", "Files", "Size")
 	for _, n := range b.cfg.sizes {

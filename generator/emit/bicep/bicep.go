@@ -5,9 +5,10 @@
 //
 // By default every namespace is one extension named after it
 // (DefaultExtensionName); Options.ExtensionName puts every namespace into
-// one extension. The JSON is byte-identical to what the reference writer
-// (writeTypesJson, writeIndexJson) produces for the same types, and
-// structurally identical types are written once.
+// one extension. index.json is byte-identical to what the reference writer
+// (writeIndexJson) produces; types.json is the JSON its writeTypesJson
+// produces for the same types, one type per line instead of indented (see
+// table.json). Structurally identical types are written once.
 //
 // The emitter reads only the model and may assume it is valid; it returns
 // diagnostics for bad options (an extension name that is not a Bicep
@@ -69,6 +70,31 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // letter, digit or underscore ("Contoso.Data-Plane" → "contosodataplane")
 // and puts an underscore before a leading digit.
 func DefaultExtensionName(namespace string) string { return naming.BicepExtension(namespace) }
+
+// settingsPrefix starts settings.name in the index.json of every extension
+// (see SettingsName).
+const settingsPrefix = "radius"
+
+// SettingsName is settings.name in the index.json of the extension named
+// name (the name of its directory, archive and bicepconfig.json entry):
+// "radius" + name ("contosodata" → "radiuscontosodata"). For the extension of
+// one namespace Radius accepts, that is the name Radius's manifest-to-bicep
+// (bicep-tools/pkg/converter), and so `rad bicep publish-extension`, gives
+// it: "radius" + the namespace lower-cased without dots. A compiled
+// template carries it as the extension's name, which Radius's deployment
+// engine reads (docs/bicep.md, "The extension's name in templates").
+func SettingsName(name string) string { return settingsPrefix + name }
+
+// extensionOfSettings is the extension name of an index whose settings.name
+// is s: the name SettingsName was given, or s itself when SettingsName did
+// not make it (an index of another generator, such as Radius's own
+// "Radius").
+func extensionOfSettings(s string) string {
+	if rest, ok := strings.CutPrefix(s, settingsPrefix); ok && identifier.MatchString(rest) {
+		return rest
+	}
+	return s
+}
 
 // ExtensionNameProblem explains why name cannot be an extension name (it is
 // not a Bicep identifier), or returns "".
@@ -213,7 +239,8 @@ func build(ext Extension) *built {
 // TypesJSON is the content of types.json.
 func (b *built) TypesJSON() []byte { return b.tb.json() }
 
-// IndexJSON is the content of index.json for an extension name and version.
+// IndexJSON is the content of index.json for an extension name and version
+// (settings.name is SettingsName(name)).
 func (b *built) IndexJSON(name, version string) []byte {
 	resources := make(obj, len(b.keys))
 	for i, k := range b.keys {
@@ -223,7 +250,7 @@ func (b *built) IndexJSON(name, version string) []byte {
 		{"resources", resources},
 		{"resourceFunctions", obj{}},
 		{"namespaceFunctions", arr{}},
-		{"settings", obj{{"name", str(name)}, {"version", str(version)}, {"isSingleton", boolean(false)}}},
+		{"settings", obj{{"name", str(SettingsName(name))}, {"version", str(version)}, {"isSingleton", boolean(false)}}},
 	}
 	var s strings.Builder
 	writeJSON(&s, index, 0)

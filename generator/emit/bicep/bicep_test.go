@@ -41,6 +41,37 @@ func TestWriteJSONOrdersIndexKeysFirst(t *testing.T) {
 	}
 }
 
+func TestWriteCompactIsUnindentedStringify(t *testing.T) {
+	o := obj{{"b", num(1)}, {"10", arr{str("x"), boolean(true), obj{}}}, {"a", arr{}}, {"c", obj{{"d", str("é\n")}}}}
+	var b strings.Builder
+	writeCompact(&b, o)
+	want := `{"10":["x",true,{}],"b":1,"a":[],"c":{"d":"é\n"}}`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestTypesJSONHasOneTypePerLine: types.json is a JSON array whose every
+// element is alone on its line, without whitespace.
+func TestTypesJSONHasOneTypePerLine(t *testing.T) {
+	data := emitSample(t, Options{})["bicep/contosoplatform/types.json"]
+	types := typesOf(t, data)
+	lines := strings.Split(string(data), "\n")
+	if len(lines) != len(types)+2 || lines[0] != "[" || lines[len(lines)-1] != "]" {
+		t.Fatalf("%d lines for %d types:\n%s", len(lines), len(types), data)
+	}
+	for i, l := range lines[1 : len(lines)-1] {
+		l = strings.TrimSuffix(l, ",")
+		var c bytes.Buffer
+		if err := json.Compact(&c, []byte(l)); err != nil || c.String() != l {
+			t.Errorf("line %d is not one compact type (%v): %s", i+2, err, l)
+		}
+	}
+	if got := (&table{index: map[string]ref{}}).json(); string(got) != "[]" {
+		t.Errorf("no types: %s", got)
+	}
+}
+
 func emitSample(t *testing.T, opts Options) map[string][]byte {
 	t.Helper()
 	files, diags, err := Emit(sampleCatalog(), opts)
@@ -105,7 +136,7 @@ func TestOneNamedExtension(t *testing.T) {
 	if err := json.Unmarshal(files["bicep/contoso/index.json"], &index); err != nil {
 		t.Fatal(err)
 	}
-	if index.Settings.Name != "contoso" || index.Settings.Version != "1.0.0" || index.Settings.IsSingleton {
+	if index.Settings.Name != "radiuscontoso" || index.Settings.Version != "1.0.0" || index.Settings.IsSingleton {
 		t.Errorf("settings = %+v", index.Settings)
 	}
 	types := typesOf(t, files["bicep/contoso/types.json"])
@@ -162,7 +193,7 @@ func TestTypesAreWrittenOnce(t *testing.T) {
 		t.Errorf("resource types at %v: want the last version to add 3 types", resources)
 	}
 	// The built-in RecipeStatus is one shared type.
-	if n := strings.Count(string(data), `"name": "RecipeStatus"`); n != 1 {
+	if n := strings.Count(string(data), `"name":"RecipeStatus"`); n != 1 {
 		t.Errorf("RecipeStatus written %d times", n)
 	}
 }

@@ -8,12 +8,13 @@ import (
 	"unicode/utf8"
 )
 
-// The JSON written here must be byte-identical to JavaScript's
-// JSON.stringify(value, replacer, 2), which is what the reference library
-// (@azure/bicep-types writeTypesJson / writeIndexJson) uses. Three details
-// differ from encoding/json: no HTML escaping, U+2028/U+2029 are written
-// as-is, and object keys that are array indices ("0", "17") come first in
-// ascending numeric order, as JavaScript orders them.
+// The JSON written here is byte-identical to JavaScript's JSON.stringify:
+// with an indentation of 2 (writeJSON) as the reference library
+// (@azure/bicep-types writeIndexJson, writeTypesJson) writes it, or without
+// (writeCompact). Three details differ from encoding/json: no HTML
+// escaping, U+2028/U+2029 are written as-is, and object keys that are
+// array indices ("0", "17") come first in ascending numeric order, as
+// JavaScript orders them.
 
 // node is a JSON value: str, num, boolean, obj or arr.
 type node interface{ isNode() }
@@ -83,6 +84,34 @@ func writeJSON(b *strings.Builder, n node, depth int) {
 		}
 		newline(b, depth)
 		b.WriteString("]")
+	}
+}
+
+// writeCompact renders n like JSON.stringify(n) would: no whitespace.
+func writeCompact(b *strings.Builder, n node) {
+	switch v := n.(type) {
+	case obj:
+		b.WriteByte('{')
+		for i, m := range jsOrder(v) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			quote(b, m.key)
+			b.WriteByte(':')
+			writeCompact(b, m.val)
+		}
+		b.WriteByte('}')
+	case arr:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCompact(b, e)
+		}
+		b.WriteByte(']')
+	default: // scalars have no whitespace either way
+		writeJSON(b, n, 0)
 	}
 }
 

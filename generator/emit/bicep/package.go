@@ -21,8 +21,10 @@ import (
 // Package is one extension as Bicep publishes it: what a registry artifact
 // of the extension carries (`udtc publish-extension`).
 type Package struct {
-	// Name is the extension name (settings.name of index.json) and Version
-	// its version (settings.version).
+	// Name is the extension name: its index.json's settings.name is
+	// SettingsName(Name); an index another generator wrote, whose
+	// settings.name SettingsName did not make, is named by its
+	// settings.name. Version is its version (settings.version).
 	Name    string
 	Version string
 	// Namespaces are the resource provider namespaces the extension holds,
@@ -195,8 +197,9 @@ func entryData(entries []entry, name string) []byte {
 }
 
 // readIndex reads the extension's name, version and namespaces from
-// index.json: settings.name, settings.version and the namespaces of the
-// resource keys ("Namespace/type@version").
+// index.json: the name settings.name gives (see Package.Name),
+// settings.version and the namespaces of the resource keys
+// ("Namespace/type@version").
 func readIndex(data []byte) (Package, error) {
 	var idx struct {
 		Resources map[string]json.RawMessage `json:"resources"`
@@ -219,7 +222,7 @@ func readIndex(data []byte) (Package, error) {
 		}
 	}
 	slices.Sort(namespaces)
-	return Package{Name: idx.Settings.Name, Version: idx.Settings.Version, Namespaces: namespaces}, nil
+	return Package{Name: extensionOfSettings(idx.Settings.Name), Version: idx.Settings.Version, Namespaces: namespaces}, nil
 }
 
 // unpack returns the regular files of a gzipped tar, in archive order.

@@ -238,3 +238,64 @@ func emittedShape(t *testing.T, types []map[string]json.RawMessage, ref json.Raw
 	t.Fatalf("unexpected Bicep type %s", kind)
 	return nil
 }
+
+// TestSettingsNameIsManifestToBicepName states the rule of an extension's
+// settings.name: for the extension of one namespace, the name Radius's
+// manifest-to-bicep gives it (bicep-tools/pkg/converter/converter.go:
+// "radius" + the namespace lower-cased, dots removed), so that a template
+// compiled against udtc's extension names the extension as one compiled
+// against `rad bicep publish-extension`'s does; for any extension,
+// "radius" + its name; and an index read back (a package, or another
+// generator's type index) is named as udtc gen names it.
+func TestSettingsNameIsManifestToBicepName(t *testing.T) {
+	corpus := goldentest.Corpus(t)
+	cat := goldentest.CompilePaths(t, filepath.Join(corpus, "resource-types-contrib"), filepath.Join(corpus, "radius-built-in"))
+	files, _, err := bicep.Emit(cat, bicep.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexes := map[string][]byte{}
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, "/index.json") {
+			indexes[f.Path] = f.Data
+		}
+	}
+	if len(cat.Providers) < 3 {
+		t.Fatalf("the corpus gave %d namespaces", len(cat.Providers))
+	}
+	for _, p := range cat.Providers {
+		ext := bicep.DefaultExtensionName(p.Namespace)
+		var index struct{ Settings struct{ Name string } }
+		if err := json.Unmarshal(indexes["bicep/"+ext+"/index.json"], &index); err != nil {
+			t.Fatalf("%s: %v", p.Namespace, err)
+		}
+		manifestToBicep := "radius" + strings.ReplaceAll(strings.ToLower(p.Namespace), ".", "")
+		if index.Settings.Name != manifestToBicep {
+			t.Errorf("%s: settings.name %q, manifest-to-bicep's %q", p.Namespace, index.Settings.Name, manifestToBicep)
+		}
+	}
+
+	named, _, err := bicep.Emit(cat, bicep.Options{ExtensionName: "platform"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range named {
+		if f.Path == "bicep/platform/index.json" && !strings.Contains(string(f.Data), `"name": "radiusplatform"`) {
+			t.Errorf("--extension-name platform: index.json %s", f.Data)
+		}
+	}
+
+	// Read back: udtc's name of the namespace for manifest-to-bicep's index,
+	// Radius's combined index ("Radius") by its own name.
+	types := func(string) ([]byte, error) { return []byte(`[{"$type": "StringType"}]`), nil }
+	for settings, want := range map[string]string{"radiustestresources": "testresources", "Radius": "Radius", "radius": "radius", "contoso": "contoso"} {
+		index := fmt.Sprintf(`{"resources": {"Test.Resources/userTypeAlpha@2023-10-01-preview": {"$ref": "types.json#/0"}}, "settings": {"name": %q, "version": "0.0.1"}}`, settings)
+		p, err := bicep.ReadTypeIndex([]byte(index), types)
+		if err != nil || p.Name != want {
+			t.Errorf("index of settings.name %q read as extension %q (%v), want %q", settings, p.Name, err, want)
+		}
+	}
+	if got := bicep.DefaultExtensionName("Test.Resources"); got != "testresources" {
+		t.Errorf("Test.Resources is extension %q, want testresources", got)
+	}
+}
