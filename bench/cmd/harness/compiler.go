@@ -196,9 +196,6 @@ func (b *bench) gen(ctx context.Context) {
 		if n == reference {
 			unchanged.Value, unchanged.Have = float64(changed), true
 		}
-		if n == reference {
-			b.floor(dir, out)
-		}
 		if n == reference && !b.cfg.skip["gocompile"] {
 			b.goCompile(ctx, out)
 		}

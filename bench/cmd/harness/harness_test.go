@@ -168,19 +168,19 @@ func TestFloor(t *testing.T) {
 	write(cat, "notes.txt", "not a manifest: [")
 	write(out, "a_gen.go", "package a\n\nconst A = 1\n")
 	b := &bench{cfg: &config{runs: 3}, tables: map[string]*harness.Table{}}
-	b.floor(cat, out)
+	sum := b.floor("flat", cat, out)
 	rows := b.tables["Floor of `udtc gen`"].Rows
-	if len(rows) != 3 || rows[0][1] != "1" || rows[1][1] != "1" || !strings.HasSuffix(rows[2][3], " s") {
-		t.Fatalf("rows %q; want YAML and Go of one file each, and their sum", rows)
+	if len(rows) != 3 || rows[0][2] != "1" || rows[1][2] != "1" || !strings.HasSuffix(rows[2][4], " s") || sum <= 0 || rows[2][0] != "flat" {
+		t.Fatalf("rows %q, sum %v; want YAML and Go of one file each, and their sum", rows, sum)
 	}
 
 	write(out, "b_gen.go", "package b\n\nfunc {")
 	write(cat, "b.yml", "a: [")
 	b = &bench{cfg: &config{runs: 1}, tables: map[string]*harness.Table{}}
-	b.floor(cat, out)
+	sum = b.floor("deep", cat, out)
 	rows = b.tables["Floor of `udtc gen`"].Rows
-	if len(rows) != 2 || !strings.Contains(rows[0][3], "yaml") || !strings.Contains(rows[1][3], "expected") {
-		t.Errorf("rows %q; want each failure in its row and no sum", rows)
+	if len(rows) != 2 || !strings.Contains(rows[0][4], "yaml") || !strings.Contains(rows[1][4], "expected") || sum != 0 {
+		t.Errorf("rows %q, sum %v; want each failure in its row and no sum", rows, sum)
 	}
 }
 
