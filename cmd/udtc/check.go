@@ -47,7 +47,7 @@ func (f *compileFlags) noBase(c *cli.Context) bool {
 	if c.IsSet("base-properties") {
 		return !f.base
 	}
-	return f.proj != nil && f.proj.File.BaseProperties != nil && !*f.proj.File.BaseProperties
+	return f.proj.NoBaseProperties()
 }
 
 func (f *compileFlags) validate() error {
@@ -63,13 +63,10 @@ func (f *compileFlags) validate() error {
 // checks them: --profile, else udtc.yaml's target, else yes. The project
 // file must be loaded.
 func (f *compileFlags) radius() bool {
-	switch {
-	case f.profile != "":
+	if f.profile != "" {
 		return f.profile == "radius"
-	case f.proj != nil && f.proj.File.Target != "":
-		return f.proj.File.Target == "radius"
 	}
-	return true
+	return f.proj.Radius()
 }
 
 // compile runs the compiler and prints its diagnostics. It returns the

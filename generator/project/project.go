@@ -111,6 +111,8 @@ type Project struct {
 	icons map[string]string
 	// lifecycle is File.Lifecycle with the position of each key.
 	lifecycle []check.LifecycleDecl
+	// inFS: loaded with LoadFS, so Path and Dir are paths of its tree.
+	inFS bool
 }
 
 // Find returns the udtc.yaml in dir or the nearest directory above it, or
@@ -140,7 +142,48 @@ func Load(file string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{Path: file, Dir: filepath.Dir(file), severity: map[string]diag.Severity{}, off: map[string]bool{}}
+	p := &Project{Path: file, Dir: filepath.Dir(file)}
+	return p.load(data, func(name string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(p.Dir, filepath.FromSlash(name)))
+	})
+}
+
+// LoadFS is Load of the project file name (slash-separated) of fsys, a
+// tree that is not the working directory's, such as a commit's (the git
+// sync): Path, Dir and the positions of its diagnostics are paths of
+// fsys, and icons are read from it.
+func LoadFS(fsys fs.FS, name string) (*Project, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{Path: name, Dir: path.Dir(name), inFS: true}
+	return p.load(data, func(icon string) ([]byte, error) {
+		return fs.ReadFile(fsys, path.Join(p.Dir, path.Clean(icon)))
+	})
+}
+
+// FindFS returns the project file of fsys in dir (slash-separated) or the
+// nearest directory above it, "" when there is none.
+func FindFS(fsys fs.FS, dir string) (string, error) {
+	for d := path.Clean(dir); ; d = path.Dir(d) {
+		p := path.Join(d, FileName)
+		if st, err := fs.Stat(fsys, p); err == nil && !st.IsDir() {
+			return p, nil
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if d == "." || d == "/" {
+			return "", nil
+		}
+	}
+}
+
+// load checks the project file's data; readIcon reads an icon by its path
+// relative to Dir.
+func (p *Project) load(data []byte, readIcon func(name string) ([]byte, error)) (*Project, error) {
+	file := p.Path
+	p.severity, p.off = map[string]diag.Severity{}, map[string]bool{}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&p.File); err != nil && !errors.Is(err, io.EOF) {
@@ -191,7 +234,7 @@ func Load(file string) (*Project, error) {
 			bad("icons.%s: the key %s", name, problem)
 			continue
 		}
-		svg, err := os.ReadFile(filepath.Join(p.Dir, filepath.FromSlash(p.File.Icons[name])))
+		svg, err := readIcon(p.File.Icons[name])
 		if err != nil {
 			bad("icons.%s: %v", name, err)
 			continue
@@ -233,6 +276,9 @@ func Load(file string) (*Project, error) {
 // Rel returns a path of the project (relative to Dir) as a path relative to
 // the working directory when possible, else absolute.
 func (p *Project) Rel(name string) string {
+	if p.inFS {
+		return path.Join(p.Dir, name)
+	}
 	abs := filepath.Join(p.Dir, filepath.FromSlash(name))
 	if wd, err := os.Getwd(); err == nil {
 		if rel, err := filepath.Rel(wd, abs); err == nil {
@@ -310,15 +356,7 @@ func (p *Project) Selects(abs string) bool {
 		return false
 	}
 	rel, _ := filepath.Rel(dir, abs)
-	include := p.File.Inputs.Include
-	if len(include) == 0 {
-		include = []string{"."}
-	}
-	outRel := ""
-	if p.File.Output != "" {
-		outRel = path.Clean(filepath.ToSlash(p.File.Output))
-	}
-	return p.selects(include, outRel, filepath.ToSlash(rel))
+	return p.SelectsRel(filepath.ToSlash(rel))
 }
 
 // matches reports whether the glob names the slash-separated path rel or
@@ -413,6 +451,30 @@ func lifecycleDecls(file string, data []byte, m map[string]api.Lifecycle) []chec
 	}
 	slices.SortStableFunc(out, func(a, b check.LifecycleDecl) int { return cmp.Compare(a.Span.Line, b.Span.Line) })
 	return out
+}
+
+// SelectsRel reports whether the project selects the file at rel, a
+// slash-separated path relative to Dir, as Selects does.
+func (p *Project) SelectsRel(rel string) bool {
+	include := p.File.Inputs.Include
+	if len(include) == 0 {
+		include = []string{"."}
+	}
+	outRel := ""
+	if p.File.Output != "" {
+		outRel = path.Clean(filepath.ToSlash(p.File.Output))
+	}
+	return p.selects(include, outRel, rel)
+}
+
+// Radius reports whether the project's manifests are checked for today's
+// Radius (target: radius, the default; also without a project).
+func (p *Project) Radius() bool { return p == nil || p.File.Target != "udtc" }
+
+// NoBaseProperties reports whether the project leaves Radius's base
+// properties out (baseProperties: false).
+func (p *Project) NoBaseProperties() bool {
+	return p != nil && p.File.BaseProperties != nil && !*p.File.BaseProperties
 }
 
 // Icons returns udtc.yaml's icons, the SVG text by type name

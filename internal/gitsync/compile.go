@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/udtc/udtc/generator"
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/emit/registration"
+	"github.com/udtc/udtc/generator/project"
 	"github.com/udtc/udtc/generator/source"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/registry/server"
@@ -91,10 +93,24 @@ func (s *Syncer) compile(ctx context.Context, snap *source.Snapshot) ([]api.Regi
 	if d := s.cfg.Limits.check(fsys, s.cfg.Dir, inputs); d != nil {
 		return nil, refuse(*d)
 	}
-	cat, diags, err := generator.CompileFS(ctx, fsys, []string{s.cfg.Dir}, generator.Options{})
+	proj, err := projectOf(fsys, s.cfg.Dir)
+	if err != nil {
+		return nil, refuse(api.Diagnostic{File: s.cfg.Dir, Severity: "error", Rule: "sync-project", Message: err.Error()})
+	}
+	opts := generator.Options{Radius: proj.Radius(), NoBaseProperties: proj.NoBaseProperties(), Lifecycle: proj.Lifecycle(), Icons: proj.Icons()}
+	if proj != nil {
+		opts.Only = func(p string) bool { // p is below proj.Dir: the project is at dir or above
+			if proj.Dir != "." {
+				p = strings.TrimPrefix(p, proj.Dir+"/")
+			}
+			return proj.SelectsRel(p)
+		}
+	}
+	cat, diags, err := generator.CompileFS(ctx, fsys, []string{s.cfg.Dir}, opts)
 	if err != nil {
 		return nil, refuse(api.Diagnostic{File: s.cfg.Dir, Severity: "error", Rule: "sync-dir", Message: err.Error()})
 	}
+	diags = proj.Apply(diags)
 	if diags.HasErrors() {
 		var out []api.Diagnostic
 		for _, d := range diags {
@@ -105,6 +121,19 @@ func (s *Syncer) compile(ctx context.Context, snap *source.Snapshot) ([]api.Regi
 		return nil, refuse(out...)
 	}
 	return registration.Registrations(cat, registration.Options{}), nil
+}
+
+// projectOf loads the project file (udtc.yaml) of the commit that governs
+// dir, the nearest at dir or above it, as `udtc check` run in the
+// repository would: its target, baseProperties, lifecycle, icons, inputs
+// and rule settings apply to what the sync compiles. nil when there is
+// none.
+func projectOf(fsys fs.FS, dir string) (*project.Project, error) {
+	name, err := project.FindFS(fsys, dir)
+	if err != nil || name == "" {
+		return nil, err
+	}
+	return project.LoadFS(fsys, name)
 }
 
 // refusalError is a refusal as an error (a commit that cannot be compiled
