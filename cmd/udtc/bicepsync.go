@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/udtc/udtc/internal/bicepsync"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // bicepCommand is `udtc bicep`: the Bicep side of a project.
@@ -51,6 +52,9 @@ func (f *bicepSyncFlags) flags() []cli.Flag {
 func (f *bicepSyncFlags) run(c *cli.Context, e *env) error {
 	if fi, err := os.Stat(f.config); err == nil && fi.IsDir() {
 		return usageErrorf("--config %s is a directory: name the bicepconfig.json file", f.config)
+	}
+	if f.plane != api.DefaultPlane {
+		return usageErrorf("--plane %s: udtc serve hands out the Bicep extensions of the plane %q only (/bicep/, /v2/)", f.plane, api.DefaultPlane)
 	}
 	reg, ctx, cancel, err := f.dial(c.Context)
 	if err != nil {

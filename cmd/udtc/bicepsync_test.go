@@ -205,3 +205,13 @@ func TestBicepSyncAuthReads(t *testing.T) {
 		t.Errorf("with the token = %d %s %s", code, stdout, stderr)
 	}
 }
+
+// udtc serve hands out the Bicep extensions of its default plane only: a
+// --plane that names another is refused, not ignored.
+func TestBicepSyncRefusesAnotherPlane(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, _, stderr := runCLI(t, "bicep", "sync", "--server", "http://127.0.0.1:1", "--plane", "other")
+	if code != exitUsage || !strings.Contains(stderr, `--plane other: udtc serve hands out the Bicep extensions of the plane "local" only`) {
+		t.Errorf("bicep sync --plane other = %d\n%s", code, stderr)
+	}
+}
