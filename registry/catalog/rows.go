@@ -10,7 +10,7 @@ import (
 // the template's hottest part (a page has dozens of rows, each some twenty
 // actions that html/template runs through reflection), as Go code. It
 // writes exactly what this template would write, with html/template's
-// escaping of each context (TestPropertyRowsAsTemplate holds it to that
+// escaping of each context (TestPropertyTableAsTemplate holds it to that
 // template on hostile strings):
 //
 //	<thead><tr><th scope="col">Property</th><th scope="col">Type</th>{{if $flags}}<th scope="col">Flags</th>{{end}}...<th scope="col">Description</th></tr></thead>

@@ -68,7 +68,7 @@ func hostileProperties() []Property {
 	return props
 }
 
-func TestPropertyRowsAsTemplate(t *testing.T) {
+func TestPropertyTableAsTemplate(t *testing.T) {
 	ref := template.Must(template.New("table").Funcs(template.FuncMap{"markdownCell": markdownCell}).Parse(tableTemplate))
 	fast := template.Must(template.New("table").Funcs(template.FuncMap{"propertyTable": propertyTable}).Parse(
 		`{{propertyTable .L .Properties}}`))
