@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -231,7 +232,7 @@ func TestCatalogInBrowser(t *testing.T) {
 
 	t.Run("a type page shows each constraint of a property", func(t *testing.T) {
 		p := url + "/types/Contoso.Scalars/widgets/2025-03-01"
-		browse(t, ctx, chromedp.Navigate(p), chromedp.WaitVisible(chromedp.CSS(`tr[data-path="name"]`)))
+		browse(t, ctx, chromedp.Navigate(p), chromedp.WaitVisible(chromedp.CSS(`table.properties`)))
 		for path, wants := range map[string][]string{
 			"name":     {"name", "string", "required", "minLength: 3", "maxLength: 24", "pattern: ^[a-z][a-z0-9-]*$", "A short name."},
 			"replicas": {"integer", "2", "format: int32", "minimum: 1", "maximum: 10"},
@@ -239,14 +240,19 @@ func TestCatalogInBrowser(t *testing.T) {
 			"ratio":    {"number", "0.5", "format: double", "minimum: 0", "maximum: 1", "multipleOf: 0.05"},
 			"tier":     {"required", `"free", "standard", "premium"`},
 		} {
-			text := eval[string](t, ctx, `document.querySelector('tr[data-path="`+path+`"]').innerText`)
+			text := eval[string](t, ctx, rowOf(path)+`.innerText`)
 			for _, w := range wants {
 				if !strings.Contains(text, w) {
 					t.Errorf("row %q lacks %q", text, w)
 				}
 			}
 		}
-		paths := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("tr[data-path]")).map(e => e.dataset.path)`)
+		// The stylesheet finds the cells without classes: a constraint
+		// stays on one line.
+		if ws := eval[string](t, ctx, `getComputedStyle(`+rowOf("name")+`.querySelector("td > span:not([class])")).whiteSpace`); ws != "nowrap" {
+			t.Errorf("a constraint's white-space is %q, want nowrap", ws)
+		}
+		paths := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("table.properties tbody th code")).map(e => e.textContent)`)
 		var twin catalog.TypePage
 		getJSON(t, p, &twin)
 		var twinPaths []string
@@ -381,12 +387,35 @@ func TestCatalogInBrowser(t *testing.T) {
 			t.Errorf("the static filter shows %v", visible)
 		}
 		// Following a link reaches the type page.
-		browse(t, ctx, chromedp.Click(chromedp.CSS(`a[href="types/Contoso.Scalars/widgets/2025-03-01.html"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-path="port"]`)))
+		browse(t, ctx, chromedp.Click(chromedp.CSS(`a[href="types/Contoso.Scalars/widgets/2025-03-01.html"]`)), chromedp.WaitVisible(chromedp.CSS(`table.properties`)))
+		if port := eval[string](t, ctx, rowOf("port")+`.innerText`); !strings.Contains(port, "minimum: 1024") {
+			t.Errorf("the static page's port row reads %q", port)
+		}
+		// The older version's page links the comparison, a section of the
+		// newer version's page, which lists the findings.
+		older := filepath.Join(out, "site", strings.TrimPrefix(catalog.TypePath("Contoso.Messaging", "contosoBuses", "2024-06-01-preview"), "/")+".html")
+		browse(t, ctx, chromedp.Navigate("file://"+older), chromedp.WaitVisible(chromedp.CSS("h1")),
+			chromedp.Click(chromedp.CSS(`a[href="2025-01-01.html#changes-2024-06-01-preview"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`#changes-2024-06-01-preview`)))
+		if loc := eval[string](t, ctx, `location.pathname.split("/").pop() + location.hash`); loc != "2025-01-01.html#changes-2024-06-01-preview" {
+			t.Errorf("the comparison link leads to %s", loc)
+		}
+		got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#changes-2024-06-01-preview ~ .table-wrap table.findings tbody tr")).map(r => r.innerText.replace(/\s+/g, " ").trim())`)
+		if want := `error enum-added sku property sku now only accepts "basic", "standard"`; !slices.Contains(got, want) {
+			t.Errorf("the static comparison's rows %q lack %q", got, want)
+		}
+		// On a phone the page with its comparison does not scroll sideways.
+		browse(t, ctx, chromedp.EmulateViewport(375, 800, chromedp.EmulateMobile))
+		defer browse(t, ctx, chromedp.ResetViewport())
+		browse(t, ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("h1")))
+		if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 375 {
+			t.Errorf("the static page with its comparison is %d px wide on a 375 px wide phone", w)
+		}
 	})
 
 	t.Run("descriptions render as Markdown, safely", func(t *testing.T) {
 		p := url + catalog.TypePath("Contoso.Markdown", "notes", "2025-01-01")
-		browse(t, ctx, chromedp.Navigate(p), chromedp.WaitVisible(chromedp.CSS(`tr[data-path="title"]`)))
+		browse(t, ctx, chromedp.Navigate(p), chromedp.WaitVisible(chromedp.CSS(`table.properties`)))
 		desc := `document.querySelector("main .desc")`
 		if got := eval[string](t, ctx, desc+`.querySelector("strong").textContent`); got != "Markdown" {
 			t.Errorf("**Markdown** renders as %q", got)
@@ -426,7 +455,7 @@ func TestCatalogInBrowser(t *testing.T) {
 		if hrefs := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("main a[href]")).map(a => a.getAttribute("href")).filter(h => /^\s*javascript:/i.test(h))`); len(hrefs) > 0 {
 			t.Errorf("javascript: links: %q", hrefs)
 		}
-		row := `document.querySelector('tr[data-path="title"] .pdesc')`
+		row := rowOf("title") + `.lastElementChild` // the description
 		if got := eval[string](t, ctx, row+`.querySelector("code").textContent + "|" + `+row+`.querySelector("strong").textContent`); got != "title|bold" {
 			t.Errorf("the property description renders as %q", got)
 		}
@@ -486,7 +515,7 @@ func TestCatalogInBrowser(t *testing.T) {
 				t.Errorf("%s has %d script or img elements, want only catalog.js", p, n)
 			}
 		}
-		row := eval[string](t, ctx, `document.querySelector('tr[data-path="name"]').innerText`)
+		row := eval[string](t, ctx, rowOf("name")+`.innerText`)
 		if !strings.Contains(row, "<script>alert(3)</script>") || !strings.Contains(row, `"</code><script>alert(4)</script>"`) {
 			t.Errorf("the property row does not show its description and default as text: %q", row)
 		}
@@ -497,6 +526,12 @@ func TestCatalogInBrowser(t *testing.T) {
 			t.Errorf("script ran: dialogs %q", dialogs)
 		}
 	})
+}
+
+// rowOf is a JavaScript expression for the row of the property at path in
+// a type page's property table, whose header cell shows the path.
+func rowOf(path string) string {
+	return `Array.from(document.querySelectorAll("table.properties tbody tr")).find(r => r.querySelector("th code").textContent === ` + strconv.Quote(path) + `)`
 }
 
 // fencedBlocks returns the contents of the fenced code blocks of Markdown

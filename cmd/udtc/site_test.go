@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,9 +13,11 @@ import (
 	"github.com/udtc/udtc/registry/catalog"
 )
 
-// The static site is the server's catalog: for the same manifests, every
-// page's JSON twin on disk equals what `udtc serve` answers once they are
-// published, and the HTML links stay inside the site.
+// The static site is the server's catalog: for the same manifests, the
+// home page's JSON twin on disk equals what `udtc serve` answers once they
+// are published, each type page shows what the server's page of that
+// version shows, and each comparison on a static page is the server's
+// changes page of that pair. The HTML links stay inside the site.
 func TestGenSiteIsTheServersCatalog(t *testing.T) {
 	t.Chdir("../..")
 	out := t.TempDir()
@@ -24,11 +26,11 @@ func TestGenSiteIsTheServersCatalog(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("gen --target site: exit %d\n%s", code, stderr)
 	}
+	site := filepath.Join(out, "site")
 	for _, p := range []string{"index.html", "index.json", "assets/catalog.css", "assets/catalog.js",
 		"types/Contoso.Data/postgresDatabases/2025-06-01.html",
-		"types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01.html",
-		"types/Contoso.Messaging/contosoBuses_queues/2025-01-01.json"} {
-		if _, err := os.Stat(filepath.Join(out, "site", p)); err != nil {
+		"types/Contoso.Messaging/contosoBuses_queues/2025-01-01.html"} {
+		if _, err := os.Stat(filepath.Join(site, p)); err != nil {
 			t.Errorf("site lacks %s", p)
 		}
 	}
@@ -41,47 +43,69 @@ func TestGenSiteIsTheServersCatalog(t *testing.T) {
 	if code, _, stderr := runCLI(t, "publish", "--server", url, "examples", "fixtures/valid_child_types"); code != 0 {
 		t.Fatalf("publish = %d: %s", code, stderr)
 	}
-	var pages int
-	err := filepath.WalkDir(filepath.Join(out, "site"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || !strings.HasSuffix(p, ".json") {
+
+	// The home page's twin, the one JSON file of the site. The server
+	// names how to sync each namespace's Bicep extension from it, which a
+	// static copy cannot know.
+	var onDisk, served any
+	b, err := os.ReadFile(filepath.Join(site, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &onDisk); err != nil {
+		t.Fatal(err)
+	}
+	_, body := httpGet(t, url+"/", "Accept: application/json")
+	if err := json.Unmarshal([]byte(body), &served); err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := served.(map[string]any); ok {
+		for _, ns := range m["namespaces"].([]any) {
+			delete(ns.(map[string]any), "sync")
+		}
+	}
+	if d := cmp.Diff(onDisk, served); d != "" {
+		t.Errorf("index.json differs from the server's home page (-site +server):\n%s", d)
+	}
+
+	var pages, comparisons int
+	err = filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
 			return err
 		}
-		rel := filepath.ToSlash(strings.TrimSuffix(strings.TrimPrefix(p, filepath.Join(out, "site")), ".json"))
-		if rel == "/index" {
-			rel = "/"
+		rel := filepath.ToSlash(strings.TrimPrefix(p, site+string(filepath.Separator)))
+		if strings.HasSuffix(rel, ".json") && rel != "index.json" {
+			t.Errorf("the site writes %s: only the home page has a JSON twin", rel)
 		}
-		onDisk, err := os.ReadFile(p)
+		if !strings.HasPrefix(rel, "types/") {
+			return nil
+		}
+		if strings.Contains(rel, "/changes/") || strings.Count(rel, "/") != 3 {
+			t.Errorf("the site writes %s, which is not a page of a type version", rel)
+			return nil
+		}
+		page := "/" + strings.TrimSuffix(rel, ".html")
+		static, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		code, served := httpGet(t, url+rel, "Accept: application/json")
-		if code != 200 {
-			t.Errorf("GET %s = %d %s", rel, code, served)
-			return nil
-		}
-		var a, b any
-		if err := json.Unmarshal(onDisk, &a); err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(served), &b); err != nil {
-			return err
-		}
-		// The server names the Go package with the placeholder prefix, and
-		// lists the resources of a type and how to sync each namespace's
-		// Bicep extension from it, which a static copy cannot know.
-		b = replaceStrings(b, catalog.DefaultGoImportPrefix, prefix)
-		if m, ok := b.(map[string]any); ok {
-			delete(m, "resources")
-			if nss, ok := m["namespaces"].([]any); ok {
-				for _, ns := range nss {
-					if n, ok := ns.(map[string]any); ok && n["sync"] != nil {
-						delete(n, "sync")
-					}
-				}
+		_, html := httpGet(t, url+page)
+		html = strings.ReplaceAll(html, catalog.DefaultGoImportPrefix, prefix)
+		// The static page compares its version with each older one where
+		// the server links its changes pages, and has no resources.
+		sections := staticChanges.FindAllStringSubmatch(string(static), -1)
+		for _, s := range sections {
+			from, to := s[1], page[strings.LastIndexByte(page, '/')+1:]
+			_, changes := httpGet(t, url+strings.TrimSuffix(page, to)+"changes/"+from+"/"+to)
+			if d := cmp.Diff(comparable(mainOf(t, changes, "</h1>")), comparable(s[2])); d != "" {
+				t.Errorf("%s: the comparison with %s differs from the server's changes page (-server +site):\n%s", rel, from, d)
 			}
+			comparisons++
 		}
-		if d := cmp.Diff(a, b); d != "" {
-			t.Errorf("%s: the static JSON differs from the server's (-site +server):\n%s", rel, d)
+		got := mainOf(t, staticChanges.ReplaceAllString(strings.Replace(string(static), "\n<h2 id=\"changes\">Changes</h2>", "", 1), ""), "")
+		want := mainOf(t, servedResources.ReplaceAllString(html, "$1"), "")
+		if d := cmp.Diff(comparable(want), comparable(got)); d != "" {
+			t.Errorf("%s differs from the server's page (-server +site):\n%s", rel, d)
 		}
 		pages++
 		return nil
@@ -89,56 +113,64 @@ func TestGenSiteIsTheServersCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pages < 8 {
-		t.Errorf("compared only %d pages", pages)
+	if pages < 8 || comparisons < 2 {
+		t.Errorf("compared only %d pages and %d comparisons", pages, comparisons)
 	}
-	// The changes pages judge the versions with the rules of `udtc
-	// breaking`, on disk and served alike (the JSON twins are equal above):
-	// 2025-06-01 no longer accepts version "15".
-	const changes = "/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01"
-	var ch catalog.Changes
-	if b, err := os.ReadFile(filepath.Join(out, "site", changes+".json")); err != nil {
-		t.Fatal(err)
-	} else if err := json.Unmarshal(b, &ch); err != nil {
-		t.Fatal(err)
-	}
-	removed := catalog.Change{Rule: "enum-value-removed", Severity: "error", Path: "version", Message: `property version no longer accepts "15"`}
-	if ch.Method != catalog.MethodCompat || !slices.Contains(ch.Findings, removed) {
-		t.Errorf("site changes: method %q, findings %+v; want %+v", ch.Method, ch.Findings, removed)
-	}
-	if ch.Breaking() == 0 || ch.Findings[0].Severity != "error" {
-		t.Errorf("site changes: breaking findings are not listed first: %+v", ch.Findings)
-	}
-	onDisk, _ := os.ReadFile(filepath.Join(out, "site", changes+".html"))
-	_, served := httpGet(t, url+changes)
+
+	// The comparisons judge the versions with the rules of `udtc
+	// breaking`, on disk and served alike (compared above): 2025-06-01 no
+	// longer accepts version "15", a breaking change, and errors come first.
+	b, _ = os.ReadFile(filepath.Join(site, "types/Contoso.Data/postgresDatabases/2025-06-01.html"))
 	const row = `<tr data-rule="enum-value-removed" data-path="version"><td><span class="tag tag-error">error</span></td>`
-	for name, html := range map[string]string{"static": string(onDisk), "served": served} {
-		if !strings.Contains(html, row) || !strings.Contains(html, "property version no longer accepts &#34;15&#34;") {
-			t.Errorf("%s changes page lacks the enum-value-removed finding", name)
+	if !strings.Contains(string(b), row) || !strings.Contains(string(b), "property version no longer accepts &#34;15&#34;") {
+		t.Errorf("the static page of 2025-06-01 lacks the enum-value-removed finding")
+	}
+	if _, first, _ := strings.Cut(string(b), "<tr data-rule="); !strings.Contains(first[:strings.Index(first, "</tr>")], "tag-error") {
+		t.Errorf("the static page of 2025-06-01 does not list a breaking finding first")
+	}
+	for _, want := range []string{`<h3 id="changes-2025-01-01-preview">`, `<a href="2025-06-01.html#changes-2025-01-01-preview">with 2025-01-01-preview</a>`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the static page of 2025-06-01 lacks %s", want)
 		}
 	}
 
 	// The HTML of a static page links within the site, relatively.
-	b, _ := os.ReadFile(filepath.Join(out, "site/types/Contoso.Messaging/contosoBuses_queues/2025-01-01.html"))
-	for _, want := range []string{`href="../../../assets/catalog.css"`, `href="../../../types/Contoso.Messaging/contosoBuses/2025-01-01.html"`, "generated by udtc"} {
+	b, _ = os.ReadFile(filepath.Join(site, "types/Contoso.Messaging/contosoBuses_queues/2025-01-01.html"))
+	for _, want := range []string{`href="../../../assets/catalog.css"`, `href="../contosoBuses/2025-01-01.html"`, "generated by udtc"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("static child type page lacks %s", want)
 		}
 	}
 }
 
-func replaceStrings(v any, old, new string) any {
-	switch x := v.(type) {
-	case string:
-		return strings.ReplaceAll(x, old, new)
-	case []any:
-		for i := range x {
-			x[i] = replaceStrings(x[i], old, new)
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = replaceStrings(x[k], old, new)
-		}
+var (
+	// staticChanges is a section of a static type page comparing its
+	// version with an older one: the older version and the comparison.
+	staticChanges = regexp.MustCompile(`(?s)\n<section class="changes-since" aria-labelledby="changes-([^"]+)">\n<h3 [^\n]*</h3>(.*?)\n</section>`)
+	// servedResources is the resources section of a served type page.
+	servedResources = regexp.MustCompile(`(?s)\n<h2 id="resources">.*?(\n\n<h2 id="use">)`)
+	// links and headings differ between a static copy and the server in
+	// their targets and levels only.
+	hrefs    = regexp.MustCompile(`href="[^"]*"`)
+	headings = regexp.MustCompile(`<(/?)h\d( id="[^"]*")?>`)
+)
+
+// mainOf returns the part of a page's main element after the first after.
+func mainOf(t *testing.T, html, after string) string {
+	t.Helper()
+	start, end := strings.Index(html, "<main"), strings.Index(html, "</main>")
+	if start < 0 || end < start {
+		t.Fatalf("no main element:\n%s", html)
 	}
-	return v
+	m := html[start:end]
+	if after != "" {
+		_, m, _ = strings.Cut(m, after)
+	}
+	return m
+}
+
+// comparable is a part of a page with its links' targets and its
+// headings' levels and ids left out, by line.
+func comparable(s string) []string {
+	return strings.Split(strings.TrimSpace(headings.ReplaceAllString(hrefs.ReplaceAllString(s, "href"), "<${1}h>")), "\n")
 }

@@ -91,9 +91,9 @@ func Targets(names []string, o GenOptions) []generator.Target {
 // catalog's view model, so the pages are the ones `udtc serve` renders for
 // the same manifests once published. Go snippets use the Go import prefix
 // and the generated types (goPropertiesCompiled);
-// Bicep snippets use the extension name when it is given. The changes
-// pages judge versions with the rules of `udtc breaking`, as the server's
-// do. The pages are handed to put as they are rendered (catalog.SiteFunc),
+// Bicep snippets use the extension name when it is given. The comparisons
+// on each version's page judge versions with the rules of `udtc
+// breaking`, as the server's changes pages do. The pages are handed to put as they are rendered (catalog.SiteFunc),
 // from several goroutines at once.
 func site(cat *model.Catalog, o GenOptions, put emit.Put) error {
 	regs := registration.Registrations(cat, registration.Options{})

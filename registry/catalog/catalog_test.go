@@ -117,6 +117,10 @@ func TestChangesAndVersionOrder(t *testing.T) {
 	}
 }
 
+// The static site is the home page with its JSON twin, the assets and a
+// page per type version, whose links are relative; a version's page
+// compares it with each older version, and the links to a comparison lead
+// there.
 func TestSiteLinksAreRelative(t *testing.T) {
 	c := testCatalog()
 	files, err := c.Site(Options{})
@@ -124,29 +128,44 @@ func TestSiteLinksAreRelative(t *testing.T) {
 		t.Fatal(err)
 	}
 	byPath := map[string]string{}
+	var paths []string
 	for _, f := range files {
 		byPath[f.Path] = string(f.Data)
+		paths = append(paths, f.Path)
 	}
-	for _, p := range []string{
-		"index.html", "index.json", "assets/catalog.css", "assets/catalog.js",
-		"types/Contoso.Bus/contosoBuses/2025-01-01.html", "types/Contoso.Bus/contosoBuses/2025-01-01.json",
+	want := []string{
+		"assets/catalog.css", "assets/catalog.js", "index.html", "index.json",
+		"types/Contoso.Bus/contosoBus/2025-01-01.html",
+		"types/Contoso.Bus/contosoBuses/2025-01-01.html", "types/Contoso.Bus/contosoBuses/2025-03-01-preview.html",
 		"types/Contoso.Bus/contosoBuses_queues/2025-01-01.html",
-		"types/Contoso.Bus/contosoBuses/changes/2025-01-01/2025-03-01-preview.html",
-	} {
-		if _, ok := byPath[p]; !ok {
-			t.Errorf("site lacks %s", p)
-		}
 	}
-	if len(files) != 14 {
-		t.Errorf("site has %d files", len(files))
+	if d := cmp.Diff(want, paths); d != "" {
+		t.Errorf("site files (-want +got):\n%s", d)
 	}
-	page := byPath["types/Contoso.Bus/contosoBuses/2025-01-01.html"]
-	for _, want := range []string{`href="../../../assets/catalog.css"`, `href="../../../index.html"`, `href="../../../types/Contoso.Bus/contosoBuses/changes/2025-01-01/2025-03-01-preview.html"`, `href="../../../types/Contoso.Bus/contosoBuses/2025-01-01.json"`} {
-		if !strings.Contains(page, want) {
+	older := byPath["types/Contoso.Bus/contosoBuses/2025-01-01.html"]
+	for _, want := range []string{`href="../../../assets/catalog.css"`, `href="../../../index.html"`,
+		`<a href="2025-03-01-preview.html#changes-2025-01-01">with 2025-03-01-preview</a>`,
+		`<a class="type-name" href="../contosoBuses_queues/2025-01-01.html">`} {
+		if !strings.Contains(older, want) {
 			t.Errorf("static type page lacks %s", want)
 		}
 	}
-	if !strings.Contains(byPath["index.html"], `href="types/Contoso.Bus/contosoBuses/2025-01-01.html"`) {
+	newer := byPath["types/Contoso.Bus/contosoBuses/2025-03-01-preview.html"]
+	for _, want := range []string{`<a href="2025-03-01-preview.html#changes-2025-01-01">with 2025-01-01</a>`,
+		`<h3 id="changes-2025-01-01">Since <a href="2025-01-01.html">2025-01-01</a>`,
+		`<h4 id="changes-2025-01-01-removed">Removed</h4>`, `<li><code>zeta</code><ul><li>type: string → integer</li></ul></li>`} {
+		if !strings.Contains(newer, want) {
+			t.Errorf("static page of the newer version lacks %s", want)
+		}
+	}
+	if strings.Contains(older, `id="changes"`) {
+		t.Error("the oldest version's page has a section of changes")
+	}
+	if strings.Contains(older+newer, `.json"`) {
+		t.Error("a static type page links a JSON twin, which the site does not write")
+	}
+	if !strings.Contains(byPath["index.html"], `href="types/Contoso.Bus/contosoBuses/2025-01-01.html"`) ||
+		!strings.Contains(byPath["index.html"], `<link rel="alternate" type="application/json" href="index.json">`) {
 		t.Error("static home does not link relatively")
 	}
 	if strings.Contains(strings.Join(mapsValues(byPath), ""), `href="/`) {

@@ -29,7 +29,7 @@ func TestDeprecatedVersionBanner(t *testing.T) {
 		byPath[f.Path] = string(f.Data)
 	}
 	old := byPath["types/Contoso.Data/dbs/2025-01-01-preview.html"]
-	want := `<p class="banner banner-deprecated" role="note"><strong>Deprecated</strong> from 2026-06-01; sunset on 2027-01-01: from then the registry refuses new resources of this version (existing ones can still be read, updated and deleted). Use <a href="../../../types/Contoso.Data/dbs/2025-09-01.html">2025-09-01</a> instead. Adds &lt;HA&gt;.</p>`
+	want := `<p class="banner banner-deprecated" role="note"><strong>Deprecated</strong> from 2026-06-01; sunset on 2027-01-01: from then the registry refuses new resources of this version (existing ones can still be read, updated and deleted). Use <a href="2025-09-01.html">2025-09-01</a> instead. Adds &lt;HA&gt;.</p>`
 	if !strings.Contains(old, want) {
 		t.Errorf("the deprecated version's page lacks\n%s\n%s", want, old)
 	}

@@ -65,6 +65,19 @@ func markdownSummary(s string) template.HTML {
 	return template.HTML(renderMarkdown(s, true))
 }
 
+// markdownCell renders a description for a table cell: as markdown does,
+// but a description of one paragraph without the <p> around it, which the
+// cell already is.
+func markdownCell(s string) template.HTML {
+	r := renderMarkdown(s, false)
+	if inner, ok := strings.CutPrefix(r, "<p>"); ok {
+		if inner, ok = strings.CutSuffix(inner, "</p>\n"); ok && !strings.Contains(inner, "</p>") {
+			return template.HTML(inner)
+		}
+	}
+	return template.HTML(r)
+}
+
 func renderMarkdown(s string, summary bool) string {
 	if strings.TrimSpace(s) == "" {
 		return ""

@@ -78,12 +78,16 @@ type TypePage struct {
 	Parent     *TypeLink  `json:"parent,omitempty"`
 	Children   []TypeLink `json:"children,omitempty"`
 	// Undeclared is true for a schema of {}: any properties are accepted.
-	Undeclared  bool            `json:"undeclared,omitempty"`
-	Description string          `json:"schemaDescription,omitempty"`
-	Properties  []Property      `json:"properties"`
-	Snippets    Snippets        `json:"snippets"`
-	Compare     []Version       `json:"compare,omitempty"` // other versions to compare with
-	Schema      json.RawMessage `json:"schema"`
+	Undeclared  bool       `json:"undeclared,omitempty"`
+	Description string     `json:"schemaDescription,omitempty"`
+	Properties  []Property `json:"properties"`
+	Snippets    Snippets   `json:"snippets"`
+	Compare     []Version  `json:"compare,omitempty"` // other versions to compare with
+	// Changes compare the version with each older one, newest first. The
+	// static site fills them, in place of pages of changes (Site); the
+	// server leaves them out and serves a changes page per pair.
+	Changes []Changes       `json:"changes,omitempty"`
+	Schema  json.RawMessage `json:"schema"`
 	// Resources of the type, at any API version; the server sets them, a
 	// static copy has none.
 	Resources *Resources `json:"resources,omitempty"`

@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/udtc/udtc/internal/bufpool"
 	"github.com/udtc/udtc/internal/jsonindent"
 	"github.com/udtc/udtc/internal/par"
+	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/templates"
 )
 
@@ -54,8 +56,8 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 	"plus":  func(a, b int) int { return a + b },
 	"join":  strings.Join,
 	"lower": strings.ToLower,
-	// propertyRows writes the rows of a property table (rows.go).
-	"propertyRows": propertyRows,
+	// propertyTable writes a property table (rows.go).
+	"propertyTable": propertyTable,
 	// propertyTree shows a resource's properties, breakable a type name
 	// (tree.go).
 	"propertyTree": propertyTree,
@@ -63,6 +65,9 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 	// markdown and markdownSummary render a description (markdown.go).
 	"markdown":        markdown,
 	"markdownSummary": markdownSummary,
+	// changesBlock and changesAnchor place a comparison on a page.
+	"changesBlock":  newChangesBlock,
+	"changesAnchor": ChangesAnchor,
 }).ParseFS(templates.FS, "catalog.html.tmpl"))
 
 // Linker turns canonical page paths ("/types/...") into the links of one
@@ -70,7 +75,7 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 // copy, so the site works under any prefix (GitHub Pages) and from disk.
 type Linker struct {
 	static bool
-	root   string // "../../" back to the site root, static only
+	dir    string // the static page's directory, "types/ns/t/"; "" at the root
 }
 
 // ServerLinks links as the server serves the pages.
@@ -78,23 +83,30 @@ func ServerLinks() Linker { return Linker{} }
 
 // staticLinks links from the static page at canonical path from.
 func staticLinks(from string) Linker {
-	depth := strings.Count(strings.TrimPrefix(from, "/"), "/")
-	return Linker{static: true, root: strings.Repeat("../", depth)}
+	file := pagePath(from, ".html")
+	return Linker{static: true, dir: file[:strings.LastIndexByte(file, '/')+1]}
 }
 
 // Static reports whether the links are those of a static copy.
 func (l Linker) Static() bool { return l.static }
 
 // Href is the link to the page at canonical path p.
-func (l Linker) Href(p string) string { return l.file(p, ".html") }
-
-// file is the link to the page at p: p itself for the server, the file with
-// extension ext for a static copy.
-func (l Linker) file(p, ext string) string {
+func (l Linker) Href(p string) string {
 	if !l.static {
 		return p
 	}
-	return l.root + pagePath(p, ext)
+	return l.relative(pagePath(p, ".html"))
+}
+
+// relative is the link from the static page to the file at target (a
+// path from the site root): up to the directory both are in, then down.
+func (l Linker) relative(target string) string {
+	dir, up := l.dir, 0
+	for dir != "" && !strings.HasPrefix(target, dir) {
+		dir = dir[:strings.LastIndexByte(dir[:len(dir)-1], '/')+1]
+		up++
+	}
+	return strings.Repeat("../", up) + strings.TrimPrefix(target, dir)
 }
 
 // Asset is the link to an asset.
@@ -102,26 +114,81 @@ func (l Linker) Asset(name string) string {
 	if !l.static {
 		return AssetsDir + name
 	}
-	return l.root + "assets/" + name
+	return l.relative("assets/" + name)
 }
 
 // JSON is the link to the JSON twin of the page at p: the same URL for the
-// server (ask with Accept: application/json), the .json file for a static
-// copy.
-func (l Linker) JSON(p string) string { return l.file(p, ".json") }
+// server (ask with Accept: application/json); for a static copy the home
+// page's index.json, and "" for other pages, whose HTML is all a static
+// copy writes (Site).
+func (l Linker) JSON(p string) string {
+	if !l.static {
+		return p
+	}
+	if p != HomePath {
+		return ""
+	}
+	return l.relative(pagePath(p, ".json"))
+}
 
-// Compare links to the changes page between a and b.
-func (l Linker) Compare(t *Type, a, b string) string { return l.Href(ComparePath(t, a, b)) }
+// Compare links to the comparison of versions a and b of t: the server's
+// changes page, or on a static copy, which has no pages of changes, the
+// section of the newer version's page that compares it with the older
+// (ChangesAnchor).
+func (l Linker) Compare(t *Type, a, b string) string {
+	if !l.static {
+		return ComparePath(t, a, b)
+	}
+	if api.CompareVersions(a, b) > 0 {
+		a, b = b, a
+	}
+	return l.Href(TypePath(t.Namespace, t.Name, b)) + "#" + ChangesAnchor(a)
+}
+
+// ChangesAnchor is the id of the section of a static type page that
+// compares its version with the older version from.
+func ChangesAnchor(from string) string { return "changes-" + from }
+
+// changesBlock is what the changesBody template receives: a comparison,
+// the level of its headings and the prefix of their ids.
+type changesBlock struct {
+	C     Changes
+	level int
+	id    string
+}
+
+func newChangesBlock(c Changes, level int, idPrefix string) changesBlock {
+	return changesBlock{C: c, level: level, id: idPrefix}
+}
+
+// Heading writes a heading of the block: <h2 id="added">Added</h2> on a
+// changes page, <h4 id="changes-2025-01-01-added">Added</h4> in a section
+// of a type page.
+func (b changesBlock) Heading(id, text string) template.HTML {
+	if b.id != "" {
+		id = b.id + "-" + id
+	}
+	var s strings.Builder
+	h := "h" + strconv.Itoa(b.level)
+	s.WriteString("<" + h + ` id="`)
+	escapeHTML(&s, id)
+	s.WriteString(`">`)
+	escapeHTML(&s, text)
+	s.WriteString("</" + h + ">")
+	return template.HTML(s.String())
+}
 
 // view is what the templates receive.
 type view struct {
 	Title, Path string
-	Policy      string
-	L           Linker
-	Home        *Home
-	Type        *TypePage
-	Changes     *Changes
-	Missing     string // not found: what was asked for
+	// JSON links to the page's JSON twin; "" when there is none.
+	JSON    string
+	Policy  string
+	L       Linker
+	Home    *Home
+	Type    *TypePage
+	Changes *Changes
+	Missing string // not found: what was asked for
 }
 
 // RenderHome writes the home page as HTML.
@@ -147,6 +214,9 @@ func RenderNotFound(l Linker, what string) ([]byte, error) {
 
 func render(name string, v view) ([]byte, error) {
 	v.Policy = metaPolicy
+	if v.Path != "" {
+		v.JSON = v.L.JSON(v.Path)
+	}
 	b := bufpool.Get()
 	defer bufpool.Put(b)
 	if err := pages.ExecuteTemplate(b, name, v); err != nil {
@@ -181,10 +251,18 @@ type File struct {
 	Data []byte
 }
 
-// Site renders the whole catalog as static files: index.html, a page per
-// type and API version, a changes page per pair of versions (older →
-// newer), the JSON twin of each (.json beside .html) and the assets. Paths
+// Site renders the whole catalog as static files: index.html with its JSON
+// twin index.json, a page per type and API version, and the assets. Paths
 // are relative to the site root, sorted.
+//
+// A static copy is read in a browser, so it writes what a reader of a page
+// needs and nothing twice: the pages of a type's versions carry their
+// comparisons (TypePage.Changes: each version's page compares it with every
+// older version) instead of a page per pair of versions, and only the home
+// page has a JSON twin, the index of the site (and what an incremental run
+// merges into, Options.PreviousHome); the registered schemas are the
+// registration documents' (`udtc gen --target registration`), and the
+// server answers each page as JSON.
 func (c *Catalog) Site(opts Options) ([]File, error) {
 	var mu sync.Mutex
 	var files []File
@@ -202,11 +280,11 @@ func (c *Catalog) Site(opts Options) ([]File, error) {
 }
 
 // SiteFunc renders the files of Site and hands them to put in batches as
-// they are rendered (the home page, the pages of each type, the assets), so
-// a caller that writes them need not hold the whole site. put is called
-// from several goroutines at once, batches and files in no set order (Site
-// and gen sort what they collect); its first error stops the rendering and
-// is returned.
+// they are rendered (the home page and the assets, then the pages of each
+// type), so a caller that writes them need not hold the whole site. put is
+// called from several goroutines at once, batches and files in no set
+// order (Site and gen sort what they collect); its first error stops the
+// rendering and is returned.
 func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	home := c.Home("")
 	if len(opts.PreviousHome) > 0 {
@@ -219,10 +297,11 @@ func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	if err != nil {
 		return err
 	}
-	files, err := addPage(nil, HomePath, h, home)
+	j, err := JSON(home)
 	if err != nil {
 		return err
 	}
+	files := []File{{Path: pagePath(HomePath, ".html"), Data: h}, {Path: pagePath(HomePath, ".json"), Data: j}}
 	for _, a := range Assets {
 		b, _, _ := Asset(a)
 		files = append(files, File{Path: "assets/" + a, Data: b})
@@ -245,43 +324,24 @@ func (c *Catalog) SiteFunc(opts Options, put func([]File) error) error {
 	})
 }
 
-// typeFiles renders the pages of t for Site: a page per API version and a
-// changes page per pair of versions (older → newer), each with its JSON twin.
+// typeFiles renders the pages of t for Site: a page per API version, with
+// the changes since each older version.
 func (c *Catalog) typeFiles(t *Type, opts Options) ([]File, error) {
-	var files []File
+	files := make([]File, 0, len(t.APIVersions))
 	known := parsed{}
 	for i, v := range t.APIVersions {
 		p, _ := c.typePage(t, v.Name, opts, known)
+		for _, older := range t.APIVersions[i+1:] {
+			ch, _ := c.changes(t, older.Name, v.Name, opts, known)
+			p.Changes = append(p.Changes, ch)
+		}
 		b, err := RenderType(staticLinks(v.Page), p)
 		if err != nil {
 			return nil, err
 		}
-		if files, err = addPage(files, v.Page, b, p); err != nil {
-			return nil, err
-		}
-		for _, older := range t.APIVersions[i+1:] {
-			ch, _ := c.changes(t, older.Name, v.Name, opts, known)
-			cp := ComparePath(t, older.Name, v.Name)
-			b, err := RenderChanges(staticLinks(cp), ch)
-			if err != nil {
-				return nil, err
-			}
-			if files, err = addPage(files, cp, b, ch); err != nil {
-				return nil, err
-			}
-		}
+		files = append(files, File{Path: pagePath(v.Page, ".html"), Data: b})
 	}
 	return files, nil
-}
-
-// addPage appends the page at canonical path p: its HTML and the JSON twin
-// of its data.
-func addPage(files []File, p string, html []byte, data any) ([]File, error) {
-	j, err := JSON(data)
-	if err != nil {
-		return files, err
-	}
-	return append(files, File{Path: pagePath(p, ".html"), Data: html}, File{Path: pagePath(p, ".json"), Data: j}), nil
 }
 
 func pagePath(p, ext string) string {

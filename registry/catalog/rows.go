@@ -6,64 +6,99 @@ import (
 	"strings"
 )
 
-// propertyRows writes the rows of a type page's property table, the
-// template's hottest part (a page has dozens of rows, each some twenty
+// propertyTable writes the head and rows of a type page's property table,
+// the template's hottest part (a page has dozens of rows, each some twenty
 // actions that html/template runs through reflection), as Go code. It
-// writes exactly what this range wrote in catalog.html.tmpl, with
-// html/template's escaping of each context (TestPropertyRowsAsTemplate
-// holds it to that template on hostile strings):
+// writes exactly what this template would write, with html/template's
+// escaping of each context (TestPropertyTableAsTemplate holds it to that
+// template on hostile strings):
 //
+//	<thead><tr><th scope="col">Property</th><th scope="col">Type</th>{{if $flags}}<th scope="col">Flags</th>{{end}}...<th scope="col">Description</th></tr></thead>
+//	<tbody>
 //	{{- range $p.Properties}}
-//	<tr data-path="{{.Path}}">
-//	<th scope="row" class="path depth-{{.Depth}}"><code>{{.Path}}</code></th>
-//	<td class="ptype">{{.Type}}</td>
-//	<td class="flags">{{if .Required}}<span class="tag tag-required">required</span> {{end}}...{{if .Nullable}}<span class="tag">nullable</span>{{end}}</td>
-//	<td class="default">{{if .Default}}<code>{{.Default}}</code>{{end}}</td>
-//	<td class="enum">{{range $i, $e := .Enum}}{{if $i}}, {{end}}<code>{{$e}}</code>{{end}}</td>
-//	<td class="constraints">{{range .Constraints}}<span class="constraint" data-keyword="{{.Keyword}}">{{.Keyword}}: <code>{{.Value}}</code></span> {{end}}</td>
-//	<td class="pdesc">{{markdown .Description}}{{if .References}} <span class="ref">The ID of a resource of ...{{end}}</td>
-//	</tr>
+//	<tr><th scope="row"{{if .Depth}} class="d{{.Depth}}"{{end}}><code>{{.Path}}</code><td>{{.Type}}
+//	{{- if $flags}}<td>{{if .Required}}<span class="tag tag-required">required</span> {{end}}...{{if .Nullable}}<span class="tag">nullable</span>{{end}}{{end}}
+//	{{- if $default}}<td>{{if .Default}}<code>{{.Default}}</code>{{end}}{{end}}
+//	{{- if $enum}}<td>{{range $i, $e := .Enum}}{{if $i}}, {{end}}<code>{{$e}}</code>{{end}}{{end}}
+//	{{- if $constraints}}<td>{{range $i, $c := .Constraints}}{{if $i}} {{end}}<span>{{.Keyword}}: <code>{{.Value}}</code></span>{{end}}{{end}}
+//	<td>{{markdownCell .Description}}{{if .References}} <span class="ref">The ID of a resource of ...{{end}}
 //	{{- end}}
-func propertyRows(l Linker, props []Property) template.HTML {
-	var b strings.Builder
+//	</tbody>
+//
+// (one line a row). Rows are most of a page's bytes, and a catalog has
+// thousands of pages, so a row writes what a reader needs and no more: the
+// flags, default, allowed values and constraints columns only when some
+// property has one, cells without class or data attributes (the stylesheet
+// picks the description and the constraints by position), a row's path
+// only as the text of its header cell, a one-paragraph description without
+// its <p>, and no end tags where HTML makes them optional (</th>, </td>,
+// </tr>: the next cell or row, or </tbody>, ends them, as the HTML parsing
+// rules say and every browser does).
+func propertyTable(l Linker, props []Property) template.HTML {
+	var flags, def, enum, cons bool
 	n := 0
 	for _, p := range props {
-		n += 400 + 2*len(p.Path) + len(p.Type) + len(p.Description)
+		flags = flags || p.Required || p.ReadOnly || p.WriteOnly || p.Sensitive || p.Deprecated || p.Nullable
+		def = def || p.Default != ""
+		enum = enum || len(p.Enum) > 0
+		cons = cons || len(p.Constraints) > 0
+		n += 120 + len(p.Path) + len(p.Type) + len(p.Description)
 	}
+	var b strings.Builder
 	b.Grow(n)
-	for _, p := range props {
-		b.WriteString("\n<tr data-path=\"")
-		escapeHTML(&b, p.Path)
-		b.WriteString("\">\n<th scope=\"row\" class=\"path depth-")
-		b.WriteString(strconv.Itoa(p.Depth))
-		b.WriteString("\"><code>")
-		escapeHTML(&b, p.Path)
-		b.WriteString("</code></th>\n<td class=\"ptype\">")
-		escapeHTML(&b, p.Type)
-		b.WriteString("</td>\n<td class=\"flags\">")
-		writeFlags(&b, p)
-		b.WriteString("</td>\n<td class=\"default\">")
-		if p.Default != "" {
-			b.WriteString("<code>")
-			escapeHTML(&b, p.Default)
-			b.WriteString("</code>")
+	b.WriteString(`<thead><tr><th scope="col">Property</th><th scope="col">Type</th>`)
+	for _, c := range []struct {
+		on   bool
+		head string
+	}{{flags, "Flags"}, {def, "Default"}, {enum, "Allowed values"}, {cons, "Constraints"}} {
+		if c.on {
+			b.WriteString(`<th scope="col">` + c.head + `</th>`)
 		}
-		b.WriteString("</td>\n<td class=\"enum\">")
-		for i, e := range p.Enum {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("<code>")
-			escapeHTML(&b, e)
-			b.WriteString("</code>")
-		}
-		b.WriteString("</td>\n<td class=\"constraints\">")
-		writeConstraints(&b, p.Constraints)
-		b.WriteString("</td>\n<td class=\"pdesc\">")
-		b.WriteString(string(markdown(p.Description)))
-		writeReferences(&b, l, p.References)
-		b.WriteString("</td>\n</tr>")
 	}
+	b.WriteString("<th scope=\"col\">Description</th></tr></thead>\n<tbody>")
+	for _, p := range props {
+		b.WriteString("\n<tr><th scope=\"row\"")
+		if p.Depth != 0 {
+			b.WriteString(" class=\"d")
+			b.WriteString(strconv.Itoa(p.Depth))
+			b.WriteString("\"")
+		}
+		b.WriteString("><code>")
+		escapeHTML(&b, p.Path)
+		b.WriteString("</code><td>")
+		escapeHTML(&b, p.Type)
+		if flags {
+			b.WriteString("<td>")
+			writeFlags(&b, p)
+		}
+		if def {
+			b.WriteString("<td>")
+			if p.Default != "" {
+				b.WriteString("<code>")
+				escapeHTML(&b, p.Default)
+				b.WriteString("</code>")
+			}
+		}
+		if enum {
+			b.WriteString("<td>")
+			for i, e := range p.Enum {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString("<code>")
+				escapeHTML(&b, e)
+				b.WriteString("</code>")
+			}
+		}
+		if cons {
+			b.WriteString("<td>")
+			writeConstraints(&b, p.Constraints)
+		}
+		b.WriteString("<td>")
+		b.WriteString(string(markdownCell(p.Description)))
+		writeReferences(&b, l, p.References)
+	}
+	b.WriteString("\n</tbody>")
 	return template.HTML(b.String())
 }
 
@@ -88,14 +123,15 @@ func writeFlags(b *strings.Builder, p Property) {
 
 // writeConstraints writes a row's constraints cell.
 func writeConstraints(b *strings.Builder, cs []Constraint) {
-	for _, c := range cs {
-		b.WriteString(`<span class="constraint" data-keyword="`)
-		escapeHTML(b, c.Keyword)
-		b.WriteString(`">`)
+	for i, c := range cs {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("<span>")
 		escapeHTML(b, c.Keyword)
 		b.WriteString(": <code>")
 		escapeHTML(b, c.Value)
-		b.WriteString("</code></span> ")
+		b.WriteString("</code></span>")
 	}
 }
 

@@ -130,7 +130,7 @@ func TestCatalogJSONTwin(t *testing.T) {
 	// The HTML shows what the JSON says: every property path.
 	html := string(f.must(200, "GET", "!/types/Contoso.Data/postgresDatabases/2025-06-01", "").body)
 	for _, p := range page.Properties {
-		if !strings.Contains(html, `data-path="`+p.Path+`"`) {
+		if !strings.Contains(html, `<code>`+p.Path+`</code><td>`) {
 			t.Errorf("HTML lacks the row of %s", p.Path)
 		}
 	}
@@ -147,18 +147,18 @@ func TestCatalogTypePage(t *testing.T) {
 	r := f.must(200, "GET", "!/types/contoso.data/POSTGRESDATABASES/2025-06-01", "")
 	body := string(r.body)
 	for _, want := range []string{
-		`<tr data-path="name">`,
-		`data-keyword="minLength">minLength: <code>3</code>`,
-		`data-keyword="maxLength">maxLength: <code>63</code>`,
-		`data-keyword="pattern">pattern: <code>^[a-z]&#43;$</code>`,
-		`data-keyword="format">format: <code>hostname</code>`,
-		`data-keyword="minimum">minimum: <code>1</code>`,
+		`<tr><th scope="row"><code>name</code><td>`,
+		`<span>minLength: <code>3</code></span>`,
+		`<span>maxLength: <code>63</code></span>`,
+		`<span>pattern: <code>^[a-z]&#43;$</code></span>`,
+		`<span>format: <code>hostname</code></span>`,
+		`<span>minimum: <code>1</code></span>`,
 		`<code>&#34;orders&#34;</code>`,
 		`<code>&#34;XL&#34;</code>`,
 		`<span class="tag tag-sensitive">sensitive</span>`,
 		`<span class="tag">write-only</span>`,
 		`<span class="tag">read-only</span>`,
-		`<tr data-path="status.host">`,
+		`<tr><th scope="row" class="d1"><code>status.host</code><td>`,
 		`The ID of a resource of <a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
 		`<a href="/types/Contoso.Data/postgresDatabases_databases/2025-06-01">Contoso.Data/postgresDatabases/databases</a>`,
 		`href="/types/Contoso.Data/postgresDatabases/changes/2025-01-01-preview/2025-06-01"`,

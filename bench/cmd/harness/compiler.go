@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/udtc/udtc/bench/harness"
+	"github.com/udtc/udtc/bench/synth"
 )
 
 const processNote = `Whole-process runs of the udtc binary, medians over "Runs" (a run longer than -slow is not repeated; a size whose predicted run exceeds -budget is skipped). "Wall per 1,000 types" divides wall time by catalog size: it stays flat when cost grows linearly. "Of which system" is the kernel's part of CPU: for gen mostly creating its files, which on this machine's ext4 without a journal costs seconds within minutes of a large deletion (see the notes below the line).`
@@ -102,6 +103,7 @@ func (b *bench) gen(ctx context.Context) {
 	// the size is judged against the same types without de-duplication.
 	bicep := b.target("Bicep types.json of 1,000 types as written, as a share of the same types without type de-duplication", 100.0/3, "%", false)
 	growth := b.target("`udtc gen` cost growth, 1,000 → 5,000 types (wall per type, ratio)", 1.25, "×", false)
+	b.siteTargetsFor(synth.ProfileFlat)
 	perType := map[int]float64{}
 	for _, t := range []*harness.Target{unchanged, bicep, growth} {
 		t.Why = b.available("gen")
@@ -150,6 +152,7 @@ func (b *bench) gen(ctx context.Context) {
 		for _, o := range b.outputSizes(out) {
 			outputs.Rows = append(outputs.Rows, []string{num(n), o.name, num(o.files), harness.MB(o.bytes)})
 		}
+		b.measureSite(synth.ProfileFlat, n, out)
 		bt, err := bicepSizes(out)
 		switch {
 		case err != nil:

@@ -59,7 +59,7 @@ func TestHarnessSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(data)
-	for _, want := range []string{"# Benchmarks", "## Targets", "## Catalogs", "| 30 | 3 | 60 |", "## Compiler", "udtc check", "## Catalog shapes (30 types)", "| deep | udtc gen (one description changed) |", "## Registry load", "## Resources", "| PUT resource (admission + durable write) | 50 | 0 |", "## Publish"} {
+	for _, want := range []string{"# Benchmarks", "## Targets", "## Catalogs", "| 30 | 3 | 60 |", "## Compiler", "udtc check", "## Catalog shapes (30 types)", "## Static catalog", "| 30 | deep | 64 |", "| deep | udtc gen (one description changed) |", "## Registry load", "## Resources", "| PUT resource (admission + durable write) | 50 | 0 |", "## Publish"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
@@ -205,5 +205,41 @@ func TestEditDescription(t *testing.T) {
 	}
 	if err := editDescription(p, 1); err == nil {
 		t.Error("a file without a quoted description was edited")
+	}
+}
+
+// measureSite counts the files, directories and bytes of out/site and
+// fills the shape's targets at the reference size only.
+func TestMeasureSite(t *testing.T) {
+	out := t.TempDir()
+	for p, data := range map[string]string{
+		"site/index.html": "home", "site/index.json": "{}", "site/assets/catalog.css": "css",
+		"site/types/Ns/a/2025-01-01.html": "page a", "site/types/Ns/b/2025-01-01.html": "page bb",
+		"bicep/ns/types.json": "not the site's",
+	} {
+		p = filepath.Join(out, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := &bench{tables: map[string]*harness.Table{}}
+	b.measureSite("deep", 30, out)
+	if st := b.siteTargetsFor("deep"); st.size.Have || st.count.Have {
+		t.Error("a catalog of 30 types filled the 1,000-type targets")
+	}
+	b.measureSite("deep", reference, out)
+	st := b.siteTargetsFor("deep")
+	if !st.size.Have || st.size.Value*1e6 != 22 || !st.count.Have || st.count.Value != 5+6 {
+		t.Errorf("size %+v, count %+v; want 22 bytes and 5 files + 6 directories", *st.size, *st.count)
+	}
+	if flat := b.siteTargetsFor("flat"); flat.size.Have || flat.size.Why != "not measured" {
+		t.Errorf("the flat target: %+v", *flat.size)
+	}
+	rows := b.tables["Static catalog"].Rows
+	if want := []string{"1,000", "deep", "5", "6", "0.000022 MB", "2", "0.0065 kB"}; len(rows) != 2 || !slices.Equal(rows[1][:4], want[:4]) || rows[1][5] != "2" {
+		t.Errorf("rows %q, want the second %q", rows, want)
 	}
 }

@@ -41,6 +41,8 @@ type bench struct {
 	// the flat catalog at the shapes section's size, which it reuses.
 	deep string
 	ref  map[string][]harness.Sample
+	// site holds the static catalog's targets by profile (site.go).
+	site map[string]siteTargets
 
 	// meter runs every measured command through the harness binary as a
 	// launcher, so peak RSS is the command's own (see harness.Meter).

@@ -90,6 +90,7 @@ func (b *bench) shapes(ctx context.Context) {
 	n := b.shapeSize()
 	t := b.table(fmt.Sprintf("Catalog shapes (%s types)", num(n)), shapesNote,
 		"Profile", "Command", "Runs", "Wall", "CPU", "Peak RSS", "Ratio", "Note")
+	b.siteTargetsFor(synth.ProfileFlat)
 	var list []shape
 	if dir, ok := b.catalog[n]; ok {
 		list = append(list, shape{synth.ProfileFlat, dir})
@@ -165,6 +166,9 @@ func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
 		return
 	}
 	cold := row("udtc gen (all targets, cold)", samples, 0, "empty output directory")
+	if _, err := os.Stat(filepath.Join(out, "site")); err == nil {
+		b.measureSite(s.profile, n, out) // the flat one when the gen section did not run
+	}
 	if ref {
 		tg.rss.Value, tg.rss.Have, tg.rss.Why = float64(cold.MaxRSS)/1e6, true, ""
 	}
