@@ -342,7 +342,7 @@ func mergeBase(r *reporter, av *model.APIVersion, e *entry) bool {
 	if !ok {
 		return false
 	}
-	src, err := schema.MergeBaseJSON(av.Source)
+	src, err := schema.MergeBaseValidJSON(av.Source) // toJSON's, or a JSON manifest's, checked when loaded
 	if err != nil {
 		r.report(e.value, RuleBaseProperty, e.ptr(), "", "cannot merge Radius's base properties: %v", err)
 		return false

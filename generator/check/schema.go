@@ -306,7 +306,7 @@ func (c *schemaChecker) kind(s *model.Schema, n *yaml.Node, path string, kw map[
 		r.report(v, RuleTypeInvalid, e.ptr(), hint, "`type` must be a single type name, not a list")
 		return false
 	}
-	name, ok := r.str(v, e.ptr(), "`type`")
+	name, ok := r.strOf(e, "`type`")
 	if !ok {
 		return false
 	}
@@ -358,7 +358,7 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 	if r.radius {
 		r.report(ref.key, RuleRadiusUnsupported, path, radiusHint, "%s", api.RadiusRefProblem)
 	}
-	target, ok := r.str(ref.value, ref.ptr(), "`$ref`")
+	target, ok := r.strOf(ref, "`$ref`")
 	if !ok {
 		return nil
 	}
@@ -379,7 +379,7 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 		switch name {
 		case "$ref":
 		case "description":
-			d, _ := r.str(e.value, e.ptr(), "`description`")
+			d, _ := r.strOf(e, "`description`")
 			s.Description = r.intern(d)
 		default:
 			r.report(e.key, RuleRefSiblings, e.ptr(), "remove it: the built-in schema defines it", "`%s` beside `$ref` is ignored", name)
@@ -392,11 +392,11 @@ func (c *schemaChecker) ref(n *yaml.Node, path string, ref *entry, kw map[string
 func (c *schemaChecker) annotations(s *model.Schema, kw map[string]*entry, ext []*entry) {
 	r := c.r
 	if e := kw["description"]; e != nil {
-		d, _ := r.str(e.value, e.ptr(), "`description`")
+		d, _ := r.strOf(e, "`description`")
 		s.Description = r.intern(d)
 	}
 	if e := kw["title"]; e != nil {
-		t, _ := r.str(e.value, e.ptr(), "`title`")
+		t, _ := r.strOf(e, "`title`")
 		s.Title = r.intern(t)
 	}
 	s.ReadOnly = c.flag(kw["readOnly"])
@@ -528,7 +528,7 @@ func (c *schemaChecker) stringConstraints(s *model.Schema, kw map[string]*entry)
 	r := c.r
 	s.MinLength, s.MaxLength = c.counts(kw, "minLength", "maxLength")
 	if e := kw["pattern"]; e != nil {
-		p, ok := r.str(e.value, e.ptr(), "`pattern`")
+		p, ok := r.strOf(e, "`pattern`")
 		if !ok {
 			return
 		}
@@ -750,7 +750,7 @@ func (c *schemaChecker) required(s *model.Schema, e *entry) {
 
 func (c *schemaChecker) format(s *model.Schema, e *entry) {
 	r := c.r
-	f, ok := r.str(e.value, e.ptr(), "`format`")
+	f, ok := r.strOf(e, "`format`")
 	if !ok {
 		return
 	}

@@ -362,6 +362,16 @@ func isMerge(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag == "
 // str returns the value of a string scalar, reporting value-type otherwise.
 // An unquoted date (YAML's !!timestamp, e.g. defaultApiVersion: 2025-01-01)
 // counts as its text; numbers and booleans do not (the hint says to quote).
+// strOf is str of an entry's value; the entry's path, which costs an
+// allocation, is made only for a diagnostic (the checker reads a string
+// keyword of nearly every schema node).
+func (r *reporter) strOf(e *entry, what string) (string, bool) {
+	if n := resolve(e.value); isStr(n) {
+		return n.Value, true
+	}
+	return r.str(e.value, e.ptr(), what)
+}
+
 func (r *reporter) str(n *yaml.Node, path, what string) (string, bool) {
 	n = resolve(n)
 	if !isStr(n) {

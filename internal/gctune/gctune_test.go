@@ -50,9 +50,9 @@ func TestCompileLimitGrowsWithTheInput(t *testing.T) {
 	if got := CompileLimitFor(-1); got != CompileHeadroom {
 		t.Errorf("CompileLimitFor(-1) = %d, want the headroom %d", got, CompileHeadroom)
 	}
-	// The 23.8 MB flat catalog compiles to a 90 MB model: the limit leaves
+	// 27.5 MB of flat catalog compiles to a 115 MB model: the limit leaves
 	// room above it.
-	if got := CompileLimitFor(24 << 20); got != 120<<20+CompileHeadroom || got < 90<<20+CompileHeadroom {
-		t.Errorf("CompileLimitFor(24 MiB) = %d MiB, want %d MiB", got>>20, (120<<20+CompileHeadroom)>>20)
+	if got := CompileLimitFor(24 << 20); got != 168<<20+CompileHeadroom || got < 4*(24<<20)+CompileHeadroom {
+		t.Errorf("CompileLimitFor(24 MiB) = %d MiB, want %d MiB", got>>20, (168<<20+CompileHeadroom)>>20)
 	}
 }
