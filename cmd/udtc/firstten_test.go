@@ -408,8 +408,8 @@ func TestRegistryEmptyListAndSchemaTree(t *testing.T) {
 		"      databases                []Object                     items at most 16                                             Databases to create on the server.\n",
 		"        name                   string             yes       pattern: ",
 		"        password               string                       sensitive: encrypted at rest, never returned by GET or LIST\n",
-		"      connections              map[string]Object                                                                         Connections from this resource to others, by connection name.\n",
-		"        source                 string             yes                                                                    Resource ID of the resource this connection points at.\n",
+		"      connections              map[string]Object                                                                         Map of connection name to connection data.\n",
+		"        source                 string             yes                                                                    Resource ID of the source resource for this connection.\n",
 		"LOCATIONS\n  global  http://localhost:8081\n",
 	} {
 		if !strings.Contains(stdout, want) {
