@@ -71,7 +71,24 @@ func startServe(t *testing.T, args ...string) (string, func() int) {
 
 func httpGet(t *testing.T, url string, header ...string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
+	return httpDo(t, "GET", url, "", header...)
+}
+
+// httpDo sends one request (a JSON body when body is not "") and returns
+// the answer's status and body.
+func httpDo(t *testing.T, method, url, body string, header ...string) (int, string) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for _, h := range header {
 		k, v, _ := strings.Cut(h, ": ")
 		req.Header.Set(k, v)

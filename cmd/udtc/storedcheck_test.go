@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,16 +51,8 @@ func TestBreakingJudgedAgainstStoredResources(t *testing.T) {
 	runOut(t, "publish", "--server", url, "postgres.yaml")
 	put := func(path, body string) {
 		t.Helper()
-		r, _ := http.NewRequest("PUT", url+path, strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode/100 != 2 {
-			t.Fatalf("PUT %s = %d %s", path, resp.StatusCode, b)
+		if code, b := httpDo(t, "PUT", url+path, body); code/100 != 2 {
+			t.Fatalf("PUT %s = %d %s", path, code, b)
 		}
 	}
 	put("/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{"location":"global"}`)

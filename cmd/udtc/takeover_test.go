@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -44,26 +43,19 @@ func TestPublishTakesOverWhatRadRegistered(t *testing.T) {
 	q := "?api-version=" + api.Version
 	send := func(method, url string, body any) (int, []byte) {
 		t.Helper()
-		var rd io.Reader
+		text := ""
 		if body != nil {
 			b, err := json.Marshal(body)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rd = strings.NewReader(string(b))
+			text = string(b)
 		}
-		req, _ := http.NewRequest(method, url, rd)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+		code, answer := httpDo(t, method, url, text)
+		if method == "PUT" && code/100 != 2 {
+			t.Fatalf("PUT %s = %d %s", url, code, answer)
 		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if method == "PUT" && resp.StatusCode/100 != 2 {
-			t.Fatalf("PUT %s = %d %s", url, resp.StatusCode, b)
-		}
-		return resp.StatusCode, b
+		return code, []byte(answer)
 	}
 	types := 0
 	err := filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
@@ -139,18 +131,7 @@ func TestRadAcceptedManifestPublishedAndRun(t *testing.T) {
 	if code, out, stderr := runCLI(t, "publish", "--profile", "radius", "--server", root, fixture); code != 0 {
 		t.Fatalf("publish = %d\n%s\n%s", code, out, stderr)
 	}
-	put := func(path, body string) (int, string) {
-		t.Helper()
-		req, _ := http.NewRequest("PUT", root+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	put := func(path, body string) (int, string) { return httpDo(t, "PUT", root+path, body) }
 	put("/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{"location":"global"}`)
 	const env = `"environment":"/planes/radius/local/resourceGroups/rg/providers/Radius.Core/environments/dev"`
 	cache := "/planes/radius/local/resourceGroups/rg/providers/Contoso.Data/caches/c1?api-version=2025-01-01"
