@@ -183,5 +183,5 @@ const (
 
 // PossibleGadgetNetworkTLSMinVersionValues returns every GadgetNetworkTLSMinVersion value in schema order.
 func PossibleGadgetNetworkTLSMinVersionValues() []GadgetNetworkTLSMinVersion {
-	return []GadgetNetworkTLSMinVersion{GadgetNetworkTLSMinVersion12, GadgetNetworkTLSMinVersion13}
+	return append([]GadgetNetworkTLSMinVersion(nil), GadgetNetworkTLSMinVersion12, GadgetNetworkTLSMinVersion13)
 }

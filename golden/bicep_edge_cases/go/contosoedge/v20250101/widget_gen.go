@@ -155,7 +155,7 @@ const (
 
 // PossibleWidgetNetworkTLSMinVersionValues returns every WidgetNetworkTLSMinVersion value in schema order.
 func PossibleWidgetNetworkTLSMinVersionValues() []WidgetNetworkTLSMinVersion {
-	return []WidgetNetworkTLSMinVersion{WidgetNetworkTLSMinVersion12, WidgetNetworkTLSMinVersion13}
+	return append([]WidgetNetworkTLSMinVersion(nil), WidgetNetworkTLSMinVersion12, WidgetNetworkTLSMinVersion13)
 }
 
 // WidgetOnly is properties.only of [Widget].
@@ -167,5 +167,5 @@ const (
 
 // PossibleWidgetOnlyValues returns every WidgetOnly value in schema order.
 func PossibleWidgetOnlyValues() []WidgetOnly {
-	return []WidgetOnly{WidgetOnlySingle}
+	return append([]WidgetOnly(nil), WidgetOnlySingle)
 }

@@ -174,7 +174,7 @@ const (
 
 // PossibleWidgetPolicyLevelValues returns every WidgetPolicyLevel value in schema order.
 func PossibleWidgetPolicyLevelValues() []WidgetPolicyLevel {
-	return []WidgetPolicyLevel{WidgetPolicyLevel10, WidgetPolicyLevelV2, WidgetPolicyLevelStandardLRS, WidgetPolicyLevelAll, WidgetPolicyLevelAll2}
+	return append([]WidgetPolicyLevel(nil), WidgetPolicyLevel10, WidgetPolicyLevelV2, WidgetPolicyLevelStandardLRS, WidgetPolicyLevelAll, WidgetPolicyLevelAll2)
 }
 
 // WidgetPolicyGridItem is properties.grid[*][*] of [WidgetPolicy].
@@ -189,5 +189,5 @@ const (
 
 // PossibleWidgetPolicyGridItemValues returns every WidgetPolicyGridItem value in schema order.
 func PossibleWidgetPolicyGridItemValues() []WidgetPolicyGridItem {
-	return []WidgetPolicyGridItem{WidgetPolicyGridItemX, WidgetPolicyGridItemO}
+	return append([]WidgetPolicyGridItem(nil), WidgetPolicyGridItemX, WidgetPolicyGridItemO)
 }

@@ -148,5 +148,5 @@ const (
 
 // PossiblePostgreSQLDatabaseSizeValues returns every PostgreSQLDatabaseSize value in schema order.
 func PossiblePostgreSQLDatabaseSizeValues() []PostgreSQLDatabaseSize {
-	return []PostgreSQLDatabaseSize{PostgreSQLDatabaseSizeS, PostgreSQLDatabaseSizeM}
+	return append([]PostgreSQLDatabaseSize(nil), PostgreSQLDatabaseSizeS, PostgreSQLDatabaseSizeM)
 }

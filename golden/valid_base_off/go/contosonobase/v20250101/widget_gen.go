@@ -126,5 +126,5 @@ const (
 
 // PossibleWidgetSizeValues returns every WidgetSize value in schema order.
 func PossibleWidgetSizeValues() []WidgetSize {
-	return []WidgetSize{WidgetSizeS, WidgetSizeM}
+	return append([]WidgetSize(nil), WidgetSizeS, WidgetSizeM)
 }

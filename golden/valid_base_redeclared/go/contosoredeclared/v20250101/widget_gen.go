@@ -144,5 +144,5 @@ const (
 
 // PossibleWidgetSizeValues returns every WidgetSize value in schema order.
 func PossibleWidgetSizeValues() []WidgetSize {
-	return []WidgetSize{WidgetSizeS, WidgetSizeM}
+	return append([]WidgetSize(nil), WidgetSizeS, WidgetSizeM)
 }

@@ -147,5 +147,5 @@ const (
 
 // PossibleContosoBusSkuValues returns every ContosoBusSku value in schema order.
 func PossibleContosoBusSkuValues() []ContosoBusSku {
-	return []ContosoBusSku{ContosoBusSkuBasic, ContosoBusSkuStandard}
+	return append([]ContosoBusSku(nil), ContosoBusSkuBasic, ContosoBusSkuStandard)
 }

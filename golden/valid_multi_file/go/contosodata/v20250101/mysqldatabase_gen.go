@@ -145,5 +145,5 @@ const (
 
 // PossibleMySQLDatabaseVersionValues returns every MySQLDatabaseVersion value in schema order.
 func PossibleMySQLDatabaseVersionValues() []MySQLDatabaseVersion {
-	return []MySQLDatabaseVersion{MySQLDatabaseVersion57, MySQLDatabaseVersion80}
+	return append([]MySQLDatabaseVersion(nil), MySQLDatabaseVersion57, MySQLDatabaseVersion80)
 }

@@ -158,5 +158,5 @@ const (
 
 // PossibleGaugeModeValues returns every GaugeMode value in schema order.
 func PossibleGaugeModeValues() []GaugeMode {
-	return []GaugeMode{GaugeModeEmpty, GaugeModeAuto}
+	return append([]GaugeMode(nil), GaugeModeEmpty, GaugeModeAuto)
 }

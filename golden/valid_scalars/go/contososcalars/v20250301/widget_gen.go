@@ -172,5 +172,5 @@ const (
 
 // PossibleWidgetTierValues returns every WidgetTier value in schema order.
 func PossibleWidgetTierValues() []WidgetTier {
-	return []WidgetTier{WidgetTierFree, WidgetTierStandard, WidgetTierPremium}
+	return append([]WidgetTier(nil), WidgetTierFree, WidgetTierStandard, WidgetTierPremium)
 }

@@ -147,5 +147,5 @@ const (
 
 // PossibleCacheSizeValues returns every CacheSize value in schema order.
 func PossibleCacheSizeValues() []CacheSize {
-	return []CacheSize{CacheSizeS, CacheSizeM, CacheSizeL}
+	return append([]CacheSize(nil), CacheSizeS, CacheSizeM, CacheSizeL)
 }
