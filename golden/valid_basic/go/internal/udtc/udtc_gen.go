@@ -772,10 +772,16 @@ func (c *Client) do(ctx context.Context, method, u string, h http.Header, in, ou
 	}
 	if out != nil && len(data) > 0 {
 		if err := json.Unmarshal(data, out); err != nil {
-			return "", fmt.Errorf("%s %s: decoding the answer: %w", method, u, err)
+			return "", decodeError(method, u, err)
 		}
 	}
 	return resp.Header.Get("ETag"), nil
+}
+
+// decodeError is the error of a 2xx answer to method u whose body is not
+// what the request expects.
+func decodeError(method, u string, err error) error {
+	return fmt.Errorf("%s %s: decoding the answer: %w", method, u, err)
 }
 
 // loggedDeprecations holds the messages logged once per process.
@@ -926,7 +932,7 @@ func (c *Client) list(ctx context.Context, path string, each func(item json.RawM
 		for _, item := range page.Value {
 			more, err := each(item)
 			if err != nil {
-				return fmt.Errorf("%s %s: decoding the answer: %w", http.MethodGet, u, err)
+				return decodeError(http.MethodGet, u, err)
 			}
 			if !more {
 				return nil
