@@ -345,13 +345,17 @@ func (p *pkgPlan) genEnum(f *jen.File, e *enumPlan) {
 			g.Id(c).Id(e.name).Op("=").Lit(s.Enum[i].Str)
 		}
 	})
+	// The values are appended to a nil slice rather than written as a
+	// slice literal: a literal's backing array is a type of its own
+	// ([N]Enum), with an equality function, that every package compiles
+	// for every enum (about twice the compile time of the function).
 	f.Comment(fmt.Sprintf("// %s returns every %s value in schema order.", e.possible, e.name))
 	f.Func().Id(e.possible).Params().Index().Id(e.name).Block(
-		jen.Return(jen.Index().Id(e.name).ValuesFunc(func(g *jen.Group) {
+		jen.Return(jen.Append(jen.Index().Id(e.name).Parens(jen.Nil()), jen.ListFunc(func(g *jen.Group) {
 			for _, c := range e.consts {
 				g.Id(c)
 			}
-		})),
+		}))),
 	)
 }
 

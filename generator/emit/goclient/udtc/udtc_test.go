@@ -133,6 +133,45 @@ func TestConditions(t *testing.T) {
 	}
 }
 
+// TestListStops: List stops after an item it cannot decode, yielding nil
+// and the decoding error with the page's URL, and fetches no further page
+// after the caller stops; Get returns nil with an error.
+func TestListStops(t *testing.T) {
+	var pages []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pages = append(pages, r.URL.Query().Get("page"))
+		switch r.URL.Query().Get("page") {
+		case "":
+			w.Write([]byte(`{"value":[{"n":1},{"n":2}],"nextLink":"http://` + r.Host + `/l?page=2"}`))
+		case "2":
+			w.Write([]byte(`{"value":[{"n":3},{"n":"four"},{"n":5}],"nextLink":"http://` + r.Host + `/l?page=3"}`))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	type item struct{ N int }
+	ctx := context.Background()
+	c := mustClient(t, ClientOptions{Endpoint: srv.URL}, "v")
+	var got []string
+	for r, err := range List[*item](ctx, c, "/l") {
+		got = append(got, fmt.Sprint(r != nil, err != nil && strings.Contains(err.Error(), "/l?page=2: decoding the answer")))
+	}
+	if want := []string{"true false", "true false", "true false", "false true"}; !slices.Equal(got, want) {
+		t.Errorf("List yielded (item, decoding error) %q, want %q", got, want)
+	}
+	pages = nil
+	for range List[*item](ctx, c, "/l") {
+		break
+	}
+	if !slices.Equal(pages, []string{""}) {
+		t.Errorf("after a break on the first item, List fetched pages %q, want only the first", pages)
+	}
+	if r, err := Get(ctx, c, "/l?page=9", new(item)); r != nil || err == nil {
+		t.Errorf("Get of a 404 = %v, %v; want nil and an error", r, err)
+	}
+}
+
 // TestResourceGroupsClient: the groups client sends the requests of the
 // resource groups API (the group's ID in the client's plane, its API
 // version, the conditions of the options) and decodes the answers.

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // GadgetResourceType is the full name of the Contoso.Edge/gadgets resource type.
 const GadgetResourceType = "Contoso.Edge/gadgets"

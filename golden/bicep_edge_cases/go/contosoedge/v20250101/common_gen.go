@@ -16,8 +16,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/bicep_edge_cases/go/contosoedge/resourceids"
-	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
 )
 
 type (

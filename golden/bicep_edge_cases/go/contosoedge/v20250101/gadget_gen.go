@@ -5,7 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 
@@ -182,5 +182,5 @@ const (
 
 // PossibleGadgetNetworkTLSMinVersionValues returns every GadgetNetworkTLSMinVersion value in schema order.
 func PossibleGadgetNetworkTLSMinVersionValues() []GadgetNetworkTLSMinVersion {
-	return []GadgetNetworkTLSMinVersion{GadgetNetworkTLSMinVersion12, GadgetNetworkTLSMinVersion13}
+	return append([]GadgetNetworkTLSMinVersion(nil), GadgetNetworkTLSMinVersion12, GadgetNetworkTLSMinVersion13)
 }

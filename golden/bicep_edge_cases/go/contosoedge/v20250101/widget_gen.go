@@ -5,7 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/bicep_edge_cases/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 
@@ -154,7 +154,7 @@ const (
 
 // PossibleWidgetNetworkTLSMinVersionValues returns every WidgetNetworkTLSMinVersion value in schema order.
 func PossibleWidgetNetworkTLSMinVersionValues() []WidgetNetworkTLSMinVersion {
-	return []WidgetNetworkTLSMinVersion{WidgetNetworkTLSMinVersion12, WidgetNetworkTLSMinVersion13}
+	return append([]WidgetNetworkTLSMinVersion(nil), WidgetNetworkTLSMinVersion12, WidgetNetworkTLSMinVersion13)
 }
 
 // WidgetOnly is properties.only of [Widget].
@@ -166,5 +166,5 @@ const (
 
 // PossibleWidgetOnlyValues returns every WidgetOnly value in schema order.
 func PossibleWidgetOnlyValues() []WidgetOnly {
-	return []WidgetOnly{WidgetOnlySingle}
+	return append([]WidgetOnly(nil), WidgetOnlySingle)
 }

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // WidgetPolicyResourceType is the full name of the Contoso.GoNames/widgetPolicies resource type.
 const WidgetPolicyResourceType = "Contoso.GoNames/widgetPolicies"

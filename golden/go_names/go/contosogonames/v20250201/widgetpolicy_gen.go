@@ -5,7 +5,7 @@ package v20250201
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 	"time"
 )
@@ -173,7 +173,7 @@ const (
 
 // PossibleWidgetPolicyLevelValues returns every WidgetPolicyLevel value in schema order.
 func PossibleWidgetPolicyLevelValues() []WidgetPolicyLevel {
-	return []WidgetPolicyLevel{WidgetPolicyLevel10, WidgetPolicyLevelV2, WidgetPolicyLevelStandardLRS, WidgetPolicyLevelAll, WidgetPolicyLevelAll2}
+	return append([]WidgetPolicyLevel(nil), WidgetPolicyLevel10, WidgetPolicyLevelV2, WidgetPolicyLevelStandardLRS, WidgetPolicyLevelAll, WidgetPolicyLevelAll2)
 }
 
 // WidgetPolicyGridItem is properties.grid[*][*] of [WidgetPolicy].
@@ -188,5 +188,5 @@ const (
 
 // PossibleWidgetPolicyGridItemValues returns every WidgetPolicyGridItem value in schema order.
 func PossibleWidgetPolicyGridItemValues() []WidgetPolicyGridItem {
-	return []WidgetPolicyGridItem{WidgetPolicyGridItemX, WidgetPolicyGridItemO}
+	return append([]WidgetPolicyGridItem(nil), WidgetPolicyGridItemX, WidgetPolicyGridItemO)
 }

@@ -16,8 +16,8 @@
 package v20250301preview
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/go_names/go/contosogonames/resourceids"
-	udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
 )
 
 type (

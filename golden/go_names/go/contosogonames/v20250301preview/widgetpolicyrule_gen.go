@@ -5,7 +5,7 @@ package v20250301preview
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/go_names/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 

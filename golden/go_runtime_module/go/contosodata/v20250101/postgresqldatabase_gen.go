@@ -147,5 +147,5 @@ const (
 
 // PossiblePostgreSQLDatabaseSizeValues returns every PostgreSQLDatabaseSize value in schema order.
 func PossiblePostgreSQLDatabaseSizeValues() []PostgreSQLDatabaseSize {
-	return []PostgreSQLDatabaseSize{PostgreSQLDatabaseSizeS, PostgreSQLDatabaseSizeM}
+	return append([]PostgreSQLDatabaseSize(nil), PostgreSQLDatabaseSizeS, PostgreSQLDatabaseSizeM)
 }

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/note_not_a_manifest/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // WidgetResourceType is the full name of the Contoso.Notes/widgets resource type.
 const WidgetResourceType = "Contoso.Notes/widgets"

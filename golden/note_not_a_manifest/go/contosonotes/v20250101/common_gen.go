@@ -15,8 +15,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/note_not_a_manifest/go/contosonotes/resourceids"
-	udtc "github.com/udtc/udtc/golden/note_not_a_manifest/go/internal/udtc"
 )
 
 type (

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_any/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // ExtensionResourceType is the full name of the Contoso.Platform/extensions resource type.
 const ExtensionResourceType = "Contoso.Platform/extensions"

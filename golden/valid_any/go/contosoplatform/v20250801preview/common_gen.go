@@ -16,8 +16,8 @@
 package v20250801preview
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_any/go/contosoplatform/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_any/go/internal/udtc"
 )
 
 type (

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_base_off/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // WidgetResourceType is the full name of the Contoso.NoBase/widgets resource type.
 const WidgetResourceType = "Contoso.NoBase/widgets"

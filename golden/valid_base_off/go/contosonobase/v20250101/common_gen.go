@@ -15,8 +15,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_base_off/go/contosonobase/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_base_off/go/internal/udtc"
 )
 
 type (

@@ -5,7 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_base_off/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 
@@ -126,5 +126,5 @@ const (
 
 // PossibleWidgetSizeValues returns every WidgetSize value in schema order.
 func PossibleWidgetSizeValues() []WidgetSize {
-	return []WidgetSize{WidgetSizeS, WidgetSizeM}
+	return append([]WidgetSize(nil), WidgetSizeS, WidgetSizeM)
 }

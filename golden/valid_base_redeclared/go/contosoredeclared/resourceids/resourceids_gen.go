@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_base_redeclared/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // WidgetResourceType is the full name of the Contoso.Redeclared/widgets resource type.
 const WidgetResourceType = "Contoso.Redeclared/widgets"

@@ -772,10 +772,16 @@ func (c *Client) do(ctx context.Context, method, u string, h http.Header, in, ou
 	}
 	if out != nil && len(data) > 0 {
 		if err := json.Unmarshal(data, out); err != nil {
-			return "", fmt.Errorf("%s %s: decoding the answer: %w", method, u, err)
+			return "", decodeError(method, u, err)
 		}
 	}
 	return resp.Header.Get("ETag"), nil
+}
+
+// decodeError is the error of a 2xx answer to method u whose body is not
+// what the request expects.
+func decodeError(method, u string, err error) error {
+	return fmt.Errorf("%s %s: decoding the answer: %w", method, u, err)
 }
 
 // loggedDeprecations holds the messages logged once per process.
@@ -834,41 +840,48 @@ func responseError(status int, data []byte) *ResponseError {
 }
 
 // Get reads the resource at path into r, with the answer's ETag in r's
-// ETag field. The type parameter is a pointer type, so every resource type
-// shares one instantiation (one GC shape) and the generated packages
-// compile no copy of their own.
+// ETag field. P is a pointer type, so every resource type shares one
+// instantiation (one GC shape). Each package that calls it compiles that
+// instantiation again, so its body is no more than the call of a
+// non-generic method and the typed result.
 func Get[P any](ctx context.Context, c *Client, path string, r P) (P, error) {
-	etag, err := c.do(ctx, http.MethodGet, c.URL(path), nil, nil, r)
-	return tagged(r, etag, err)
+	return result(r, c.send(ctx, http.MethodGet, path, nil, nil, r))
 }
 
 // Put writes in at path under the conditions of opts (nil for none) and
 // decodes what the server stored into r, with its ETag as for Get.
 func Put[P any](ctx context.Context, c *Client, path string, in, r P, opts *WriteOptions) (P, error) {
-	etag, err := c.do(ctx, http.MethodPut, c.URL(path), opts.header(), in, r)
-	return tagged(r, etag, err)
+	return result(r, c.send(ctx, http.MethodPut, path, opts.header(), in, r))
 }
 
 // Post sends an empty POST to path and decodes the answer into r.
 func Post[P any](ctx context.Context, c *Client, path string, r P) (P, error) {
-	_, err := c.do(ctx, http.MethodPost, c.URL(path), nil, nil, r)
-	return tagged(r, "", err)
+	return result(r, c.send(ctx, http.MethodPost, path, nil, nil, r))
 }
 
-// tagged is r, its field ETag (a *string, when r points to a struct that
-// has one) set to etag when the answer had one; the zero P (nil) when err
-// is not nil.
-func tagged[P any](r P, etag string, err error) (P, error) {
+// result is r, or the zero P (nil) and err when err is not nil.
+func result[P any](r P, err error) (P, error) {
 	if err != nil {
 		var zero P
 		return zero, err
 	}
-	if v := reflect.ValueOf(r).Elem(); etag != "" && v.Kind() == reflect.Struct {
+	return r, nil
+}
+
+// send sends a request of path as do does and sets the ETag field of out
+// (a *string, when out points to a struct that has one) to the answer's
+// ETag when it has one.
+func (c *Client) send(ctx context.Context, method, path string, h http.Header, in, out any) error {
+	etag, err := c.do(ctx, method, c.URL(path), h, in, out)
+	if err != nil || etag == "" {
+		return err
+	}
+	if v := reflect.ValueOf(out).Elem(); v.Kind() == reflect.Struct {
 		if f := v.FieldByName("ETag"); f.IsValid() && f.Type() == reflect.TypeFor[*string]() {
 			f.Set(reflect.ValueOf(&etag))
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // Delete deletes the resource at path under the condition of opts (nil for
@@ -882,27 +895,52 @@ func (c *Client) Delete(ctx context.Context, path string, opts *DeleteOptions) e
 // (following nextLink), and stops after the first error. P is a pointer
 // type (*Resource), as for Get. A list carries no ETags: the ETag fields
 // stay nil.
+//
+// It is not inlined: inlined, its closures would be compiled again for
+// every resource type that calls it, instead of once per package.
+//
+//go:noinline
 func List[P any](ctx context.Context, c *Client, path string) iter.Seq2[P, error] {
 	return func(yield func(P, error) bool) {
-		u := c.URL(path)
-		for u != "" {
-			var page struct {
-				Value    []P    `json:"value"`
-				NextLink string `json:"nextLink"`
+		var zero P
+		err := c.list(ctx, path, func(item json.RawMessage) (bool, error) {
+			r := zero
+			if err := json.Unmarshal(item, &r); err != nil {
+				return false, err
 			}
-			if _, err := c.do(ctx, http.MethodGet, u, nil, nil, &page); err != nil {
-				var zero P
-				yield(zero, err)
-				return
-			}
-			for _, r := range page.Value {
-				if !yield(r, nil) {
-					return
-				}
-			}
-			u = page.NextLink
+			return yield(r, nil), nil
+		})
+		if err != nil {
+			yield(zero, err)
 		}
 	}
+}
+
+// list hands each item of the list at path to each, page after page
+// (following nextLink), until each returns false or an error. It returns
+// the first error: a request's, or the decoding error of an item.
+func (c *Client) list(ctx context.Context, path string, each func(item json.RawMessage) (bool, error)) error {
+	u := c.URL(path)
+	for u != "" {
+		var page struct {
+			Value    []json.RawMessage `json:"value"`
+			NextLink string            `json:"nextLink"`
+		}
+		if _, err := c.do(ctx, http.MethodGet, u, nil, nil, &page); err != nil {
+			return err
+		}
+		for _, item := range page.Value {
+			more, err := each(item)
+			if err != nil {
+				return decodeError(http.MethodGet, u, err)
+			}
+			if !more {
+				return nil
+			}
+		}
+		u = page.NextLink
+	}
+	return nil
 }
 
 // ResourceGroupsAPIVersion is the API version of the resource groups API

@@ -178,5 +178,5 @@ const (
 
 // PossiblePostgresDatabaseSizeValues returns every PostgresDatabaseSize value in schema order.
 func PossiblePostgresDatabaseSizeValues() []PostgresDatabaseSize {
-	return []PostgresDatabaseSize{PostgresDatabaseSizeS, PostgresDatabaseSizeM, PostgresDatabaseSizeL, PostgresDatabaseSizeXL}
+	return append([]PostgresDatabaseSize(nil), PostgresDatabaseSizeS, PostgresDatabaseSizeM, PostgresDatabaseSizeL, PostgresDatabaseSizeXL)
 }

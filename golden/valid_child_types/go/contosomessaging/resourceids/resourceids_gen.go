@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // ContosoBusResourceType is the full name of the Contoso.Messaging/contosoBuses resource type.
 const ContosoBusResourceType = "Contoso.Messaging/contosoBuses"

@@ -16,8 +16,8 @@
 package v20240601preview
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_child_types/go/contosomessaging/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
 )
 
 type (

@@ -5,7 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 
@@ -146,5 +146,5 @@ const (
 
 // PossibleContosoBusSkuValues returns every ContosoBusSku value in schema order.
 func PossibleContosoBusSkuValues() []ContosoBusSku {
-	return []ContosoBusSku{ContosoBusSkuBasic, ContosoBusSkuStandard}
+	return append([]ContosoBusSku(nil), ContosoBusSkuBasic, ContosoBusSkuStandard)
 }

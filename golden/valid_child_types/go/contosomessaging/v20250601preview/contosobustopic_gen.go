@@ -5,7 +5,7 @@ package v20250601preview
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_child_types/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 

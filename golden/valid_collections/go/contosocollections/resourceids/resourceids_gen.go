@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_collections/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // QueueResourceType is the full name of the Contoso.Collections/queues resource type.
 const QueueResourceType = "Contoso.Collections/queues"

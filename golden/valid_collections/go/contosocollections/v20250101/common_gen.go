@@ -15,8 +15,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_collections/go/contosocollections/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_collections/go/internal/udtc"
 )
 
 type (

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_default_version/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // PreviewOnlyResourceType is the full name of the Contoso.Versions/previewOnly resource type.
 const PreviewOnlyResourceType = "Contoso.Versions/previewOnly"

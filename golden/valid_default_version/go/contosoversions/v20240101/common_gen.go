@@ -15,8 +15,8 @@
 package v20240101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_default_version/go/contosoversions/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_default_version/go/internal/udtc"
 )
 
 type (

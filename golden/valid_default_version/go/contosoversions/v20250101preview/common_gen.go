@@ -16,8 +16,8 @@
 package v20250101preview
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_default_version/go/contosoversions/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_default_version/go/internal/udtc"
 )
 
 type (

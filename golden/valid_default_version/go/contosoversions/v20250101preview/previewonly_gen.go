@@ -5,7 +5,7 @@ package v20250101preview
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_default_version/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_json/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // DocumentResourceType is the full name of the Contoso.Json/documents resource type.
 const DocumentResourceType = "Contoso.Json/documents"

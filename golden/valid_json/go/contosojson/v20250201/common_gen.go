@@ -15,8 +15,8 @@
 package v20250201
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_json/go/contosojson/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_json/go/internal/udtc"
 )
 
 type (

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // MySQLDatabaseResourceType is the full name of the Contoso.Data/mySqlDatabases resource type.
 const MySQLDatabaseResourceType = "Contoso.Data/mySqlDatabases"

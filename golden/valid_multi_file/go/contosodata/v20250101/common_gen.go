@@ -16,8 +16,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_multi_file/go/contosodata/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
 )
 
 type (

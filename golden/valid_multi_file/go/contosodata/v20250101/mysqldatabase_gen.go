@@ -5,7 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 
@@ -144,5 +144,5 @@ const (
 
 // PossibleMySQLDatabaseVersionValues returns every MySQLDatabaseVersion value in schema order.
 func PossibleMySQLDatabaseVersionValues() []MySQLDatabaseVersion {
-	return []MySQLDatabaseVersion{MySQLDatabaseVersion57, MySQLDatabaseVersion80}
+	return append([]MySQLDatabaseVersion(nil), MySQLDatabaseVersion57, MySQLDatabaseVersion80)
 }

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_multi_file/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // BucketResourceType is the full name of the Contoso.Storage/buckets resource type.
 const BucketResourceType = "Contoso.Storage/buckets"

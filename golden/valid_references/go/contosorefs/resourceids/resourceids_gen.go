@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_references/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // AppResourceType is the full name of the Contoso.Refs/apps resource type.
 const AppResourceType = "Contoso.Refs/apps"

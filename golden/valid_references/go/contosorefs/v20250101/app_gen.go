@@ -5,8 +5,8 @@ package v20250101
 import (
 	"context"
 	"errors"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_references/go/contosorefs/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_references/go/internal/udtc"
 	"iter"
 )
 

@@ -17,8 +17,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_references/go/contosorefs/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_references/go/internal/udtc"
 )
 
 type (

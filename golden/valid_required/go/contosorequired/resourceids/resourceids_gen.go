@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_required/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // GaugeResourceType is the full name of the Contoso.Required/gauges resource type.
 const GaugeResourceType = "Contoso.Required/gauges"

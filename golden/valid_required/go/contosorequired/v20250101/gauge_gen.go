@@ -5,7 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_required/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 	"time"
 )
@@ -157,5 +157,5 @@ const (
 
 // PossibleGaugeModeValues returns every GaugeMode value in schema order.
 func PossibleGaugeModeValues() []GaugeMode {
-	return []GaugeMode{GaugeModeEmpty, GaugeModeAuto}
+	return append([]GaugeMode(nil), GaugeModeEmpty, GaugeModeAuto)
 }

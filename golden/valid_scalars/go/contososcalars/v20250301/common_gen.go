@@ -15,8 +15,8 @@
 package v20250301
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_scalars/go/contososcalars/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_scalars/go/internal/udtc"
 )
 
 type (

@@ -5,7 +5,7 @@ package v20250301
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_scalars/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 	"time"
 )
@@ -171,5 +171,5 @@ const (
 
 // PossibleWidgetTierValues returns every WidgetTier value in schema order.
 func PossibleWidgetTierValues() []WidgetTier {
-	return []WidgetTier{WidgetTierFree, WidgetTierStandard, WidgetTierPremium}
+	return append([]WidgetTier(nil), WidgetTierFree, WidgetTierStandard, WidgetTierPremium)
 }

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_secrets/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // VaultResourceType is the full name of the Contoso.Security/vaults resource type.
 const VaultResourceType = "Contoso.Security/vaults"

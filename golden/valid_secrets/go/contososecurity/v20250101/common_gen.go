@@ -15,8 +15,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_secrets/go/contososecurity/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_secrets/go/internal/udtc"
 )
 
 type (

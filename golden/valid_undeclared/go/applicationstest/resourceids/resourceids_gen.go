@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/valid_undeclared/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // GadgetResourceType is the full name of the Applications.Test/gadgets resource type.
 const GadgetResourceType = "Applications.Test/gadgets"

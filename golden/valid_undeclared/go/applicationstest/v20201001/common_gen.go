@@ -15,8 +15,8 @@
 package v20201001
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_undeclared/go/applicationstest/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_undeclared/go/internal/udtc"
 )
 
 type (

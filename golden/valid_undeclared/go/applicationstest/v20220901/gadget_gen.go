@@ -5,7 +5,7 @@ package v20220901
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_undeclared/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 

@@ -16,8 +16,8 @@
 package v20231001preview
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/valid_undeclared/go/applicationstest/resourceids"
-	udtc "github.com/udtc/udtc/golden/valid_undeclared/go/internal/udtc"
 )
 
 type (

@@ -5,7 +5,7 @@ package v20231001preview
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/valid_undeclared/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 

@@ -15,8 +15,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/warn_pattern_bicep/go/contosowarnings/resourceids"
-	udtc "github.com/udtc/udtc/golden/warn_pattern_bicep/go/internal/udtc"
 )
 
 type (

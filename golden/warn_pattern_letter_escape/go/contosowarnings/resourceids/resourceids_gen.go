@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/warn_pattern_letter_escape/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // ThingResourceType is the full name of the Contoso.Warnings/things resource type.
 const ThingResourceType = "Contoso.Warnings/things"

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/warn_radius_names/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // PostgresDatabaseResourceType is the full name of the contoso.data-plane/Postgres-Databases resource type.
 const PostgresDatabaseResourceType = "contoso.data-plane/Postgres-Databases"

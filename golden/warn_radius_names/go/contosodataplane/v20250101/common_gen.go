@@ -15,8 +15,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/warn_radius_names/go/contosodataplane/resourceids"
-	udtc "github.com/udtc/udtc/golden/warn_radius_names/go/internal/udtc"
 )
 
 type (

@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/warn_required_default/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // CacheResourceType is the full name of the Contoso.Warnings/caches resource type.
 const CacheResourceType = "Contoso.Warnings/caches"

@@ -5,7 +5,7 @@ package v20250101
 import (
 	"context"
 	"errors"
-	udtc "github.com/udtc/udtc/golden/warn_required_default/go/internal/udtc"
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"iter"
 )
 
@@ -146,5 +146,5 @@ const (
 
 // PossibleCacheSizeValues returns every CacheSize value in schema order.
 func PossibleCacheSizeValues() []CacheSize {
-	return []CacheSize{CacheSizeS, CacheSizeM, CacheSizeL}
+	return append([]CacheSize(nil), CacheSizeS, CacheSizeM, CacheSizeL)
 }

@@ -17,8 +17,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/warn_resource_reference_unknown/go/contosotypos/resourceids"
-	udtc "github.com/udtc/udtc/golden/warn_resource_reference_unknown/go/internal/udtc"
 )
 
 type (
