@@ -10,7 +10,7 @@
 // the namespace and type names case-insensitively.
 package resourceids
 
-import udtc "github.com/udtc/udtc/golden/radius_rad_accepts/go/internal/udtc"
+import udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 
 // CacheResourceType is the full name of the Contoso.Data/caches resource type.
 const CacheResourceType = "Contoso.Data/caches"

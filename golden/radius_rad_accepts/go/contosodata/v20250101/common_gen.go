@@ -15,8 +15,8 @@
 package v20250101
 
 import (
+	udtc "github.com/udtc/udtc/generator/emit/goclient/udtc"
 	"github.com/udtc/udtc/golden/radius_rad_accepts/go/contosodata/resourceids"
-	udtc "github.com/udtc/udtc/golden/radius_rad_accepts/go/internal/udtc"
 )
 
 type (
