@@ -836,17 +836,21 @@ const costlyValue = 1 << 20
 // unless maxLength keeps such values out (admission checks it first).
 func (c *schemaChecker) patternCost(e *entry, re *pattern.Pattern, maxLength *int64) {
 	cost := re.Cost()
-	if re.Backtracks() || cost.Repeat == "" || 2*cost.RepeatSteps < cost.PerChar {
+	if re.Backtracks() {
 		return
 	}
 	refused, ok := cost.Refuses(pattern.DefaultBudget)
 	if !ok || refused > costlyValue || maxLength != nil && *maxLength < refused {
 		return
 	}
+	repeat, repeatSteps := re.CostliestRepeat() // only for a pattern that costs this much
+	if repeat == "" || 2*repeatSteps < cost.PerChar {
+		return
+	}
 	c.r.report(e.value, RulePatternCost, e.ptr(),
 		fmt.Sprintf("set maxLength below %s, anchor the pattern at the start (^) so a match spans few characters, or lower the count", pattern.Thousands(refused)),
 		"matching this pattern costs %s steps per character of the value, %s of them for the bounded repetition %s: a 1 MiB value costs %s, and the registry refuses values of %s characters or more (its budget is %s per request)",
-		pattern.Thousands(cost.PerChar), pattern.Thousands(cost.RepeatSteps), cost.Repeat,
+		pattern.Thousands(cost.PerChar), pattern.Thousands(repeatSteps), repeat,
 		pattern.Steps((costlyValue+1)*cost.PerChar), pattern.Thousands(refused), pattern.DefaultBudget)
 }
 

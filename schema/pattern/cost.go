@@ -31,15 +31,26 @@ type Cost struct {
 	// pattern anchored at the start can span; -1 when a match can look at
 	// the whole value.
 	Longest int64
-	// Repeat is the bounded repetition (`{n,m}`) that makes most of
-	// PerChar, as RE2 spells it, and RepeatSteps its share of PerChar; ""
-	// and 0 when there is none.
-	Repeat      string
-	RepeatSteps int64
 }
 
 // Cost returns what matching p costs.
 func (p *Pattern) Cost() Cost { return p.cost }
+
+// CostliestRepeat returns the bounded repetition (`{n,m}`) of a pattern
+// on RE2 that makes most of its Cost's PerChar, as RE2 spells it, and its
+// share of PerChar; "" and 0 when there is none, or on the backtracking
+// engine. It compiles each repetition anew, which can cost more than
+// compiling the pattern: call it to explain a cost, not on every compile.
+func (p *Pattern) CostliestRepeat() (string, int64) {
+	if p.re2 == nil {
+		return "", 0
+	}
+	re, err := syntax.Parse(p.re2.String(), syntax.Perl)
+	if err != nil { // not reachable: regexp.Compile accepted it
+		return "", 0
+	}
+	return costliestRepeat(re)
+}
 
 // Steps returns what matching s against p costs: (n+1) × PerChar, where n
 // is the number of characters of s, or Longest+1 when s is longer and the
@@ -95,7 +106,6 @@ func re2Cost(expr string) Cost {
 			c.Longest = w
 		}
 	}
-	c.Repeat, c.RepeatSteps = costliestRepeat(re)
 	return c
 }
 
