@@ -236,15 +236,15 @@ func (f *publishFlags) run(c *cli.Context, e *env) error {
 	if f.output == "text" {
 		plan.WriteText(e.stdout, f.target, f.plane, f.review.verbose)
 	}
-	if !f.review.allowBreaking.all || f.output == "text" {
-		if f.breaking, err = f.review.refuseBreaking(ctx, e, reg, f.proj.BreakingPolicy(), cat, plan); err != nil { // publishplan.go
-			if f.output == "json" && f.breaking != nil { // the refused changes, each stored resource they refuse
-				if werr := writeJSON(e.stdout, f.newReport(plan)); werr != nil {
-					return werr
-				}
+	// Also under --allow-breaking: the warnings, and the JSON report's
+	// "breaking", say which stored resources a forced change strands.
+	if f.breaking, err = f.review.refuseBreaking(ctx, e, reg, f.proj.BreakingPolicy(), cat, plan); err != nil { // publishplan.go
+		if f.output == "json" && f.breaking != nil { // the refused changes, each stored resource they refuse
+			if werr := writeJSON(e.stdout, f.newReport(plan)); werr != nil {
+				return werr
 			}
-			return err
 		}
+		return err
 	}
 	err = f.finish(ctx, e, reg, plan, rec)
 	if err == nil && refusedNamespaces > 0 {

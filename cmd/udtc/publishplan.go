@@ -87,6 +87,10 @@ func (f *planFlags) confirmPrune(e *env, p *publish.Plan) error {
 func (f *planFlags) refuseBreaking(ctx context.Context, e *env, reg *client.Client, policy compat.Policy, cat *model.Catalog, plan *publish.Plan) ([]compat.Finding, error) {
 	published := plan.Published()
 	findings, err := generator.CompareRegistered(ctx, published.Registered, cat, published.Updates)
+	if err != nil && f.allowBreaking.all {
+		fmt.Fprintf(e.stderr, "udtc publish: warning: %v; --allow-breaking applies every change unchecked\n", err)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fail(exitFail, err)
 	}

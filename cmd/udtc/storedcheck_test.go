@@ -108,6 +108,12 @@ func TestBreakingJudgedAgainstStoredResources(t *testing.T) {
 	if code != exitFail || !strings.Contains(out, "1 of 3 stored resources would be refused at their next write") || !strings.Contains(out, "compared with "+url) {
 		t.Errorf("breaking --server = %d\n%s", code, out)
 	}
+	// Forced, in JSON: the report still lists what the change strands.
+	code, out, _ = runCLI(t, "publish", "--server", url, "--allow-breaking", "--dry-run", "--output", "json", "postgres.yaml")
+	report.Breaking = nil
+	if err := json.Unmarshal([]byte(out), &report); err != nil || code != 0 || len(report.Breaking) != 1 || len(report.Breaking[0].Stored.Refused) != 1 {
+		t.Errorf("publish --allow-breaking --output json = %d (%v)\n%s", code, err, out)
+	}
 	// Forced: applied, and the plan says db2 will be refused.
 	code, out, stderr = runCLI(t, "publish", "--server", url, "--allow-breaking=Contoso.Data/postgresDatabases@2025-01-01", "postgres.yaml")
 	if code != 0 || !strings.Contains(stderr, "1 of 3 stored resources would be refused at their next write") || !strings.Contains(stderr, "warning[enum-value-removed]") {
