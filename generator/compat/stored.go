@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -90,7 +91,7 @@ func impact(path string, s Stored) *StoredImpact {
 	for _, r := range s.Refused {
 		var mine []api.ErrorDetail
 		for _, d := range r.Details {
-			if under(targetSegments(d.Target), want) {
+			if segs, err := admission.ParseTarget(d.Target); err == nil && under(segs, want) {
 				mine = append(mine, d)
 			}
 		}
@@ -163,61 +164,11 @@ func pathSegments(path string) []string {
 	return segs
 }
 
-// targetSegments splits an admission target ("properties.a.b[3].c",
-// `properties.m["x.y"]`) into names, indexes and keys, without the
-// leading "properties".
-func targetSegments(target string) []string {
-	rest := strings.TrimPrefix(target, "properties")
-	var segs []string
-	for rest != "" {
-		switch rest[0] {
-		case '.':
-			end := strings.IndexAny(rest[1:], ".[")
-			if end < 0 {
-				end = len(rest) - 1
-			}
-			segs = append(segs, rest[1:1+end])
-			rest = rest[1+end:]
-		case '[':
-			end := closing(rest)
-			seg := rest[1:end]
-			if s, err := strconv.Unquote(seg); err == nil {
-				seg = s
-			}
-			segs = append(segs, seg)
-			rest = rest[min(end+1, len(rest)):]
-		default:
-			return segs // not a target admission writes
-		}
-	}
-	return segs
-}
-
-// closing is the index of the ']' that closes the bracket s starts with
-// (a quoted key may hold brackets), or len(s)-1 when there is none.
-func closing(s string) int {
-	if len(s) > 1 && s[1] == '"' {
-		for i := 2; i < len(s); i++ {
-			switch s[i] {
-			case '\\':
-				i++
-			case '"':
-				if i+1 < len(s) && s[i+1] == ']' {
-					return i + 1
-				}
-			}
-		}
-		return len(s) - 1
-	}
-	if i := strings.IndexByte(s, ']'); i > 0 {
-		return i
-	}
-	return len(s) - 1
-}
-
-// under reports whether a target lies at or under a finding's path: the
-// path's segments are a prefix of the target's, "[*]" matching any one.
-func under(target, path []string) bool {
+// under reports whether an admission target (admission.ParseTarget's
+// keys and indexes) lies at or under a finding's path: the path's
+// segments are a prefix of the target's, "[*]" matching any one key or
+// index.
+func under(target []any, path []string) bool {
 	if len(target) < len(path) {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -28,8 +29,12 @@ func TestTargetUnderPath(t *testing.T) {
 		{"properties.keys.*", "keys[*]", true},
 		{"properties.m.k[0][1]", "m[*][*][*]", true},
 	} {
-		if got := under(targetSegments(tc.target), pathSegments(tc.path)); got != tc.want {
-			t.Errorf("%s under %q = %v (segments %q, %q)", tc.target, tc.path, got, targetSegments(tc.target), pathSegments(tc.path))
+		segs, err := admission.ParseTarget(tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := under(segs, pathSegments(tc.path)); got != tc.want {
+			t.Errorf("%s under %q = %v (segments %q, %q)", tc.target, tc.path, got, segs, pathSegments(tc.path))
 		}
 	}
 }
