@@ -205,12 +205,12 @@ func (c *schemaCache) get(ver registry.Resource) (*admission.Schema, error) {
 	e, ok := c.m[key]
 	c.mu.Unlock()
 	if !ok || e.etag != ver.ETag {
-		var props registry.APIVersionProperties
-		if err := json.Unmarshal(ver.Properties, &props); err != nil {
-			return nil, fmt.Errorf("stored properties of %s: %w", ver.ID, err)
+		raw, err := versionSchema(ver)
+		if err != nil {
+			return nil, err
 		}
 		e = compiledSchema{etag: ver.ETag}
-		e.schema, e.err = c.compile(props.Schema)
+		e.schema, e.err = c.compile(raw)
 		c.mu.Lock()
 		if len(c.m) >= maxCachedSchemas {
 			clear(c.m)
@@ -223,4 +223,14 @@ func (c *schemaCache) get(ver registry.Resource) (*admission.Schema, error) {
 			ver.ID.Provider, ver.ID.Type, ver.ID.Name, e.err)
 	}
 	return e.schema, nil
+}
+
+// versionSchema returns the schema of an API version row (its stored
+// properties may hold its lifecycle too).
+func versionSchema(ver registry.Resource) (json.RawMessage, error) {
+	var props registry.APIVersionProperties
+	if err := json.Unmarshal(ver.Properties, &props); err != nil {
+		return nil, fmt.Errorf("stored properties of %s: %w", ver.ID, err)
+	}
+	return props.Schema, nil
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -43,9 +42,13 @@ func (s *Service) CheckResources(ctx context.Context, id registry.ID, env Envelo
 	if err != nil {
 		return out, "", err
 	}
-	schema, err := compileVersion(candidate)
+	raw, err := versionSchema(candidate)
 	if err != nil {
 		return out, "", err
+	}
+	schema, err := s.schemas.compile(raw) // not cached: a candidate is asked about once
+	if err != nil {
+		return out, "", invalid("the schema sent for %s/%s API version %s cannot be used to check resources (%v)", id.Provider, id.Type, id.Name, err)
 	}
 	top := opts.Top
 	if top <= 0 {
@@ -101,18 +104,4 @@ func (s *Service) refusal(schema *admission.Schema, in registry.Instance) ([]api
 		details = append(details, api.ErrorDetail{Code: v.Code, Target: v.Target, Message: v.Message})
 	}
 	return details, nil
-}
-
-// compileVersion compiles the schema of an API version row (its stored
-// properties), for admission.
-func compileVersion(ver registry.Resource) (*admission.Schema, error) {
-	var props registry.APIVersionProperties
-	if err := json.Unmarshal(ver.Properties, &props); err != nil {
-		return nil, registry.Errorf(registry.CodeInternal, "", "stored properties of %s: %v", ver.ID, err)
-	}
-	schema, err := admission.Compile(props.Schema)
-	if err != nil {
-		return nil, invalid("the schema sent for %s/%s API version %s cannot be used to check resources (%v)", ver.ID.Provider, ver.ID.Type, ver.ID.Name, err)
-	}
-	return schema, nil
 }
