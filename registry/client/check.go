@@ -42,29 +42,17 @@ func (c *Client) CheckResources(ctx context.Context, namespace, typ, version str
 	if err != nil {
 		return out, err
 	}
-	for pages, next := 0, t.path; next != ""; pages++ {
-		if pages > 10000 {
-			return out, fmt.Errorf("registry: checking the resources of %s/%s@%s: too many pages", namespace, typ, version)
-		}
-		resp, answer, err := c.do(ctx, http.MethodPost, next, data, nil)
-		if err != nil {
-			return out, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			err := responseError(resp, answer)
-			var e *Error
-			if errors.As(err, &e) && pages == 0 && (e.StatusCode == http.StatusMethodNotAllowed || (e.StatusCode == http.StatusNotFound && strings.HasPrefix(e.Message, "no route for"))) {
-				return out, fmt.Errorf("%w (%v)", ErrCannotCheck, err)
-			}
-			return out, err
-		}
+	pages := 0
+	err = c.pages(ctx, http.MethodPost, t.path, data, "checking the resources of "+namespace+"/"+typ+"@"+version, func(resp *http.Response, answer []byte) (string, error) {
+		pages++
 		page, err := decode[api.ResourceCheck](resp, answer)
-		if err != nil {
-			return out, err
-		}
 		out.Checked += page.Checked
 		out.Refused = append(out.Refused, page.Refused...)
-		next = page.NextLink
+		return page.NextLink, err
+	})
+	var e *Error
+	if pages == 0 && errors.As(err, &e) && (e.StatusCode == http.StatusMethodNotAllowed || e.StatusCode == http.StatusNotFound && strings.HasPrefix(e.Message, "no route for")) {
+		return out, fmt.Errorf("%w (%v)", ErrCannotCheck, err)
 	}
-	return out, nil
+	return out, err
 }

@@ -390,26 +390,38 @@ func listAll[T any](ctx context.Context, c *Client, t target) ([]T, error) {
 		return nil, t.err
 	}
 	out := []T{}
-	path, target := t.path, t.path
-	for pages := 0; target != ""; pages++ {
-		if pages > 10000 {
-			return nil, fmt.Errorf("registry: listing %s: too many pages", path)
-		}
-		resp, data, err := c.do(ctx, http.MethodGet, target, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return nil, responseError(resp, data)
-		}
+	err := c.pages(ctx, http.MethodGet, t.path, nil, "listing "+t.path, func(resp *http.Response, data []byte) (string, error) {
 		page, err := decode[api.List[T]](resp, data)
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, page.Value...)
-		target = page.NextLink
+		return page.NextLink, err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// pages sends method to target, then to each next page the answer names,
+// with body every time, and hands each answer (200 OK) to page, which
+// returns the next page's URL ("" after the last); what is the request,
+// for the error of a server that never stops paging.
+func (c *Client) pages(ctx context.Context, method, target string, body []byte, what string, page func(*http.Response, []byte) (string, error)) error {
+	for pages := 0; target != ""; pages++ {
+		if pages > 10000 {
+			return fmt.Errorf("registry: %s: too many pages", what)
+		}
+		resp, data, err := c.do(ctx, method, target, body, nil)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return responseError(resp, data)
+		}
+		if target, err = page(resp, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listWithin lists the registrations at t that are t's children: UCP's
