@@ -114,12 +114,10 @@ func TestBicepSync(t *testing.T) {
 	}
 
 	// A changed registration: stale, then fetched.
-	req, _ := http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Data/resourceTypes/caches?api-version=2023-10-01-preview",
-		strings.NewReader(`{"properties":{"description":"A cache."}}`))
-	mustDo(t, req)
-	req, _ = http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Data/resourceTypes/caches/apiVersions/2025-01-01?api-version=2023-10-01-preview",
-		strings.NewReader(`{"properties":{"schema":{"type":"object","properties":{"environment":{"type":"string"},"size":{"type":"string"}},"required":["environment"]}}}`))
-	mustDo(t, req)
+	mustPut(t, url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Data/resourceTypes/caches?api-version=2023-10-01-preview",
+		`{"properties":{"description":"A cache."}}`)
+	mustPut(t, url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Data/resourceTypes/caches/apiVersions/2025-01-01?api-version=2023-10-01-preview",
+		`{"properties":{"schema":{"type":"object","properties":{"environment":{"type":"string"},"size":{"type":"string"}},"required":["environment"]}}}`)
 	code, stdout, _ = runCLI(t, "bicep", "sync", "--server", url, "--config", cfg, "--check")
 	if code != 1 || !strings.Contains(stdout, "contosodata (Contoso.Data): stale") || !strings.Contains(stdout, "contosomessaging (Contoso.Messaging): current") {
 		t.Errorf("--check after a change = %d %s", code, stdout)
@@ -145,8 +143,7 @@ func TestBicepSync(t *testing.T) {
 		t.Errorf("unknown namespace = %d %s", code, stderr)
 	}
 	// A namespace without types has no extension.
-	req, _ = http.NewRequest("PUT", url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Empty?api-version=2023-10-01-preview", strings.NewReader(`{}`))
-	mustDo(t, req)
+	mustPut(t, url+"/planes/radius/local/providers/System.Resources/resourceProviders/Contoso.Empty?api-version=2023-10-01-preview", `{}`)
 	code, _, stderr = runCLI(t, "bicep", "sync", "--server", url, "--config", cfg, "Contoso.Empty")
 	if code != 1 || !strings.Contains(stderr, "namespace Contoso.Empty has no registered resource types") {
 		t.Errorf("namespace without types = %d %s", code, stderr)
@@ -156,17 +153,11 @@ func TestBicepSync(t *testing.T) {
 	}
 }
 
-func mustDo(t *testing.T, req *http.Request) {
+// mustPut PUTs a JSON body and fails the test unless it succeeds.
+func mustPut(t *testing.T, url, body string) {
 	t.Helper()
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode >= 300 {
-		t.Fatalf("%s %s = %d %s", req.Method, req.URL, resp.StatusCode, b)
+	if code, b := httpDo(t, "PUT", url, body); code >= 300 {
+		t.Fatalf("PUT %s = %d %s", url, code, b)
 	}
 }
 

@@ -49,12 +49,7 @@ func TestBreakingJudgedAgainstStoredResources(t *testing.T) {
 	url, stop := startServe(t, "--store", "sqlite:"+filepath.Join(t.TempDir(), "r.db"))
 	defer stop()
 	runOut(t, "publish", "--server", url, "postgres.yaml")
-	put := func(path, body string) {
-		t.Helper()
-		if code, b := httpDo(t, "PUT", url+path, body); code/100 != 2 {
-			t.Fatalf("PUT %s = %d %s", path, code, b)
-		}
-	}
+	put := func(path, body string) { t.Helper(); mustPut(t, url+path, body) }
 	put("/planes/radius/local/resourceGroups/rg?api-version=2023-10-01-preview", `{"location":"global"}`)
 	const env = `"environment":"/planes/radius/local/resourceGroups/rg/providers/Applications.Core/environments/dev"`
 	for name, size := range map[string]string{"db1": "S", "db2": "XL", "db3": "M"} {
