@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,17 +29,13 @@ type breakingFlags struct {
 }
 
 func (f *breakingFlags) flags() []cli.Flag {
-	return []cli.Flag{
+	return append(f.srv.connectionFlags("", "compare with what the registry at this URL holds, each breaking change judged against the resources it stores (this or --against)"),
 		&cli.StringFlag{Name: "against", Usage: "git revision or directory to compare with (this or --server)", Destination: &f.against},
-		&cli.StringFlag{Name: "server", EnvVars: []string{"UDTC_SERVER"}, Usage: "compare with what the registry at this URL holds, each breaking change judged against the resources it stores (this or --against)", Destination: &f.srv.server},
-		&cli.StringFlag{Name: "plane", Value: api.DefaultPlane, Usage: "with --server: radius plane", Destination: &f.srv.plane},
-		&cli.StringFlag{Name: "token-file", EnvVars: []string{"UDTC_TOKEN_FILE"}, Usage: "with --server: file holding the bearer token for servers that require auth", Destination: &f.srv.tokenFile},
-		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "with --server: give up after this long", Destination: &f.srv.timeout},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output: text, json, sarif or github", Destination: &f.format},
 		&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 at findings of this severity or worse: error, warning or info", Destination: &f.failOn},
 		f.allow.flag("report breaking changes as warnings: all of them, or (repeated) those of one API version"),
 		&cli.BoolFlag{Name: "allow-breaking-unviolated", Usage: "with --server: report as warnings the breaking changes that no stored resource violates", Destination: &f.unviolated},
-	}
+	)
 }
 
 func (f *breakingFlags) run(c *cli.Context, e *env) error {
@@ -130,7 +125,6 @@ func (f *breakingFlags) write(e *env, old *generator.Against, findings []compat.
 // publishplan.go). Types of namespaces the registry does not hold are
 // additions.
 func (f *breakingFlags) againstServer(c *cli.Context, e *env, proj *project.Project, paths []string, threshold diag.Severity) error {
-	f.srv.output = "text"
 	reg, ctx, cancel, err := f.srv.dial(c.Context)
 	if err != nil {
 		return err

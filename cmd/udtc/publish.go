@@ -33,12 +33,20 @@ type serverFlags struct {
 }
 
 func (f *serverFlags) flags() []cli.Flag {
+	return append(f.connectionFlags(DefaultServer, "registry URL"),
+		&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output})
+}
+
+// connectionFlags are the flags that reach a registry: --server with its
+// default ("" for none: its presence then chooses what a command does)
+// and usage, --plane, --token-file and --timeout.
+func (f *serverFlags) connectionFlags(server, serverUsage string) []cli.Flag {
+	f.output = "text" // commands without --output print text
 	return []cli.Flag{
-		&cli.StringFlag{Name: "server", Value: DefaultServer, EnvVars: []string{"UDTC_SERVER"}, Usage: "registry URL", Destination: &f.server},
+		&cli.StringFlag{Name: "server", Value: server, EnvVars: []string{"UDTC_SERVER"}, Usage: serverUsage, Destination: &f.server},
 		&cli.StringFlag{Name: "plane", Value: api.DefaultPlane, Usage: "radius plane", Destination: &f.plane},
 		&cli.StringFlag{Name: "token-file", EnvVars: []string{"UDTC_TOKEN_FILE"}, Usage: "file holding the bearer token for servers that require auth", Destination: &f.tokenFile},
 		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "give up after this long", Destination: &f.timeout},
-		&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json", Destination: &f.output},
 	}
 }
 
