@@ -43,7 +43,17 @@ func (arr) isNode()     {}
 // writeJSON renders n like JSON.stringify(n, null, 2) would when the first
 // line starts at the given indentation depth (used for elements of the
 // top-level types array, whose rendering is then context free).
-func writeJSON(b *strings.Builder, n node, depth int) {
+func writeJSON(b *strings.Builder, n node, depth int) { write(b, n, depth, true) }
+
+// writeCompact renders n like JSON.stringify(n) would: no whitespace.
+func writeCompact(b *strings.Builder, n node) { write(b, n, 0, false) }
+
+// write is writeJSON, or writeCompact when not indented.
+func write(b *strings.Builder, n node, depth int, indented bool) {
+	sep := ":"
+	if indented {
+		sep = ": "
+	}
 	switch v := n.(type) {
 	case str:
 		quote(b, string(v))
@@ -57,61 +67,41 @@ func writeJSON(b *strings.Builder, n node, depth int) {
 			b.WriteString("{}")
 			return
 		}
-		b.WriteString("{")
-		for i, m := range jsOrder(v) {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			newline(b, depth+1)
-			quote(b, m.key)
-			b.WriteString(": ")
-			writeJSON(b, m.val, depth+1)
-		}
-		newline(b, depth)
-		b.WriteString("}")
-	case arr:
-		if len(v) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[")
-		for i, e := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			newline(b, depth+1)
-			writeJSON(b, e, depth+1)
-		}
-		newline(b, depth)
-		b.WriteString("]")
-	}
-}
-
-// writeCompact renders n like JSON.stringify(n) would: no whitespace.
-func writeCompact(b *strings.Builder, n node) {
-	switch v := n.(type) {
-	case obj:
 		b.WriteByte('{')
 		for i, m := range jsOrder(v) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
+			if indented {
+				newline(b, depth+1)
+			}
 			quote(b, m.key)
-			b.WriteByte(':')
-			writeCompact(b, m.val)
+			b.WriteString(sep)
+			write(b, m.val, depth+1, indented)
+		}
+		if indented {
+			newline(b, depth)
 		}
 		b.WriteByte('}')
 	case arr:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return
+		}
 		b.WriteByte('[')
 		for i, e := range v {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeCompact(b, e)
+			if indented {
+				newline(b, depth+1)
+			}
+			write(b, e, depth+1, indented)
+		}
+		if indented {
+			newline(b, depth)
 		}
 		b.WriteByte(']')
-	default: // scalars have no whitespace either way
-		writeJSON(b, n, 0)
 	}
 }
 
