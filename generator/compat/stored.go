@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -91,7 +90,7 @@ func impact(path string, s Stored) *StoredImpact {
 	for _, r := range s.Refused {
 		var mine []api.ErrorDetail
 		for _, d := range r.Details {
-			if segs, err := admission.ParseTarget(d.Target); err == nil && under(segs, want) {
+			if segs, err := api.ParseTarget(d.Target); err == nil && under(segs, want) {
 				mine = append(mine, d)
 			}
 		}
@@ -164,7 +163,7 @@ func pathSegments(path string) []string {
 	return segs
 }
 
-// under reports whether an admission target (admission.ParseTarget's
+// under reports whether an admission target (api.ParseTarget's
 // keys and indexes) lies at or under a finding's path: the path's
 // segments are a prefix of the target's, "[*]" matching any one key or
 // index.

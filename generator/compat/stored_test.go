@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/udtc/udtc/generator/diag"
-	"github.com/udtc/udtc/registry/admission"
 	"github.com/udtc/udtc/registry/api"
 )
 
@@ -29,7 +28,7 @@ func TestTargetUnderPath(t *testing.T) {
 		{"properties.keys.*", "keys[*]", true},
 		{"properties.m.k[0][1]", "m[*][*][*]", true},
 	} {
-		segs, err := admission.ParseTarget(tc.target)
+		segs, err := api.ParseTarget(tc.target)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/registry/admission"
+	"github.com/udtc/udtc/registry/api"
 )
 
 // registeredSchemas returns the schema JSON of every API version in the
@@ -245,7 +246,7 @@ func TestParseTargetInvertsTarget(t *testing.T) {
 		{"x", `q"uote]`, "y-z_1"},
 	} {
 		target := admission.Target(segs...)
-		got, err := admission.ParseTarget(target)
+		got, err := api.ParseTarget(target)
 		if err != nil {
 			t.Fatalf("ParseTarget(%q): %v", target, err)
 		}
@@ -254,7 +255,7 @@ func TestParseTargetInvertsTarget(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"props", "properties.", "properties[x]", `properties["a"`, "properties[1"} {
-		if _, err := admission.ParseTarget(bad); err == nil {
+		if _, err := api.ParseTarget(bad); err == nil {
 			t.Errorf("ParseTarget(%q): no error", bad)
 		}
 	}

@@ -58,7 +58,7 @@ type Violation struct {
 }
 
 // Root is the target of the document itself.
-const Root = "properties"
+const Root = api.TargetRoot
 
 // HiddenKey is the segment a target has in place of a key that GET does not
 // show: a key of a map, or an undeclared property, inside an
@@ -254,56 +254,6 @@ func Target(segments ...any) string {
 		}
 	}
 	return string(p)
-}
-
-// ParseTarget is the inverse of Target: it returns the keys (string) and
-// array indexes (int) of a target path written by Admit, or an error naming
-// the first character it cannot read.
-func ParseTarget(target string) ([]any, error) {
-	rest, ok := strings.CutPrefix(target, Root)
-	if !ok {
-		return nil, fmt.Errorf("target %q does not start with %q", target, Root)
-	}
-	var segs []any
-	for rest != "" {
-		switch rest[0] {
-		case '.':
-			i := 1
-			for i < len(rest) && rest[i] != '.' && rest[i] != '[' {
-				i++
-			}
-			if i == 1 {
-				return nil, fmt.Errorf("target %q: empty key", target)
-			}
-			segs, rest = append(segs, rest[1:i]), rest[i:]
-		case '[':
-			end := strings.IndexByte(rest, ']')
-			if len(rest) > 1 && rest[1] == '"' {
-				dec := json.NewDecoder(strings.NewReader(rest[1:]))
-				var key string
-				if err := dec.Decode(&key); err != nil {
-					return nil, fmt.Errorf("target %q: %w", target, err)
-				}
-				end = 1 + int(dec.InputOffset())
-				if end >= len(rest) || rest[end] != ']' {
-					return nil, fmt.Errorf("target %q: unterminated key", target)
-				}
-				segs, rest = append(segs, key), rest[end+1:]
-				continue
-			}
-			if end < 0 {
-				return nil, fmt.Errorf("target %q: unterminated index", target)
-			}
-			n, err := strconv.Atoi(rest[1:end])
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("target %q: bad index %q", target, rest[1:end])
-			}
-			segs, rest = append(segs, n), rest[end+1:]
-		default:
-			return nil, fmt.Errorf("target %q: unexpected %q", target, rest[:1])
-		}
-	}
-	return segs, nil
 }
 
 // walk checks v against n and returns the value to store in its place.

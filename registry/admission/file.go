@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/udtc/udtc/registry/api"
 )
 
 // Located is a violation found in a file, with where it is: 1-based line
@@ -126,7 +128,7 @@ func locate(n *yaml.Node, v Violation) Located {
 // segment is a mapping key, that key's node), or the deepest node that
 // exists: a missing property's parent object.
 func find(props *yaml.Node, target string) (key, value *yaml.Node) {
-	segs, err := ParseTarget(target)
+	segs, err := api.ParseTarget(target)
 	if err != nil {
 		return nil, props
 	}

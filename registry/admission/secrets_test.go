@@ -150,7 +150,7 @@ func TestSensitiveKeysNeverInTargets(t *testing.T) {
 	if len(refs) != 1 || refs[0].Target != "properties.vault.*.ref" || !refs[0].Sensitive {
 		t.Errorf("references = %+v, want one sensitive at properties.vault.*.ref", refs)
 	}
-	if segs, err := admission.ParseTarget("properties.vault.*.ref"); err != nil || len(segs) != 3 || segs[1] != admission.HiddenKey {
+	if segs, err := api.ParseTarget("properties.vault.*.ref"); err != nil || len(segs) != 3 || segs[1] != admission.HiddenKey {
 		t.Errorf("ParseTarget of a hidden key = %v, %v", segs, err)
 	}
 }
