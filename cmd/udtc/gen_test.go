@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -30,7 +31,7 @@ func TestGenWritesOnlyWhatChanged(t *testing.T) {
 	for _, p := range []string{
 		"bicep/contosodata.tgz", "bicep/contosodata/types.json", "bicep/contosodata/index.json", "bicep/contosodata/index.md",
 		"go/contosodata/v20250601/postgresdatabase_gen.go", "docs/contosodata.md",
-		"registration/Contoso.Data/types/postgresDatabases/apiVersions/2025-06-01.json",
+		"registration/Contoso.Data/types/postgresDatabases@2025-06-01.json",
 	} {
 		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
 			t.Errorf("missing %s: %v", p, err)
@@ -344,5 +345,50 @@ func TestGenTunesGCForItsRunOnly(t *testing.T) {
 	runRestoresGC(t, "gen", "examples", "--out", t.TempDir(), "--go-import-prefix", "example.com/x")
 	if small, big := gctune.GenLimitFor(10<<20), gctune.GenLimitFor(600<<20); small != 10<<20+gctune.GenHeadroom || big != 1500<<20 {
 		t.Errorf("GenLimitFor: %d MiB for a 10 MiB model, %d MiB for 600 MiB; want the model plus %d MiB, and 2.5 times a larger model", small>>20, big>>20, gctune.GenHeadroom>>20)
+	}
+}
+
+// TestRegistrationLayoutAsDocumented runs the console example of
+// docs/publish.md ("The documents on disk") as shown, from a directory
+// holding the fixture it names, and compares what gen says and writes
+// with the example's lines.
+func TestRegistrationLayoutAsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/publish.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "### The documents on disk")
+	if _, block, ok = strings.Cut(block, "```console\n"); !ok {
+		t.Fatal("docs/publish.md: no console example under \"The documents on disk\"")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	if len(lines) < 4 || !strings.HasPrefix(lines[0], "$ udtc gen ") || lines[2] != "$ find out/registration -type f | sort" {
+		t.Fatalf("docs/publish.md: the example is not gen, its output, then find:\n%s", block)
+	}
+	args := strings.Fields(strings.TrimPrefix(lines[0], "$ udtc "))
+	dir := t.TempDir()
+	fixture := args[len(args)-1]
+	if err := os.CopyFS(filepath.Join(dir, fixture), os.DirFS(filepath.Join("../..", fixture))); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, _, stderr := runCLI(t, args...)
+	if code != 0 || strings.TrimSpace(stderr) != lines[1] {
+		t.Fatalf("udtc %s: exit %d, said %q; the docs show %q", strings.Join(args, " "), code, stderr, lines[1])
+	}
+	var got []string
+	err = filepath.WalkDir("out/registration", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			got = append(got, filepath.ToSlash(p))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	if want := lines[3:]; !slices.Equal(got, want) {
+		t.Errorf("gen wrote\n%s\nthe docs show\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -68,10 +68,10 @@ func TestLifecycleProject(t *testing.T) {
 		t.Fatalf("gen = %d\n%s", code, stderr)
 	}
 	for file, want := range map[string]string{
-		"out/go/contosodata/v20250101preview/postgresdatabase_gen.go":                               "// Deprecated: Contoso.Data/postgresDatabases@2025-01-01-preview is deprecated",
-		"out/bicep/contosodata/types.json":                                                          "DEPRECATED: " + lifecycleNotice,
-		"out/docs/contosodata.md":                                                                   "**Deprecated** from 2026-06-01",
-		"out/registration/Contoso.Data/types/postgresDatabases/apiVersions/2025-01-01-preview.json": `"replacement": "2025-09-01"`,
+		"out/go/contosodata/v20250101preview/postgresdatabase_gen.go":                   "// Deprecated: Contoso.Data/postgresDatabases@2025-01-01-preview is deprecated",
+		"out/bicep/contosodata/types.json":                                              "DEPRECATED: " + lifecycleNotice,
+		"out/docs/contosodata.md":                                                       "**Deprecated** from 2026-06-01",
+		"out/registration/Contoso.Data/types/postgresDatabases@2025-01-01-preview.json": `"replacement": "2025-09-01"`,
 	} {
 		b, err := os.ReadFile(file)
 		if err != nil || !strings.Contains(string(b), want) {

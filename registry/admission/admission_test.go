@@ -20,7 +20,7 @@ import (
 // stores), by "case/Namespace/type@version".
 func registeredSchemas(t testing.TB) map[string]json.RawMessage {
 	t.Helper()
-	files, err := filepath.Glob("../../golden/*/registration/*/types/*/apiVersions/*.json")
+	files, err := filepath.Glob("../../golden/*/registration/*/types/*@*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +42,8 @@ func registeredSchemas(t testing.TB) map[string]json.RawMessage {
 			t.Fatalf("%s: %v", f, err)
 		}
 		parts := strings.Split(filepath.ToSlash(f), "/")
-		// ../../golden/<case>/registration/<ns>/types/<type>/apiVersions/<v>.json
-		key := parts[3] + "/" + parts[5] + "/" + parts[7] + "@" + strings.TrimSuffix(parts[9], ".json")
+		// ../../golden/<case>/registration/<ns>/types/<type>@<v>.json
+		key := parts[3] + "/" + parts[5] + "/" + strings.TrimSuffix(parts[7], ".json")
 		out[key] = doc.Properties.Schema
 	}
 	return out

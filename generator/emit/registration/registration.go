@@ -117,8 +117,11 @@ func isCompact(src []byte) bool {
 
 // Emit renders the registration documents as files under
 // registration/<namespace>/: provider.json, types/<type>.json,
-// types/<type>/apiVersions/<version>.json and locations/<location>.json,
-// each the PUT body the registry receives, indented.
+// types/<type>@<version>.json and locations/<location>.json, each the PUT
+// body the registry receives, indented. An API version sits beside its
+// type, named as Bicep names a type version, rather than in a directory
+// of its own: directories cost a cold gen more than files (an inode and a
+// mkdir each), and a listing shows each type followed by its versions.
 func Emit(cat *model.Catalog, opts Options) ([]emit.File, diag.List, error) {
 	return emit.Collect(func(put emit.Put) (diag.List, error) { return nil, EmitFunc(cat, opts, put) })
 }
@@ -153,12 +156,12 @@ func documents(reg api.Registration) ([]emit.File, error) {
 		return nil, err
 	}
 	for _, t := range reg.Types {
-		tdir := dir + "types/" + api.EscapeTypeName(t.Type.Name)
-		if err := add(tdir+".json", body(t.Type)); err != nil {
+		typ := dir + "types/" + api.EscapeTypeName(t.Type.Name)
+		if err := add(typ+".json", body(t.Type)); err != nil {
 			return nil, err
 		}
 		for _, v := range t.APIVersions {
-			if err := add(tdir+"/apiVersions/"+v.Name+".json", body(v)); err != nil {
+			if err := add(typ+"@"+v.Name+".json", body(v)); err != nil {
 				return nil, err
 			}
 		}
