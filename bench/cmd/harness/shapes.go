@@ -27,6 +27,7 @@ const radiusCheckBicep = 14.8
 const shapesNote = "Both synthetic shapes at the reference size (bench/synth `-profile flat` and `-profile deep`), medians of -runs. " +
 	"Cold gen writes into an empty output directory. Incremental gen is gen into the output of the previous run after one description in one manifest changed " +
 	"(a different file and text each run, so every run has real work); its ratio is to the cold gen of the same shape. " +
+	"Kernel is the system part of CPU, for gen mostly creating its files and directories: on ext4 without a journal it grows with the inodes removed in the minutes before the run (\"The disk\" below), so a cold gen whose kernel time is several seconds was measured after a large deletion. " +
 	"The Radius columns divide by the recorded wall times of Radius's validator (6.8 s) and of its validator + manifest-to-bicep (14.8 s) on catalogs of this size, measured once outside this repository (issue 28)."
 
 // shape is one catalog profile at the size the shapes section measures.
@@ -89,7 +90,7 @@ func writeSynth(o synth.Options, dir string) (int, int64, error) {
 func (b *bench) shapes(ctx context.Context) {
 	n := b.shapeSize()
 	t := b.table(fmt.Sprintf("Catalog shapes (%s types)", num(n)), shapesNote,
-		"Profile", "Command", "Runs", "Wall", "CPU", "Peak RSS", "Ratio", "Note")
+		"Profile", "Command", "Runs", "Wall", "CPU", "Kernel", "Peak RSS", "Ratio", "Note")
 	b.siteTargetsFor(synth.ProfileFlat)
 	var list []shape
 	if dir, ok := b.catalog[n]; ok {
@@ -131,11 +132,11 @@ func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
 		if ratio > 0 {
 			r = harness.Num(sum.Wall.Seconds()/ratio) + "×"
 		}
-		t.Rows = append(t.Rows, []string{s.profile, command, num(sum.Runs), harness.Seconds(sum.Wall), harness.Seconds(sum.CPU), harness.MB(sum.MaxRSS), r, note})
+		t.Rows = append(t.Rows, []string{s.profile, command, num(sum.Runs), harness.Seconds(sum.Wall), harness.Seconds(sum.CPU), harness.Seconds(sum.Sys), harness.MB(sum.MaxRSS), r, note})
 		return sum
 	}
 	missing := func(command, why string, targets ...*harness.Target) {
-		t.Rows = append(t.Rows, []string{s.profile, command, "0", "—", "—", "—", "—", why})
+		t.Rows = append(t.Rows, []string{s.profile, command, "0", "—", "—", "—", "—", "—", why})
 		for _, tg := range targets {
 			tg.Why = why
 		}
@@ -186,7 +187,7 @@ func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
 	// description differs).
 	b.logf("shapes: the floor of gen, %s profile", s.profile)
 	if floor := b.floor(s.profile, s.dir, out); floor > 0 {
-		t.Rows = append(t.Rows, []string{s.profile, "floor: yaml.v3 + go/format, in process", "—", harness.Seconds(floor), "—", "—",
+		t.Rows = append(t.Rows, []string{s.profile, "floor: yaml.v3 + go/format, in process", "—", harness.Seconds(floor), "—", "—", "—",
 			harness.Num(cold.Wall.Seconds()/floor.Seconds()) + "×", "the cold gen's ratio to it"})
 		if ref {
 			tg.gen.Value, tg.gen.Have, tg.gen.Why = cold.Wall.Seconds()/floor.Seconds(), true, ""
