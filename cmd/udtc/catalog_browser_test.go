@@ -387,17 +387,17 @@ func TestCatalogInBrowser(t *testing.T) {
 			t.Errorf("the static filter shows %v", visible)
 		}
 		// Following a link reaches the type page.
-		browse(t, ctx, chromedp.Click(chromedp.CSS(`a[href="types/Contoso.Scalars/widgets/2025-03-01.html"]`)), chromedp.WaitVisible(chromedp.CSS(`table.properties`)))
+		browse(t, ctx, chromedp.Click(chromedp.CSS(`a[href="types/Contoso.Scalars/widgets@2025-03-01.html"]`)), chromedp.WaitVisible(chromedp.CSS(`table.properties`)))
 		if port := eval[string](t, ctx, rowOf("port")+`.innerText`); !strings.Contains(port, "minimum: 1024") {
 			t.Errorf("the static page's port row reads %q", port)
 		}
 		// The older version's page links the comparison, a section of the
 		// newer version's page, which lists the findings.
-		older := filepath.Join(out, "site", strings.TrimPrefix(catalog.TypePath("Contoso.Messaging", "contosoBuses", "2024-06-01-preview"), "/")+".html")
+		older := filepath.Join(out, "site", filepath.FromSlash(catalog.PageFile(catalog.TypePath("Contoso.Messaging", "contosoBuses", "2024-06-01-preview"))))
 		browse(t, ctx, chromedp.Navigate("file://"+older), chromedp.WaitVisible(chromedp.CSS("h1")),
-			chromedp.Click(chromedp.CSS(`a[href="2025-01-01.html#changes-2024-06-01-preview"]`)),
+			chromedp.Click(chromedp.CSS(`a[href="contosoBuses@2025-01-01.html#changes-2024-06-01-preview"]`)),
 			chromedp.WaitVisible(chromedp.CSS(`#changes-2024-06-01-preview`)))
-		if loc := eval[string](t, ctx, `location.pathname.split("/").pop() + location.hash`); loc != "2025-01-01.html#changes-2024-06-01-preview" {
+		if loc := eval[string](t, ctx, `location.pathname.split("/").pop() + location.hash`); loc != "contosoBuses@2025-01-01.html#changes-2024-06-01-preview" {
 			t.Errorf("the comparison link leads to %s", loc)
 		}
 		got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#changes-2024-06-01-preview ~ .table-wrap table.findings tbody tr")).map(r => r.innerText.replace(/\s+/g, " ").trim())`)
@@ -488,7 +488,7 @@ func TestCatalogInBrowser(t *testing.T) {
 					continue
 				}
 				samples += len(want)
-				page := filepath.Join(out, "site", strings.TrimPrefix(catalog.TypePath(rt.Namespace, rt.Name, rt.DefaultAPIVersion), "/")+".html")
+				page := filepath.Join(out, "site", filepath.FromSlash(catalog.PageFile(catalog.TypePath(rt.Namespace, rt.Name, rt.DefaultAPIVersion))))
 				browse(t, ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS("h1")))
 				got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("main .desc pre code")).map(e => e.textContent)`)
 				if !slices.Equal(got, want) {

@@ -95,6 +95,13 @@ func Targets(names []string, o GenOptions) []generator.Target {
 // on each version's page judge versions with the rules of `udtc
 // breaking`, as the server's changes pages do. The pages are handed to put as they are rendered (catalog.SiteFunc),
 // from several goroutines at once.
+//
+// The catalog reads each schema back from its registration JSON
+// (schema.Decode) rather than being handed the model's: it shows keywords
+// as written, which only decoded nodes keep (schema.Schema.Written), so
+// with the model's nodes every property table would be empty; and the
+// model is let go while the site, gen's last target, renders
+// (generator.EmitTargets).
 func site(cat *model.Catalog, o GenOptions, put emit.Put) error {
 	regs := registration.Registrations(cat, registration.Options{})
 	c := catalog.New(catalog.FromRegistrations(regs))

@@ -118,7 +118,8 @@ func TestChangesAndVersionOrder(t *testing.T) {
 }
 
 // The static site is the home page with its JSON twin, the assets and a
-// page per type version, whose links are relative; a version's page
+// page per type version in its namespace's directory (Type@version.html,
+// no directory per type), whose links are relative; a version's page
 // compares it with each older version, and the links to a comparison lead
 // there.
 func TestSiteLinksAreRelative(t *testing.T) {
@@ -135,24 +136,24 @@ func TestSiteLinksAreRelative(t *testing.T) {
 	}
 	want := []string{
 		"assets/catalog.css", "assets/catalog.js", "index.html", "index.json",
-		"types/Contoso.Bus/contosoBus/2025-01-01.html",
-		"types/Contoso.Bus/contosoBuses/2025-01-01.html", "types/Contoso.Bus/contosoBuses/2025-03-01-preview.html",
-		"types/Contoso.Bus/contosoBuses_queues/2025-01-01.html",
+		"types/Contoso.Bus/contosoBus@2025-01-01.html",
+		"types/Contoso.Bus/contosoBuses@2025-01-01.html", "types/Contoso.Bus/contosoBuses@2025-03-01-preview.html",
+		"types/Contoso.Bus/contosoBuses_queues@2025-01-01.html",
 	}
 	if d := cmp.Diff(want, paths); d != "" {
 		t.Errorf("site files (-want +got):\n%s", d)
 	}
-	older := byPath["types/Contoso.Bus/contosoBuses/2025-01-01.html"]
-	for _, want := range []string{`href="../../../assets/catalog.css"`, `href="../../../index.html"`,
-		`<a href="2025-03-01-preview.html#changes-2025-01-01">with 2025-03-01-preview</a>`,
-		`<a class="type-name" href="../contosoBuses_queues/2025-01-01.html">`} {
+	older := byPath["types/Contoso.Bus/contosoBuses@2025-01-01.html"]
+	for _, want := range []string{`href="../../assets/catalog.css"`, `href="../../index.html"`,
+		`<a href="contosoBuses@2025-03-01-preview.html#changes-2025-01-01">with 2025-03-01-preview</a>`,
+		`<a class="type-name" href="contosoBuses_queues@2025-01-01.html">`} {
 		if !strings.Contains(older, want) {
 			t.Errorf("static type page lacks %s", want)
 		}
 	}
-	newer := byPath["types/Contoso.Bus/contosoBuses/2025-03-01-preview.html"]
-	for _, want := range []string{`<a href="2025-03-01-preview.html#changes-2025-01-01">with 2025-01-01</a>`,
-		`<h3 id="changes-2025-01-01">Since <a href="2025-01-01.html">2025-01-01</a>`,
+	newer := byPath["types/Contoso.Bus/contosoBuses@2025-03-01-preview.html"]
+	for _, want := range []string{`<a href="contosoBuses@2025-03-01-preview.html#changes-2025-01-01">with 2025-01-01</a>`,
+		`<h3 id="changes-2025-01-01">Since <a href="contosoBuses@2025-01-01.html">2025-01-01</a>`,
 		`<h4 id="changes-2025-01-01-removed">Removed</h4>`, `<li><code>zeta</code><ul><li>type: string → integer</li></ul></li>`} {
 		if !strings.Contains(newer, want) {
 			t.Errorf("static page of the newer version lacks %s", want)
@@ -164,7 +165,7 @@ func TestSiteLinksAreRelative(t *testing.T) {
 	if strings.Contains(older+newer, `.json"`) {
 		t.Error("a static type page links a JSON twin, which the site does not write")
 	}
-	if !strings.Contains(byPath["index.html"], `href="types/Contoso.Bus/contosoBuses/2025-01-01.html"`) ||
+	if !strings.Contains(byPath["index.html"], `href="types/Contoso.Bus/contosoBuses@2025-01-01.html"`) ||
 		!strings.Contains(byPath["index.html"], `<link rel="alternate" type="application/json" href="index.json">`) {
 		t.Error("static home does not link relatively")
 	}

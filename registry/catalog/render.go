@@ -75,7 +75,7 @@ var pages = template.Must(template.New("catalog.html.tmpl").Funcs(template.FuncM
 // copy, so the site works under any prefix (GitHub Pages) and from disk.
 type Linker struct {
 	static bool
-	dir    string // the static page's directory, "types/ns/t/"; "" at the root
+	dir    string // the static page's directory, "types/ns/"; "" at the root
 }
 
 // ServerLinks links as the server serves the pages.
@@ -344,11 +344,28 @@ func (c *Catalog) typeFiles(t *Type, opts Options) ([]File, error) {
 	return files, nil
 }
 
+// PageFile is the file of the static site (Site) that holds the page at
+// canonical path p, relative to the site root (pagePath).
+func PageFile(p string) string { return pagePath(p, ".html") }
+
+// pagePath is the file of the static site that holds the page at
+// canonical path p, relative to the site root: index.html for the home
+// page, and for the page of a type version (TypePath
+// /types/NS/T/V) types/NS/T@V.html, the version joined to its type by "@"
+// as in Bicep's Type@version. A directory per type would cost a mkdir,
+// and an inode, per type on every cold gen, for one or two files each;
+// this way the site has a directory per namespace. The server's URLs keep
+// the canonical paths: only the static copy's files are named here.
 func pagePath(p, ext string) string {
 	if p == HomePath {
 		return "index" + ext
 	}
-	return path.Clean(strings.TrimPrefix(p, "/")) + ext
+	p = path.Clean(strings.TrimPrefix(p, "/"))
+	if rest, ok := strings.CutPrefix(p, "types/"); ok && strings.Count(rest, "/") == 2 {
+		i := strings.LastIndexByte(p, '/')
+		p = p[:i] + "@" + p[i+1:]
+	}
+	return p + ext
 }
 
 func sortFiles(files []File) {

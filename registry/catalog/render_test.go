@@ -64,3 +64,28 @@ func TestBreakable(t *testing.T) {
 		t.Errorf("breakable = %s", got)
 	}
 }
+
+// A type version's static page is named Type@version in its namespace's
+// directory: no directory per type. Links between pages follow the files.
+func TestPageFile(t *testing.T) {
+	for p, want := range map[string]string{
+		HomePath: "index.html",
+		TypePath("Contoso.Data", "dbs", "2025-01-01"):                        "types/Contoso.Data/dbs@2025-01-01.html",
+		TypePath("Contoso.Bus", "contosoBuses/queues", "2025-01-01-preview"): "types/Contoso.Bus/contosoBuses_queues@2025-01-01-preview.html",
+	} {
+		if got := PageFile(p); got != want {
+			t.Errorf("PageFile(%q) = %q, want %q", p, got, want)
+		}
+	}
+	l := staticLinks(TypePath("Contoso.Bus", "contosoBuses/queues", "2025-01-01"))
+	for _, c := range []struct{ got, want string }{
+		{l.Href(TypePath("Contoso.Bus", "contosoBuses", "2025-01-01")), "contosoBuses@2025-01-01.html"},
+		{l.Href(TypePath("Contoso.Data", "dbs", "2025-01-01")), "../Contoso.Data/dbs@2025-01-01.html"},
+		{l.Href(HomePath), "../../index.html"},
+		{l.Asset("catalog.css"), "../../assets/catalog.css"},
+	} {
+		if c.got != c.want {
+			t.Errorf("link %q, want %q", c.got, c.want)
+		}
+	}
+}

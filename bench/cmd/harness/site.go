@@ -16,7 +16,9 @@ import (
 // (7ff6185) the site of 1,000 types (2 API versions each) was 6,004 files
 // in 3,013 directories, 133 MB of files (flat) and 154 MB (deep): a JSON
 // twin beside every page and a page, in two directories of its own, per
-// pair of versions.
+// pair of versions. Each type's pages then still had a directory of their
+// own (2,004 files in 1,013 directories); a version's page is now
+// types/{namespace}/{type}@{version}.html, a directory per namespace.
 const (
 	siteFilesBefore = 6004
 	siteDirsBefore  = 3013
