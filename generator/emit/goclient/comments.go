@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/model"
-	"github.com/udtc/udtc/internal/naming"
 )
 
 // commentWidth is where doc comment paragraphs are wrapped (after "// ").
@@ -142,11 +141,11 @@ func fill(s string) []string {
 // in words (model.Constraints, values as JSON), leaving out a format the Go
 // type already states (time.Time, int32, int64) and the keywords of a udtc
 // tag (tagged; nil for a declaration, which has none).
-func constraints(s *model.Schema, tagged map[string]bool) []string {
+func constraints(s *model.Schema, tagged []string) []string {
 	var out []string
 	for _, c := range model.Constraints(s, nil) {
 		typeStates := c.Keywords[0] == "format" && (s.Format == "date-time" || s.Format == "int32" || s.Format == "int64")
-		if !typeStates && !slices.ContainsFunc(c.Keywords, func(k string) bool { return tagged[k] }) {
+		if !typeStates && !slices.ContainsFunc(c.Keywords, func(k string) bool { return slices.Contains(tagged, k) }) {
 			out = append(out, c.Text)
 		}
 	}
@@ -218,13 +217,13 @@ func describe(s *model.Schema, words string) string {
 // "required" included), patterns Validate cannot check (unchecked), flags
 // and deprecation; nothing for a field without any of them. A renamed field
 // names its JSON property first.
-func fieldDoc(fp *fieldPlan, tagged map[string]bool, unchecked []string) string {
+func fieldDoc(fp *fieldPlan, tagged, unchecked []string) string {
 	s := fp.prop.Schema
 	var words []string
-	if fp.name != naming.Pascal(fp.prop.Name) {
+	if fp.renamed {
 		words = append(words, fmt.Sprintf("The %q property.", fp.prop.Name))
 	}
-	if fp.prop.Required && !tagged["required"] {
+	if fp.prop.Required && !slices.Contains(tagged, "required") {
 		words = append(words, "Required.")
 	}
 	words = append(words, constraints(s, tagged)...)

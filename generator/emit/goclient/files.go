@@ -308,14 +308,14 @@ func tags(json string, keywords []string) map[string]string {
 
 // ownKeywords are the names of the keywords that apply to the field's own
 // value (those before "items" or "values").
-func ownKeywords(keywords []string) map[string]bool {
-	out := map[string]bool{}
+func ownKeywords(keywords []string) []string {
+	out := make([]string, 0, len(keywords))
 	for _, kw := range keywords {
 		k, _, _ := strings.Cut(kw, "=")
 		if k == "items" || k == "values" {
 			break
 		}
-		out[k] = true
+		out = append(out, k)
 	}
 	return out
 }

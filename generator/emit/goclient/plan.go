@@ -200,7 +200,10 @@ type structPlan struct {
 
 type fieldPlan struct {
 	name string
-	prop *model.Property
+	// renamed: name is not the property's own (naming.Pascal), which
+	// another property of the object took first.
+	renamed bool
+	prop    *model.Property
 }
 
 type enumPlan struct {
@@ -325,12 +328,14 @@ func element(path []string, suffix string) []string {
 
 func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path []string, where string) {
 	fields := naming.NewNamer()
+	st.fields = make([]*fieldPlan, 0, len(st.schema.Properties))
 	for _, prop := range st.schema.Properties {
-		name, renamed := fields.Claim(naming.Pascal(prop.Name))
+		want := naming.Pascal(prop.Name)
+		name, renamed := fields.Claim(want)
 		if renamed && prop.Span.File != "" {
 			d := diag.Diagnostic{
 				Span: diag.Span(prop.Span), Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
-				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, naming.Pascal(prop.Name), name),
+				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, want, name),
 				Hint:    "property names that differ only in case or separators are hard to use from most languages",
 			}
 			p.diags.Add(d)
@@ -341,8 +346,8 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 				Message: fmt.Sprintf("property %q of %s cannot be a Go JSON tag name; encoding/json will use the field name %s", prop.Name, where, name),
 			})
 		}
-		st.fields = append(st.fields, &fieldPlan{name: name, prop: prop})
-		p.assignNode(prop.Schema, owner, base, append(slices.Clone(path), naming.Pascal(prop.Name)), where+"."+prop.Name)
+		st.fields = append(st.fields, &fieldPlan{name: name, renamed: renamed, prop: prop})
+		p.assignNode(prop.Schema, owner, base, append(slices.Clone(path), want), where+"."+prop.Name)
 	}
 }
 
