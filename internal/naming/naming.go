@@ -239,6 +239,8 @@ func GoVersionPackage(version string) string {
 // changes when something sorting before it claims the same name.
 type Namer struct {
 	used map[string]bool
+	// parent's names are taken too (Child); parent no longer changes.
+	parent *Namer
 }
 
 // NewNamer returns a Namer with the reserved names taken.
@@ -250,25 +252,33 @@ func NewNamer(reserved ...string) *Namer {
 	return n
 }
 
-// Clone returns a Namer with the same names taken.
-func (n *Namer) Clone() *Namer {
-	c := NewNamer()
-	for k := range n.used {
-		c.used[k] = true
+// Child returns a Namer with the names of n taken, whose claims n does not
+// see. n must claim nothing from then on; its children, which only read
+// it, may be used on several goroutines at once.
+func (n *Namer) Child() *Namer {
+	return &Namer{used: map[string]bool{}, parent: n}
+}
+
+// taken reports whether n or an ancestor has name.
+func (n *Namer) taken(name string) bool {
+	for ; n != nil; n = n.parent {
+		if n.used[name] {
+			return true
+		}
 	}
-	return c
+	return false
 }
 
 // Claim returns want, or want with a suffix when want is taken, and reports
 // whether it had to rename.
 func (n *Namer) Claim(want string) (string, bool) {
-	if !n.used[want] {
+	if !n.taken(want) {
 		n.used[want] = true
 		return want, false
 	}
 	for i := 2; ; i++ {
 		c := want + strconv.Itoa(i)
-		if !n.used[c] {
+		if !n.taken(c) {
 			n.used[c] = true
 			return c, true
 		}

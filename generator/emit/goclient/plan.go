@@ -44,7 +44,9 @@ type nsPlan struct {
 	runtime string
 	types   []*typeNames
 	by      map[string]*typeNames // by type name ("contosoBuses/queues")
-	names   *naming.Namer
+	// names are the type-level names, complete once the namespace is
+	// planned: the parent of each version package's Namer.
+	names *naming.Namer
 	// known are the types of every namespace of the run, by lower-cased
 	// full name: the targets of typed references.
 	known map[string]*typeNames
@@ -223,7 +225,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		version:  version,
 		name:     name,
 		dir:      "go/" + ns.dir + "/" + name,
-		names:    ns.names.Clone(),
+		names:    ns.names.Child(),
 		structOf: map[*model.Schema]*structPlan{},
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
