@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -50,6 +51,8 @@ type nsPlan struct {
 	// known are the types of every namespace of the run, by lower-cased
 	// full name: the targets of typed references.
 	known map[string]*typeNames
+	// re2 is the run's, shared by every namespace.
+	re2 *re2Cache
 	// format is Options.Format, or formatItself.
 	format func(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error)
 }
@@ -447,10 +450,7 @@ func (p *pkgPlan) pattern(s *model.Schema) string {
 	if re, seen := p.patterns[s.Pattern]; seen {
 		return re
 	}
-	var re string
-	if c, err := pattern.Compile(s.Pattern); err == nil {
-		re = c.RE2()
-	}
+	re := p.ns.re2.of(s.Pattern)
 	if re == "" {
 		p.diags.Add(diag.Diagnostic{
 			Span: diag.Span(s.Span), Severity: diag.Warning, Rule: rulePatternUnsupported, Path: s.Path,
@@ -458,6 +458,28 @@ func (p *pkgPlan) pattern(s *model.Schema) string {
 		})
 	}
 	p.patterns[s.Pattern] = re
+	return re
+}
+
+// re2Cache holds the RE2 spelling of each pattern of a run (pattern.Pattern.RE2,
+// "" when it backtracks): compiling patterns was a good part of a field's
+// cost, and the packages of a run, planned on several goroutines, share
+// most of them.
+type re2Cache struct {
+	m sync.Map // pattern source → RE2 spelling
+}
+
+// of returns the RE2 spelling of the pattern src, or "" when it needs the
+// backtracking engine.
+func (c *re2Cache) of(src string) string {
+	if re, ok := c.m.Load(src); ok {
+		return re.(string)
+	}
+	var re string
+	if c, err := pattern.Compile(src); err == nil {
+		re = c.RE2()
+	}
+	c.m.Store(src, re)
 	return re
 }
 
