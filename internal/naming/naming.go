@@ -8,10 +8,12 @@
 package naming
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // BicepExtension is the default Bicep extension name of a namespace:
@@ -48,44 +50,58 @@ var initialisms = map[string]bool{
 // that is not a letter or digit), at lower→upper transitions ("fooBar") and
 // before the last capital of a run of capitals followed by a lower-case
 // letter ("HTTPServer" → "HTTP", "Server"). Digits stay with the word before.
-func Words(s string) []string {
-	var out []string
-	rs := []rune(s)
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			out = append(out, string(rs[start:end]))
-		}
-		start = -1
-	}
-	for i, r := range rs {
-		if !isAlnum(r) {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		prev := rs[i-1]
-		if unicode.IsUpper(r) {
-			next := rune(0)
-			if i+1 < len(rs) {
-				next = rs[i+1]
-			}
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) ||
-				(unicode.IsUpper(prev) && unicode.IsLower(next)) {
-				flush(i)
+func Words(s string) iter.Seq[string] {
+	// Words are ASCII letters and digits, so s is read byte by byte: the
+	// bytes of other runes are separators.
+	return func(yield func(string) bool) {
+		start := -1 // where the current word starts
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case !isAlnum(rune(c)):
+				if start >= 0 && !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			case start < 0:
 				start = i
+			case isUpper(c):
+				// s[i-1] is a letter or digit of the current word.
+				prev := s[i-1]
+				if isLower(prev) || isDigit(prev) || (isUpper(prev) && startsLower(s[i+1:])) {
+					if !yield(s[start:i]) {
+						return
+					}
+					start = i
+				}
 			}
 		}
+		if start >= 0 {
+			yield(s[start:])
+		}
 	}
-	flush(len(rs))
-	return out
 }
 
 func isAlnum(r rune) bool {
 	return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// startsLower reports whether s starts with a lower-case letter (of any
+// script: "ABé" is "A", "Bé").
+func startsLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
+}
+
+func toUpper(c byte) byte {
+	if isLower(c) {
+		return c - 'a' + 'A'
+	}
+	return c
 }
 
 // Pascal converts s to an exported Go identifier: words from [Words], each
@@ -103,14 +119,21 @@ func Pascal(s string) string {
 // JoinWords is [Pascal] without the guard against a leading digit.
 func JoinWords(s string) string {
 	var b strings.Builder
-	for _, w := range Words(s) {
-		if u := strings.ToUpper(w); initialisms[u] {
-			b.WriteString(u)
-			continue
+	b.Grow(len(s))
+	for w := range Words(s) {
+		var buf [8]byte // longer than any initialism
+		if len(w) <= len(buf) {
+			up := buf[:len(w)]
+			for i := range len(w) {
+				up[i] = toUpper(w[i])
+			}
+			if initialisms[string(up)] {
+				b.Write(up)
+				continue
+			}
 		}
-		rs := []rune(w)
-		rs[0] = unicode.ToUpper(rs[0])
-		b.WriteString(string(rs))
+		b.WriteByte(toUpper(w[0]))
+		b.WriteString(w[1:])
 	}
 	return b.String()
 }
@@ -216,6 +239,8 @@ func GoVersionPackage(version string) string {
 // changes when something sorting before it claims the same name.
 type Namer struct {
 	used map[string]bool
+	// parent's names are taken too (Child); parent no longer changes.
+	parent *Namer
 }
 
 // NewNamer returns a Namer with the reserved names taken.
@@ -227,25 +252,33 @@ func NewNamer(reserved ...string) *Namer {
 	return n
 }
 
-// Clone returns a Namer with the same names taken.
-func (n *Namer) Clone() *Namer {
-	c := NewNamer()
-	for k := range n.used {
-		c.used[k] = true
+// Child returns a Namer with the names of n taken, whose claims n does not
+// see. n must claim nothing from then on; its children, which only read
+// it, may be used on several goroutines at once.
+func (n *Namer) Child() *Namer {
+	return &Namer{used: map[string]bool{}, parent: n}
+}
+
+// taken reports whether n or an ancestor has name.
+func (n *Namer) taken(name string) bool {
+	for ; n != nil; n = n.parent {
+		if n.used[name] {
+			return true
+		}
 	}
-	return c
+	return false
 }
 
 // Claim returns want, or want with a suffix when want is taken, and reports
 // whether it had to rename.
 func (n *Namer) Claim(want string) (string, bool) {
-	if !n.used[want] {
+	if !n.taken(want) {
 		n.used[want] = true
 		return want, false
 	}
 	for i := 2; ; i++ {
 		c := want + strconv.Itoa(i)
-		if !n.used[c] {
+		if !n.taken(c) {
 			n.used[c] = true
 			return c, true
 		}

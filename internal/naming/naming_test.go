@@ -29,7 +29,7 @@ func TestGoTypesRenameLaterClaimants(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("GoTypes (-want +got):\n%s", d)
 	}
-	if name, renamed := n.Clone().Claim("SystemData"); name != "SystemData2" || !renamed {
+	if name, renamed := n.Child().Claim("SystemData"); name != "SystemData2" || !renamed {
 		t.Errorf("the reserved SystemData is free: %s", name)
 	}
 	if GoPackageDir("MyCompany.Resources") != "mycompanyresources" || GoVersionPackage("2025-01-01-preview") != "v20250101preview" {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/udtc/udtc/generator/model"
-	"github.com/udtc/udtc/internal/naming"
 )
 
 // commentWidth is where doc comment paragraphs are wrapped (after "// ").
@@ -17,79 +16,86 @@ const commentWidth = 77
 // commentWidth; lines inside ``` fences become indented code blocks and
 // indented or list lines are kept as written. Empty paragraphs are dropped.
 func comment(paragraphs ...string) string {
-	var lines []string
+	var c commentText
 	for _, p := range paragraphs {
-		pl := wrap(p)
-		if len(pl) == 0 {
-			continue
-		}
-		if len(lines) > 0 {
-			lines = append(lines, "//")
-		}
-		lines = append(lines, pl...)
+		c.blank = true
+		c.wrap(p)
 	}
-	return strings.Join(lines, "\n")
+	return c.b.String()
 }
 
-// wrap turns one piece of text (possibly several lines and paragraphs) into
-// comment lines without blank lines at either end.
-func wrap(text string) []string {
+// commentText is a comment being written: its lines with "\n" between
+// them, and a "//" line where a blank line was asked for between two lines
+// (none at either end).
+type commentText struct {
+	b     strings.Builder
+	blank bool // a "//" line goes before the next line
+}
+
+// line starts a line: prefix ("// " or "//\t") and text.
+func (c *commentText) line(prefix, text string) {
+	if c.b.Len() > 0 {
+		if c.blank {
+			c.b.WriteString("\n//")
+		}
+		c.b.WriteByte('\n')
+	}
+	c.blank = false
+	c.b.WriteString(prefix)
+	c.b.WriteString(text)
+}
+
+// wrap writes one piece of text (possibly several lines and paragraphs) as
+// comment lines.
+func (c *commentText) wrap(text string) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
-	var out []string
-	blank := false
-	emit := func(line string) {
-		if blank && len(out) > 0 {
-			out = append(out, "//")
-		}
-		blank = false
-		out = append(out, line)
-	}
 	fenced := false
-	var para []string
+	var para []string // the lines of the paragraph being filled
 	flush := func() {
 		if len(para) > 0 {
-			lines := fill(strings.Join(para, " "))
-			if len(lines) == 1 && !strings.ContainsAny(lines[0][len(lines[0])-1:], ".:;!?,)]}`'\"") {
+			if c.fill(para) == 1 && strings.IndexByte(".:;!?,)]}`'\"", c.last()) < 0 {
 				// A one-line paragraph without final punctuation would be
 				// a heading in a Go doc comment: make it a sentence.
-				lines[0] += "."
+				c.b.WriteByte('.')
 			}
-			for _, l := range lines {
-				emit("// " + l)
-			}
-			para = nil
+			para = para[:0]
 		}
 	}
-	for _, raw := range strings.Split(text, "\n") {
+	for raw := range strings.SplitSeq(text, "\n") {
 		line := strings.TrimRight(sanitize(raw), " \t")
 		trimmed := strings.TrimSpace(line)
 		if strings.HasPrefix(trimmed, "```") {
 			flush()
 			fenced = !fenced
-			blank = true // code blocks are separate paragraphs
+			c.blank = true // code blocks are separate paragraphs
 			continue
 		}
 		switch {
 		case fenced:
 			if trimmed == "" {
-				blank = true
+				c.blank = true
 				continue
 			}
-			emit("//\t" + line)
+			c.line("//\t", line)
 			continue
 		case trimmed == "":
 			flush()
-			blank = true
+			c.blank = true
 		case line != trimmed || isListItem(trimmed):
 			flush()
-			emit("// " + line)
+			c.line("// ", line)
 		default:
 			para = append(para, trimmed)
 		}
 	}
 	flush()
-	return out
+}
+
+// last is the last byte written.
+func (c *commentText) last() byte {
+	s := c.b.String()
+	return s[len(s)-1]
 }
 
 // sanitize drops control characters a comment must not contain.
@@ -113,27 +119,23 @@ func isListItem(s string) bool {
 	return i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' '
 }
 
-// fill breaks a paragraph into lines of at most commentWidth characters,
-// never breaking a word.
-// The words go into one builder, a space between words of a line and
-// nothing between lines, so it never outgrows s and each line is a part
-// of its one string.
-func fill(s string) []string {
-	var lines []string
-	var b strings.Builder
-	b.Grow(len(s))
-	start := 0 // where the current line starts in b
-	for w := range strings.FieldsSeq(s) {
-		if n := b.Len() - start; n > 0 && n+1+len(w) > commentWidth {
-			lines = append(lines, b.String()[start:])
-			start = b.Len()
-		} else if n > 0 {
-			b.WriteByte(' ')
+// fill writes the words of a paragraph's lines as comment lines of at most
+// commentWidth characters after "// ", never breaking a word, and returns
+// how many lines it wrote.
+func (c *commentText) fill(para []string) int {
+	lines, n := 0, 0 // n: the length of the current line
+	for _, text := range para {
+		for w := range strings.FieldsSeq(text) {
+			if n > 0 && n+1+len(w) <= commentWidth {
+				c.b.WriteByte(' ')
+				c.b.WriteString(w)
+				n += 1 + len(w)
+				continue
+			}
+			c.line("// ", w)
+			lines++
+			n = len(w)
 		}
-		b.WriteString(w)
-	}
-	if b.Len() > start {
-		lines = append(lines, b.String()[start:])
 	}
 	return lines
 }
@@ -142,11 +144,11 @@ func fill(s string) []string {
 // in words (model.Constraints, values as JSON), leaving out a format the Go
 // type already states (time.Time, int32, int64) and the keywords of a udtc
 // tag (tagged; nil for a declaration, which has none).
-func constraints(s *model.Schema, tagged map[string]bool) []string {
+func constraints(s *model.Schema, tagged []string) []string {
 	var out []string
 	for _, c := range model.Constraints(s, nil) {
 		typeStates := c.Keywords[0] == "format" && (s.Format == "date-time" || s.Format == "int32" || s.Format == "int64")
-		if !typeStates && !slices.ContainsFunc(c.Keywords, func(k string) bool { return tagged[k] }) {
+		if !typeStates && !slices.ContainsFunc(c.Keywords, func(k string) bool { return slices.Contains(tagged, k) }) {
 			out = append(out, c.Text)
 		}
 	}
@@ -218,13 +220,13 @@ func describe(s *model.Schema, words string) string {
 // "required" included), patterns Validate cannot check (unchecked), flags
 // and deprecation; nothing for a field without any of them. A renamed field
 // names its JSON property first.
-func fieldDoc(fp *fieldPlan, tagged map[string]bool, unchecked []string) string {
+func fieldDoc(fp *fieldPlan, tagged, unchecked []string) string {
 	s := fp.prop.Schema
 	var words []string
-	if fp.name != naming.Pascal(fp.prop.Name) {
+	if fp.renamed {
 		words = append(words, fmt.Sprintf("The %q property.", fp.prop.Name))
 	}
-	if fp.prop.Required && !tagged["required"] {
+	if fp.prop.Required && !slices.Contains(tagged, "required") {
 		words = append(words, "Required.")
 	}
 	words = append(words, constraints(s, tagged)...)

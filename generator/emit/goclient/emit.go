@@ -225,6 +225,7 @@ func planNamespaces(cat *model.Catalog, importPrefix string, diags *diag.List) (
 	var out []*nsPlan
 	dirs := naming.NewNamer()
 	known := map[string]*typeNames{}
+	re2 := &re2Cache{}
 	for _, prov := range cat.Providers {
 		if len(prov.Types) == 0 {
 			continue
@@ -241,6 +242,7 @@ func planNamespaces(cat *model.Catalog, importPrefix string, diags *diag.List) (
 			return nil, err
 		}
 		ns.known = known
+		ns.re2 = re2
 		for _, t := range ns.types {
 			known[strings.ToLower(t.rt.FullName())] = t
 		}

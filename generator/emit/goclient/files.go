@@ -138,7 +138,7 @@ func (p *pkgPlan) genType(f *jen.File, vt *verType) {
 		jen.Id("Tags").Map(jen.String()).String().Tag(map[string]string{"json": "tags,omitzero"}),
 		jen.Id("Properties").Add(propsType).Tag(tags(propsTag, propsRules)),
 		jen.Id("SystemData").Op("*").Id("SystemData").Tag(map[string]string{"json": "systemData,omitempty"}),
-		jen.Comment(comment("ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate returned it, nil from List: pass it as IfMatch to write only if nobody has changed the resource since.")),
+		jen.Comment(etagDoc),
 		jen.Id("ETag").Op("*").String().Tag(map[string]string{"json": "-"}),
 	)
 
@@ -186,24 +186,24 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	)
 	genOptions(f, vt, sensitive)
 
-	// method declares a method of the client: its name, the parameters
-	// between ctx and the options, and what it returns.
+	// method declares a method of the client: its doc comment (rendered),
+	// its name, the parameters between ctx and the options, and what it
+	// returns.
 	method := func(doc, call string, params []jen.Code, results ...jen.Code) *jen.Statement {
-		f.Comment(comment(doc))
+		f.Comment(doc)
 		params = append(append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, params...), jen.Id("opts").Op("*").Id(vt.options[call]))
 		return f.Func().Params(jen.Id("c").Op("*").Id(vt.client)).Id(call).Params(params...).Params(results...)
 	}
 	cc := func() *jen.Statement { return jen.Id("c").Dot("c") }
 	idParam := []jen.Code{jen.Id("id").Add(id.Clone())}
 	idPath := func() *jen.Statement { return jen.Id("id").Dot("String").Call() }
-	method("CreateOrUpdate writes r at id and returns the resource as stored, with its ETag. It does not call Validate; a refusal is a *ResponseError with one detail per violation, and a condition of opts that does not hold a *ResponseError with StatusCode 412.",
-		"CreateOrUpdate", append(idParam, jen.Id("r").Op("*").Add(x.Clone())), jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+	method(methodDocs["CreateOrUpdate"], "CreateOrUpdate", append(idParam, jen.Id("r").Op("*").Add(x.Clone())), jen.Op("*").Add(x.Clone()), jen.Error()).Block(
 		jen.Return(p.rt("Put").Call(jen.Id("ctx"), cc(), idPath(), jen.Id("r"), jen.New(x.Clone()), jen.Parens(jen.Op("*").Add(p.rt("WriteOptions"))).Call(jen.Id("opts")))),
 	)
-	method("Get reads the resource at id, with its ETag.", "Get", idParam, jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+	method(methodDocs["Get"], "Get", idParam, jen.Op("*").Add(x.Clone()), jen.Error()).Block(
 		jen.Return(p.rt("Get").Call(jen.Id("ctx"), cc(), idPath(), jen.New(x.Clone()))),
 	)
-	method("Delete deletes the resource at id and its children; an absent resource is no error.", "Delete", idParam, jen.Error()).Block(
+	method(methodDocs["Delete"], "Delete", idParam, jen.Error()).Block(
 		jen.Return(cc().Dot("Delete").Call(jen.Id("ctx"), idPath(), jen.Parens(jen.Op("*").Add(p.rt("DeleteOptions"))).Call(jen.Id("opts")))),
 	)
 	seq := jen.Qual("iter", "Seq2").Types(jen.Op("*").Add(x.Clone()), jen.Error())
@@ -212,11 +212,11 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	}
 	if n := len(vt.ancestors); n > 0 {
 		parent := vt.ancestors[n-1]
-		method("List yields the "+rt.FullName()+" resources of parent, following nextLink; it stops after the first error.",
+		method(comment("List yields the "+rt.FullName()+" resources of parent, following nextLink; it stops after the first error."),
 			"List", []jen.Code{jen.Id("parent").Id(parent.idName)}, seq).Block(
 			list(jen.Id("parent").Dot("String").Call().Op("+").Lit("/" + rt.Leaf())))
 	} else {
-		method("List yields the "+rt.FullName()+" resources in scope, following nextLink; it stops after the first error. scope is a resource group ID (\"/planes/radius/local/resourceGroups/rg\"), a resource group name of ClientOptions.Plane, or \"\" for the whole plane.",
+		method(comment("List yields the "+rt.FullName()+" resources in scope, following nextLink; it stops after the first error. scope is a resource group ID (\"/planes/radius/local/resourceGroups/rg\"), a resource group name of ClientOptions.Plane, or \"\" for the whole plane."),
 			"List", []jen.Code{jen.Id("scope").String()}, seq).Block(
 			list(cc().Dot("Scope").Call(jen.Id("scope")).Op("+").Lit("/providers/").Op("+").Id(vt.typeConst)))
 	}
@@ -227,10 +227,27 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	if st := p.structOf[vt.av.Schema]; st != nil {
 		elem = jen.Id(st.name)
 	}
-	method("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null.",
-		"ListSecrets", idParam, jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
+	method(methodDocs["ListSecrets"], "ListSecrets", idParam, jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
 		jen.Return(p.rt("Post").Call(jen.Id("ctx"), cc(), idPath().Op("+").Lit("/listSecrets"), jen.New(elem.Clone()))),
 	)
+}
+
+// The comments that are the same for every type, wrapped once.
+var (
+	etagDoc    = comment("ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate returned it, nil from List: pass it as IfMatch to write only if nobody has changed the resource since.")
+	methodDocs = map[string]string{
+		"CreateOrUpdate": comment("CreateOrUpdate writes r at id and returns the resource as stored, with its ETag. It does not call Validate; a refusal is a *ResponseError with one detail per violation, and a condition of opts that does not hold a *ResponseError with StatusCode 412."),
+		"Get":            comment("Get reads the resource at id, with its ETag."),
+		"Delete":         comment("Delete deletes the resource at id and its children; an absent resource is no error."),
+		"ListSecrets":    comment("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null."),
+	}
+	// The IfMatch option of the calls that write and delete.
+	ifMatchWritesDoc  = ifMatchDoc("writes")
+	ifMatchDeletesDoc = ifMatchDoc("deletes")
+)
+
+func ifMatchDoc(what string) string {
+	return comment("IfMatch " + what + " only if the resource's ETag is *IfMatch (the ETag field of a resource from Get or CreateOrUpdate) or, with \"*\", only if it exists.")
 }
 
 // genOptions declares the options of a client's calls. Those with
@@ -238,9 +255,6 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 // DeleteOptions, so the client converts a pointer to them; the others are
 // empty, so that adding an option later changes no call.
 func genOptions(f *jen.File, vt *verType, sensitive bool) {
-	ifMatch := func(what string) jen.Code {
-		return jen.Comment(comment(fmt.Sprintf("IfMatch %s only if the resource's ETag is *IfMatch (the ETag field of a resource from Get or CreateOrUpdate) or, with \"*\", only if it exists.", what)))
-	}
 	calls := []string{"CreateOrUpdate", "Get", "Delete", "List"}
 	if sensitive {
 		calls = append(calls, "ListSecrets")
@@ -253,12 +267,12 @@ func genOptions(f *jen.File, vt *verType, sensitive bool) {
 			case "CreateOrUpdate":
 				g.Comment(fmt.Sprintf("// %s are the conditions of %s.CreateOrUpdate.", name, vt.client))
 				g.Id(name).Struct(
-					ifMatch("writes"), jen.Id("IfMatch").Op("*").String(),
+					jen.Comment(ifMatchWritesDoc), jen.Id("IfMatch").Op("*").String(),
 					jen.Comment("// IfNoneMatch \"*\" writes only if the resource does not exist yet."), jen.Id("IfNoneMatch").Op("*").String(),
 				)
 			case "Delete":
 				g.Comment(fmt.Sprintf("// %s are the conditions of %s.Delete.", name, vt.client))
-				g.Id(name).Struct(ifMatch("deletes"), jen.Id("IfMatch").Op("*").String())
+				g.Id(name).Struct(jen.Comment(ifMatchDeletesDoc), jen.Id("IfMatch").Op("*").String())
 			default:
 				g.Comment(fmt.Sprintf("// %s are the options of %s.%s (none yet).", name, vt.client, call))
 				g.Id(name).Struct()
@@ -308,14 +322,14 @@ func tags(json string, keywords []string) map[string]string {
 
 // ownKeywords are the names of the keywords that apply to the field's own
 // value (those before "items" or "values").
-func ownKeywords(keywords []string) map[string]bool {
-	out := map[string]bool{}
+func ownKeywords(keywords []string) []string {
+	out := make([]string, 0, len(keywords))
 	for _, kw := range keywords {
 		k, _, _ := strings.Cut(kw, "=")
 		if k == "items" || k == "values" {
 			break
 		}
-		out[k] = true
+		out = append(out, k)
 	}
 	return out
 }

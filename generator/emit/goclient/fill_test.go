@@ -1,7 +1,6 @@
 package goclient
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
@@ -23,8 +22,14 @@ func TestFill(t *testing.T) {
 		{strings.Repeat("y", commentWidth-2) + " zz", []string{strings.Repeat("y", commentWidth-2), "zz"}},
 		{strings.Repeat("y", commentWidth-2) + " z", []string{strings.Repeat("y", commentWidth-2) + " z"}},
 	} {
-		if got := fill(c.in); !slices.Equal(got, c.want) {
-			t.Errorf("fill(%q) = %q, want %q", c.in, got, c.want)
+		var ct commentText
+		n := ct.fill([]string{c.in})
+		var want []string
+		for _, l := range c.want {
+			want = append(want, "// "+l)
+		}
+		if got := ct.b.String(); got != strings.Join(want, "\n") || n != len(want) {
+			t.Errorf("fill(%q) = %q (%d lines), want %q", c.in, got, n, want)
 		}
 	}
 }

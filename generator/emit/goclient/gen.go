@@ -1,7 +1,7 @@
 package goclient
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -77,32 +77,48 @@ func (p *pkgPlan) fieldType(prop *model.Property) (*jen.Statement, string) {
 // fieldKeywords are the keywords of a property's udtc struct tag: what
 // Validate checks (udtc.ValidateResource documents them).
 func (p *pkgPlan) fieldKeywords(prop *model.Property) []string {
-	kws := p.keywords(prop.Schema)
+	var kws []string
 	if prop.Required {
-		kws = append([]string{"required"}, kws...)
+		kws = append(kws, "required")
 	}
-	return kws
+	return p.keywords(kws, prop.Schema)
 }
 
-// keywords are the checked keywords of a value of s and, after "items" or
-// "values", those of its elements. Objects check their own fields;
-// references and times are checked when they are parsed; a pattern Go
-// cannot run is left out (the go-pattern-unsupported warning and the
+// keywords appends to out the checked keywords of a value of s and, after
+// "items" or "values", those of its elements. Objects check their own
+// fields; references and times are checked when they are parsed; a pattern
+// Go cannot run is left out (the go-pattern-unsupported warning and the
 // field's comment say so).
-func (p *pkgPlan) keywords(s *model.Schema) []string {
+func (p *pkgPlan) keywords(out []string, s *model.Schema) []string {
 	if s.Kind == model.String && (s.Reference != nil || isTime(s)) {
-		return nil
+		return out
 	}
-	var out []string
-	kw := func(k string, v any) { out = append(out, fmt.Sprintf("%s=%v", k, v)) }
-	if len(s.Enum) > 0 {
-		vals := make([]string, len(s.Enum))
-		for i, v := range s.Enum {
-			vals[i] = string(v.JSON)
+	kw := func(k, v string) { out = append(out, k+"="+v) }
+	count := func(k string, n *int64) {
+		if n != nil {
+			kw(k, strconv.FormatInt(*n, 10))
 		}
-		kw("enum", "["+strings.Join(vals, ",")+"]")
 	}
-	var elem []string
+	// elem appends the keywords of the elements after word, or nothing
+	// when they have none.
+	elem := func(word string, e *model.Schema) {
+		n := len(out)
+		if out = p.keywords(append(out, word), e); len(out) == n+1 {
+			out = out[:n]
+		}
+	}
+	if len(s.Enum) > 0 {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, v := range s.Enum {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(v.JSON)
+		}
+		b.WriteByte(']')
+		kw("enum", b.String())
+	}
 	switch s.Kind {
 	case model.Integer, model.Number:
 		if s.Minimum != nil {
@@ -115,40 +131,24 @@ func (p *pkgPlan) keywords(s *model.Schema) []string {
 			kw("multipleOf", s.MultipleOf.String())
 		}
 	case model.String:
-		if s.MinLength != nil {
-			kw("minLength", *s.MinLength)
-		}
-		if s.MaxLength != nil {
-			kw("maxLength", *s.MaxLength)
-		}
+		count("minLength", s.MinLength)
+		count("maxLength", s.MaxLength)
 		if s.Pattern != "" {
 			if re := p.pattern(s); re != "" {
 				kw("pattern", re) // last: it runs to the end of the tag
 			}
 		}
 	case model.Map:
-		if s.MinProperties != nil {
-			kw("minProperties", *s.MinProperties)
-		}
-		if s.MaxProperties != nil {
-			kw("maxProperties", *s.MaxProperties)
-		}
-		if elem = p.keywords(s.AdditionalProperties); len(elem) > 0 {
-			out = append(append(out, "values"), elem...)
-		}
+		count("minProperties", s.MinProperties)
+		count("maxProperties", s.MaxProperties)
+		elem("values", s.AdditionalProperties)
 	case model.Array:
-		if s.MinItems != nil {
-			kw("minItems", *s.MinItems)
-		}
-		if s.MaxItems != nil {
-			kw("maxItems", *s.MaxItems)
-		}
+		count("minItems", s.MinItems)
+		count("maxItems", s.MaxItems)
 		if s.UniqueItems {
 			out = append(out, "uniqueItems")
 		}
-		if elem = p.keywords(s.Items); len(elem) > 0 {
-			out = append(append(out, "items"), elem...)
-		}
+		elem("items", s.Items)
 	}
 	return out
 }

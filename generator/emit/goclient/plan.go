@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/udtc/udtc/generator/diag"
@@ -44,10 +45,14 @@ type nsPlan struct {
 	runtime string
 	types   []*typeNames
 	by      map[string]*typeNames // by type name ("contosoBuses/queues")
-	names   *naming.Namer
+	// names are the type-level names, complete once the namespace is
+	// planned: the parent of each version package's Namer.
+	names *naming.Namer
 	// known are the types of every namespace of the run, by lower-cased
 	// full name: the targets of typed references.
 	known map[string]*typeNames
+	// re2 is the run's, shared by every namespace.
+	re2 *re2Cache
 	// format is Options.Format, or formatItself.
 	format func(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error)
 }
@@ -200,7 +205,10 @@ type structPlan struct {
 
 type fieldPlan struct {
 	name string
-	prop *model.Property
+	// renamed: name is not the property's own (naming.Pascal), which
+	// another property of the object took first.
+	renamed bool
+	prop    *model.Property
 }
 
 type enumPlan struct {
@@ -220,7 +228,7 @@ func newPkgPlan(ns *nsPlan, version, importPrefix string, diags *diag.List) *pkg
 		version:  version,
 		name:     name,
 		dir:      "go/" + ns.dir + "/" + name,
-		names:    ns.names.Clone(),
+		names:    ns.names.Child(),
 		structOf: map[*model.Schema]*structPlan{},
 		enumOf:   map[*model.Schema]*enumPlan{},
 		refs:     map[string]*model.Schema{},
@@ -325,12 +333,14 @@ func element(path []string, suffix string) []string {
 
 func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path []string, where string) {
 	fields := naming.NewNamer()
+	st.fields = make([]*fieldPlan, 0, len(st.schema.Properties))
 	for _, prop := range st.schema.Properties {
-		name, renamed := fields.Claim(naming.Pascal(prop.Name))
+		want := naming.Pascal(prop.Name)
+		name, renamed := fields.Claim(want)
 		if renamed && prop.Span.File != "" {
 			d := diag.Diagnostic{
 				Span: diag.Span(prop.Span), Severity: diag.Warning, Rule: ruleFieldCollision, Path: prop.Schema.Path,
-				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, naming.Pascal(prop.Name), name),
+				Message: fmt.Sprintf("property %q of %s maps to Go field %s, which is already taken; using %s", prop.Name, where, want, name),
 				Hint:    "property names that differ only in case or separators are hard to use from most languages",
 			}
 			p.diags.Add(d)
@@ -341,8 +351,8 @@ func (p *pkgPlan) assignFields(st *structPlan, owner *verType, base string, path
 				Message: fmt.Sprintf("property %q of %s cannot be a Go JSON tag name; encoding/json will use the field name %s", prop.Name, where, name),
 			})
 		}
-		st.fields = append(st.fields, &fieldPlan{name: name, prop: prop})
-		p.assignNode(prop.Schema, owner, base, append(slices.Clone(path), naming.Pascal(prop.Name)), where+"."+prop.Name)
+		st.fields = append(st.fields, &fieldPlan{name: name, renamed: renamed, prop: prop})
+		p.assignNode(prop.Schema, owner, base, append(slices.Clone(path), want), where+"."+prop.Name)
 	}
 }
 
@@ -440,10 +450,7 @@ func (p *pkgPlan) pattern(s *model.Schema) string {
 	if re, seen := p.patterns[s.Pattern]; seen {
 		return re
 	}
-	var re string
-	if c, err := pattern.Compile(s.Pattern); err == nil {
-		re = c.RE2()
-	}
+	re := p.ns.re2.of(s.Pattern)
 	if re == "" {
 		p.diags.Add(diag.Diagnostic{
 			Span: diag.Span(s.Span), Severity: diag.Warning, Rule: rulePatternUnsupported, Path: s.Path,
@@ -451,6 +458,28 @@ func (p *pkgPlan) pattern(s *model.Schema) string {
 		})
 	}
 	p.patterns[s.Pattern] = re
+	return re
+}
+
+// re2Cache holds the RE2 spelling of each pattern of a run (pattern.Pattern.RE2,
+// "" when it backtracks): compiling patterns was a good part of a field's
+// cost, and the packages of a run, planned on several goroutines, share
+// most of them.
+type re2Cache struct {
+	m sync.Map // pattern source → RE2 spelling
+}
+
+// of returns the RE2 spelling of the pattern src, or "" when it needs the
+// backtracking engine.
+func (c *re2Cache) of(src string) string {
+	if re, ok := c.m.Load(src); ok {
+		return re.(string)
+	}
+	var re string
+	if c, err := pattern.Compile(src); err == nil {
+		re = c.RE2()
+	}
+	c.m.Store(src, re)
 	return re
 }
 
