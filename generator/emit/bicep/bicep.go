@@ -265,10 +265,7 @@ func emitExtension(ext Extension, version string) ([]emit.File, error) {
 	for i, p := range ext.Providers {
 		namespaces[i] = p.Namespace
 	}
-	typesMD, err := typesMarkdown(b.tb, typesDoc{Name: ext.Name, Version: version, Namespaces: namespaces}, b.docs)
-	if err != nil {
-		return nil, err
-	}
+	typesMD := typesMarkdown(b.tb, ext.Name, version, namespaces, b.docs)
 	archive, err := Archive(indexJSON, typesJSON)
 	if err != nil {
 		return nil, err
