@@ -1,6 +1,7 @@
 package bicep
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -250,7 +251,7 @@ func (tb *table) json() []byte {
 	if len(tb.types) == 0 {
 		return []byte("[]")
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("[")
 	for i, t := range tb.types {
 		if i > 0 {
@@ -260,7 +261,7 @@ func (tb *table) json() []byte {
 		writeCompact(&b, t.node())
 	}
 	b.WriteString("\n]")
-	return []byte(b.String())
+	return b.Bytes()
 }
 
 // Name segments that say where a node sits rather than what it is.
