@@ -35,7 +35,6 @@ type Options struct {
 }
 
 var pageTemplate = template.Must(template.New("docs.md.tmpl").Funcs(template.FuncMap{
-	"cell":     cell,
 	"anchorOf": anchor,
 }).ParseFS(templates.FS, "docs.md.tmpl"))
 
@@ -101,9 +100,16 @@ type versionDoc struct {
 }
 
 // row documents one property; Path is dotted ("status.binding.host"), with
-// "*" for the values of a map and "[]" for the items of an array.
+// "*" for the values of a map and "[]" for the items of an array. Each
+// field is a table cell already, escaped by cell when the row is made (the
+// template then prints fields, which costs far less than a call per cell).
 type row struct {
 	Path, Type, Flags, Description string
+}
+
+// newRow makes a row of the unescaped texts of its cells.
+func newRow(path, typ, flags, description string) row {
+	return row{Path: cell(path), Type: cell(typ), Flags: flags, Description: cell(description)}
 }
 
 func newPage(ext bicep.Extension, version string) page {
@@ -180,7 +186,7 @@ func rows(v *model.APIVersion) []row {
 				if prefix != "" {
 					path = prefix + "." + p.Name
 				}
-				out = append(out, row{Path: path, Type: p.Schema.TypeWords(), Flags: flags(p), Description: description(p.Schema)})
+				out = append(out, newRow(path, p.Schema.TypeWords(), flags(p), description(p.Schema)))
 				walk(path, p.Schema)
 			}
 			if s.AdditionalProperties != nil {
@@ -203,7 +209,7 @@ func rows(v *model.APIVersion) []row {
 // descends into it.
 func walkValue(out *[]row, path string, s *model.Schema, walk func(string, *model.Schema)) {
 	if d := description(s); d != "" || s.ReadOnly || s.WriteOnly {
-		*out = append(*out, row{Path: path, Type: s.TypeWords(), Flags: flags(&model.Property{Schema: s}), Description: d})
+		*out = append(*out, newRow(path, s.TypeWords(), flags(&model.Property{Schema: s}), d))
 	}
 	walk(path, s)
 }
