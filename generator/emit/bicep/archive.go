@@ -8,6 +8,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/udtc/udtc/internal/bufpool"
 )
 
 // archiveTime is the modification time of every archive entry, so that
@@ -78,8 +80,9 @@ func (p *gzipPool) writer(w io.Writer) (*gzip.Writer, error) {
 // tgz writes entries (already sorted by name) as a gzipped ustar archive
 // with a writer of pool.
 func tgz(pool *gzipPool, entries []entry) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := pool.writer(&buf)
+	buf := bufpool.Get()
+	defer bufpool.Put(buf)
+	zw, err := pool.writer(buf)
 	if err != nil {
 		return nil, err
 	}
@@ -107,5 +110,5 @@ func tgz(pool *gzipPool, entries []entry) ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return bytes.Clone(buf.Bytes()), nil
 }

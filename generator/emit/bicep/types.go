@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/udtc/udtc/internal/bufpool"
 )
 
 // kind is the "$type" discriminator of a Bicep type.
@@ -251,17 +253,18 @@ func (tb *table) json() []byte {
 	if len(tb.types) == 0 {
 		return []byte("[]")
 	}
-	var b bytes.Buffer
+	b := bufpool.Get()
+	defer bufpool.Put(b)
 	b.WriteString("[")
 	for i, t := range tb.types {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		b.WriteString("\n")
-		writeCompact(&b, t.node())
+		writeCompact(b, t.node())
 	}
 	b.WriteString("\n]")
-	return b.Bytes()
+	return bytes.Clone(b.Bytes())
 }
 
 // Name segments that say where a node sits rather than what it is.
