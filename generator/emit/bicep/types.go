@@ -215,7 +215,10 @@ func newTable() *table { return &table{index: map[string]ref{}} }
 // Children must be added first: types.json lists types in the order of a
 // deterministic post-order walk. For an ObjectType with uses (a schema
 // object, not a resource body) the uses are merged into the existing type.
-func (tb *table) add(t *bt) ref {
+// t is taken by value, so that only a type not in the table yet is
+// allocated: most nodes of a catalog are strings, integers and literals
+// seen before.
+func (tb *table) add(t bt) ref {
 	key := t.key()
 	if r, ok := tb.index[key]; ok {
 		if t.uses != nil {
@@ -224,7 +227,9 @@ func (tb *table) add(t *bt) ref {
 		return r
 	}
 	r := ref(len(tb.types))
-	tb.types = append(tb.types, t)
+	stored := new(bt)
+	*stored = t
+	tb.types = append(tb.types, stored)
 	tb.index[key] = r
 	return r
 }
