@@ -111,14 +111,14 @@ type mdResourceInput struct {
 	description string
 }
 
-// typesMarkdown renders types.md of the extension name (its version, made
-// from namespaces): every resource type (by name, then API version, in
-// walk order) and every object type reachable from them (sorted by name),
-// each with its properties sorted like the reference library sorts them.
-// Every resource heading carries the anchor index.md links to; every
-// object type has an anchor its uses link to, distinct for object types
-// sharing a name. Each block starts with a blank line and ends with a
-// newline.
+// typesMarkdown renders types.md of the extension name at version, made
+// from the resource types of namespaces: every resource type (by name,
+// then API version, in walk order) and every object type reachable from
+// them (sorted by name), each with its properties sorted like the
+// reference library sorts them. Every resource heading carries the anchor
+// index.md links to; every object type has an anchor its uses link to,
+// distinct for object types sharing a name. Each block starts with a blank
+// line and ends with a newline.
 //
 // It is written in code, as the reference library's markdown writer is,
 // rather than from a template: types.md lists many thousand properties,
@@ -209,6 +209,7 @@ func typesMarkdown(tb *table, name, version string, namespaces []string, resourc
 	return bytes.Clone(b.Bytes())
 }
 
+// mdNamer spells the types of one table for types.md.
 type mdNamer struct {
 	tb      *table
 	anchors map[ref]string
