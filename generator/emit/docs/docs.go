@@ -5,8 +5,9 @@
 // API version an example Bicep declaration and a table of every property,
 // nested ones included, with its type, flags, constraints and description.
 //
-// Pages are rendered from templates/docs.md.tmpl. Like every emitter it
-// reads only the model and returns files.
+// Pages are rendered from templates/docs.md.tmpl, their property tables by
+// propertyTable. Like every emitter it reads only the model and returns
+// files.
 package docs
 
 import (
@@ -92,7 +93,9 @@ type versionDoc struct {
 	Undeclared                 bool
 	Description                string
 	Example                    string
-	Rows                       []row
+	// Table is the Markdown table of every property (propertyTable), ""
+	// for none.
+	Table string
 	// Lifecycle is the version's deprecation (udtc.yaml), nil for none;
 	// ReplacementAnchor the anchor of its replacement's section.
 	Lifecycle         *model.Lifecycle
@@ -100,16 +103,27 @@ type versionDoc struct {
 }
 
 // row documents one property; Path is dotted ("status.binding.host"), with
-// "*" for the values of a map and "[]" for the items of an array. Each
-// field is a table cell already, escaped by cell when the row is made (the
-// template then prints fields, which costs far less than a call per cell).
+// "*" for the values of a map and "[]" for the items of an array.
 type row struct {
 	Path, Type, Flags, Description string
 }
 
-// newRow makes a row of the unescaped texts of its cells.
-func newRow(path, typ, flags, description string) row {
-	return row{Path: cell(path), Type: cell(typ), Flags: flags, Description: cell(description)}
+// propertyTable is the Markdown table of rows, without a final newline;
+// "" for no rows. It is written in code rather than in the page template,
+// where a table of many thousand rows took most of the page's time.
+func propertyTable(rows []row) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	b := bufpool.Get()
+	defer bufpool.Put(b)
+	b.WriteString("| Property | Type | Flags | Description |\n|---|---|---|---|")
+	for _, r := range rows {
+		for _, s := range []string{"\n| `", cell(r.Path), "` | ", cell(r.Type), " | ", r.Flags, " | ", cell(r.Description), " |"} {
+			b.WriteString(s)
+		}
+	}
+	return b.String()
 }
 
 func newPage(ext bicep.Extension, version string) page {
@@ -138,7 +152,7 @@ func newPage(ext bicep.Extension, version string) page {
 					Undeclared:   v.Undeclared,
 					Description:  strings.TrimSpace(v.Schema.Description),
 					Example:      exampleOf(t, v),
-					Rows:         rows(v),
+					Table:        propertyTable(rows(v)),
 					Lifecycle:    v.Lifecycle,
 				})
 				if l := v.Lifecycle; l != nil && l.Replacement != "" {
@@ -186,7 +200,7 @@ func rows(v *model.APIVersion) []row {
 				if prefix != "" {
 					path = prefix + "." + p.Name
 				}
-				out = append(out, newRow(path, p.Schema.TypeWords(), flags(p), description(p.Schema)))
+				out = append(out, row{Path: path, Type: p.Schema.TypeWords(), Flags: flags(p), Description: description(p.Schema)})
 				walk(path, p.Schema)
 			}
 			if s.AdditionalProperties != nil {
@@ -209,7 +223,7 @@ func rows(v *model.APIVersion) []row {
 // descends into it.
 func walkValue(out *[]row, path string, s *model.Schema, walk func(string, *model.Schema)) {
 	if d := description(s); d != "" || s.ReadOnly || s.WriteOnly {
-		*out = append(*out, newRow(path, s.TypeWords(), flags(&model.Property{Schema: s}), d))
+		*out = append(*out, row{Path: path, Type: s.TypeWords(), Flags: flags(&model.Property{Schema: s}), Description: d})
 	}
 	walk(path, s)
 }
