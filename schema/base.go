@@ -245,7 +245,11 @@ func MergeBaseValidJSON(raw json.RawMessage) (json.RawMessage, error) {
 		return raw, nil
 	}
 	slices.SortFunc(ins, func(a, b insert) int { return a.at - b.at })
-	out := make([]byte, 0, len(raw)+512)
+	size := len(raw)
+	for _, in := range ins {
+		size += len(in.text)
+	}
+	out := make([]byte, 0, size)
 	prev := 0
 	for _, in := range ins {
 		out = append(out, raw[prev:in.at]...)

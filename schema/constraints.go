@@ -1,7 +1,7 @@
 package schema
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -30,14 +30,14 @@ func Constraints(s *Schema, lit func(Value) string) []Constraint {
 		lit = func(v Value) string { return string(v.JSON) }
 	}
 	var out []Constraint
-	add := func(keywords []string, format string, args ...any) {
-		out = append(out, Constraint{Keywords: keywords, Text: fmt.Sprintf(format, args...)})
+	add := func(keywords []string, text string) {
+		out = append(out, Constraint{Keywords: keywords, Text: text})
 	}
 	if r := s.Reference; r != nil {
 		if len(r.Types) == 0 {
 			add([]string{"x-resource-type"}, "Resource ID of the referenced resource (any type).")
 		} else {
-			add([]string{"x-resource-type"}, "Resource ID of the referenced resource (type %s).", strings.Join(r.Types, " or "))
+			add([]string{"x-resource-type"}, "Resource ID of the referenced resource (type "+strings.Join(r.Types, " or ")+").")
 		}
 	}
 	if len(s.Enum) > 0 {
@@ -45,45 +45,45 @@ func Constraints(s *Schema, lit func(Value) string) []Constraint {
 		for i, v := range s.Enum {
 			vals[i] = lit(v)
 		}
-		add([]string{"enum"}, "Allowed values: %s.", strings.Join(vals, ", "))
+		add([]string{"enum"}, "Allowed values: "+strings.Join(vals, ", ")+".")
 	}
-	counted(&out, s.MinLength, s.MaxLength, "minLength", "maxLength", "Must be %s long.", "character")
+	counted(&out, s.MinLength, s.MaxLength, "minLength", "maxLength", "Must be ", " long.", "character")
 	if s.Pattern != "" {
-		add([]string{"pattern"}, "Must match the regular expression `%s`.", s.Pattern)
+		add([]string{"pattern"}, "Must match the regular expression `"+s.Pattern+"`.")
 	}
 	if s.Minimum != nil {
 		if s.ExclusiveMinimum {
-			add([]string{"minimum", "exclusiveMinimum"}, "Must be greater than %s.", *s.Minimum)
+			add([]string{"minimum", "exclusiveMinimum"}, "Must be greater than "+string(*s.Minimum)+".")
 		} else {
-			add([]string{"minimum"}, "Must be at least %s.", *s.Minimum)
+			add([]string{"minimum"}, "Must be at least "+string(*s.Minimum)+".")
 		}
 	}
 	if s.Maximum != nil {
 		if s.ExclusiveMaximum {
-			add([]string{"maximum", "exclusiveMaximum"}, "Must be less than %s.", *s.Maximum)
+			add([]string{"maximum", "exclusiveMaximum"}, "Must be less than "+string(*s.Maximum)+".")
 		} else {
-			add([]string{"maximum"}, "Must be at most %s.", *s.Maximum)
+			add([]string{"maximum"}, "Must be at most "+string(*s.Maximum)+".")
 		}
 	}
 	if s.MultipleOf != nil {
-		add([]string{"multipleOf"}, "Must be a multiple of %s.", *s.MultipleOf)
+		add([]string{"multipleOf"}, "Must be a multiple of "+string(*s.MultipleOf)+".")
 	}
-	counted(&out, s.MinItems, s.MaxItems, "minItems", "maxItems", "Must have %s.", "item")
-	counted(&out, s.MinProperties, s.MaxProperties, "minProperties", "maxProperties", "Must have %s.", "entry")
+	counted(&out, s.MinItems, s.MaxItems, "minItems", "maxItems", "Must have ", ".", "item")
+	counted(&out, s.MinProperties, s.MaxProperties, "minProperties", "maxProperties", "Must have ", ".", "entry")
 	if s.UniqueItems {
 		add([]string{"uniqueItems"}, "Items must be unique.")
 	}
 	if s.Format != "" {
-		add([]string{"format"}, "Format: %s.", s.Format)
+		add([]string{"format"}, "Format: "+s.Format+".")
 	}
 	if s.Nullable {
 		add([]string{"nullable"}, "May be null.")
 	}
 	if s.Default != nil && !saysDefault(s.Description, *s.Default) {
-		add([]string{"default"}, "Defaults to %s.", lit(*s.Default))
+		add([]string{"default"}, "Defaults to "+lit(*s.Default)+".")
 	}
 	if s.Example != nil {
-		add([]string{"example"}, "Example: %s.", lit(*s.Example))
+		add([]string{"example"}, "Example: "+lit(*s.Example)+".")
 	}
 	return out
 }
@@ -137,23 +137,24 @@ func wholeWord(s, w string) bool {
 	}
 }
 
-// counted adds the sentence for a min/max count pair: "3 to 24 items",
-// "at least 1 item" or "at most 24 items" (unit is singular).
-func counted(out *[]Constraint, lo, hi *int64, loName, hiName, format, unit string) {
+// counted adds the sentence for a min/max count pair: before, then "3 to
+// 24 items", "at least 1 item" or "at most 24 items" (unit is singular),
+// then after.
+func counted(out *[]Constraint, lo, hi *int64, loName, hiName, before, after, unit string) {
 	var n string
 	var keywords []string
 	last := int64(0)
 	switch {
 	case lo != nil && hi != nil:
-		n, keywords, last = fmt.Sprintf("%d to %d", *lo, *hi), []string{loName, hiName}, *hi
+		n, keywords, last = strconv.FormatInt(*lo, 10)+" to "+strconv.FormatInt(*hi, 10), []string{loName, hiName}, *hi
 	case lo != nil:
-		n, keywords, last = fmt.Sprintf("at least %d", *lo), []string{loName}, *lo
+		n, keywords, last = "at least "+strconv.FormatInt(*lo, 10), []string{loName}, *lo
 	case hi != nil:
-		n, keywords, last = fmt.Sprintf("at most %d", *hi), []string{hiName}, *hi
+		n, keywords, last = "at most "+strconv.FormatInt(*hi, 10), []string{hiName}, *hi
 	default:
 		return
 	}
-	*out = append(*out, Constraint{Keywords: keywords, Text: fmt.Sprintf(format, n+" "+plural(last, unit))})
+	*out = append(*out, Constraint{Keywords: keywords, Text: before + n + " " + plural(last, unit) + after})
 }
 
 // plural returns unit for a count of 1 and its plural otherwise.

@@ -5,7 +5,6 @@
 //
 // Files:
 //
-//	bicep-types.md.tmpl  types.md of a Bicep extension (generator/emit/bicep)
 //	docs.md.tmpl         the reference page of the docs target (generator/emit/docs)
 //	catalog.html.tmpl    the registry's catalog pages (registry/catalog)
 //	catalog.css          their stylesheet, served as is

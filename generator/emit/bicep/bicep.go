@@ -16,6 +16,7 @@
 package bicep
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -252,9 +253,9 @@ func (b *built) IndexJSON(name, version string) []byte {
 		{"namespaceFunctions", arr{}},
 		{"settings", obj{{"name", str(SettingsName(name))}, {"version", str(version)}, {"isSingleton", boolean(false)}}},
 	}
-	var s strings.Builder
-	writeJSON(&s, index, 0)
-	return []byte(s.String())
+	var out bytes.Buffer
+	writeJSON(&out, index, 0)
+	return out.Bytes()
 }
 
 func emitExtension(ext Extension, version string) ([]emit.File, error) {
@@ -265,10 +266,7 @@ func emitExtension(ext Extension, version string) ([]emit.File, error) {
 	for i, p := range ext.Providers {
 		namespaces[i] = p.Namespace
 	}
-	typesMD, err := typesMarkdown(b.tb, typesDoc{Name: ext.Name, Version: version, Namespaces: namespaces}, b.docs)
-	if err != nil {
-		return nil, err
-	}
+	typesMD := typesMarkdown(b.tb, ext.Name, version, namespaces, b.docs)
 	archive, err := Archive(indexJSON, typesJSON)
 	if err != nil {
 		return nil, err

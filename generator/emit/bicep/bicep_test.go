@@ -23,7 +23,7 @@ func TestQuoteLikeJSONStringify(t *testing.T) {
 		"é€😀":                 `"é€😀"`,
 		"bad\xffbyte":         "\"bad\uFFFDbyte\"",
 	} {
-		var b strings.Builder
+		var b bytes.Buffer
 		quote(&b, in)
 		if b.String() != want {
 			t.Errorf("quote(%q) = %s, want %s", in, b.String(), want)
@@ -33,7 +33,7 @@ func TestQuoteLikeJSONStringify(t *testing.T) {
 
 func TestWriteJSONOrdersIndexKeysFirst(t *testing.T) {
 	o := obj{{"b", num(1)}, {"10", num(2)}, {"2", num(3)}, {"01", num(4)}, {"a", arr{}}, {"4294967295", obj{}}}
-	var b strings.Builder
+	var b bytes.Buffer
 	writeJSON(&b, o, 0)
 	want := "{\n  \"2\": 3,\n  \"10\": 2,\n  \"b\": 1,\n  \"01\": 4,\n  \"a\": [],\n  \"4294967295\": {}\n}"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
@@ -43,7 +43,7 @@ func TestWriteJSONOrdersIndexKeysFirst(t *testing.T) {
 
 func TestWriteCompactIsUnindentedStringify(t *testing.T) {
 	o := obj{{"b", num(1)}, {"10", arr{str("x"), boolean(true), obj{}}}, {"a", arr{}}, {"c", obj{{"d", str("é\n")}}}}
-	var b strings.Builder
+	var b bytes.Buffer
 	writeCompact(&b, o)
 	want := `{"10":["x",true,{}],"b":1,"a":[],"c":{"d":"é\n"}}`
 	if diff := cmp.Diff(want, b.String()); diff != "" {

@@ -24,10 +24,10 @@ func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
 	case propsDesc == "":
 		propsDesc = "The resource properties."
 	}
-	str := c.tb.add(&bt{kind: kindString})
+	str := c.tb.add(bt{kind: kindString})
 	props := c.schema(v.Schema, append(typeSegments(t), "Properties"))
-	apiVersion := c.tb.add(&bt{kind: kindStringLiteral, value: v.Name})
-	typ := c.tb.add(&bt{kind: kindStringLiteral, value: full})
+	apiVersion := c.tb.add(bt{kind: kindStringLiteral, value: v.Name})
+	typ := c.tb.add(bt{kind: kindStringLiteral, value: full})
 	dep := deprecation(t, v)
 	envelope := []prop{
 		{name: "name", typ: str, flags: flagRequired | flagIdentifier, description: dep + "The resource name."},
@@ -37,8 +37,8 @@ func (c *converter) resource(t *model.ResourceType, v *model.APIVersion) ref {
 		{name: "type", typ: typ, flags: flagReadOnly | flagDeployTimeConstant, description: "The resource type."},
 		{name: "id", typ: str, flags: flagReadOnly, description: "The resource ID."},
 	}
-	body := c.tb.add(&bt{kind: kindObject, name: full + "@" + v.Name, properties: aliases(envelope, c.tb.get(props))})
-	return c.tb.add(&bt{kind: kindResource, name: full + "@" + v.Name, body: body})
+	body := c.tb.add(bt{kind: kindObject, name: full + "@" + v.Name, properties: aliases(envelope, c.tb.get(props))})
+	return c.tb.add(bt{kind: kindResource, name: full + "@" + v.Name, body: body})
 }
 
 // deprecation is the notice of a deprecated API version (udtc.yaml's
@@ -86,14 +86,14 @@ func (c *converter) schema(s *model.Schema, path []string) ref {
 		if len(s.Enum) > 0 {
 			els := make([]ref, len(s.Enum))
 			for i, v := range s.Enum {
-				els[i] = c.tb.add(&bt{kind: kindStringLiteral, value: v.Str})
+				els[i] = c.tb.add(bt{kind: kindStringLiteral, value: v.Str})
 			}
 			if len(els) == 1 {
 				return els[0]
 			}
-			return c.tb.add(&bt{kind: kindUnion, elements: els})
+			return c.tb.add(bt{kind: kindUnion, elements: els})
 		}
-		t := &bt{kind: kindString, sensitive: s.Sensitive}
+		t := bt{kind: kindString, sensitive: s.Sensitive}
 		if s.MinLength != nil && safe(*s.MinLength) {
 			t.minLength = s.MinLength
 		}
@@ -107,12 +107,12 @@ func (c *converter) schema(s *model.Schema, path []string) ref {
 		return c.tb.add(t)
 	case model.Integer:
 		lo, hi := integerBounds(s)
-		return c.tb.add(&bt{kind: kindInteger, minValue: lo, maxValue: hi})
+		return c.tb.add(bt{kind: kindInteger, minValue: lo, maxValue: hi})
 	case model.Boolean:
-		return c.tb.add(&bt{kind: kindBoolean})
+		return c.tb.add(bt{kind: kindBoolean})
 	case model.Array:
 		item := c.schema(s.Items, under("Item"))
-		t := &bt{kind: kindArray, itemType: item}
+		t := bt{kind: kindArray, itemType: item}
 		if s.MinItems != nil && safe(*s.MinItems) {
 			t.minLength = s.MinItems
 		}
@@ -122,7 +122,7 @@ func (c *converter) schema(s *model.Schema, path []string) ref {
 		return c.tb.add(t)
 	case model.Map:
 		value := c.schema(s.AdditionalProperties, under("Value"))
-		return c.tb.add(&bt{kind: kindObject, uses: [][]string{path}, properties: []prop{}, additional: &value, sensitive: s.Sensitive})
+		return c.tb.add(bt{kind: kindObject, uses: [][]string{path}, properties: []prop{}, additional: &value, sensitive: s.Sensitive})
 	case model.Object:
 		props := make([]prop, 0, len(s.Properties))
 		for _, p := range s.Properties {
@@ -130,14 +130,14 @@ func (c *converter) schema(s *model.Schema, path []string) ref {
 			r := c.schema(ps, under(pascal(p.Name)))
 			props = append(props, prop{name: p.Name, typ: r, flags: flags(p), description: describe(ps)})
 		}
-		t := &bt{kind: kindObject, uses: [][]string{path}, properties: props, sensitive: s.Sensitive}
+		t := bt{kind: kindObject, uses: [][]string{path}, properties: props, sensitive: s.Sensitive}
 		if s.AdditionalProperties != nil {
 			value := c.schema(s.AdditionalProperties, under("Value"))
 			t.additional = &value
 		}
 		return c.tb.add(t)
 	default: // model.Number, model.Any
-		return c.tb.add(&bt{kind: kindAny})
+		return c.tb.add(bt{kind: kindAny})
 	}
 }
 

@@ -1,10 +1,10 @@
 package bicep
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -43,13 +43,13 @@ func (arr) isNode()     {}
 // writeJSON renders n like JSON.stringify(n, null, 2) would when the first
 // line starts at the given indentation depth (used for elements of the
 // top-level types array, whose rendering is then context free).
-func writeJSON(b *strings.Builder, n node, depth int) { write(b, n, depth, true) }
+func writeJSON(b *bytes.Buffer, n node, depth int) { write(b, n, depth, true) }
 
 // writeCompact renders n like JSON.stringify(n) would: no whitespace.
-func writeCompact(b *strings.Builder, n node) { write(b, n, 0, false) }
+func writeCompact(b *bytes.Buffer, n node) { write(b, n, 0, false) }
 
 // write is writeJSON, or writeCompact when not indented.
-func write(b *strings.Builder, n node, depth int, indented bool) {
+func write(b *bytes.Buffer, n node, depth int, indented bool) {
 	sep := ":"
 	if indented {
 		sep = ": "
@@ -105,7 +105,7 @@ func write(b *strings.Builder, n node, depth int, indented bool) {
 	}
 }
 
-func newline(b *strings.Builder, depth int) {
+func newline(b *bytes.Buffer, depth int) {
 	b.WriteByte('\n')
 	for ; depth > len(indent)/2; depth -= len(indent) / 2 {
 		b.WriteString(indent)
@@ -154,45 +154,54 @@ func arrayIndex(k string) (uint64, bool) {
 	return n, true
 }
 
-// quote writes s as a JSON string the way JSON.stringify does.
-func quote(b *strings.Builder, s string) {
+// quote writes s as a JSON string the way JSON.stringify does: runs of
+// bytes that need no escape are copied as they are.
+func quote(b *bytes.Buffer, s string) {
 	const hex = "0123456789abcdef"
 	b.WriteByte('"')
+	start := 0 // of the run not yet written
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"':
-				b.WriteString(`\"`)
-			case '\\':
-				b.WriteString(`\\`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				if c < 0x20 {
-					b.WriteString(`\u00`)
-					b.WriteByte(hex[c>>4])
-					b.WriteByte(hex[c&0xf])
-				} else {
-					b.WriteByte(c)
-				}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				// Invalid UTF-8 cannot come from a JavaScript string; write
+				// the replacement character a decoder would have produced.
+				b.WriteString(s[start:i])
+				b.WriteRune(r)
+				start = i + size
 			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		// Invalid UTF-8 cannot come from a JavaScript string; write the
-		// replacement character a decoder would have produced.
-		b.WriteRune(r)
-		i += size
+		b.WriteString(s[start:i])
+		switch c {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+		}
+		i++
+		start = i
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }

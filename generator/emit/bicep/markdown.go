@@ -1,27 +1,29 @@
 package bicep
 
 import (
-	"cmp"
+	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"text/template"
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/udtc/udtc/templates"
+	"github.com/udtc/udtc/internal/bufpool"
 )
-
-// typesTemplate renders types.md; parsed once, read-only afterwards.
-var typesTemplate = template.Must(template.ParseFS(templates.FS, "bicep-types.md.tmpl"))
-
-var notAnchorChar = regexp.MustCompile(`[^a-zA-Z0-9-]`)
 
 // anchor is the reference library's anchor of a name: the name without
 // characters other than ASCII letters, digits and '-', lower-cased.
 func anchor(name string) string {
-	return strings.ToLower(notAnchorChar.ReplaceAllString(name, ""))
+	b := make([]byte, 0, len(name))
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-':
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // jsCompare orders strings as JavaScript's < does: by UTF-16 code units.
@@ -73,6 +75,26 @@ func indexMarkdown(keys []string) []byte {
 	return []byte(b.String())
 }
 
+// sortByLowerName returns a copy of xs sorted stably by the lower-cased
+// names name gives, in JavaScript's order (jsCompare), as the reference
+// library sorts properties and object types. Each name is lower-cased once.
+func sortByLowerName[T any](xs []T, name func(T) string) []T {
+	type keyed struct {
+		key string
+		x   T
+	}
+	ks := make([]keyed, len(xs))
+	for i, x := range xs {
+		ks[i] = keyed{strings.ToLower(name(x)), x}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return jsCompare(a.key, b.key) })
+	out := make([]T, len(xs))
+	for i, k := range ks {
+		out[i] = k.x
+	}
+	return out
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -82,30 +104,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// typesDoc is the data of bicep-types.md.tmpl.
-type typesDoc struct {
-	Name, Version string
-	Namespaces    []string
-	Resources     []mdResource
-	Objects       []mdObject
-}
-
-type mdResource struct {
-	Anchor, Name, Description string
-	Properties                []mdProp
-}
-
-type mdObject struct {
-	Anchor, Name string
-	Sensitive    bool
-	Properties   []mdProp
-	Additional   string
-}
-
-type mdProp struct {
-	Name, Type, Flags, Description string
-}
-
 // mdResourceInput is one resource type of the extension with the
 // description of its resource type (Bicep types have no place for it).
 type mdResourceInput struct {
@@ -113,11 +111,19 @@ type mdResourceInput struct {
 	description string
 }
 
-// typesMarkdown renders types.md: every resource type (by name, then API
-// version, in walk order) and every object type reachable from them
-// (sorted by name), each with its properties sorted like the reference
-// library sorts them. Object types sharing a name get distinct anchors.
-func typesMarkdown(tb *table, doc typesDoc, resources []mdResourceInput) ([]byte, error) {
+// typesMarkdown renders types.md of the extension name at version, made
+// from the resource types of namespaces: every resource type (by name,
+// then API version, in walk order) and every object type reachable from
+// them (sorted by name), each with its properties sorted like the
+// reference library sorts them. Every resource heading carries the anchor
+// index.md links to; every object type has an anchor its uses link to,
+// distinct for object types sharing a name. Each block starts with a blank
+// line and ends with a newline.
+//
+// It is written in code, as the reference library's markdown writer is,
+// rather than from a template: types.md lists many thousand properties,
+// which text/template rendered several times slower.
+func typesMarkdown(tb *table, name, version string, namespaces []string, resources []mdResourceInput) []byte {
 	// Objects reachable from the bodies, in first-reach order.
 	var objects []ref
 	seen := map[ref]bool{}
@@ -149,9 +155,9 @@ func typesMarkdown(tb *table, doc typesDoc, resources []mdResourceInput) ([]byte
 			visit(p.typ)
 		}
 	}
-	slices.SortStableFunc(objects, func(a, b ref) int {
-		return cmp.Or(jsCompare(strings.ToLower(tb.get(a).name), strings.ToLower(tb.get(b).name)), cmp.Compare(a, b))
-	})
+	// By name, then by reference: sorted by reference first, then stably by name.
+	slices.Sort(objects)
+	objects = sortByLowerName(objects, func(r ref) string { return tb.get(r).name })
 	anchors := map[ref]string{}
 	used := map[string]int{}
 	for _, r := range objects {
@@ -164,55 +170,85 @@ func typesMarkdown(tb *table, doc typesDoc, resources []mdResourceInput) ([]byte
 		}
 		anchors[r] = a
 	}
-	m := mdNamer{tb: tb, anchors: anchors}
+	m := &mdNamer{tb: tb, anchors: anchors, names: make([]string, len(tb.types))}
+
+	b := bufpool.Get()
+	defer bufpool.Put(b)
+	writeAll(b, "# Bicep Types: ", name, "\n\n")
+	writeAll(b, "Bicep extension `", name, "`, version ", version, ", generated by udtc from the resource types of ")
+	for i, ns := range namespaces {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeAll(b, "`", ns, "`")
+	}
+	writeAll(b, ".\nUse it with `extension ", name, "` in a Bicep file (see index.md).\n")
 	for _, res := range resources {
 		rt := tb.get(res.ref)
-		doc.Resources = append(doc.Resources, mdResource{
-			Anchor:      "resource-" + anchor(rt.name),
-			Name:        rt.name,
-			Description: strings.TrimSpace(res.description),
-			Properties:  m.props(tb.get(rt.body)),
-		})
+		writeAll(b, "\n<a id=\"resource-", anchor(rt.name), "\"></a>\n## Resource ", rt.name, "\n")
+		if d := strings.TrimSpace(res.description); d != "" {
+			writeAll(b, "\n", d, "\n")
+		}
+		b.WriteString("\n### Properties\n")
+		m.props(b, tb.get(rt.body))
 	}
 	for _, r := range objects {
 		t := tb.get(r)
-		o := mdObject{Anchor: anchors[r], Name: t.name, Sensitive: t.sensitive, Properties: m.props(t)}
-		if t.additional != nil {
-			o.Additional = m.typeName(*t.additional)
+		writeAll(b, "\n<a id=\"", anchors[r], "\"></a>\n## ", t.name, "\n")
+		if t.sensitive {
+			b.WriteString("\n*Sensitive*\n")
 		}
-		doc.Objects = append(doc.Objects, o)
+		if len(t.properties) > 0 {
+			b.WriteString("\n### Properties\n")
+			m.props(b, t)
+		}
+		if t.additional != nil {
+			writeAll(b, "\n### Additional Properties\n* **Additional Properties Type**: ", m.typeName(*t.additional), "\n")
+		}
 	}
-	var b strings.Builder
-	if err := typesTemplate.Execute(&b, doc); err != nil {
-		return nil, fmt.Errorf("rendering types.md: %w", err)
-	}
-	return []byte(b.String()), nil
+	return bytes.Clone(b.Bytes())
 }
 
+// mdNamer spells the types of one table for types.md.
 type mdNamer struct {
 	tb      *table
 	anchors map[ref]string
+	names   []string // typeName of each type, once spelled
 }
 
-func (m mdNamer) props(t *bt) []mdProp {
-	ps := slices.Clone(t.properties)
-	slices.SortStableFunc(ps, func(a, b prop) int { return jsCompare(strings.ToLower(a.name), strings.ToLower(b.name)) })
-	out := make([]mdProp, len(ps))
-	for i, p := range ps {
-		out[i] = mdProp{
-			Name:  p.name,
-			Type:  m.typeName(p.typ),
-			Flags: flagLabels(p.flags),
-			// Continuation lines stay inside the bullet.
-			Description: strings.ReplaceAll(p.description, "\n", "\n  "),
+// props writes the properties of t, one bullet each ("* **name**: type
+// (Flags): description"), sorted by name.
+func (m *mdNamer) props(b *bytes.Buffer, t *bt) {
+	for _, p := range sortByLowerName(t.properties, func(p prop) string { return p.name }) {
+		writeAll(b, "* **", p.name, "**: ", m.typeName(p.typ))
+		if f := flagLabels(p.flags); f != "" {
+			writeAll(b, " (", f, ")")
 		}
+		if p.description != "" {
+			// Continuation lines stay inside the bullet.
+			writeAll(b, ": ", strings.ReplaceAll(p.description, "\n", "\n  "))
+		}
+		b.WriteByte('\n')
 	}
-	return out
+}
+
+func writeAll(b *bytes.Buffer, parts ...string) {
+	for _, s := range parts {
+		b.WriteString(s)
+	}
 }
 
 // typeName writes a type the way the reference library's markdown writer
-// does ("string {minLength: 1}", "'a' | 'b'", "[Obj](#obj)[]").
-func (m mdNamer) typeName(r ref) string {
+// does ("string {minLength: 1}", "'a' | 'b'", "[Obj](#obj)[]"). A type is
+// spelled once, however many properties use it.
+func (m *mdNamer) typeName(r ref) string {
+	if m.names[r] == "" {
+		m.names[r] = m.spell(r)
+	}
+	return m.names[r]
+}
+
+func (m *mdNamer) spell(r ref) string {
 	t := m.tb.get(r)
 	switch t.kind {
 	case kindObject:

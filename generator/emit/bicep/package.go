@@ -178,7 +178,7 @@ func ReadTypeIndex(indexJSON []byte, read func(name string) ([]byte, error)) (Pa
 		entries = append(entries, entry{name, data})
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
-	if p.Types, err = tgz(gzip.DefaultCompression, entries); err != nil {
+	if p.Types, err = tgz(typesGzip, entries); err != nil {
 		return Package{}, err
 	}
 	return p, nil

@@ -53,12 +53,12 @@ func TestReadArchiveErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withBinary, _ := tgz(0, []entry{{"linux-x64.bin", []byte("ELF")}, {typesEntry, types}})
+	withBinary, _ := tgz(packageGzip, []entry{{"linux-x64.bin", []byte("ELF")}, {typesEntry, types}})
 	noSettings, _ := TypesArchive([]byte(`{"resources":{}}`), []byte("[]"))
 	noSettingsPkg, _ := packageArchive(noSettings)
-	noIndex, _ := tgz(0, []entry{{"types.json", []byte("[]")}})
+	noIndex, _ := tgz(packageGzip, []entry{{"types.json", []byte("[]")}})
 	noIndexPkg, _ := packageArchive(noIndex)
-	empty, _ := tgz(0, nil)
+	empty, _ := tgz(packageGzip, nil)
 	for name, c := range map[string]struct {
 		data []byte
 		want string

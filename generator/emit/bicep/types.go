@@ -1,9 +1,12 @@
 package bicep
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/udtc/udtc/internal/bufpool"
 )
 
 // kind is the "$type" discriminator of a Bicep type.
@@ -68,9 +71,11 @@ type prop struct {
 }
 
 // node renders t with the members in the order the reference library's
-// TypeFactory creates them, "$type" first.
-func (t *bt) node() obj {
-	o := obj{{"$type", str(t.kind)}}
+// TypeFactory creates them, "$type" first; refs gives the node of a
+// reference ({"$ref": "#/N"}, see refNodes).
+func (t *bt) node(refs refNodes) obj {
+	o := make(obj, 1, 5) // no type has more than 5 members
+	o[0] = member{"$type", str(t.kind)}
 	add := func(k string, v node) { o = append(o, member{k, v}) }
 	addInt := func(k string, v *int64) {
 		if v != nil {
@@ -95,18 +100,18 @@ func (t *bt) node() obj {
 	case kindUnion:
 		els := make(arr, len(t.elements))
 		for i, e := range t.elements {
-			els[i] = refNode(e)
+			els[i] = refs.of(e)
 		}
 		add("elements", els)
 	case kindArray:
-		add("itemType", refNode(t.itemType))
+		add("itemType", refs.of(t.itemType))
 		addInt("minLength", t.minLength)
 		addInt("maxLength", t.maxLength)
 	case kindObject:
 		add("name", str(t.name))
 		props := make(obj, 0, len(t.properties))
 		for _, p := range t.properties {
-			po := obj{{"type", refNode(p.typ)}, {"flags", num(p.flags)}}
+			po := append(make(obj, 0, 3), member{"type", refs.of(p.typ)}, member{"flags", num(p.flags)})
 			if p.description != "" {
 				po = append(po, member{"description", str(p.description)})
 			}
@@ -114,21 +119,31 @@ func (t *bt) node() obj {
 		}
 		add("properties", props)
 		if t.additional != nil {
-			add("additionalProperties", refNode(*t.additional))
+			add("additionalProperties", refs.of(*t.additional))
 		}
 		if t.sensitive {
 			add("sensitive", boolean(true))
 		}
 	case kindResource:
 		add("name", str(t.name))
-		add("body", refNode(t.body))
+		add("body", refs.of(t.body))
 		add("readableScopes", num(0))
 		add("writableScopes", num(0))
 	}
 	return o
 }
 
-func refNode(r ref) obj { return obj{{"$ref", str("#/" + strconv.Itoa(int(r)))}} }
+// refNodes are the nodes of the references of one table, each made once
+// and shared by every use (a table's few common types are used by
+// thousands of properties).
+type refNodes []node
+
+func (rs refNodes) of(r ref) node {
+	if rs[r] == nil {
+		rs[r] = obj{{"$ref", str("#/" + strconv.Itoa(int(r)))}}
+	}
+	return rs[r]
+}
 
 // key is the identity of t for hash-consing: its kind and fields, with
 // children by reference. Of the name of a schema ObjectType only the leaf
@@ -212,7 +227,10 @@ func newTable() *table { return &table{index: map[string]ref{}} }
 // Children must be added first: types.json lists types in the order of a
 // deterministic post-order walk. For an ObjectType with uses (a schema
 // object, not a resource body) the uses are merged into the existing type.
-func (tb *table) add(t *bt) ref {
+// t is taken by value, so that only a type not in the table yet is
+// allocated: most nodes of a catalog are strings, integers and literals
+// seen before.
+func (tb *table) add(t bt) ref {
 	key := t.key()
 	if r, ok := tb.index[key]; ok {
 		if t.uses != nil {
@@ -221,7 +239,9 @@ func (tb *table) add(t *bt) ref {
 		return r
 	}
 	r := ref(len(tb.types))
-	tb.types = append(tb.types, t)
+	stored := new(bt)
+	*stored = t
+	tb.types = append(tb.types, stored)
 	tb.index[key] = r
 	return r
 }
@@ -250,17 +270,19 @@ func (tb *table) json() []byte {
 	if len(tb.types) == 0 {
 		return []byte("[]")
 	}
-	var b strings.Builder
+	b := bufpool.Get()
+	defer bufpool.Put(b)
+	refs := make(refNodes, len(tb.types))
 	b.WriteString("[")
 	for i, t := range tb.types {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		b.WriteString("\n")
-		writeCompact(&b, t.node())
+		writeCompact(b, t.node(refs))
 	}
 	b.WriteString("\n]")
-	return []byte(b.String())
+	return bytes.Clone(b.Bytes())
 }
 
 // Name segments that say where a node sits rather than what it is.

@@ -5,8 +5,9 @@
 // API version an example Bicep declaration and a table of every property,
 // nested ones included, with its type, flags, constraints and description.
 //
-// Pages are rendered from templates/docs.md.tmpl. Like every emitter it
-// reads only the model and returns files.
+// Pages are rendered from templates/docs.md.tmpl, their property tables by
+// propertyTable. Like every emitter it reads only the model and returns
+// files.
 package docs
 
 import (
@@ -35,7 +36,6 @@ type Options struct {
 }
 
 var pageTemplate = template.Must(template.New("docs.md.tmpl").Funcs(template.FuncMap{
-	"cell":     cell,
 	"anchorOf": anchor,
 }).ParseFS(templates.FS, "docs.md.tmpl"))
 
@@ -93,7 +93,9 @@ type versionDoc struct {
 	Undeclared                 bool
 	Description                string
 	Example                    string
-	Rows                       []row
+	// Table is the Markdown table of every property (propertyTable), ""
+	// for none.
+	Table string
 	// Lifecycle is the version's deprecation (udtc.yaml), nil for none;
 	// ReplacementAnchor the anchor of its replacement's section.
 	Lifecycle         *model.Lifecycle
@@ -104,6 +106,24 @@ type versionDoc struct {
 // "*" for the values of a map and "[]" for the items of an array.
 type row struct {
 	Path, Type, Flags, Description string
+}
+
+// propertyTable is the Markdown table of rows, without a final newline;
+// "" for no rows. It is written in code rather than in the page template,
+// where a table of many thousand rows took most of the page's time.
+func propertyTable(rows []row) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	b := bufpool.Get()
+	defer bufpool.Put(b)
+	b.WriteString("| Property | Type | Flags | Description |\n|---|---|---|---|")
+	for _, r := range rows {
+		for _, s := range []string{"\n| `", cell(r.Path), "` | ", cell(r.Type), " | ", r.Flags, " | ", cell(r.Description), " |"} {
+			b.WriteString(s)
+		}
+	}
+	return b.String()
 }
 
 func newPage(ext bicep.Extension, version string) page {
@@ -132,7 +152,7 @@ func newPage(ext bicep.Extension, version string) page {
 					Undeclared:   v.Undeclared,
 					Description:  strings.TrimSpace(v.Schema.Description),
 					Example:      exampleOf(t, v),
-					Rows:         rows(v),
+					Table:        propertyTable(rows(v)),
 					Lifecycle:    v.Lifecycle,
 				})
 				if l := v.Lifecycle; l != nil && l.Replacement != "" {
