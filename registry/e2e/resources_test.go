@@ -176,16 +176,22 @@ func registerGoldenAt(h httpc, fixture, address string) {
 			h.must(201, "PUT", rpPath+ns.Name()+path+regVersion, string(b))
 		}
 		put("", "provider.json")
+		// types/<type>.json, and beside it types/<type>@<version>.json per
+		// API version (docs/publish.md, "The documents on disk").
 		types, _ := filepath.Glob(filepath.Join(dir, "types", "*.json"))
+		types = slices.DeleteFunc(types, func(f string) bool { return strings.Contains(filepath.Base(f), "@") })
 		// Parents first: contosoBuses before contosoBuses_queues.
 		slices.SortFunc(types, func(a, b string) int { return strings.Count(a, "_") - strings.Count(b, "_") })
 		for _, f := range types {
 			name := strings.TrimSuffix(filepath.Base(f), ".json")
 			put("/resourceTypes/"+name, filepath.Join("types", name+".json"))
-			versions, _ := filepath.Glob(filepath.Join(dir, "types", name, "apiVersions", "*.json"))
+			versions, _ := filepath.Glob(filepath.Join(dir, "types", name+"@*.json"))
+			if len(versions) == 0 {
+				h.t.Fatalf("golden registration of %s: no API version of %s/%s", fixture, ns.Name(), name)
+			}
 			for _, v := range versions {
-				ver := strings.TrimSuffix(filepath.Base(v), ".json")
-				put("/resourceTypes/"+name+"/apiVersions/"+ver, filepath.Join("types", name, "apiVersions", ver+".json"))
+				_, ver, _ := strings.Cut(strings.TrimSuffix(filepath.Base(v), ".json"), "@")
+				put("/resourceTypes/"+name+"/apiVersions/"+ver, filepath.Join("types", name+"@"+ver+".json"))
 			}
 		}
 		locs, _ := filepath.Glob(filepath.Join(dir, "locations", "*.json"))
