@@ -128,7 +128,7 @@ func manifestSchema(t *testing.T, manifest, typ, version string) map[string]any 
 	t.Helper()
 	// The schema as registered (the registration target): the manifest's,
 	// with Radius's base properties merged as the generator merged them.
-	pattern := filepath.Join(filepath.Dir(filepath.FromSlash(manifest)), "registration", "*", "types", strings.ReplaceAll(typ, "/", "_"), "apiVersions", version+".json")
+	pattern := filepath.Join(filepath.Dir(filepath.FromSlash(manifest)), "registration", "*", "types", strings.ReplaceAll(typ, "/", "_")+"@"+version+".json")
 	files, err := filepath.Glob(pattern)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("%s: want one registration document, found %v (%v)", pattern, files, err)
