@@ -357,8 +357,9 @@ func TestRegistrationLayoutAsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(doc), "### The documents on disk")
-	if _, block, ok = strings.Cut(block, "```console\n"); !ok {
+	_, section, found := strings.Cut(string(doc), "### The documents on disk")
+	_, block, ok := strings.Cut(section, "```console\n")
+	if !found || !ok {
 		t.Fatal("docs/publish.md: no console example under \"The documents on disk\"")
 	}
 	block, _, _ = strings.Cut(block, "```")
