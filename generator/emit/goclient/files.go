@@ -197,13 +197,13 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	cc := func() *jen.Statement { return jen.Id("c").Dot("c") }
 	idParam := []jen.Code{jen.Id("id").Add(id.Clone())}
 	idPath := func() *jen.Statement { return jen.Id("id").Dot("String").Call() }
-	method(methodDocs["CreateOrUpdate"], "CreateOrUpdate", append(idParam, jen.Id("r").Op("*").Add(x.Clone())), jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+	method(createOrUpdateDoc, "CreateOrUpdate", append(idParam, jen.Id("r").Op("*").Add(x.Clone())), jen.Op("*").Add(x.Clone()), jen.Error()).Block(
 		jen.Return(p.rt("Put").Call(jen.Id("ctx"), cc(), idPath(), jen.Id("r"), jen.New(x.Clone()), jen.Parens(jen.Op("*").Add(p.rt("WriteOptions"))).Call(jen.Id("opts")))),
 	)
-	method(methodDocs["Get"], "Get", idParam, jen.Op("*").Add(x.Clone()), jen.Error()).Block(
+	method(getDoc, "Get", idParam, jen.Op("*").Add(x.Clone()), jen.Error()).Block(
 		jen.Return(p.rt("Get").Call(jen.Id("ctx"), cc(), idPath(), jen.New(x.Clone()))),
 	)
-	method(methodDocs["Delete"], "Delete", idParam, jen.Error()).Block(
+	method(deleteDoc, "Delete", idParam, jen.Error()).Block(
 		jen.Return(cc().Dot("Delete").Call(jen.Id("ctx"), idPath(), jen.Parens(jen.Op("*").Add(p.rt("DeleteOptions"))).Call(jen.Id("opts")))),
 	)
 	seq := jen.Qual("iter", "Seq2").Types(jen.Op("*").Add(x.Clone()), jen.Error())
@@ -227,20 +227,18 @@ func (p *pkgPlan) genClient(f *jen.File, vt *verType) {
 	if st := p.structOf[vt.av.Schema]; st != nil {
 		elem = jen.Id(st.name)
 	}
-	method(methodDocs["ListSecrets"], "ListSecrets", idParam, jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
+	method(listSecretsDoc, "ListSecrets", idParam, jen.Op("*").Add(elem.Clone()), jen.Error()).Block(
 		jen.Return(p.rt("Post").Call(jen.Id("ctx"), cc(), idPath().Op("+").Lit("/listSecrets"), jen.New(elem.Clone()))),
 	)
 }
 
 // The comments that are the same for every type, wrapped once.
 var (
-	etagDoc    = comment("ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate returned it, nil from List: pass it as IfMatch to write only if nobody has changed the resource since.")
-	methodDocs = map[string]string{
-		"CreateOrUpdate": comment("CreateOrUpdate writes r at id and returns the resource as stored, with its ETag. It does not call Validate; a refusal is a *ResponseError with one detail per violation, and a condition of opts that does not hold a *ResponseError with StatusCode 412."),
-		"Get":            comment("Get reads the resource at id, with its ETag."),
-		"Delete":         comment("Delete deletes the resource at id and its children; an absent resource is no error."),
-		"ListSecrets":    comment("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null."),
-	}
+	etagDoc           = comment("ETag is the resource's entity tag (the ETag header) as Get or CreateOrUpdate returned it, nil from List: pass it as IfMatch to write only if nobody has changed the resource since.")
+	createOrUpdateDoc = comment("CreateOrUpdate writes r at id and returns the resource as stored, with its ETag. It does not call Validate; a refusal is a *ResponseError with one detail per violation, and a condition of opts that does not hold a *ResponseError with StatusCode 412.")
+	getDoc            = comment("Get reads the resource at id, with its ETag.")
+	deleteDoc         = comment("Delete deletes the resource at id and its children; an absent resource is no error.")
+	listSecretsDoc    = comment("ListSecrets returns the sensitive property values of the resource at id, which Get returns as null.")
 	// The IfMatch option of the calls that write and delete.
 	ifMatchWritesDoc  = ifMatchDoc("writes")
 	ifMatchDeletesDoc = ifMatchDoc("deletes")
