@@ -104,9 +104,12 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 		}
 	}
 	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
-	f.opts.NoBaseProperties, f.opts.Radius = f.noBase(c), f.radius()
-	f.opts.Lifecycle, f.opts.Icons = f.proj.Lifecycle(), f.proj.Icons()
-	cat, diags, err := generator.Compile(c.Context, paths, f.opts)
+	// udtc.yaml's options, the flags over them, and gen's inputs (Only,
+	// Contents: outdir's plan).
+	opts := f.proj.CompileOptions()
+	opts.NoBaseProperties, opts.Radius = f.noBase(c), f.radius()
+	opts.Only, opts.Contents = f.opts.Only, f.opts.Contents
+	cat, diags, err := generator.Compile(c.Context, paths, opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
 	}

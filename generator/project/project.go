@@ -477,6 +477,14 @@ func (p *Project) NoBaseProperties() bool {
 	return p != nil && p.File.BaseProperties != nil && !*p.File.BaseProperties
 }
 
+// CompileOptions are the compiler's options that udtc.yaml sets: its
+// target (Radius), baseProperties, lifecycle and icons; with no project,
+// those of target radius. Commands set their flags over them; the git sync
+// takes them as they are.
+func (p *Project) CompileOptions() generator.Options {
+	return generator.Options{Radius: p.Radius(), NoBaseProperties: p.NoBaseProperties(), Lifecycle: p.Lifecycle(), Icons: p.Icons()}
+}
+
 // Icons returns udtc.yaml's icons, the SVG text by type name
 // (generator.Options.Icons); nil without a project.
 func (p *Project) Icons() map[string]string {

@@ -97,7 +97,7 @@ func (s *Syncer) compile(ctx context.Context, snap *source.Snapshot) ([]api.Regi
 	if err != nil {
 		return nil, refuse(api.Diagnostic{File: s.cfg.Dir, Severity: "error", Rule: "sync-project", Message: err.Error()})
 	}
-	opts := generator.Options{Radius: proj.Radius(), NoBaseProperties: proj.NoBaseProperties(), Lifecycle: proj.Lifecycle(), Icons: proj.Icons()}
+	opts := proj.CompileOptions()
 	if proj != nil {
 		opts.Only = func(p string) bool { // p is below proj.Dir: the project is at dir or above
 			if proj.Dir != "." {
