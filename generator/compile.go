@@ -49,6 +49,10 @@ type Options struct {
 	// checked against the catalog and attached to its API versions
 	// (check.ApplyLifecycle).
 	Lifecycle []check.LifecycleDecl
+	// Outline compiles for the diagnostics and the catalog's outline
+	// (check.Options.Outline): every API version's Schema and Source are
+	// nil. `udtc check` needs no more, and holds far less memory.
+	Outline bool
 	// Icons are the types' icons (project.Project.Icons): SVG text by
 	// NAMESPACE/TYPE, set on the model's types (model.ResourceType.Icon);
 	// a name no manifest declares is an error.
@@ -106,7 +110,7 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 	if opts.Only != nil {
 		inputs = slices.DeleteFunc(inputs, func(in Input) bool { return !opts.Only(in.Path) })
 	}
-	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius})
+	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius, Outline: opts.Outline})
 	if err != nil {
 		return nil, nil, err
 	}

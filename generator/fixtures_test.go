@@ -63,3 +63,42 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestOutline compiles every fixture with and without Options.Outline, as
+// each profile checks it: the diagnostics must be the same, and the outline
+// must be the full catalog without its schemas.
+func TestOutline(t *testing.T) {
+	t.Chdir("..")
+	for _, c := range fixtureCases(t) {
+		for _, radius := range []bool{false, true} {
+			paths := []string{filepath.Join("fixtures", c)}
+			full, want, err := generator.Compile(context.Background(), paths, generator.Options{Radius: radius})
+			if err != nil {
+				t.Fatal(err)
+			}
+			outline, got, err := generator.Compile(context.Background(), paths, generator.Options{Radius: radius, Outline: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s (radius %v): diagnostics differ (-full +outline):\n%s", c, radius, diff)
+			}
+			if (full == nil) != (outline == nil) {
+				t.Fatalf("%s (radius %v): catalog %v, outline %v", c, radius, full != nil, outline != nil)
+			}
+			if full == nil {
+				continue
+			}
+			for _, p := range full.Providers {
+				for _, rt := range p.Types {
+					for _, v := range rt.APIVersions {
+						v.Schema, v.Source = nil, nil
+					}
+				}
+			}
+			if diff := cmp.Diff(full, outline); diff != "" {
+				t.Errorf("%s (radius %v): the outline is not the catalog without its schemas (-want +got):\n%s", c, radius, diff)
+			}
+		}
+	}
+}

@@ -26,7 +26,10 @@ type compileFlags struct {
 	proj       *project.Project
 	projLoaded bool
 	projErr    error
-	opts       generator.Options // gen's: the inputs to compile (Only; nil: all), the bytes it read
+	// opts are the command's own compiler options: gen's inputs to
+	// compile (Only; nil: all) and the bytes it read (Contents); check's
+	// Outline.
+	opts generator.Options
 }
 
 func (f *compileFlags) flags() []cli.Flag {
@@ -104,11 +107,11 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 		}
 	}
 	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
-	// udtc.yaml's options, the flags over them, and gen's inputs (Only,
-	// Contents: outdir's plan).
+	// udtc.yaml's options, the flags over them, and the command's own
+	// (gen's inputs: outdir's plan; check's outline).
 	opts := f.proj.CompileOptions()
 	opts.NoBaseProperties, opts.Radius = f.noBase(c), f.radius()
-	opts.Only, opts.Contents = f.opts.Only, f.opts.Contents
+	opts.Only, opts.Contents, opts.Outline = f.opts.Only, f.opts.Contents, f.opts.Outline
 	cat, diags, err := generator.Compile(c.Context, paths, opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
@@ -165,6 +168,8 @@ func (f *checkFlags) run(c *cli.Context, e *env) error {
 	if err := f.loadProject(); err != nil {
 		return err
 	}
+	// check reports; it needs the catalog's outline only (summary).
+	f.opts.Outline = true
 	return f.watch.loop(c.Context, e, f.watchedPaths(c.Args().Slice(), ""), func() error {
 		cat, err := f.compile(c, e, c.Args().Slice(), f.format != "text")
 		if err == nil && f.format == "text" {

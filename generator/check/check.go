@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -25,6 +26,10 @@ import (
 type FileResult struct {
 	decl  *fileDecl
 	diags diag.List
+	// refs are the schema nodes of each API version that reference other
+	// types (x-resource-type): referenceTargets checks them once every
+	// file is merged, whether or not the version keeps its schema.
+	refs map[*model.APIVersion][]*model.Schema
 }
 
 // Options tune CheckFile. The zero value checks as today's Radius does.
@@ -38,14 +43,22 @@ type Options struct {
 	// an error (RuleRadiusUnsupported). Without it the design's subset
 	// holds, udtc's extensions (child types, built-in $refs, ...) included.
 	Radius bool
+	// Outline keeps of each API version what the rules across files need
+	// and drops its schema (Schema and Source are nil) once it is checked:
+	// for a caller that wants the diagnostics and the catalog's outline
+	// (namespaces, types, versions), such as `udtc check`. The diagnostics
+	// are the same; the run holds no more than the trees of the files
+	// being checked, not every schema of the catalog.
+	Outline bool
 }
 
 // CheckFile checks one loaded document. It is safe to call concurrently;
 // patterns (may be nil) caches compiled patterns across the files of a run.
 func CheckFile(doc *manifest.Document, patterns *Patterns, opts Options) *FileResult {
-	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius, impliedTypes: opts.Radius}
+	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius, impliedTypes: opts.Radius,
+		outline: opts.Outline, refs: map[*model.APIVersion][]*model.Schema{}}
 	decl := checkFile(r, doc)
-	return &FileResult{decl: decl, diags: r.diags}
+	return &FileResult{decl: decl, diags: r.diags, refs: r.refs}
 }
 
 // Merge combines the files' results into a catalog and checks the rules
@@ -56,12 +69,14 @@ func Merge(files []*FileResult) (*model.Catalog, diag.List) {
 	slices.SortFunc(files, func(a, b *FileResult) int { return cmp.Compare(a.decl.file, b.decl.file) })
 	var diags diag.List
 	decls := make([]*fileDecl, len(files))
+	refs := map[*model.APIVersion][]*model.Schema{}
 	for i, f := range files {
 		diags = append(diags, f.diags...)
 		decls[i] = f.decl
+		maps.Copy(refs, f.refs)
 	}
 	cat := merge(decls, &diags)
-	diags = append(diags, referenceTargets(cat)...)
+	diags = append(diags, referenceTargets(cat, refs)...)
 	diags = diags.Sorted()
 	if diags.HasErrors() {
 		return nil, diags

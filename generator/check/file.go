@@ -306,6 +306,12 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	// the checks across the type and its files (defaultApiVersion,
 	// references to it) still run: one run reports every problem, and the
 	// error keeps it out of every output.
+	if refs := references(av.Schema); len(refs) > 0 {
+		r.refs[av] = refs
+	}
+	if r.outline {
+		av.Schema, av.Source = nil, nil
+	}
 	return av
 }
 

@@ -102,8 +102,9 @@ func (c *schemaChecker) referenceType(n *yaml.Node, path, name string) bool {
 // referenceTargets warns about references to a type of a namespace the
 // catalog declares that the namespace does not declare: most likely a typo
 // (the namespace is complete only when every file of it is checked
-// together, hence a warning).
-func referenceTargets(cat *model.Catalog) diag.List {
+// together, hence a warning). refs are each version's referencing nodes
+// (references), kept when the version's schema is not (Options.Outline).
+func referenceTargets(cat *model.Catalog, refs map[*model.APIVersion][]*model.Schema) diag.List {
 	declared := map[string]map[string]bool{} // lower-cased namespace → lower-cased type names
 	for _, p := range cat.Providers {
 		names := map[string]bool{}
@@ -116,10 +117,7 @@ func referenceTargets(cat *model.Catalog) diag.List {
 	for _, p := range cat.Providers {
 		for _, t := range p.Types {
 			for _, v := range t.APIVersions {
-				model.Walk(v.Schema, func(s *model.Schema) bool {
-					if s.Reference == nil {
-						return true
-					}
+				for _, s := range refs[v] {
 					for i, full := range s.Reference.Types {
 						ns, name, _ := strings.Cut(full, "/")
 						types, ok := declared[strings.ToLower(ns)]
@@ -134,12 +132,24 @@ func referenceTargets(cat *model.Catalog) diag.List {
 							Rule: RuleResourceReferenceUnknown, Path: referencePath(s, i), Hint: hint,
 							Message: fmt.Sprintf("referenced type %s is not declared: namespace %s declares no type %q", full, ns, name)})
 					}
-					return true
-				})
+				}
 			}
 		}
 	}
 	return out
+}
+
+// references returns the nodes of s that reference other types
+// (x-resource-type), in walk order.
+func references(s *model.Schema) []*model.Schema {
+	var refs []*model.Schema
+	model.Walk(s, func(n *model.Schema) bool {
+		if n.Reference != nil {
+			refs = append(refs, n)
+		}
+		return true
+	})
+	return refs
 }
 
 // providerTypes lists the type names of namespace ns (case-insensitive).

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udtc/udtc/generator/diag"
+	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/registry/api"
 	"github.com/udtc/udtc/schema"
 	"github.com/udtc/udtc/schema/pattern"
@@ -46,11 +47,18 @@ type reporter struct {
 	// impliedTypes reads a schema node without `type` as Radius does
 	// (schemaChecker.implied): under radius, and in the registry.
 	impliedTypes bool
+	// outline drops each API version's schema once checked
+	// (Options.Outline); refs keeps its references (FileResult.refs).
+	outline bool
+	refs    map[*model.APIVersion][]*model.Schema
 }
 
 // intern returns s, or an equal string kept earlier for this file, so
 // that the model holds each text once.
 func (r *reporter) intern(s string) string {
+	if r.outline {
+		return s // the model drops the schemas' texts
+	}
 	if t, ok := r.interned[s]; ok {
 		return t
 	}
