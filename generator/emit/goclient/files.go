@@ -65,8 +65,10 @@ func formatItself(_ string, src []byte, format func([]byte) ([]byte, error)) ([]
 
 // gofmt writes the Go file src to w formatted exactly as go/format.Source
 // formats a whole file: parsed with comments, imports sorted, printed with
-// gofmt's settings.
+// gofmt's settings. Comments that need no reformatting are indented first
+// (indentComments), so that go/printer does not reformat them.
 func gofmt(w io.Writer, src []byte) error {
+	src = indentComments(src)
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
