@@ -68,7 +68,9 @@ func formatItself(_ string, src []byte, format func([]byte) ([]byte, error)) ([]
 // gofmt's settings. Comments that need no reformatting are indented first
 // (indentComments), so that go/printer does not reformat them.
 func gofmt(w io.Writer, src []byte) error {
-	src = indentComments(src)
+	buf := bufpool.Get()
+	defer bufpool.Put(buf)
+	src = indentComments(src, buf)
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {

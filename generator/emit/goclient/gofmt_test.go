@@ -70,7 +70,7 @@ func TestIndentCommentsKeepsGofmt(t *testing.T) {
 			t.Errorf("gofmt(%q) =\n%s\nformat.Source:\n%s", tc.src, got.Bytes(), want)
 		}
 		var indented []string
-		for line := range strings.Lines(string(indentComments(src))) {
+		for line := range strings.Lines(string(indentComments(src, new(bytes.Buffer)))) {
 			if strings.HasPrefix(line, "\t//") {
 				indented = append(indented, strings.TrimSuffix(line[1:], "\n"))
 			}

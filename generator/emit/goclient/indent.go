@@ -8,7 +8,8 @@ import (
 
 // indentComments returns jen's unformatted source with a tab before the
 // comments gofmt would otherwise take for doc comments to reformat,
-// though they are already in its form; gofmt's output is the same.
+// though they are already in its form; gofmt's output is the same. The
+// result is src, or written into out (empty) when a comment is indented.
 //
 // jen writes every line at column 1. go/printer reformats a comment that
 // starts at column 1 and abuts the next token as a top-level doc comment
@@ -20,9 +21,9 @@ import (
 // column 1, and so is one that gofmt might change, so go/printer formats
 // both exactly as before. TestIndentCommentsKeepsGofmt holds the output
 // to go/format.Source's.
-func indentComments(src []byte) []byte {
-	var out []byte // nil until a comment is indented
-	done := 0      // src[:done] is in out
+func indentComments(src []byte, out *bytes.Buffer) []byte {
+	indented := false // out holds src[:done], with the tabs, once true
+	done := 0
 	for i := 0; i < len(src); {
 		if (i == 0 || src[i-1] == '\n') && bytes.HasPrefix(src[i:], []byte("//")) {
 			end := i
@@ -30,13 +31,14 @@ func indentComments(src []byte) []byte {
 				end = lineEnd(src, end)
 			}
 			if !topLevel(src[end:]) && plainComment(src[i:end]) {
-				if out == nil {
-					out = make([]byte, 0, len(src)+len(src)/32)
+				if !indented {
+					out.Grow(len(src) + len(src)/32)
+					indented = true
 				}
-				out = append(out, src[done:i]...)
+				out.Write(src[done:i])
 				for line := range bytes.Lines(src[i:end]) {
-					out = append(out, '\t')
-					out = append(out, line...)
+					out.WriteByte('\t')
+					out.Write(line)
 				}
 				done = end
 			}
@@ -45,10 +47,11 @@ func indentComments(src []byte) []byte {
 		}
 		i = skipToken(src, i)
 	}
-	if out == nil {
+	if !indented {
 		return src
 	}
-	return append(out, src[done:]...)
+	out.Write(src[done:])
+	return out.Bytes()
 }
 
 // skipToken returns the offset just past what starts at src[i]: a string,
