@@ -37,6 +37,11 @@ type Options struct {
 	// it and to compile it: outdir.ReadInputs); ok false reads the file.
 	// Compile only; CompileFS reads its file system.
 	Contents func(path string) (data []byte, ok bool)
+	// Inputs, when set, are the files to compile as Expand lists them for
+	// paths, which the caller has expanded already (udtc check sizes the
+	// collector's memory limit by them, gen hashes them): Compile does not
+	// walk paths again. Compile only; CompileFS walks its file system.
+	Inputs []Input
 	// NoBaseProperties leaves Radius's base resource properties out of
 	// every schema (check.Options.NoBase): for a Radius from before the
 	// base resource manifest (radius-project/radius #12252) or none.
@@ -68,9 +73,12 @@ type Options struct {
 // found. The error is for usage and I/O failures only (a missing path, an
 // unreadable file).
 func Compile(ctx context.Context, paths []string, opts Options) (*model.Catalog, diag.List, error) {
-	inputs, err := Expand(paths)
-	if err != nil {
-		return nil, nil, err
+	inputs := opts.Inputs
+	if inputs == nil {
+		var err error
+		if inputs, err = Expand(paths); err != nil {
+			return nil, nil, err
+		}
 	}
 	read := readLimited
 	if opts.Contents != nil {
@@ -108,7 +116,14 @@ func CompileFS(ctx context.Context, fsys fs.FS, paths []string, opts Options) (*
 
 func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byte, error), opts Options) (*model.Catalog, diag.List, error) {
 	if opts.Only != nil {
-		inputs = slices.DeleteFunc(inputs, func(in Input) bool { return !opts.Only(in.Path) })
+		// A new list: inputs may be the caller's (Options.Inputs).
+		var only []Input
+		for _, in := range inputs {
+			if opts.Only(in.Path) {
+				only = append(only, in)
+			}
+		}
+		inputs = only
 	}
 	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius, Outline: opts.Outline})
 	if err != nil {
@@ -134,14 +149,10 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 	return cat, diags, nil
 }
 
-// InputBytes returns the size of the files Compile would read for paths
-// (the sum of what os.Stat says), 0 when Expand fails: enough to size the
-// collector's memory limit before compiling (internal/gctune).
-func InputBytes(paths []string) int64 {
-	inputs, err := Expand(paths)
-	if err != nil {
-		return 0
-	}
+// InputBytes returns the size of the files inputs (Expand's) name, the sum
+// of what os.Stat says: enough to size the collector's memory limit before
+// compiling them (internal/gctune).
+func InputBytes(inputs []Input) int64 {
 	var n int64
 	for _, in := range inputs {
 		if st, err := os.Stat(in.Path); err == nil {

@@ -314,8 +314,8 @@ func TestCompileContents(t *testing.T) {
 	}
 }
 
-// InputBytes sums the files Compile reads: inputs found below directories
-// and files named, not other files; 0 when the paths cannot be expanded.
+// InputBytes sums the files Expand lists: inputs found below directories
+// and files named, not other files.
 func TestInputBytes(t *testing.T) {
 	dir := t.TempDir()
 	for name, size := range map[string]int{"a.yaml": 10, "sub/b.json": 7, "notes.txt": 100, ".hidden/c.yaml": 50} {
@@ -327,14 +327,47 @@ func TestInputBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := generator.InputBytes([]string{dir}); got != 17 {
-		t.Errorf("InputBytes(dir) = %d, want 17", got)
+	for _, tc := range []struct {
+		paths []string
+		want  int64
+	}{
+		{[]string{dir}, 17},
+		{[]string{dir, filepath.Join(dir, "notes.txt")}, 117},
+	} {
+		inputs, err := generator.Expand(tc.paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := generator.InputBytes(inputs); got != tc.want {
+			t.Errorf("InputBytes(Expand(%q)) = %d, want %d", tc.paths, got, tc.want)
+		}
 	}
-	if got := generator.InputBytes([]string{dir, filepath.Join(dir, "notes.txt")}); got != 117 {
-		t.Errorf("InputBytes(dir, notes.txt) = %d, want 117", got)
+}
+
+// Options.Inputs is what Compile compiles, instead of walking paths again.
+func TestCompileInputs(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.yaml", []byte("namespace: Contoso.A\ntypes:\n  things:\n    apiVersions:\n      '2025-01-01':\n        schema: {}\n"))
+	writeFile(t, dir, "b.yaml", []byte("namespace: Contoso.B\ntypes:\n  things:\n    apiVersions:\n      '2025-01-01':\n        schema: {}\n"))
+	inputs, err := generator.Expand([]string{dir})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := generator.InputBytes([]string{filepath.Join(dir, "missing")}); got != 0 {
-		t.Errorf("InputBytes(missing) = %d, want 0", got)
+	cat, diags, err := generator.Compile(context.Background(), []string{dir}, generator.Options{Inputs: inputs[1:]})
+	if err != nil || cat == nil {
+		t.Fatalf("%v %v", err, diags)
+	}
+	if len(cat.Providers) != 1 || cat.Providers[0].Namespace != "Contoso.B" {
+		t.Errorf("compiled %v, want Contoso.B alone", cat.Providers)
+	}
+	// Only leaves the caller's list as it was (gen compiles it again).
+	before := slices.Clone(inputs)
+	only := func(p string) bool { return strings.HasSuffix(p, "b.yaml") }
+	if cat, diags, err := generator.Compile(context.Background(), nil, generator.Options{Inputs: inputs, Only: only}); err != nil || len(cat.Providers) != 1 {
+		t.Fatalf("%v %v", err, diags)
+	}
+	if !slices.Equal(inputs, before) {
+		t.Errorf("Compile changed Options.Inputs: %v, was %v", inputs, before)
 	}
 }
 

@@ -26,9 +26,9 @@ type compileFlags struct {
 	proj       *project.Project
 	projLoaded bool
 	projErr    error
-	// opts are the command's own compiler options: gen's inputs to
-	// compile (Only; nil: all) and the bytes it read (Contents); check's
-	// Outline.
+	// opts are the command's own compiler options: gen's inputs (Inputs),
+	// those to compile (Only; nil: all) and the bytes it read (Contents);
+	// check's Outline.
 	opts generator.Options
 }
 
@@ -106,12 +106,20 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 			return nil, nil, err
 		}
 	}
-	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(paths)) })()
+	// The inputs are listed once: gen's, or walked here.
+	inputs := f.opts.Inputs
+	if inputs == nil {
+		var err error
+		if inputs, err = generator.Expand(paths); err != nil {
+			return nil, nil, fail(exitUsage, err)
+		}
+	}
+	defer gctune.Set(os.LookupEnv, gctune.CompilePercent, func() int64 { return gctune.CompileLimitFor(generator.InputBytes(inputs)) })()
 	// udtc.yaml's options, the flags over them, and the command's own
 	// (gen's inputs: outdir's plan; check's outline).
 	opts := f.proj.CompileOptions()
 	opts.NoBaseProperties, opts.Radius = f.noBase(c), f.radius()
-	opts.Only, opts.Contents, opts.Outline = f.opts.Only, f.opts.Contents, f.opts.Outline
+	opts.Only, opts.Contents, opts.Outline, opts.Inputs = f.opts.Only, f.opts.Contents, f.opts.Outline, inputs
 	cat, diags, err := generator.Compile(c.Context, paths, opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)

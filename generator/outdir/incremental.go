@@ -395,8 +395,9 @@ func (in *Inputs) Take(path string) (data []byte, ok bool) {
 	return data, true
 }
 
-// CompileOptions are the compiler's options for the run: the inputs it
-// compiles (Compiles) and the bytes read already (Inputs.Take).
+// CompileOptions are the compiler's options for the run: its inputs
+// (Inputs.List, walked once), those it compiles (Compiles) and the bytes
+// read already (Inputs.Take).
 func (r *Run) CompileOptions() generator.Options {
-	return generator.Options{Only: r.Compiles, Contents: r.in.Take}
+	return generator.Options{Inputs: r.in.List, Only: r.Compiles, Contents: r.in.Take}
 }
