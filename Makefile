@@ -1,6 +1,7 @@
 # udtc: `make run` shows the whole job, `make test` runs the tests (Go only).
 # `make check` is what CI adds: formatting, go.mod tidiness, vet, staticcheck,
-# race tests, the golden Go module and a short fuzz run.
+# race tests, the golden Go module, every Go benchmark once (so that none
+# breaks unseen; timings are make bench's) and a short fuzz run.
 
 GO          ?= go
 BIN         := bin/udtc
@@ -57,6 +58,7 @@ check:
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test -race -timeout $(TESTTIMEOUT) ./...
 	cd golden && $(GO) vet ./... && $(GO) test ./...
+	$(GO) test -timeout $(TESTTIMEOUT) -run '^$$' -bench . -benchtime 1x -skip '^BenchmarkBuildGenerated$$' ./...
 	$(call fuzz-all,$(FUZZTIME))
 
 # Rewrite every golden file after an intended output change, and review the

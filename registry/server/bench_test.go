@@ -28,6 +28,9 @@ func benchServer(b *testing.B) http.Handler {
 
 func send(b *testing.B, h http.Handler, method, path, body string, want int) {
 	req := httptest.NewRequest(method, path+"?api-version="+api.Version, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json") // the server refuses a body without it
+	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if rec.Code != want {
