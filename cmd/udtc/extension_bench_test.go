@@ -43,7 +43,7 @@ func benchExtensionServer(b *testing.B) *server.Server {
 }
 
 func newBenchExtensionServer(b *testing.B) *server.Server {
-	cat := goldentest.Synthetic(b, synth.Options{Types: 1000, Versions: 2, Namespaces: 10, Seed: 1})
+	cat := goldentest.Synthetic(b, synth.Reference)
 	dir, err := os.MkdirTemp(os.Getenv("XDG_CACHE_HOME"), "bench-extension-")
 	if err != nil {
 		b.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // cpu-ns/op is the process's CPU time, which counts every core the pages
 // are rendered on.
 func BenchmarkSite(b *testing.B) {
-	cat := goldentest.Synthetic(b, synth.Options{Types: 1000, Versions: 2, Namespaces: 10, Seed: 1})
+	cat := goldentest.Synthetic(b, synth.Reference)
 	site := bridge.Targets([]string{"site"}, bridge.GenOptions{Go: goclient.Options{ImportPrefix: "example.com/site/gen"}})[0].Emit
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -11,8 +11,10 @@ import (
 // BenchmarkCompare compares two 1,000-type catalogs that differ in every
 // type (a third API version, other properties), Go client surfaces included.
 func BenchmarkCompare(b *testing.B) {
-	old := goldentest.Synthetic(b, synth.Options{Types: 1000, Versions: 2, Namespaces: 10, Seed: 1})
-	new := goldentest.Synthetic(b, synth.Options{Types: 1000, Versions: 3, Namespaces: 10, Seed: 2})
+	old := goldentest.Synthetic(b, synth.Reference)
+	next := synth.Reference
+	next.Versions, next.Seed = 3, 2
+	new := goldentest.Synthetic(b, next)
 	b.ResetTimer()
 	for range b.N {
 		fs, err := compat.Compare(old, new)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/udtc/udtc/bench/synth"
 )
 
 // config is the harness's flags.
@@ -49,9 +51,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.SetOutput(stderr)
 	fs.IntVar(&c.runs, "runs", 3, "runs per measurement; the report shows medians")
 	sizes := fs.String("sizes", "100,1000,5000", "catalog sizes in types (total across namespaces)")
-	fs.IntVar(&c.versions, "versions", 2, "API versions per type")
-	fs.IntVar(&c.namespaces, "namespaces", 10, "namespaces per catalog")
-	fs.Uint64Var(&c.seed, "seed", 1, "catalog seed")
+	fs.IntVar(&c.versions, "versions", synth.Reference.Versions, "API versions per type")
+	fs.IntVar(&c.namespaces, "namespaces", synth.Reference.Namespaces, "namespaces per catalog")
+	fs.Uint64Var(&c.seed, "seed", synth.Reference.Seed, "catalog seed")
 	fs.StringVar(&c.out, "out", "docs/benchmarks.md", "report path (relative to the repository root); - for stdout")
 	fs.StringVar(&c.work, "work", "", "work directory (default: a new temporary directory, removed afterwards)")
 	fs.BoolVar(&c.keep, "keep", false, "keep the work directory")
@@ -106,4 +108,4 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 }
 
 // reference is the catalog size the targets are stated for.
-const reference = 1000
+var reference = synth.Reference.Types

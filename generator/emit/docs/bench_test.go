@@ -11,7 +11,7 @@ import (
 // BenchmarkEmit renders the reference pages of a 1,000-type catalog (2 API
 // versions, 10 namespaces), the catalog of the Bicep emitter's benchmark.
 func BenchmarkEmit(b *testing.B) {
-	cat := goldentest.Synthetic(b, synth.Options{Types: 1000, Versions: 2, Namespaces: 10, Seed: 1})
+	cat := goldentest.Synthetic(b, synth.Reference)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
