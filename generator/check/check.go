@@ -55,8 +55,7 @@ type Options struct {
 // CheckFile checks one loaded document. It is safe to call concurrently;
 // patterns (may be nil) caches compiled patterns across the files of a run.
 func CheckFile(doc *manifest.Document, patterns *Patterns, opts Options) *FileResult {
-	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius, impliedTypes: opts.Radius,
-		outline: opts.Outline, refs: map[*model.APIVersion][]*model.Schema{}}
+	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius, impliedTypes: opts.Radius, outline: opts.Outline}
 	decl := checkFile(r, doc)
 	return &FileResult{decl: decl, diags: r.diags, refs: r.refs}
 }

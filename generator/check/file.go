@@ -307,6 +307,9 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	// references to it) still run: one run reports every problem, and the
 	// error keeps it out of every output.
 	if refs := references(av.Schema); len(refs) > 0 {
+		if r.refs == nil {
+			r.refs = map[*model.APIVersion][]*model.Schema{}
+		}
 		r.refs[av] = refs
 	}
 	if r.outline {

@@ -48,7 +48,8 @@ type reporter struct {
 	// (schemaChecker.implied): under radius, and in the registry.
 	impliedTypes bool
 	// outline drops each API version's schema once checked
-	// (Options.Outline); refs keeps its references (FileResult.refs).
+	// (Options.Outline); refs keeps its references (FileResult.refs),
+	// made at the first.
 	outline bool
 	refs    map[*model.APIVersion][]*model.Schema
 }
