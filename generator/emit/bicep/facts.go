@@ -3,6 +3,7 @@ package bicep
 import (
 	"encoding/json"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/udtc/udtc/generator/model"
@@ -159,6 +160,9 @@ func safeInt(b *big.Int) *int64 {
 }
 
 func rat(n json.Number) (*big.Rat, bool) {
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return new(big.Rat).SetInt64(i), true // most bounds: no decimal scan
+	}
 	return new(big.Rat).SetString(string(n))
 }
 

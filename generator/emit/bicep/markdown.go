@@ -77,20 +77,25 @@ func indexMarkdown(keys []string) []byte {
 
 // sortByLowerName returns a copy of xs sorted stably by the lower-cased
 // names name gives, in JavaScript's order (jsCompare), as the reference
-// library sorts properties and object types. Each name is lower-cased once.
+// library sorts properties and object types. Each name is lower-cased
+// once, and the sort moves indices, not elements; names that are all
+// ASCII (nearly every catalog's) compare as bytes, the same order.
 func sortByLowerName[T any](xs []T, name func(T) string) []T {
-	type keyed struct {
-		key string
-		x   T
-	}
-	ks := make([]keyed, len(xs))
+	keys := make([]string, len(xs))
+	order := make([]int, len(xs))
+	ascii := true
 	for i, x := range xs {
-		ks[i] = keyed{strings.ToLower(name(x)), x}
+		keys[i], order[i] = strings.ToLower(name(x)), i
+		ascii = ascii && isASCII(keys[i])
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return jsCompare(a.key, b.key) })
+	compare := jsCompare
+	if ascii {
+		compare = strings.Compare
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return compare(keys[a], keys[b]) })
 	out := make([]T, len(xs))
-	for i, k := range ks {
-		out[i] = k.x
+	for i, j := range order {
+		out[i] = xs[j]
 	}
 	return out
 }
