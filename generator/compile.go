@@ -58,6 +58,10 @@ type Options struct {
 	// (check.Options.Outline): every API version's Schema and Source are
 	// nil. `udtc check` needs no more, and holds far less memory.
 	Outline bool
+	// Excerpts, when set, keeps the lines the diagnostics of each file
+	// point at as the file is checked (diag.Excerpts.Keep), for printing
+	// them (diag.TextOptions.Kept) without reading the files again.
+	Excerpts *diag.Excerpts
 	// Icons are the types' icons (project.Project.Icons): SVG text by
 	// NAMESPACE/TYPE, set on the model's types (model.ResourceType.Icon);
 	// a name no manifest declares is an error.
@@ -125,7 +129,7 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 		}
 		inputs = only
 	}
-	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius, Outline: opts.Outline})
+	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius, Outline: opts.Outline}, opts.Excerpts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -302,7 +306,9 @@ func unwrapPath(err error) error {
 // loadAndCheck reads, parses and checks files concurrently, one worker per
 // core, each taking a whole file through every step so its syntax tree is
 // garbage as soon as the file is checked. Results keep the files' order.
-func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte, error), opts check.Options) ([]*check.FileResult, diag.List, error) {
+// When excerpts is not nil it keeps the lines each file's diagnostics
+// point at.
+func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte, error), opts check.Options, excerpts *diag.Excerpts) ([]*check.FileResult, diag.List, error) {
 	results := make([]*check.FileResult, len(files))
 	diags := make([]diag.List, len(files))
 	errs := make([]error, len(files))
@@ -329,6 +335,12 @@ func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte,
 		diags[i] = d
 		if doc != nil && !d.HasErrors() {
 			results[i] = check.CheckFile(doc, patterns, opts)
+		}
+		if excerpts != nil {
+			excerpts.Keep(files[i].Path, data, d)
+			if results[i] != nil {
+				excerpts.Keep(files[i].Path, data, results[i].Diagnostics())
+			}
 		}
 	})
 	var all diag.List

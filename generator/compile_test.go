@@ -314,6 +314,42 @@ func TestCompileContents(t *testing.T) {
 	}
 }
 
+// Options.Excerpts keeps the lines the diagnostics point at as the
+// compile read them: printed after the file has changed, the excerpt is
+// still the checked line, and the file is not read again.
+func TestCompileExcerpts(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../fixtures/warn_required_default/manifest.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := writeFile(t, dir, "manifest.yaml", src)
+	var kept diag.Excerpts
+	_, diags, err := generator.Compile(context.Background(), []string{dir}, generator.Options{Excerpts: &kept})
+	if err != nil || len(diags) == 0 {
+		t.Fatalf("compile: %v, diagnostics %v", err, diags)
+	}
+	var fromDisk bytes.Buffer
+	if err := diag.WriteText(&fromDisk, diags, diag.TextOptions{Source: diag.FileSource()}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "manifest.yaml", bytes.Repeat([]byte("# changed since\n"), bytes.Count(src, []byte("\n"))+1))
+	var got bytes.Buffer
+	read := false
+	if err := diag.WriteText(&got, diags, diag.TextOptions{Kept: &kept, Source: func(file string) []byte {
+		read = true
+		return diag.FileSource()(file)
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != fromDisk.String() || !strings.Contains(got.String(), " | ") {
+		t.Errorf("with kept excerpts:\n%s\nwant, as printed before %s changed:\n%s", &got, p, &fromDisk)
+	}
+	if read {
+		t.Errorf("%s was read again to print kept excerpts", p)
+	}
+}
+
 // InputBytes sums the files Expand lists: inputs found below directories
 // and files named, not other files.
 func TestInputBytes(t *testing.T) {

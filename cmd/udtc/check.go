@@ -30,6 +30,9 @@ type compileFlags struct {
 	// those to compile (Only; nil: all) and the bytes it read (Contents);
 	// check's Outline.
 	opts generator.Options
+	// excerpts are the source lines of the last compile's diagnostics,
+	// kept as it checked the files (text format only).
+	excerpts *diag.Excerpts
 }
 
 func (f *compileFlags) flags() []cli.Flag {
@@ -82,7 +85,7 @@ func (f *compileFlags) compile(c *cli.Context, e *env, paths []string, alwaysPri
 		return nil, err
 	}
 	if len(diags) > 0 || alwaysPrint {
-		if err := printDiagnostics(e, f.format, diags); err != nil {
+		if err := f.printDiagnostics(e, diags); err != nil {
 			return nil, fail(exitUsage, err)
 		}
 	}
@@ -120,6 +123,11 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 	opts := f.proj.CompileOptions()
 	opts.NoBaseProperties, opts.Radius = f.noBase(c), f.radius()
 	opts.Only, opts.Contents, opts.Outline, opts.Inputs = f.opts.Only, f.opts.Contents, f.opts.Outline, inputs
+	f.excerpts = nil
+	if f.format == "text" {
+		f.excerpts = new(diag.Excerpts)
+		opts.Excerpts = f.excerpts
+	}
 	cat, diags, err := generator.Compile(c.Context, paths, opts)
 	if err != nil {
 		return nil, nil, fail(exitUsage, err)
@@ -143,6 +151,18 @@ func (f *compileFlags) severities(diags diag.List) diag.List {
 // printDiagnostics writes diagnostics in the chosen format: text goes to
 // stderr for commands, JSON and SARIF to stdout for tools.
 func printDiagnostics(e *env, format string, diags diag.List) error {
+	return writeDiagnostics(e, format, diags, nil)
+}
+
+// printDiagnostics prints diagnostics in --format, with the excerpts the
+// last compile kept.
+func (f *compileFlags) printDiagnostics(e *env, diags diag.List) error {
+	return writeDiagnostics(e, f.format, diags, f.excerpts)
+}
+
+// writeDiagnostics is printDiagnostics with the excerpt lines kept (may be
+// nil); other lines are read from the files.
+func writeDiagnostics(e *env, format string, diags diag.List, kept *diag.Excerpts) error {
 	switch format {
 	case "json":
 		return diag.WriteJSON(e.stdout, diags)
@@ -152,6 +172,7 @@ func printDiagnostics(e *env, format string, diags diag.List) error {
 	return diag.WriteText(e.stderr, diags, diag.TextOptions{
 		Color:  diagColor(e),
 		Source: diag.FileSource(),
+		Kept:   kept,
 	})
 }
 

@@ -181,7 +181,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 		return err
 	}
 	if diags.HasErrors() {
-		if perr := printDiagnostics(e, f.format, diags); perr != nil {
+		if perr := f.printDiagnostics(e, diags); perr != nil {
 			return fail(exitUsage, perr)
 		}
 		return fail(exitFail, nil)
@@ -231,7 +231,7 @@ func (f *genFlags) write(ctx context.Context, e *env, cat *model.Catalog, diags 
 	// udtc.yaml's rule settings and --strict apply to the emitters' too.
 	diags = f.state.Diagnostics(append(diags, f.severities(more)...))
 	if len(diags) > 0 {
-		if perr := printDiagnostics(e, f.format, diags); perr != nil {
+		if perr := f.printDiagnostics(e, diags); perr != nil {
 			return outdir.Result{}, fail(exitUsage, perr)
 		}
 	}

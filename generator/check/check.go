@@ -32,6 +32,9 @@ type FileResult struct {
 	refs map[*model.APIVersion][]*model.Schema
 }
 
+// Diagnostics returns what checking the file reported.
+func (r *FileResult) Diagnostics() diag.List { return r.diags }
+
 // Options tune CheckFile. The zero value checks as today's Radius does.
 type Options struct {
 	// NoBase leaves Radius's base resource properties (application,

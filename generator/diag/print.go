@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -36,6 +39,9 @@ type TextOptions struct {
 	Color bool
 	// Source provides the excerpt lines; nil prints no excerpts.
 	Source Source
+	// Kept are excerpt lines kept as the files were checked; a line they
+	// hold is not read from Source.
+	Kept *Excerpts
 }
 
 const (
@@ -69,13 +75,17 @@ func WriteText(w io.Writer, l List, opts TextOptions) error {
 			paint(bold, position(d.Span)),
 			paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, d.Rule)),
 			d.Message)
-		if opts.Source != nil {
-			src, ok := excerpts[d.Span.File]
-			if !ok {
-				src = indexLines(opts.Source(d.Span.File))
-				excerpts[d.Span.File] = src
+		if opts.Source != nil && d.Span.Line > 0 {
+			line, ok, kept := opts.Kept.line(d.Span.File, d.Span.Line)
+			if !kept {
+				src, read := excerpts[d.Span.File]
+				if !read {
+					src = indexLines(opts.Source(d.Span.File))
+					excerpts[d.Span.File] = src
+				}
+				line, ok = src.line(d.Span.Line)
 			}
-			if line, ok := src.line(d.Span.Line); ok {
+			if ok {
 				width := 1
 				if d.Span.EndLine == d.Span.Line && d.Span.EndColumn > d.Span.Column {
 					width = d.Span.EndColumn - d.Span.Column
@@ -154,11 +164,93 @@ func (l *lines) line(n int) (string, bool) {
 	if n < len(l.starts) {
 		end = l.starts[n] - 1
 	}
-	line := bytes.TrimRight(l.src[l.starts[n-1]:end], "\r")
+	return showable(l.src[l.starts[n-1]:end])
+}
+
+// showable returns a line (without its newline) as an excerpt shows it:
+// without trailing carriage returns, tabs kept; false when it is not
+// UTF-8 or too long to show.
+func showable(line []byte) (string, bool) {
+	line = bytes.TrimRight(line, "\r")
 	if len(line) > 500 || !utf8.Valid(line) {
 		return "", false
 	}
 	return string(line), true
+}
+
+// Excerpts are the lines of files that diagnostics point at, kept from the
+// text the compiler checked (Keep) for WriteText (TextOptions.Kept): the
+// printer then reads no file again for them, and shows what was checked
+// even if the file has changed since. Keep may be called concurrently.
+type Excerpts struct {
+	mu    sync.Mutex
+	files map[string]map[int]excerpt
+}
+
+type excerpt struct {
+	text string
+	ok   bool // showable (and the line exists)
+}
+
+// Keep keeps, of src (the text of file), the lines the diagnostics of l
+// that point into file show, with those kept of file before.
+func (x *Excerpts) Keep(file string, src []byte, l List) {
+	var want []int
+	for _, d := range l {
+		if d.Span.File == file && d.Span.Line > 0 {
+			want = append(want, d.Span.Line)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	slices.Sort(want)
+	// The lines are found outside the lock: src may be large. Line n
+	// starts at src[start:] while start <= len(src).
+	kept := make(map[int]excerpt, len(want))
+	n, start := 1, 0
+	for _, w := range slices.Compact(want) {
+		for n < w && start <= len(src) {
+			i := bytes.IndexByte(src[start:], '\n')
+			if i < 0 {
+				start = len(src) + 1 // past the last line
+				break
+			}
+			start += i + 1
+			n++
+		}
+		if n != w || start > len(src) {
+			kept[w] = excerpt{} // no such line
+			continue
+		}
+		end := len(src)
+		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		text, ok := showable(src[start:end])
+		kept[w] = excerpt{text, ok}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.files == nil {
+		x.files = map[string]map[int]excerpt{}
+	}
+	if before := x.files[file]; before != nil {
+		maps.Copy(before, kept)
+		return
+	}
+	x.files[file] = kept
+}
+
+// line returns line n of file as Keep kept it (kept false: not kept).
+func (x *Excerpts) line(file string, n int) (text string, ok, kept bool) {
+	if x == nil {
+		return "", false, false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	e, kept := x.files[file][n]
+	return e.text, e.ok, kept
 }
 
 // caretIndent returns the whitespace that puts a caret under column col,

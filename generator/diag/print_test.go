@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,24 @@ udtc: error[e]: no span
 		if n != 1 {
 			t.Errorf("Source(%q) called %d times, want once", file, n)
 		}
+	}
+
+	// The same lines kept as the files were checked: the same text, and
+	// only the file not kept is read.
+	var kept Excerpts
+	for file, data := range src.files {
+		kept.Keep(file, data, l)
+	}
+	src.calls = map[string]int{}
+	b.Reset()
+	if err := WriteText(&b, l, TextOptions{Source: src.source, Kept: &kept}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != want {
+		t.Errorf("with kept excerpts, got:\n%s\nwant:\n%s", got, want)
+	}
+	if want := map[string]int{"missing": 1}; !maps.Equal(src.calls, want) {
+		t.Errorf("with kept excerpts, Source called %v, want %v", src.calls, want)
 	}
 }
 
