@@ -190,14 +190,24 @@ func (p *parser) space() {
 	}
 }
 
-// str reads a string whose opening quote is next.
+// str reads a string whose opening quote is next: to the first quote
+// after it that an even number of backslashes precede (found with
+// bytes.IndexByte, which takes long descriptions many bytes at a time).
 func (p *parser) str() {
-	for p.at++; p.at < len(p.raw); p.at++ {
-		switch p.raw[p.at] {
-		case '\\':
-			p.at++
-		case '"':
-			p.at++
+	p.at++
+	for start := p.at; ; {
+		i := bytes.IndexByte(p.raw[p.at:], '"')
+		if i < 0 {
+			p.at = len(p.raw)
+			return
+		}
+		q := p.at + i
+		p.at = q + 1
+		escapes := 0
+		for j := q - 1; j >= start && p.raw[j] == '\\'; j-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
 			return
 		}
 	}
