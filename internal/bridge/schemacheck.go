@@ -75,27 +75,29 @@ func CompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
 // not compare is left to compare.
 func compareCompiled(cat *model.Catalog, regs []api.Registration, compare catalog.CompareFunc) catalog.CompareFunc {
 	type pair struct{ old, new [sha256.Size]byte }
-	var types [][]*model.Schema // each type's versions' models
-	var sums [][][sha256.Size]byte
+	type typ struct{ provider, index int } // cat.Providers[provider].Types[index]
+	var types []typ
 	for i, p := range cat.Providers {
-		for j, t := range p.Types {
-			vs := make([]*model.Schema, len(t.APIVersions))
-			hs := make([][sha256.Size]byte, len(t.APIVersions))
-			for k, v := range t.APIVersions {
-				vs[k], hs[k] = v.Schema, sha256.Sum256(regs[i].Types[j].APIVersions[k].Properties.Schema)
-			}
-			types, sums = append(types, vs), append(sums, hs)
+		for j := range p.Types {
+			types = append(types, typ{i, j})
 		}
 	}
+	// Each type on its own: its versions' digests (20 MB of schemas for
+	// 1,000 types), then every ordered pair compared.
 	found := make([]map[pair][]catalog.Change, len(types))
 	par.Each(len(types), func(i int) {
-		for a, old := range types[i] {
-			for b, new := range types[i] {
-				if a != b && old != nil && new != nil {
+		t, reg := cat.Providers[types[i].provider].Types[types[i].index], regs[types[i].provider].Types[types[i].index]
+		sums := make([][sha256.Size]byte, len(t.APIVersions))
+		for k := range t.APIVersions {
+			sums[k] = sha256.Sum256(reg.APIVersions[k].Properties.Schema)
+		}
+		for a, old := range t.APIVersions {
+			for b, new := range t.APIVersions {
+				if a != b && old.Schema != nil && new.Schema != nil {
 					if found[i] == nil {
 						found[i] = map[pair][]catalog.Change{}
 					}
-					found[i][pair{sums[i][a], sums[i][b]}] = changes(compat.CompareSchemas(old, new))
+					found[i][pair{sums[a], sums[b]}] = changes(compat.CompareSchemas(old.Schema, new.Schema))
 				}
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/udtc/udtc/generator/diag"
 	"github.com/udtc/udtc/generator/model"
+	"github.com/udtc/udtc/internal/par"
 	"github.com/udtc/udtc/schema/example"
 )
 
@@ -61,7 +62,8 @@ func PropertiesLiteral(cat *model.Catalog, namespace, typ, version, pkg string, 
 // of every type and API version of cat, each for its version package
 // imported by its name ("v20250101"), keyed by
 // "Namespace/type@version"; those PropertiesLiteral cannot write are left
-// out. It plans every package once.
+// out. It plans every package once, the packages concurrently as Emit
+// does (it runs before the site's pages, on every core).
 func ExampleLiterals(cat *model.Catalog) (map[string]Literal, error) {
 	var diags diag.List
 	const prefix = "example.com/literal"
@@ -69,15 +71,33 @@ func ExampleLiterals(cat *model.Catalog) (map[string]Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]Literal{}
+	type job struct {
+		ns      *nsPlan
+		version string
+		diags   diag.List
+		keys    []string
+		lits    []Literal
+	}
+	var jobs []*job
 	for _, ns := range nss {
 		for _, version := range versions(ns.prov) {
-			p := newPkgPlan(ns, version, prefix, &diags)
-			for _, vt := range p.types {
-				if lit, err := p.literal(vt, p.name, example.Of(vt.av.Schema).Properties); err == nil {
-					out[vt.rt.FullName()+"@"+version] = lit
-				}
+			jobs = append(jobs, &job{ns: ns, version: version})
+		}
+	}
+	par.Each(len(jobs), func(i int) {
+		j := jobs[i]
+		p := newPkgPlan(j.ns, j.version, prefix, &j.diags)
+		for _, vt := range p.types {
+			if lit, err := p.literal(vt, p.name, example.Of(vt.av.Schema).Properties); err == nil {
+				j.keys = append(j.keys, vt.rt.FullName()+"@"+j.version)
+				j.lits = append(j.lits, lit)
 			}
+		}
+	})
+	out := map[string]Literal{}
+	for _, j := range jobs {
+		for i, k := range j.keys {
+			out[k] = j.lits[i]
 		}
 	}
 	return out, nil
