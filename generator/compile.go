@@ -337,10 +337,11 @@ func loadAndCheck(ctx context.Context, files []Input, read func(string) ([]byte,
 			results[i] = check.CheckFile(doc, patterns, opts)
 		}
 		if excerpts != nil {
-			excerpts.Keep(files[i].Path, data, d)
+			reported := d // the file indexed once, for both lists
 			if results[i] != nil {
-				excerpts.Keep(files[i].Path, data, results[i].Diagnostics())
+				reported = append(slices.Clip(d), results[i].Diagnostics()...)
 			}
+			excerpts.Keep(files[i].Path, data, reported)
 		}
 	})
 	var all diag.List

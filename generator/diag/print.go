@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -164,14 +163,7 @@ func (l *lines) line(n int) (string, bool) {
 	if n < len(l.starts) {
 		end = l.starts[n] - 1
 	}
-	return showable(l.src[l.starts[n-1]:end])
-}
-
-// showable returns a line (without its newline) as an excerpt shows it:
-// without trailing carriage returns, tabs kept; false when it is not
-// UTF-8 or too long to show.
-func showable(line []byte) (string, bool) {
-	line = bytes.TrimRight(line, "\r")
+	line := bytes.TrimRight(l.src[l.starts[n-1]:end], "\r")
 	if len(line) > 500 || !utf8.Valid(line) {
 		return "", false
 	}
@@ -189,46 +181,26 @@ type Excerpts struct {
 
 type excerpt struct {
 	text string
-	ok   bool // showable (and the line exists)
+	ok   bool // the line exists and is showable (lines.line)
 }
 
 // Keep keeps, of src (the text of file), the lines the diagnostics of l
 // that point into file show, with those kept of file before.
 func (x *Excerpts) Keep(file string, src []byte, l List) {
-	var want []int
+	var idx *lines // src indexed at the first line wanted, outside the lock
+	kept := map[int]excerpt{}
 	for _, d := range l {
-		if d.Span.File == file && d.Span.Line > 0 {
-			want = append(want, d.Span.Line)
-		}
-	}
-	if len(want) == 0 {
-		return
-	}
-	slices.Sort(want)
-	// The lines are found outside the lock: src may be large. Line n
-	// starts at src[start:] while start <= len(src).
-	kept := make(map[int]excerpt, len(want))
-	n, start := 1, 0
-	for _, w := range slices.Compact(want) {
-		for n < w && start <= len(src) {
-			i := bytes.IndexByte(src[start:], '\n')
-			if i < 0 {
-				start = len(src) + 1 // past the last line
-				break
-			}
-			start += i + 1
-			n++
-		}
-		if n != w || start > len(src) {
-			kept[w] = excerpt{} // no such line
+		if d.Span.File != file || d.Span.Line < 1 {
 			continue
 		}
-		end := len(src)
-		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
-			end = start + i
+		if idx == nil {
+			idx = indexLines(src)
 		}
-		text, ok := showable(src[start:end])
-		kept[w] = excerpt{text, ok}
+		text, ok := idx.line(d.Span.Line)
+		kept[d.Span.Line] = excerpt{text, ok}
+	}
+	if len(kept) == 0 {
+		return
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
