@@ -75,18 +75,21 @@ func CompareSchemas(patterns *check.Patterns) catalog.CompareFunc {
 // not compare is left to compare.
 func compareCompiled(cat *model.Catalog, regs []api.Registration, compare catalog.CompareFunc) catalog.CompareFunc {
 	type pair struct{ old, new [sha256.Size]byte }
-	type typ struct{ provider, index int } // cat.Providers[provider].Types[index]
+	type typ struct { // a type's model and its registration
+		t   *model.ResourceType
+		reg *api.RegisteredType
+	}
 	var types []typ
 	for i, p := range cat.Providers {
-		for j := range p.Types {
-			types = append(types, typ{i, j})
+		for j, t := range p.Types {
+			types = append(types, typ{t, &regs[i].Types[j]})
 		}
 	}
 	// Each type on its own: its versions' digests (20 MB of schemas for
 	// 1,000 types), then every ordered pair compared.
 	found := make([]map[pair][]catalog.Change, len(types))
 	par.Each(len(types), func(i int) {
-		t, reg := cat.Providers[types[i].provider].Types[types[i].index], regs[types[i].provider].Types[types[i].index]
+		t, reg := types[i].t, types[i].reg
 		sums := make([][sha256.Size]byte, len(t.APIVersions))
 		for k := range t.APIVersions {
 			sums[k] = sha256.Sum256(reg.APIVersions[k].Properties.Schema)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,8 +76,7 @@ func ExampleLiterals(cat *model.Catalog) (map[string]Literal, error) {
 		ns      *nsPlan
 		version string
 		diags   diag.List
-		keys    []string
-		lits    []Literal
+		lits    map[string]Literal
 	}
 	var jobs []*job
 	for _, ns := range nss {
@@ -87,18 +87,16 @@ func ExampleLiterals(cat *model.Catalog) (map[string]Literal, error) {
 	par.Each(len(jobs), func(i int) {
 		j := jobs[i]
 		p := newPkgPlan(j.ns, j.version, prefix, &j.diags)
+		j.lits = map[string]Literal{}
 		for _, vt := range p.types {
 			if lit, err := p.literal(vt, p.name, example.Of(vt.av.Schema).Properties); err == nil {
-				j.keys = append(j.keys, vt.rt.FullName()+"@"+j.version)
-				j.lits = append(j.lits, lit)
+				j.lits[vt.rt.FullName()+"@"+j.version] = lit
 			}
 		}
 	})
 	out := map[string]Literal{}
 	for _, j := range jobs {
-		for i, k := range j.keys {
-			out[k] = j.lits[i]
-		}
+		maps.Copy(out, j.lits)
 	}
 	return out, nil
 }
