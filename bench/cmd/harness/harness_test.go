@@ -154,8 +154,8 @@ func TestKeptHandWritten(t *testing.T) {
 }
 
 // The floor table times YAML decoding and go/format over the files it is
-// given and sums them; a file either cannot handle is its row's note, and
-// then there is no sum.
+// given and sums their medians; a file either cannot handle is its row's
+// note, and then there is no sum, nor a ratio.
 func TestFloor(t *testing.T) {
 	write := func(dir, name, data string) {
 		t.Helper()
@@ -168,19 +168,34 @@ func TestFloor(t *testing.T) {
 	write(cat, "notes.txt", "not a manifest: [")
 	write(out, "a_gen.go", "package a\n\nconst A = 1\n")
 	b := &bench{cfg: &config{runs: 3}, tables: map[string]*harness.Table{}}
-	sum := b.floor("flat", cat, out)
+	w := newFloorWork(cat, out)
+	runs := []floorRun{w.run(), w.run(), w.run()}
+	sum := b.floor("flat", w, runs)
 	rows := b.tables["Floor of `udtc gen`"].Rows
 	if len(rows) != 3 || rows[0][2] != "1" || rows[1][2] != "1" || !strings.HasSuffix(rows[2][4], " s") || sum <= 0 || rows[2][0] != "flat" {
 		t.Fatalf("rows %q, sum %v; want YAML and Go of one file each, and their sum", rows, sum)
+	}
+	gens := []harness.Sample{{Wall: 4 * runs[0].sum()}, {Wall: 3 * runs[1].sum()}, {Wall: 5 * runs[2].sum()}}
+	if r := floorRatio(gens, runs); r < 3.99 || r > 4.01 {
+		t.Errorf("floorRatio = %v, want 4, the median of each gen over the floor after it", r)
 	}
 
 	write(out, "b_gen.go", "package b\n\nfunc {")
 	write(cat, "b.yml", "a: [")
 	b = &bench{cfg: &config{runs: 1}, tables: map[string]*harness.Table{}}
-	sum = b.floor("deep", cat, out)
+	w = newFloorWork(cat, out)
+	runs = []floorRun{w.run()}
+	sum = b.floor("deep", w, runs)
 	rows = b.tables["Floor of `udtc gen`"].Rows
 	if len(rows) != 2 || !strings.Contains(rows[0][4], "yaml") || !strings.Contains(rows[1][4], "expected") || sum != 0 {
 		t.Errorf("rows %q, sum %v; want each failure in its row and no sum", rows, sum)
+	}
+	if r := floorRatio([]harness.Sample{{Wall: time.Second}}, runs); r != 0 {
+		t.Errorf("floorRatio over a failed floor = %v, want 0", r)
+	}
+	w = newFloorWork(t.TempDir(), out)
+	if sum := b.floor("deep", w, []floorRun{w.run()}); sum != 0 || b.tables["Floor of `udtc gen`"].Rows[2][2] != "—" {
+		t.Errorf("sum %v, rows %q; want no sum for a catalog without manifests", sum, b.tables["Floor of `udtc gen`"].Rows)
 	}
 }
 
