@@ -1,6 +1,8 @@
 package check
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -288,17 +290,26 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 	}
 	av := &model.APIVersion{Name: e.name, Preview: api.IsPreview(e.name), Span: r.span(e.key)}
 	sc := &schemaChecker{r: r}
+	errs := r.errors + r.dropped
 	av.Schema, av.Undeclared = sc.root(schema.key, schema.value, schema.ptr())
 	if av.Schema == nil {
 		return nil
 	}
-	src, err := toJSON(schema.value)
+	// A schema the schema checker found no error in is one the base
+	// properties merge into (mergeBase): the outline, which keeps no
+	// Source, then only asks whether it converts to JSON.
+	clean := r.errors+r.dropped == errs
+	var err error
+	if r.outline && clean {
+		err = checkJSON(schema.value)
+	} else {
+		av.Source, err = toJSON(schema.value)
+	}
 	if err != nil {
-		r.report(schema.value, RuleKeywordValue, schema.ptr(), "", "schema cannot be represented as JSON: %v", err)
+		reportJSON(r, schema, err)
 		return nil
 	}
-	av.Source = src
-	if r.base && !mergeBase(r, av, schema) {
+	if r.base && !mergeBase(r, av, schema, clean) {
 		return nil
 	}
 	// A version with an invalid name (reported above) is checked through
@@ -323,7 +334,14 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 // registers (schema.MergeBase). What the author declared stays theirs, and
 // is checked against what Radius requires of it: diagnostics point at the
 // author's lines only. It reports false when the schema cannot take them.
-func mergeBase(r *reporter, av *model.APIVersion, e *entry) bool {
+//
+// clean says the schema checker found no error in the schema. Merging
+// into its Source then cannot fail: the merge refuses only a schema whose
+// `properties` is not a mapping or whose `required` is not a list of
+// names, which the schema checker reports. So the outline (no Source)
+// merges the model alone, and a failed merge is reported only for a clean
+// schema, where it would be a problem of its own.
+func mergeBase(r *reporter, av *model.APIVersion, e *entry, clean bool) bool {
 	root := av.Schema
 	if !schema.CanMergeBase(root) {
 		r.report(e.value, RuleBaseProperty, e.ptr(), "declare the values as a property of type object, or set `baseProperties: false` in udtc.yaml for a Radius without the base manifest",
@@ -351,15 +369,40 @@ func mergeBase(r *reporter, av *model.APIVersion, e *entry) bool {
 	if !ok {
 		return false
 	}
-	src, err := schema.MergeBaseValidJSON(av.Source) // toJSON's, or a JSON manifest's, checked when loaded
-	if err != nil {
-		r.report(e.value, RuleBaseProperty, e.ptr(), "", "cannot merge Radius's base properties: %v", err)
-		return false
+	var src json.RawMessage
+	if av.Source != nil {
+		var err error
+		src, err = schema.MergeBaseValidJSON(av.Source) // toJSON's, or a JSON manifest's, checked when loaded
+		if err != nil {
+			if clean {
+				r.report(e.value, RuleBaseProperty, e.ptr(), "", "cannot merge Radius's base properties: %v", err)
+			}
+			return false
+		}
 	}
 	// `schema: {}` is no longer undeclared: it is an object of the base
 	// properties, as Radius types it.
 	av.Schema, av.Source, av.Undeclared = schema.MergeBase(root), src, false
 	return true
+}
+
+// reportJSON reports that the schema at e cannot be converted to JSON
+// (toJSON's err): at the value that cannot, unless the schema checker has
+// reported an error there already (a default, an enum value, an
+// extension it converts itself).
+func reportJSON(r *reporter, e *entry, err error) {
+	var je *jsonError
+	if !errors.As(err, &je) || je.At == nil {
+		r.report(e.value, RuleKeywordValue, e.ptr(), "", "schema cannot be represented as JSON: %v", err)
+		return
+	}
+	span := r.span(je.At)
+	for _, d := range r.diags {
+		if d.Severity == diag.Error && d.Span.Line == span.Line && d.Span.Column == span.Column {
+			return
+		}
+	}
+	r.reportAt(span, RuleKeywordValue, je.Pointer(e.ptr()), "", "schema cannot be represented as JSON: %v", err)
 }
 
 // Suggest returns the candidate closest to s (case-insensitive edit distance

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -480,9 +481,9 @@ func indexPointer(path string, i int) string { return path + "/" + strconv.Itoa(
 
 // toJSON converts a YAML node to JSON, keeping mapping key order (so it
 // streams tokens to a jsontext.Encoder rather than marshalling a map). It
-// fails for values JSON cannot represent (infinities, NaN, non-string
-// keys). Strings are escaped as little as JSON allows: <, >, & and U+2028
-// are written as they are, as in the manifest.
+// fails, with a *jsonError, for values JSON cannot represent (infinities,
+// NaN, non-string keys). Strings are escaped as little as JSON allows: <,
+// >, & and U+2028 are written as they are, as in the manifest.
 func toJSON(n *yaml.Node) (json.RawMessage, error) {
 	w := writers.Get().(*jsonWriter)
 	defer writers.Put(w)
@@ -494,66 +495,148 @@ func toJSON(n *yaml.Node) (json.RawMessage, error) {
 	return bytes.Clone(bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))), nil
 }
 
+// checkJSON returns the error toJSON would, without writing the JSON: the
+// same walk with every conversion, but no encoding (the outline compile
+// of `udtc check` keeps no Source). Where only the encoder could tell (a
+// number kept as written, a string that is not UTF-8), it converts for
+// real.
+func checkJSON(n *yaml.Node) error {
+	w := jsonWriter{check: true}
+	err := w.node(n, 0)
+	if errors.Is(err, errEncoderDecides) {
+		_, err = toJSON(n)
+	}
+	return err
+}
+
+// errEncoderDecides is checkJSON's: a value only the encoder can judge.
+var errEncoderDecides = errors.New("the encoder decides")
+
+// jsonError is why toJSON could not convert a value: At is the YAML node
+// JSON cannot represent, and path the JSON pointer tokens that lead to it
+// from the node converted, innermost first (added as the walk unwinds).
+type jsonError struct {
+	At   *yaml.Node
+	path []string
+	err  error
+}
+
+func (e *jsonError) Error() string { return e.err.Error() }
+func (e *jsonError) Unwrap() error { return e.err }
+
+// Pointer is the JSON pointer of At, below the node at base.
+func (e *jsonError) Pointer(base string) string {
+	for i := len(e.path) - 1; i >= 0; i-- {
+		base = pointer(base, e.path[i])
+	}
+	return base
+}
+
+// jsonAt makes err a *jsonError at n, unless it is one already.
+func jsonAt(n *yaml.Node, err error) error {
+	if err == nil {
+		return nil
+	}
+	if je, ok := err.(*jsonError); ok {
+		return je
+	}
+	return &jsonError{At: n, err: err}
+}
+
+// under adds token, the key or index the walk went through, to err's path.
+func under(err error, token string) error {
+	if je, ok := err.(*jsonError); ok {
+		je.path = append(je.path, token)
+	}
+	return err
+}
+
 // jsonWriter is toJSON's encoder and its output, reused across calls and
-// goroutines (writers).
+// goroutines (writers); check walks without writing (checkJSON).
 type jsonWriter struct {
-	buf bytes.Buffer
-	enc jsontext.Encoder
+	buf   bytes.Buffer
+	enc   jsontext.Encoder
+	check bool
 }
 
 var writers = sync.Pool{New: func() any { return new(jsonWriter) }}
 
+// token writes t, or in check mode leaves it to the encoder when it is a
+// string that is not UTF-8.
+func (w *jsonWriter) token(t jsontext.Token) error {
+	if !w.check {
+		return w.enc.WriteToken(t)
+	}
+	if t.Kind() == '"' && !utf8.ValidString(t.String()) {
+		return errEncoderDecides
+	}
+	return nil
+}
+
+// number writes the JSON number text of the scalar n (number's), or in
+// check mode leaves it to the encoder when it may not be JSON: strconv
+// wrote every other number, but a float can be kept as written.
+func (w *jsonWriter) number(n *yaml.Node, text string) error {
+	if !w.check {
+		return w.enc.WriteValue(jsontext.Value(text))
+	}
+	if n.Tag == "!!float" && text == n.Value && !jsontext.Value(text).IsValid() {
+		return errEncoderDecides
+	}
+	return nil
+}
+
 func (w *jsonWriter) node(n *yaml.Node, depth int) error {
 	n = resolve(n)
 	if depth > 512 {
-		return fmt.Errorf("value nests too deeply")
+		return jsonAt(n, fmt.Errorf("value nests too deeply"))
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		return w.mapping(n, depth)
 	case yaml.SequenceNode:
-		if err := w.enc.WriteToken(jsontext.BeginArray); err != nil {
-			return err
+		if err := w.token(jsontext.BeginArray); err != nil {
+			return jsonAt(n, err)
 		}
-		for _, c := range n.Content {
+		for i, c := range n.Content {
 			if err := w.node(c, depth+1); err != nil {
-				return err
+				return under(err, strconv.Itoa(i))
 			}
 		}
-		return w.enc.WriteToken(jsontext.EndArray)
+		return jsonAt(n, w.token(jsontext.EndArray))
 	case yaml.ScalarNode:
-		return w.scalar(n)
+		return jsonAt(n, w.scalar(n))
 	}
-	return fmt.Errorf("unsupported YAML node")
+	return jsonAt(n, fmt.Errorf("unsupported YAML node"))
 }
 
 func (w *jsonWriter) mapping(n *yaml.Node, depth int) error {
-	if err := w.enc.WriteToken(jsontext.BeginObject); err != nil {
-		return err
+	if err := w.token(jsontext.BeginObject); err != nil {
+		return jsonAt(n, err)
 	}
 	content, bad := mergedPairs(n)
 	if bad != nil {
-		return fmt.Errorf("line %d: a merge key takes mappings", bad.Line)
+		return jsonAt(bad, fmt.Errorf("line %d: a merge key takes mappings", bad.Line))
 	}
 	for i := 0; i+1 < len(content); i += 2 {
 		k := resolve(content[i])
 		if k.Kind != yaml.ScalarNode {
-			return fmt.Errorf("line %d: mapping keys must be strings", k.Line)
+			return jsonAt(k, fmt.Errorf("line %d: mapping keys must be strings", k.Line))
 		}
-		if err := w.enc.WriteToken(jsontext.String(k.Value)); err != nil {
-			return err
+		if err := w.token(jsontext.String(k.Value)); err != nil {
+			return jsonAt(k, err)
 		}
 		if err := w.node(content[i+1], depth+1); err != nil {
-			return err
+			return under(err, k.Value)
 		}
 	}
-	return w.enc.WriteToken(jsontext.EndObject)
+	return jsonAt(n, w.token(jsontext.EndObject))
 }
 
 func (w *jsonWriter) scalar(n *yaml.Node) error {
 	switch n.Tag {
 	case "!!null":
-		return w.enc.WriteToken(jsontext.Null)
+		return w.token(jsontext.Null)
 	case "!!bool":
 		b, ok := plainBool(n.Value)
 		if !ok {
@@ -561,15 +644,15 @@ func (w *jsonWriter) scalar(n *yaml.Node) error {
 				return err
 			}
 		}
-		return w.enc.WriteToken(jsontext.Bool(b))
+		return w.token(jsontext.Bool(b))
 	case "!!int", "!!float":
 		num, err := number(n)
 		if err != nil {
 			return err
 		}
-		return w.enc.WriteValue(jsontext.Value(num))
+		return w.number(n, num)
 	}
-	return w.enc.WriteToken(jsontext.String(n.Value))
+	return w.token(jsontext.String(n.Value))
 }
 
 // number returns the canonical JSON text of an !!int or !!float scalar.

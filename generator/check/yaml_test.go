@@ -108,3 +108,55 @@ func fmtMap(m map[string]any) string {
 	b, _ := json.Marshal(m) // sorted keys
 	return string(b)
 }
+
+// checkJSON, the outline's walk that writes nothing, fails exactly where
+// toJSON does: the same error at the same node and pointer, or none.
+func TestCheckJSONFailsAsToJSON(t *testing.T) {
+	docs := []string{
+		"a: 1\nb: [x, 2.5, true, null]\n",
+		"a: {b: [1, .inf]}\n",
+		"- .nan\n",
+		"x: 100000000000000000000000000000.00000000000000000001\n",
+		"x: -1e-400\n",
+		"x: 18446744073709551615\n",
+		"x: 99999999999999999999999999\n",
+		"x: !!bool maybe\n",
+		"? [a, b]\n: 1\n",
+		"base: &b {k: 1}\nm: {<<: *b, j: 2}\n",
+		"m: {<<: [1]}\n",
+		"s: \"\\xff and \\u2028\"\n",
+		"k: !!float nope\n",
+		strings.Repeat("[", 600) + strings.Repeat("]", 600) + "\n",
+	}
+	failed := 0
+	for _, doc := range docs {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+			t.Fatalf("%q: %v", doc, err)
+		}
+		_, want := toJSON(n.Content[0])
+		got := checkJSON(n.Content[0])
+		if (want == nil) != (got == nil) || want != nil && want.Error() != got.Error() {
+			t.Errorf("%q: checkJSON = %v, toJSON = %v", doc, got, want)
+			continue
+		}
+		if want == nil {
+			continue
+		}
+		failed++
+		w, g := want.(*jsonError), got.(*jsonError)
+		if w.At != g.At || w.Pointer("/s") != g.Pointer("/s") {
+			t.Errorf("%q: checkJSON fails at line %d %s, toJSON at line %d %s", doc, g.At.Line, g.Pointer("/s"), w.At.Line, w.Pointer("/s"))
+		}
+	}
+	if failed < 6 || failed == len(docs) {
+		t.Errorf("%d of %d documents failed to convert; the table is meant to hold both kinds", failed, len(docs))
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("a: {b: [1, .inf]}\n"), &n); err != nil {
+		t.Fatal(err)
+	}
+	if err, ok := checkJSON(n.Content[0]).(*jsonError); !ok || err.Pointer("/s") != "/s/a/b/1" || err.At.Column != 12 {
+		t.Errorf("checkJSON = %#v, want the error at /s/a/b/1, column 12", err)
+	}
+}
