@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -87,6 +88,33 @@ func renderMarkdown(s string, summary bool) string {
 		// most property descriptions are one plain sentence.
 		return "<p>" + html.EscapeString(s) + "</p>\n"
 	}
+	key := rendering{s, summary}
+	if r, ok := rendered.Get(key); ok {
+		return r
+	}
+	r := convertMarkdown(s, summary)
+	rendered.Add(key, r)
+	return r
+}
+
+// rendering is a description and whether its summary is rendered.
+type rendering struct {
+	text    string
+	summary bool
+}
+
+// rendered keeps the HTML of the descriptions rendered last, by text: a
+// description is shown on the page of every API version that declares it
+// (the versions of a type repeat most of theirs), on its type's and its
+// namespace's cards, and in comparisons. Rendering is a pure function of
+// the text, so a static site of 1,000 types renders its 11,800 Markdown
+// descriptions once per distinct text; the bound keeps a server that
+// renders pages for years to a few MB.
+var rendered, _ = lru.New[rendering, string](4096) // errs only on a size < 1
+
+// convertMarkdown is renderMarkdown's conversion of s by goldmark, then
+// bluemonday.
+func convertMarkdown(s string, summary bool) string {
 	src := []byte(s)
 	doc := md.Parser().Parse(text.NewReader(src))
 	var node ast.Node = doc
@@ -111,12 +139,25 @@ func plainText(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || strings.IndexByte("`*_[]<>&#\\|~!:@", c) >= 0 {
+		if markup[s[i]] {
 			return false
 		}
 	}
 	return !strings.Contains(s, "www.")
 }
+
+// markup holds the bytes plainText refuses: control characters and those
+// that can start inline markup, an entity, an autolink or a table.
+var markup = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t[0x7f] = true
+	for _, c := range []byte("`*_[]<>&#\\|~!:@") {
+		t[c] = true
+	}
+	return t
+}()
 
 // rawHTMLAsText renders the HTML a description holds, inline or as a
 // block, as escaped text: a reader sees what the author wrote, and no

@@ -76,3 +76,39 @@ func TestMarkdownPlainText(t *testing.T) {
 		}
 	}
 }
+
+// Every printable ASCII byte plainText lets through renders as goldmark
+// and bluemonday render it, inside a sentence and at its end.
+func TestMarkdownPlainTextBytes(t *testing.T) {
+	for c := byte(0x20); c < 0x7f; c++ {
+		for _, s := range []string{"Ab" + string(c) + "cd.", "Ab " + string(c)} {
+			if !plainText(s) {
+				continue
+			}
+			var slow bytes.Buffer
+			if err := md.Convert([]byte(s), &slow); err != nil {
+				t.Fatal(err)
+			}
+			if want, got := sanitizer.Sanitize(slow.String()), string(markdown(s)); got != want {
+				t.Errorf("markdown(%q) = %q, goldmark and bluemonday make %q", s, got, want)
+			}
+		}
+	}
+}
+
+// A description's summary and its whole rendering are kept apart: the
+// rendering is remembered by text and by which of the two it is.
+func TestMarkdownRemembered(t *testing.T) {
+	in := "Deploys a *cache*.\n\nMore *text*."
+	for range 2 {
+		if got, want := string(markdownSummary(in)), "<p>Deploys a <em>cache</em>.</p>\n"; got != want {
+			t.Errorf("markdownSummary = %q, want %q", got, want)
+		}
+		if got, want := string(markdown(in)), "<p>Deploys a <em>cache</em>.</p>\n<p>More <em>text</em>.</p>\n"; got != want {
+			t.Errorf("markdown = %q, want %q", got, want)
+		}
+	}
+	if _, ok := rendered.Get(rendering{in, true}); !ok {
+		t.Error("the summary was not remembered")
+	}
+}
