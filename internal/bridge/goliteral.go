@@ -39,12 +39,16 @@ func GoProperties(patterns *check.Patterns) catalog.GoPropertiesFunc {
 // goPropertiesCompiled is GoProperties for the site of a compiled catalog:
 // the literals of every type and version, written from the model up front
 // (goclient.ExampleLiterals), so that the pages neither check a schema
-// again nor keep the model live while they render (see compareCompiled).
-// A literal it did not write is an error: the snippet decodes JSON.
-func goPropertiesCompiled(cat *model.Catalog) (catalog.GoPropertiesFunc, error) {
-	lits, err := goclient.ExampleLiterals(cat)
-	if err != nil {
-		return nil, err
+// again nor keep the model live while they render (see compareCompiled);
+// lits, when not nil, are those the Go client's run wrote already
+// (goclient.Options.Literals). A literal it did not write is an error:
+// the snippet decodes JSON.
+func goPropertiesCompiled(cat *model.Catalog, lits map[string]goclient.Literal) (catalog.GoPropertiesFunc, error) {
+	if lits == nil {
+		var err error
+		if lits, err = goclient.ExampleLiterals(cat); err != nil {
+			return nil, err
+		}
 	}
 	return func(ns *catalog.Namespace, t *catalog.Type, version, pkg string, props example.Value) (catalog.GoLiteral, error) {
 		lit, ok := lits[t.FullName+"@"+version]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/module"
 
@@ -65,24 +66,67 @@ func Targets(names []string, o GenOptions) []generator.Target {
 	if v := buildinfo.Read().Version; o.Go.RuntimeVersion == "" && module.Check(goclient.RuntimeModulePath, v) == nil {
 		o.Go.RuntimeVersion = v
 	}
+	// A gen of the Go client and the site has the Go client hand the site
+	// the example literals of its plans (goclient.Options.Literals): the
+	// site would plan every package again to write them.
+	var lits *literals
+	if slices.Contains(names, "go") && slices.Contains(names, "site") && slices.Index(names, "go") < slices.Index(names, "site") {
+		lits = &literals{m: map[string]goclient.Literal{}}
+		o.Go.Literals = lits.put
+	}
 	all := map[string]func(*model.Catalog, emit.Put) (diag.List, error){
 		"bicep": func(cat *model.Catalog, put emit.Put) (diag.List, error) {
 			return bicep.EmitFunc(cat, bicep.Options{ExtensionName: o.ExtensionName, ExtensionVersion: o.ExtensionVersion}, put)
 		},
-		"go": func(cat *model.Catalog, put emit.Put) (diag.List, error) { return goclient.EmitFunc(cat, o.Go, put) },
+		"go": func(cat *model.Catalog, put emit.Put) (diag.List, error) {
+			diags, err := goclient.EmitFunc(cat, o.Go, put)
+			lits.finish(err)
+			return diags, err
+		},
 		"docs": func(cat *model.Catalog, put emit.Put) (diag.List, error) {
 			return docs.EmitFunc(cat, docs.Options{ExtensionName: o.ExtensionName, ExtensionVersion: o.ExtensionVersion}, put)
 		},
 		"registration": func(cat *model.Catalog, put emit.Put) (diag.List, error) {
 			return nil, registration.EmitFunc(cat, registration.Options{}, put)
 		},
-		"site": func(cat *model.Catalog, put emit.Put) (diag.List, error) { return nil, site(cat, o, put) },
+		"site": func(cat *model.Catalog, put emit.Put) (diag.List, error) { return nil, site(cat, o, lits.all(), put) },
 	}
 	targets := make([]generator.Target, len(names))
 	for i, n := range names {
 		targets[i] = generator.Target{Name: n, Emit: all[n]}
 	}
 	return targets
+}
+
+// literals collects the Go client's example literals for the site
+// (goclient.Options.Literals). A nil *literals collects nothing.
+type literals struct {
+	mu   sync.Mutex
+	m    map[string]goclient.Literal
+	done bool
+}
+
+func (l *literals) put(key string, lit goclient.Literal) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.m[key] = lit
+}
+
+// finish records how the Go client's run ended: only a whole run has
+// every literal.
+func (l *literals) finish(err error) {
+	if l != nil {
+		l.done = err == nil
+	}
+}
+
+// all returns the literals of a whole run of the Go client, nil without
+// one.
+func (l *literals) all() map[string]goclient.Literal {
+	if l == nil || !l.done {
+		return nil
+	}
+	return l.m
 }
 
 // site is the site target: the registry's catalog pages as static files
@@ -102,10 +146,10 @@ func Targets(names []string, o GenOptions) []generator.Target {
 // with the model's nodes every property table would be empty; and the
 // model is let go while the site, gen's last target, renders
 // (generator.EmitTargets).
-func site(cat *model.Catalog, o GenOptions, put emit.Put) error {
+func site(cat *model.Catalog, o GenOptions, lits map[string]goclient.Literal, put emit.Put) error {
 	regs := registration.Registrations(cat, registration.Options{})
 	c := catalog.New(catalog.FromRegistrations(regs))
-	goProps, err := goPropertiesCompiled(cat)
+	goProps, err := goPropertiesCompiled(cat, lits)
 	if err != nil {
 		return err
 	}

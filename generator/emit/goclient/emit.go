@@ -40,6 +40,12 @@ type Options struct {
 	// answers a source formatted in its last run with that run's file
 	// (outdir.Run.FormatGo).
 	Format func(path string, src []byte, format func([]byte) ([]byte, error)) ([]byte, error)
+	// Literals, when set, is handed the Go literal of the example
+	// properties of every type and API version, as ExampleLiterals writes
+	// and keys them, from the packages EmitFunc plans anyway: gen's site,
+	// which shows them, then plans no package again. It is called from
+	// several goroutines at once.
+	Literals func(key string, lit Literal)
 }
 
 // The values of Options.Runtime.
@@ -141,7 +147,11 @@ func EmitFunc(cat *model.Catalog, opts Options, put emit.Put) (diag.List, error)
 			f, err := j.ns.idsFile()
 			return []emit.File{f}, err
 		}
-		return newPkgPlan(j.ns, j.version, opts.ImportPrefix, &j.diags).files()
+		p := newPkgPlan(j.ns, j.version, opts.ImportPrefix, &j.diags)
+		if opts.Literals != nil {
+			p.exampleLiterals(opts.Literals)
+		}
+		return p.files()
 	}, put)
 	if err != nil {
 		return nil, err

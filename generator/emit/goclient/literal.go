@@ -86,19 +86,26 @@ func ExampleLiterals(cat *model.Catalog) (map[string]Literal, error) {
 	}
 	par.Each(len(jobs), func(i int) {
 		j := jobs[i]
-		p := newPkgPlan(j.ns, j.version, prefix, &j.diags)
 		j.lits = map[string]Literal{}
-		for _, vt := range p.types {
-			if lit, err := p.literal(vt, p.name, example.Of(vt.av.Schema).Properties); err == nil {
-				j.lits[vt.rt.FullName()+"@"+j.version] = lit
-			}
-		}
+		newPkgPlan(j.ns, j.version, prefix, &j.diags).exampleLiterals(func(key string, lit Literal) { j.lits[key] = lit })
 	})
 	out := map[string]Literal{}
 	for _, j := range jobs {
 		maps.Copy(out, j.lits)
 	}
 	return out, nil
+}
+
+// exampleLiterals hands put the literal of the example properties of each
+// type of p, keyed "Namespace/type@version", for p imported by its name;
+// those PropertiesLiteral cannot write are left out (ExampleLiterals,
+// Options.Literals).
+func (p *pkgPlan) exampleLiterals(put func(key string, lit Literal)) {
+	for _, vt := range p.types {
+		if lit, err := p.literal(vt, p.name, example.Of(vt.av.Schema).Properties); err == nil {
+			put(vt.rt.FullName()+"@"+vt.av.Name, lit)
+		}
+	}
 }
 
 // literal writes v, the properties of vt, for package p imported as pkg.

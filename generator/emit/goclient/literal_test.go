@@ -5,7 +5,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator/emit"
 	"github.com/udtc/udtc/generator/emit/goclient"
@@ -116,4 +119,38 @@ func TestPropertiesLiteralsCompile(t *testing.T) {
 	}
 	writeModule(t, dir, mod, all)
 	goVet(t, dir)
+}
+
+// The literals Emit hands Options.Literals are ExampleLiterals', for every
+// valid fixture, and asking for them changes no file Emit writes.
+func TestEmitLiterals(t *testing.T) {
+	for _, name := range goldentest.ValidCases(t) {
+		cat := goldentest.CompilePaths(t, filepath.Join(goldentest.Root(t), "fixtures", name))
+		want, err := goclient.ExampleLiterals(cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		got := map[string]goclient.Literal{}
+		opts := goclient.Options{ImportPrefix: "example.com/" + name}
+		plain, _, err := goclient.Emit(cat, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Literals = func(key string, lit goclient.Literal) {
+			mu.Lock()
+			defer mu.Unlock()
+			got[key] = lit
+		}
+		files, _, err := goclient.Emit(cat, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: Options.Literals differ from ExampleLiterals (-want +got):\n%s", name, diff)
+		}
+		if diff := cmp.Diff(plain, files); diff != "" {
+			t.Errorf("%s: Options.Literals changed the files (-without +with):\n%s", name, diff)
+		}
+	}
 }
