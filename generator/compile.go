@@ -58,6 +58,11 @@ type Options struct {
 	// (check.Options.Outline): every API version's Schema and Source are
 	// nil. `udtc check` needs no more, and holds far less memory.
 	Outline bool
+	// NoSource compiles without each API version's Source, the schema as
+	// registered (check.Options.NoSource): for the outputs made from the
+	// model alone (gen's bicep, go and docs targets); the diagnostics are
+	// the same.
+	NoSource bool
 	// Excerpts, when set, keeps the lines the diagnostics of each file
 	// point at as the file is checked (diag.Excerpts.Keep), for printing
 	// them (diag.TextOptions.Kept) without reading the files again.
@@ -129,7 +134,7 @@ func compileInputs(ctx context.Context, inputs []Input, read func(string) ([]byt
 		}
 		inputs = only
 	}
-	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius, Outline: opts.Outline}, opts.Excerpts)
+	results, diags, err := loadAndCheck(ctx, inputs, read, check.Options{NoBase: opts.NoBaseProperties, Radius: opts.Radius, Outline: opts.Outline, NoSource: opts.NoSource}, opts.Excerpts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,7 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/udtc/udtc/generator"
+	"github.com/udtc/udtc/generator/model"
 	"github.com/udtc/udtc/internal/goldentest"
+	"github.com/udtc/udtc/schema"
 )
 
 // fixtureCases lists the case directories under fixtures/, relative to the
@@ -64,9 +66,10 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestOutline compiles every fixture with and without Options.Outline, as
-// each profile checks it: the diagnostics must be the same, and the outline
-// must be the full catalog without its schemas.
+// TestOutline compiles every fixture with and without Options.Outline and
+// Options.NoSource, as each profile checks it: the diagnostics must be the
+// same, the catalog without Source the full one without its Sources, and
+// the outline the full catalog without its schemas.
 func TestOutline(t *testing.T) {
 	t.Chdir("..")
 	for _, c := range fixtureCases(t) {
@@ -76,6 +79,13 @@ func TestOutline(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			noSource, got, err := generator.Compile(context.Background(), paths, generator.Options{Radius: radius, NoSource: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s (radius %v): diagnostics differ (-full +no source):\n%s", c, radius, diff)
+			}
 			outline, got, err := generator.Compile(context.Background(), paths, generator.Options{Radius: radius, Outline: true})
 			if err != nil {
 				t.Fatal(err)
@@ -83,21 +93,31 @@ func TestOutline(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s (radius %v): diagnostics differ (-full +outline):\n%s", c, radius, diff)
 			}
-			if (full == nil) != (outline == nil) {
-				t.Fatalf("%s (radius %v): catalog %v, outline %v", c, radius, full != nil, outline != nil)
+			if (full == nil) != (outline == nil) || (full == nil) != (noSource == nil) {
+				t.Fatalf("%s (radius %v): catalog %v, without source %v, outline %v", c, radius, full != nil, noSource != nil, outline != nil)
 			}
 			if full == nil {
 				continue
 			}
-			for _, p := range full.Providers {
-				for _, rt := range p.Types {
-					for _, v := range rt.APIVersions {
-						v.Schema, v.Source = nil, nil
-					}
-				}
+			forEachVersion(full, func(v *model.APIVersion) { v.Source = nil })
+			// The checker's nodes hold no decoded source (schema.Schema's src).
+			if diff := cmp.Diff(full, noSource, cmp.AllowUnexported(schema.Schema{})); diff != "" {
+				t.Errorf("%s (radius %v): the catalog without source is not the catalog without its Sources (-want +got):\n%s", c, radius, diff)
 			}
+			forEachVersion(full, func(v *model.APIVersion) { v.Schema = nil })
 			if diff := cmp.Diff(full, outline); diff != "" {
 				t.Errorf("%s (radius %v): the outline is not the catalog without its schemas (-want +got):\n%s", c, radius, diff)
+			}
+		}
+	}
+}
+
+// forEachVersion calls fn for every API version of cat.
+func forEachVersion(cat *model.Catalog, fn func(*model.APIVersion)) {
+	for _, p := range cat.Providers {
+		for _, rt := range p.Types {
+			for _, v := range rt.APIVersions {
+				fn(v)
 			}
 		}
 	}

@@ -27,8 +27,9 @@ type compileFlags struct {
 	projLoaded bool
 	projErr    error
 	// opts are the command's own compiler options: gen's inputs (Inputs),
-	// those to compile (Only; nil: all) and the bytes it read (Contents);
-	// check's Outline.
+	// those to compile (Only; nil: all), the bytes it read (Contents) and
+	// whether its targets need the registered schemas (NoSource); check's
+	// Outline.
 	opts generator.Options
 	// excerpts are the source lines of the last compile's diagnostics,
 	// kept as it checked the files (text format only).
@@ -122,7 +123,7 @@ func (f *compileFlags) collect(c *cli.Context, paths []string) (*model.Catalog, 
 	// (gen's inputs: outdir's plan; check's outline).
 	opts := f.proj.CompileOptions()
 	opts.NoBaseProperties, opts.Radius = f.noBase(c), f.radius()
-	opts.Only, opts.Contents, opts.Outline, opts.Inputs = f.opts.Only, f.opts.Contents, f.opts.Outline, inputs
+	opts.Only, opts.Contents, opts.Outline, opts.NoSource, opts.Inputs = f.opts.Only, f.opts.Contents, f.opts.Outline, f.opts.NoSource, inputs
 	f.excerpts = nil
 	if f.format == "text" {
 		f.excerpts = new(diag.Excerpts)

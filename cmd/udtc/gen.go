@@ -171,6 +171,7 @@ func (f *genFlags) generate(ctx context.Context, c *cli.Context, e *env, selecte
 	// (JSON and SARIF consumers read exactly one document).
 	f.state = outdir.Plan(f.out, in, !f.force && !f.check && f.extensionName == "")
 	f.opts = f.state.CompileOptions()
+	f.opts.NoSource = !bridge.NeedSource(selected)
 	cat, diags, err := f.collect(c, paths)
 	if err == nil && !f.state.Accept(cat) {
 		f.opts.Only = nil // errors, or changes that reach past their namespaces: compile everything

@@ -53,12 +53,17 @@ type Options struct {
 	// are the same; the run holds no more than the trees of the files
 	// being checked, not every schema of the catalog.
 	Outline bool
+	// NoSource leaves every API version's Source nil (Outline implies it):
+	// for outputs made from the model alone, as the Bicep extension, the Go
+	// client and the docs are. The diagnostics are the same: a value JSON
+	// cannot hold is still an error.
+	NoSource bool
 }
 
 // CheckFile checks one loaded document. It is safe to call concurrently;
 // patterns (may be nil) caches compiled patterns across the files of a run.
 func CheckFile(doc *manifest.Document, patterns *Patterns, opts Options) *FileResult {
-	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius, impliedTypes: opts.Radius, outline: opts.Outline}
+	r := &reporter{file: doc.File, patterns: patterns, base: !opts.NoBase, radius: opts.Radius, impliedTypes: opts.Radius, outline: opts.Outline, noSource: opts.Outline || opts.NoSource}
 	decl := checkFile(r, doc)
 	return &FileResult{decl: decl, diags: r.diags, refs: r.refs}
 }

@@ -296,11 +296,12 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 		return nil
 	}
 	// A schema the schema checker found no error in is one the base
-	// properties merge into (mergeBase): the outline, which keeps no
-	// Source, then only asks whether it converts to JSON.
+	// properties merge into (mergeBase): a run that keeps no Source (the
+	// outline, and Options.NoSource) then only asks whether it converts to
+	// JSON.
 	clean := r.errors+r.dropped == errs
 	var err error
-	if r.outline && clean {
+	if r.noSource && clean {
 		err = checkJSON(schema.value)
 	} else {
 		av.Source, err = toJSON(schema.value)
@@ -338,8 +339,8 @@ func checkVersion(r *reporter, e entry) *model.APIVersion {
 // clean says the schema checker found no error in the schema. Merging
 // into its Source then cannot fail: the merge refuses only a schema whose
 // `properties` is not a mapping or whose `required` is not a list of
-// names, which the schema checker reports. So the outline (no Source)
-// merges the model alone, and a failed merge is reported only for a clean
+// names, which the schema checker reports. So a run without Source merges
+// the model alone, and a failed merge is reported only for a clean
 // schema, where it would be a problem of its own.
 func mergeBase(r *reporter, av *model.APIVersion, e *entry, clean bool) bool {
 	root := av.Schema

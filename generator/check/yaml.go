@@ -52,7 +52,9 @@ type reporter struct {
 	// (Options.Outline); refs keeps its references (FileResult.refs),
 	// made at the first.
 	outline bool
-	refs    map[*model.APIVersion][]*model.Schema
+	// noSource writes no API version's Source (Options.NoSource).
+	noSource bool
+	refs     map[*model.APIVersion][]*model.Schema
 }
 
 // intern returns s, or an equal string kept earlier for this file, so

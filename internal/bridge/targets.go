@@ -23,6 +23,15 @@ import (
 // TargetNames are gen's targets, in the order they run.
 var TargetNames = []string{"bicep", "go", "docs", "registration", "site"}
 
+// NeedSource reports whether any of the named targets is made from each API
+// version's schema as registered (model.APIVersion.Source): the
+// registration documents, and the site, which renders them. The others
+// are made from the model alone, and gen compiles for them without Source
+// (generator.Options.NoSource).
+func NeedSource(names []string) bool {
+	return slices.Contains(names, "registration") || slices.Contains(names, "site")
+}
+
 // GenOptions are what gen's targets are made with.
 type GenOptions struct {
 	// ExtensionName and ExtensionVersion name the Bicep extension, for
