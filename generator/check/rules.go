@@ -63,7 +63,7 @@ var Rules = []diag.Rule{
 	{ID: RuleRefSiblings, Severity: diag.Warning, Doc: "Keywords beside `$ref` other than `description` are ignored (OpenAPI 3.0)."},
 	{ID: RuleRequired, Severity: diag.Error, Doc: "`required` lists declared properties, each once."},
 	{ID: RuleRequiredDefault, Severity: diag.Warning, Doc: "A required property has no `default`: a client must always send it, so the default never applies."},
-	{ID: RuleKeywordValue, Severity: diag.Error, Doc: "A keyword's value has the right kind: lengths and counts are non-negative integers, bounds are numbers (whole numbers on integers), flags are booleans, text is a string."},
+	{ID: RuleKeywordValue, Severity: diag.Error, Doc: "A keyword's value has the right kind: lengths and counts are non-negative integers, bounds are numbers (whole numbers on integers), flags are booleans, text is a string. Every value, under any keyword, is one JSON can hold (not `.inf`, `.nan` or a mapping key that is not a string): it is reported at the value, once."},
 	{ID: RuleKeywordType, Severity: diag.Error, Doc: "A keyword applies to the node's type (minLength on strings, minimum on numbers, items on arrays, properties on objects, ...)."},
 	{ID: RuleEnum, Severity: diag.Error, Doc: "`enum` is a non-empty list of unique values, each of the declared type."},
 	{ID: RuleDefault, Severity: diag.Error, Doc: "`default` is of the declared type, a member of the enum, within the bounds and lengths, and matches the pattern."},
