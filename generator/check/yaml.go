@@ -498,10 +498,10 @@ func toJSON(n *yaml.Node) (json.RawMessage, error) {
 }
 
 // checkJSON returns the error toJSON would, without writing the JSON: the
-// same walk with every conversion, but no encoding (the outline compile
-// of `udtc check` keeps no Source). Where only the encoder could tell (a
-// number kept as written, a string that is not UTF-8), it converts for
-// real.
+// same walk with every conversion, but no encoding, for a run that keeps
+// no Source (Options.Outline, Options.NoSource). Where only the encoder
+// could tell (a number kept as written, a string that is not UTF-8), it
+// converts for real.
 func checkJSON(n *yaml.Node) error {
 	w := jsonWriter{check: true}
 	err := w.node(n, 0)

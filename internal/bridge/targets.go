@@ -79,7 +79,7 @@ func Targets(names []string, o GenOptions) []generator.Target {
 	// the example literals of its plans (goclient.Options.Literals): the
 	// site would plan every package again to write them.
 	var lits *literals
-	if slices.Contains(names, "go") && slices.Contains(names, "site") && slices.Index(names, "go") < slices.Index(names, "site") {
+	if g := slices.Index(names, "go"); g >= 0 && g < slices.Index(names, "site") {
 		lits = &literals{m: map[string]goclient.Literal{}}
 		o.Go.Literals = lits.put
 	}

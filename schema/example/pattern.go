@@ -29,7 +29,7 @@ func (m *matcher) sample(expr string, lo, hi int64, variant int) (string, bool) 
 	// (`[^]`, `\u0041`, `\cJ` are not Go syntax); else as written, without
 	// its lookarounds.
 	src := withoutLookarounds(expr)
-	if p := m.compile(expr); p != nil && p.RE2() != "" {
+	if p := compile(expr); p != nil && p.RE2() != "" {
 		src = p.RE2()
 	}
 	re, err := syntax.Parse(src, syntax.Perl)
@@ -79,7 +79,7 @@ func newMatcher() *matcher {
 // matches reports whether s matches the pattern expr; false when expr does
 // not compile or the budget ran out.
 func (m *matcher) matches(expr, s string) bool {
-	p := m.compile(expr)
+	p := compile(expr)
 	if p == nil {
 		return false
 	}
@@ -88,7 +88,7 @@ func (m *matcher) matches(expr, s string) bool {
 }
 
 // compile returns expr compiled; nil when it does not compile.
-func (m *matcher) compile(expr string) *pattern.Pattern {
+func compile(expr string) *pattern.Pattern {
 	p, ok := compiled.Get(expr)
 	if !ok {
 		p, _ = pattern.Compile(expr)

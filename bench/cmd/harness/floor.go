@@ -118,12 +118,8 @@ func (b *bench) floor(profile string, w floorWork, runs []floorRun) time.Duratio
 		case p.err != nil:
 			t.Rows = append(t.Rows, []string{profile, p.name, "—", "—", p.err.Error()})
 			sum = -1
-		case err != nil || len(walls) == 0:
-			why := "not measured"
-			if err != nil {
-				why = err.Error()
-			}
-			t.Rows = append(t.Rows, []string{profile, p.name, num(len(p.files)), harness.MB(int64(size)), why})
+		case err != nil:
+			t.Rows = append(t.Rows, []string{profile, p.name, num(len(p.files)), harness.MB(int64(size)), err.Error()})
 			sum = -1
 		default:
 			wall := harness.Median(walls)
