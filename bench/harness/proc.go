@@ -40,7 +40,13 @@ func (s Sample) Brief() string {
 	if out == "" {
 		out = strings.TrimSpace(s.Stdout)
 	}
-	line, rest, _ := strings.Cut(out, "\n")
+	return Brief(out)
+}
+
+// Brief returns the first line of text, shortened to 200 bytes, with "…"
+// when anything was left out.
+func Brief(text string) string {
+	line, rest, _ := strings.Cut(text, "\n")
 	if len(line) > 200 {
 		line, rest = line[:200], "…"
 	}

@@ -24,6 +24,7 @@ type config struct {
 	work       string
 	keep       bool
 	udtc       string
+	radius     string
 	timeout    time.Duration
 	stepLimit  time.Duration
 	slow       time.Duration
@@ -58,6 +59,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.work, "work", "", "work directory (default: a new temporary directory, removed afterwards)")
 	fs.BoolVar(&c.keep, "keep", false, "keep the work directory")
 	fs.StringVar(&c.udtc, "udtc", "", "udtc binary to measure (default: build ./cmd/udtc)")
+	fs.StringVar(&c.radius, "radius", "", "Radius source tree (a clone of github.com/radius-project/radius) to build its validator and manifest-to-bicep from, timed beside udtc check and gen --target bicep (default: ../radius beside the repository when it is one; without one the ratios use recorded times)")
 	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "limit for any one udtc command")
 	fs.DurationVar(&c.stepLimit, "step-limit", 3*time.Minute, "limit for one go build of the generated client and for one package's go test -bench")
 	fs.DurationVar(&c.slow, "slow", 20*time.Second, "a command whose run takes longer is not repeated (its noise is small next to its duration)")

@@ -50,7 +50,7 @@ func TestHarnessSmoke(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := []string{"-sizes", "30", "-runs", "1", "-namespaces", "3", "-providers", "20",
 		"-get-requests", "200", "-put-requests", "50", "-load-time", "2s",
-		"-skip", "gobench,profile,gocompile", "-out", out}
+		"-skip", "gobench,profile,gocompile", "-radius", fakeRadius(t), "-out", out}
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
@@ -59,7 +59,7 @@ func TestHarnessSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(data)
-	for _, want := range []string{"# Benchmarks", "## Targets", "## Catalogs", "| 30 | 3 | 60 |", "## Compiler", "udtc check", "## Catalog shapes (30 types)", "## Static catalog", "| 30 | deep | 64 |", "| deep | udtc gen (one description changed) |", "## Registry load", "## Resources", "| PUT resource (admission + durable write) | 50 | 0 |", "## Publish"} {
+	for _, want := range []string{"# Benchmarks", "## Targets", "## Catalogs", "| 30 | 3 | 60 |", "## Compiler", "udtc check", "## Catalog shapes (30 types)", "## Static catalog", "| 30 | deep | 64 |", "| deep | udtc gen (one description changed) |", "| deep | Radius's validator | 1 |", "| flat | Radius's manifest-to-bicep | 1 |", "## Registry load", "## Resources", "| PUT resource (admission + durable write) | 50 | 0 |", "## Publish"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}

@@ -37,10 +37,10 @@ type bench struct {
 	checkWall time.Duration
 	asideN    int // outputs set aside (setAside)
 	// deep is the deep-profile catalog of the shapes section ("" when not
-	// generated); ref holds the samples the check and gen sections took of
-	// the flat catalog at the shapes section's size, which it reuses.
+	// generated).
 	deep string
-	ref  map[string][]harness.Sample
+	// radius is Radius's tools, built on first use (radius.go).
+	radius *radiusTools
 	// site holds the static catalog's targets by profile (site.go).
 	site map[string]siteTargets
 
@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	b := &bench{cfg: cfg, log: stderr, ref: map[string][]harness.Sample{}, have: map[string]bool{}, catalog: map[int]string{}, last: map[string]sizeWall{}, tables: map[string]*harness.Table{}}
+	b := &bench{cfg: cfg, log: stderr, have: map[string]bool{}, catalog: map[int]string{}, last: map[string]sizeWall{}, tables: map[string]*harness.Table{}}
 	if err := b.setup(ctx); err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return 1

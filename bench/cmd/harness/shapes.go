@@ -19,16 +19,17 @@ import (
 // measures, and the deep one (deeper nesting, more constraints, thousands
 // of required-default warnings), side by side at one size.
 
-// Radius's own tools on the 1,000-type catalogs, built from its source and
-// measured outside this repository (issue 28): its validator, and its
-// validator followed by manifest-to-bicep. radiusCheck is the first.
+// radiusCheckBicep is the wall time of Radius's validator followed by
+// manifest-to-bicep on the 1,000-type catalog, measured once outside this
+// repository (issue 28); with radiusCheck, the fallback when the harness
+// has no Radius source tree to build them from (radius.go).
 const radiusCheckBicep = 14.8
 
 const shapesNote = "Both synthetic shapes at the reference size (bench/synth `-profile flat` and `-profile deep`), medians of -runs. " +
 	"Cold gen writes into an empty output directory; after each cold gen the harness measures the floor of the same catalog (the floor table), and the floor row's ratio is the median of each gen's ratio to the floor measured right after it. Incremental gen is gen into the output of the previous run after one description in one manifest changed " +
 	"(a different file and text each run, so every run has real work); its ratio is to the cold gen of the same shape. " +
 	"Kernel is the system part of CPU, for gen mostly creating its files and directories: on ext4 without a journal it grows with the inodes removed in the minutes before the run (\"The disk\" below), so a cold gen whose kernel time is several seconds was measured after a large deletion. " +
-	"The Radius columns divide by the recorded wall times of Radius's validator (6.8 s) and of its validator + manifest-to-bicep (14.8 s) on catalogs of this size, measured once outside this repository (issue 28)."
+	"check and gen --target bicep alternate with Radius's own validator and manifest-to-bicep, built from a Radius source tree (-radius; by default ../radius beside the repository): check, Radius's tools, gen --target bicep, in each run. Their ratios are the median of each run's ratio to the Radius run beside it. Without a source tree they divide by the wall times recorded once outside this repository (6.8 s and 14.8 s, issue 28), and the rows say so."
 
 // shape is one catalog profile at the size the shapes section measures.
 type shape struct {
@@ -126,11 +127,12 @@ func (b *bench) newShapeTargets(profile string) shapeTargets {
 
 func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
 	tg := b.newShapeTargets(s.profile)
+	// row adds a row of samples; ratio is the Ratio column, 0 for none.
 	row := func(command string, samples []harness.Sample, ratio float64, note string) harness.Summary {
 		sum := harness.Summarize(samples)
 		r := "—"
 		if ratio > 0 {
-			r = harness.Num(sum.Wall.Seconds()/ratio) + "×"
+			r = harness.Num(ratio) + "×"
 		}
 		t.Rows = append(t.Rows, []string{s.profile, command, num(sum.Runs), harness.Seconds(sum.Wall), harness.Seconds(sum.CPU), harness.Seconds(sum.Sys), harness.MB(sum.MaxRSS), r, note})
 		return sum
@@ -146,19 +148,20 @@ func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
 		return
 	}
 	ref := n == reference
-	b.logf("shapes: udtc check, %s profile", s.profile)
-	if samples, err := b.reuse(ctx, s, "check", nil, "check", s.dir); err != nil {
-		missing("udtc check", "failed: "+err.Error(), tg.check)
-	} else if sum := row("udtc check", samples, radiusCheck, "ratio to Radius's validator"); ref {
-		tg.check.Value, tg.check.Have, tg.check.Why = sum.Wall.Seconds()/radiusCheck, true, ""
-	}
 	out := filepath.Join(b.work, "shape-"+s.profile)
-	b.logf("shapes: udtc gen --target bicep, %s profile", s.profile)
-	bout := out + "-bicep"
-	if samples, err := b.reuse(ctx, s, "bicep", func() error { return b.setAside(bout) }, append(genArgs(bout, s.dir), "--target", "bicep")...); err != nil {
-		missing("udtc gen --target bicep", "failed: "+err.Error(), tg.bicep)
-	} else if sum := row("udtc gen --target bicep", samples, radiusCheckBicep, "empty output directory; ratio to Radius's validator + manifest-to-bicep"); ref {
-		tg.bicep.Value, tg.bicep.Have, tg.bicep.Why = sum.Wall.Seconds()/radiusCheckBicep, true, ""
+	b.logf("shapes: udtc check, gen --target bicep and Radius's tools, alternating, %s profile", s.profile)
+	v, err := b.versusRadius(ctx, s, out)
+	if err != nil {
+		missing("udtc check / gen --target bicep", "failed: "+err.Error(), tg.check, tg.bicep)
+	} else {
+		checkRatio, bicepRatio := v.ratios()
+		row("udtc check", v.check, checkRatio, v.checkNote())
+		row("udtc gen --target bicep", v.bicep, bicepRatio, "empty output directory; "+v.bicepNote())
+		v.radiusRows(t, s.profile)
+		if ref {
+			tg.check.Value, tg.check.Have, tg.check.Why = checkRatio, true, ""
+			tg.bicep.Value, tg.bicep.Have, tg.bicep.Why = bicepRatio, true, ""
+		}
 	}
 	b.logf("shapes: udtc gen and its floor, alternating, %s profile", s.profile)
 	samples, floors, work, err := b.coldGen(ctx, s, out)
@@ -189,8 +192,10 @@ func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
 		missing("udtc gen (one description changed)", "failed: "+err.Error(), tg.incr, tg.gen)
 		return
 	}
-	if sum := row("udtc gen (one description changed)", samples, cold.Wall.Seconds(), note); ref {
-		tg.incr.Value, tg.incr.Have, tg.incr.Why = sum.Wall.Seconds()/cold.Wall.Seconds(), true, ""
+	incr := harness.Summarize(samples).Wall.Seconds() / cold.Wall.Seconds()
+	row("udtc gen (one description changed)", samples, incr, note)
+	if ref {
+		tg.incr.Value, tg.incr.Have, tg.incr.Why = incr, true, ""
 	}
 }
 
@@ -226,23 +231,14 @@ func (b *bench) coldGen(ctx context.Context, s shape, out string) ([]harness.Sam
 // floorRatio is the median of each gen's wall time over the floor of the
 // run after it; 0 when a floor failed.
 func floorRatio(gens []harness.Sample, floors []floorRun) float64 {
-	var ratios []float64
-	for i, f := range floors {
-		if f.sum() <= 0 || i >= len(gens) {
+	var walls []time.Duration
+	for _, f := range floors {
+		if f.sum() <= 0 {
 			return 0
 		}
-		ratios = append(ratios, gens[i].Wall.Seconds()/f.sum().Seconds())
+		walls = append(walls, f.sum())
 	}
-	return harness.Median(ratios)
-}
-
-// reuse returns the samples the check or gen section took of the flat
-// catalog (b.ref[name]), else measures args.
-func (b *bench) reuse(ctx context.Context, s shape, name string, before func() error, args ...string) ([]harness.Sample, error) {
-	if samples, ok := b.ref[name]; ok && s.profile == synth.ProfileFlat {
-		return samples, nil
-	}
-	return b.measure(ctx, b.cfg.runs, before, args...)
+	return pairRatio(gens, walls)
 }
 
 // incremental copies the catalog of s (so the other sections keep theirs),
