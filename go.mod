@@ -24,6 +24,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/crypto v0.56.0
 	golang.org/x/mod v0.42.0
+	golang.org/x/term v0.45.0
 	modernc.org/sqlite v1.61.1
 	oras.land/oras-go/v2 v2.7.0
 )
