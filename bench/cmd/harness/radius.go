@@ -179,7 +179,7 @@ func (t radiusTools) run(ctx context.Context, m harness.Meter, timeout time.Dura
 		return r, err
 	}
 	if s.Failed() {
-		return r, fmt.Errorf("Radius's validator: exit %d: %s", s.ExitCode, s.Brief())
+		return r, fmt.Errorf("the validator: exit %d: %s", s.ExitCode, s.Brief())
 	}
 	if r, err = parseValidate(s.Stdout); err != nil {
 		return r, err
@@ -220,7 +220,7 @@ func (t radiusTools) run(ctx context.Context, m harness.Meter, timeout time.Dura
 // parseValidate reads the validator program's output.
 func parseValidate(out string) (r radiusRun, err error) {
 	if _, err := fmt.Sscanf(out, "accepted %d\nrefused %d\nwhen read %d\n", &r.accepted, &r.refused, &r.refusedRead); err != nil {
-		return r, fmt.Errorf("Radius's validator printed %q: %w", out, err)
+		return r, fmt.Errorf("the validator printed %q: %w", out, err)
 	}
 	if lines := strings.SplitN(out, "\n", 4); len(lines) == 4 {
 		r.first = strings.TrimSpace(lines[3])
