@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -48,7 +46,6 @@ const radiusValidateMain = `package main
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,9 +190,9 @@ func (t radiusTools) run(ctx context.Context, m harness.Meter, timeout time.Dura
 		if !ns.IsDir() {
 			continue
 		}
-		files, err := manifestsUnder(filepath.Join(catalog, ns.Name()))
-		if err != nil || len(files) == 0 {
-			return r, fmt.Errorf("namespace %s: no manifests (%v)", ns.Name(), err)
+		files, err := yamlFiles(filepath.Join(catalog, ns.Name()))
+		if err != nil {
+			return r, err
 		}
 		rctx, cancel := context.WithTimeout(ctx, timeout)
 		s, err := m.Measure(rctx, "", nil, t.toBicep, append(append([]string{"generate"}, files...), filepath.Join(out, ns.Name()))...)
@@ -226,19 +223,6 @@ func parseValidate(out string) (r radiusRun, err error) {
 		r.first = strings.TrimSpace(lines[3])
 	}
 	return r, nil
-}
-
-// manifestsUnder lists the .yaml files under dir, sorted.
-func manifestsUnder(dir string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") {
-			files = append(files, p)
-		}
-		return err
-	})
-	slices.Sort(files)
-	return files, err
 }
 
 // pairRatio is the median of each udtc run's wall time over Radius's in
