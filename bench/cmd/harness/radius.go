@@ -46,6 +46,7 @@ const radiusValidateMain = `package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,7 +138,7 @@ func buildRadius(ctx context.Context, src, dir string) radiusTools {
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir, cmd.Env = src, append(os.Environ(), "GOWORK=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.why = fmt.Sprintf("go %s in %s: %s", strings.Join(args, " "), src, firstLine(string(out)+" "+err.Error()))
+			t.why = fmt.Sprintf("go %s in %s: %s", strings.Join(args, " "), src, harness.Brief(strings.Join(strings.Fields(string(out)+" "+err.Error()), " ")))
 			return t
 		}
 	}
@@ -311,7 +312,7 @@ func (v versus) ratios() (check, bicep float64) {
 
 func (v versus) checkNote() string {
 	if len(v.radius) == 0 {
-		return fmt.Sprintf("ratio to Radius's validator's recorded %s s: %s", harness.Num(radiusCheck), v.tools.why)
+		return fmt.Sprintf("ratio to Radius's validator's recorded %s s (why not timed: the row of Radius's tools)", harness.Num(radiusCheck))
 	}
 	return "ratio to Radius's validator: the median of each run's ratio to the validator's run beside it"
 }

@@ -167,7 +167,9 @@ func TestRadiusSource(t *testing.T) {
 	if c, b := v.ratios(); c < 0.249 || c > 0.251 || b < 0.499 || b > 0.501 {
 		t.Errorf("ratios without Radius %v, %v; want 0.25 and 0.5 of the recorded times", c, b)
 	}
-	if !strings.Contains(v.checkNote(), "recorded 6.8 s: none") {
-		t.Errorf("note %q does not say why", v.checkNote())
+	tb := &harness.Table{}
+	v.radiusRows(tb, "deep")
+	if !strings.Contains(v.checkNote(), "recorded 6.8 s") || len(tb.Rows) != 1 || tb.Rows[0][8] != "none" {
+		t.Errorf("note %q, rows %q; want the recorded time, and the reason in the row of Radius's tools", v.checkNote(), tb.Rows)
 	}
 }
