@@ -160,7 +160,7 @@ type radiusRun struct {
 	toBicep    harness.Sample
 	namespaces int
 	refusedNS  int    // namespaces it refused
-	firstNS    string // the first refusal
+	firstNS    string // the first refusal, shortened (Sample.Brief)
 }
 
 // wall is the time of the validator followed by manifest-to-bicep.
@@ -170,9 +170,12 @@ func (r radiusRun) wall() time.Duration { return r.validate.Wall + r.toBicep.Wal
 // its namespaces into out.
 func (t radiusTools) run(ctx context.Context, m harness.Meter, timeout time.Duration, catalog, out string) (radiusRun, error) {
 	var r radiusRun
-	rctx, cancel := context.WithTimeout(ctx, timeout)
-	s, err := m.Measure(rctx, "", nil, t.validate, catalog)
-	cancel()
+	measure := func(bin string, args ...string) (harness.Sample, error) {
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return m.Measure(rctx, "", nil, bin, args...)
+	}
+	s, err := measure(t.validate, catalog)
 	if err != nil {
 		return r, err
 	}
@@ -195,9 +198,7 @@ func (t radiusTools) run(ctx context.Context, m harness.Meter, timeout time.Dura
 		if err != nil {
 			return r, err
 		}
-		rctx, cancel := context.WithTimeout(ctx, timeout)
-		s, err := m.Measure(rctx, "", nil, t.toBicep, append(append([]string{"generate"}, files...), filepath.Join(out, ns.Name()))...)
-		cancel()
+		s, err := measure(t.toBicep, append(append([]string{"generate"}, files...), filepath.Join(out, ns.Name()))...)
 		if err != nil {
 			return r, err
 		}
@@ -310,18 +311,13 @@ func (v versus) ratios() (check, bicep float64) {
 	return pairRatio(v.check, validate), pairRatio(v.bicep, both)
 }
 
-func (v versus) checkNote() string {
+// note says what a ratio to what (Radius's tool or tools) divides by:
+// their runs beside udtc's, else their time recorded.
+func (v versus) note(what string, recorded float64) string {
 	if len(v.radius) == 0 {
-		return fmt.Sprintf("ratio to Radius's validator's recorded %s s (why not timed: the row of Radius's tools)", harness.Num(radiusCheck))
+		return fmt.Sprintf("ratio to %s's recorded %s s (why not timed: the row of Radius's tools)", what, harness.Num(recorded))
 	}
-	return "ratio to Radius's validator: the median of each run's ratio to the validator's run beside it"
-}
-
-func (v versus) bicepNote() string {
-	if len(v.radius) == 0 {
-		return fmt.Sprintf("ratio to Radius's validator + manifest-to-bicep's recorded %s s", harness.Num(radiusCheckBicep))
-	}
-	return "ratio to Radius's validator + manifest-to-bicep: the median of each run's ratio to their runs beside it"
+	return "ratio to " + what + ": the median of each run's ratio to the Radius run beside it"
 }
 
 // radiusRows adds the rows of Radius's tools, or why there are none.
@@ -344,7 +340,7 @@ func (v versus) radiusRows(t *harness.Table, profile string) {
 	t.Rows = append(t.Rows, []string{profile, "Radius's validator", num(sv.Runs), harness.Seconds(sv.Wall), harness.Seconds(sv.CPU), harness.Seconds(sv.Sys), harness.MB(sv.MaxRSS), "—", note})
 	note = fmt.Sprintf("bicep-tools/cmd/manifest-to-bicep at %s, one process per namespace (%s), times summed, peak of the largest", v.tools.rev, num(last.namespaces))
 	if last.refusedNS > 0 {
-		note += fmt.Sprintf("; it refused %s of them before writing, so its time is a lower bound of converting them; the first: %s", num(last.refusedNS), harness.Brief(last.firstNS))
+		note += fmt.Sprintf("; it refused %s of them before writing, so its time is a lower bound of converting them; the first: %s", num(last.refusedNS), last.firstNS)
 	}
 	t.Rows = append(t.Rows, []string{profile, "Radius's manifest-to-bicep", num(sb.Runs), harness.Seconds(sb.Wall), harness.Seconds(sb.CPU), harness.Seconds(sb.Sys), harness.MB(sb.MaxRSS), "—", note})
 }

@@ -70,6 +70,13 @@ func main() {
 }
 `,
 	}
+	writeTree(t, dir, files)
+	return dir
+}
+
+// writeTree writes files (slash-separated paths to contents) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -79,7 +86,6 @@ func main() {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 // The harness builds Radius's tools from a source tree without writing to
@@ -97,21 +103,13 @@ func TestRadiusTools(t *testing.T) {
 		t.Error("the validator program was written into the Radius tree")
 	}
 	cat := t.TempDir()
-	for name, data := range map[string]string{
+	writeTree(t, cat, map[string]string{
 		"A.B/one/one.yaml":     "namespace: A.B\n",
 		"A.B/bad/bad.yaml":     "namespace: A.B\ntypes: {a/b: {}}\n",
 		"A.B/two/two.yaml":     "namespace: A.B\nstatus: {}\n",
 		"C.D/three/three.yaml": "namespace: C.D\ntype: number\n",
 		"C.D/notes.txt":        "not a manifest",
-	} {
-		p := filepath.Join(cat, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	out := t.TempDir()
 	r, err := tools.run(context.Background(), harness.Meter{}, time.Minute, cat, out)
 	if err != nil {
@@ -169,7 +167,7 @@ func TestRadiusSource(t *testing.T) {
 	}
 	tb := &harness.Table{}
 	v.radiusRows(tb, "deep")
-	if !strings.Contains(v.checkNote(), "recorded 6.8 s") || len(tb.Rows) != 1 || tb.Rows[0][8] != "none" {
-		t.Errorf("note %q, rows %q; want the recorded time, and the reason in the row of Radius's tools", v.checkNote(), tb.Rows)
+	if !strings.Contains(v.note("Radius's validator", radiusCheck), "recorded 6.8 s") || len(tb.Rows) != 1 || tb.Rows[0][8] != "none" {
+		t.Errorf("note %q, rows %q; want the recorded time, and the reason in the row of Radius's tools", v.note("Radius's validator", radiusCheck), tb.Rows)
 	}
 }

@@ -155,8 +155,8 @@ func (b *bench) shape(ctx context.Context, t *harness.Table, s shape, n int) {
 		missing("udtc check / gen --target bicep", "failed: "+err.Error(), tg.check, tg.bicep)
 	} else {
 		checkRatio, bicepRatio := v.ratios()
-		row("udtc check", v.check, checkRatio, v.checkNote())
-		row("udtc gen --target bicep", v.bicep, bicepRatio, "empty output directory; "+v.bicepNote())
+		row("udtc check", v.check, checkRatio, v.note("Radius's validator", radiusCheck))
+		row("udtc gen --target bicep", v.bicep, bicepRatio, "empty output directory; "+v.note("Radius's validator + manifest-to-bicep", radiusCheckBicep))
 		v.radiusRows(t, s.profile)
 		if ref {
 			tg.check.Value, tg.check.Have, tg.check.Why = checkRatio, true, ""
